@@ -1,0 +1,138 @@
+"""The catalogue of finding codes: each stable code, its severity and the rule it enforces.
+
+Codes are UPPER_SNAKE strings that never change meaning once published; reports,
+stores and dashboards key on them.  Every code states its rule in one line (the
+rule text the ``--explain`` and JUnit outputs quote) and a severity:
+
+* ``error``   — the log shows play or money that the rules forbid;
+* ``warning`` — something is off but may be a logging quirk rather than a rules breach;
+* ``info``    — noted for the record.
+
+The checks are judged *step by step*: each one compares one logged step with
+what the rules make of the logged step before it, so a single server bug gives
+a single finding rather than a cascade (a wrong fan total is a ``FAN_MISMATCH``;
+points, transfers and scores that faithfully follow the wrong total are not
+reported again).  The corrected ledger in :class:`audits.audit.GameAudit`
+carries the consequences forward instead.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+Severity = Literal["error", "warning", "info"]
+
+
+class Code(msgspec.Struct, frozen=True):
+    """One finding code: ``code`` (stable name), ``severity`` and the ``rule`` in one line."""
+
+    code: str
+    severity: Severity
+    rule: str
+    #: The group the check belongs to (stream, table, claims, wins, scoring, billing).
+    group: str = ""
+
+
+_ENTRIES: list[tuple[str, str, Severity, str]] = [
+    # --- the stream: can the log be read and replayed at all ---------------------
+    ("stream", "STREAM_SEQ_GAP", "error", "A game's events are numbered 0, 1, 2, … with no number skipped."),
+    ("stream", "STREAM_SEQ_REPEAT", "error", "A game's sequence numbers never repeat or go back."),
+    ("stream", "STREAM_UNREADABLE_LINE", "error", "Every log line is one JSON event that matches the schema."),
+    ("stream", "GAME_TRUNCATED", "error", "Every game ends with GameClosed."),
+    ("stream", "STRUCTURAL_BREAK", "error",
+     "Every event can be applied to the table (right phase, known seats, tiles that exist)."),
+    # --- the table: the wall, the tiles, whose turn -----------------------------
+    ("table", "TILE_OVERCOUNT", "error", "No tile kind appears more than 4 times in one hand's play (136-tile set)."),
+    ("table", "HAND_SIZE", "error",
+     "The dealer is dealt 14 tiles and the others 13; a player about to discard holds 14 counting each set as 3."),
+    ("table", "DRAW_NOT_WALL_ORDER", "error",
+     "With a logged wall, the deal, every draw and every turned tail tile follow the wall order."),
+    ("table", "TAIL_REFILL_WRONG", "error",
+     "翻屁股: two tail tiles are face up after the deal, and one more is turned after each kong replacement."),
+    ("table", "KONG_REPLACEMENT_NOT_FROM_TAIL", "error",
+     "After a kong the player takes one of the two face-up tail tiles (公开杠牌) before discarding."),
+    ("table", "TAIL_DRAW_WITHOUT_KONG", "error", "A face-up tail tile is taken only as a kong replacement."),
+    ("table", "EXHAUSTIVE_DRAW_MISSED", "error",
+     "黄庄: no draw from the wall once the remaining tiles are down to the reserve (20 by default)."),
+    ("table", "EXHAUSTIVE_DRAW_EARLY", "error", "黄庄 is declared only when the remaining tiles are down to the reserve."),
+    ("table", "DEALER_ROTATION", "error",
+     "The creator deals first; then the winner deals, the dealer keeps the deal after 黄庄, "
+     "and after 一炮多响 the discarder deals."),
+    ("table", "TURN_ORDER", "error",
+     "Play moves to 下家 (seat+1): the player whose turn it is draws and discards; a self-draw win is the drawer's."),
+    # --- claims: 吃 碰 杠 on discards and kongs from the hand --------------------
+    ("claims", "CLAIM_CHOW_DISABLED", "error", "吃 chow is allowed only when the room enabled it."),
+    ("claims", "CLAIM_CHOW_WRONG_SEAT", "error", "吃 chow only from 上家 (the seat before)."),
+    ("claims", "CLAIM_TILES_NOT_IN_HAND", "error", "A claim or kong uses only tiles the player holds."),
+    ("claims", "CLAIM_MELD_INVALID", "error",
+     "A chow is three consecutive tiles of one suit, a pong three equal tiles, a kong four of its kind."),
+    ("claims", "CLAIM_WILD_IN_PONG", "error", "A chicken never acts as wild in a 碰 pong (only as a plain 1s)."),
+    ("claims", "CLAIM_WILD_IN_CHOW", "error", "A chicken never acts as wild in a 吃 chow (only as a plain 1s)."),
+    ("claims", "KONG_ILLEGAL_CHICKENS", "error",
+     "Chickens in kongs: 直杠 3 natural or a natural pair + 1 chicken; 补杠 any; 暗杠 at least 1 natural."),
+    ("claims", "CLAIM_PRIORITY", "error", "Priority 胡 > 杠 > 碰 > 吃: a lower claim never beats a higher one declared."),
+    ("claims", "GUOSHOU_PENG", "error",
+     "过手碰: a player who could pong a tile and did not may not pong it before their own next draw or claim."),
+    ("claims", "GUOSHOU_GANG", "error",
+     "过手杠: a player who could kong a discard and did not may not kong it before their own next draw or claim."),
+    # --- wins --------------------------------------------------------------------
+    ("wins", "WIN_INCOMPLETE", "error", "A winning hand is 4 sets + a pair or a special hand, chickens as wild."),
+    ("wins", "WIN_ZERO_FAN_DISCARD", "error",
+     "点炮 a discard win needs at least 1 fan (底和 and 单吊小鸡 without fan win by self-draw only)."),
+    ("wins", "WIN_DURING_GUOHU", "error",
+     "过胡: a player who could win on a discard and did not may win on no discard before their own next draw or claim."),
+    ("wins", "ROB_CONCEALED_KONG", "error", "抢杠: only an added kong (补杠) can be robbed."),
+    ("wins", "WIN_MISSED_MULTI", "error",
+     "一炮多响: every player who declared a legal win on the discard is a winner."),
+    # --- scoring -----------------------------------------------------------------
+    ("scoring", "FAN_MISMATCH", "error",
+     "A winner's fans and fan total are those of the hand's highest-scoring reading."),
+    ("scoring", "POINTS_MISMATCH", "error", "Points per payer P = base × 2^min(fan, cap) (满牌 cap, 3 by default)."),
+    ("scoring", "TRANSFER_MISMATCH", "error",
+     "自摸 each other player pays P; 点炮 only the discarder pays P."),
+    ("scoring", "QIANGGANG_PAYER", "error", "抢杠 包三家: the kong adder alone pays 3 × P to the robber."),
+    ("scoring", "MULTI_WIN_ORDER", "error",
+     "一炮多响: the discarder pays the winners in seat order from the discarder's next seat."),
+    ("scoring", "YANGZHU_MISMATCH", "error",
+     "养猪: every payment to the winner grows by the winner's bet plus that loser's bet."),
+    ("scoring", "DIANJI_MISMATCH", "error",
+     "点鸡: every chicken a player answers for collects the base from each other player, netted pairwise."),
+    ("scoring", "SCORE_CONTINUITY", "error",
+     "The scores after a hand are the scores before it plus that hand's transfers."),
+    ("scoring", "SCORE_MISMATCH", "error", "The scores GameClosed reports are the scores after the last hand."),
+    ("scoring", "SCORE_BELOW_ZERO", "error", "20分敲锣: nobody goes below 0; a payer pays at most what they hold."),
+    ("scoring", "GAME_NOT_ENDED_AT_ZERO", "error", "20分敲锣: the game ends as soon as a player reaches 0."),
+    # --- billing (钻石 diamonds) ----------------------------------------------------
+    ("billing", "FEE_NOT_CHARGED", "error", "The room's fee is charged when the first hand is settled."),
+    ("billing", "FEE_CHARGED_EARLY", "error", "The room's fee is never charged before the first hand is settled."),
+    ("billing", "FEE_CHARGED_TWICE", "error", "The room's fee is charged once per game (once per seat in AA)."),
+    ("billing", "FEE_ON_DISSOLVED", "error", "A room dissolved before any hand is settled is not charged."),
+    ("billing", "FEE_AMOUNT", "warning",
+     "The creator pays the whole fee (creator billing) or each seat pays once (AA), totalling the room's fee."),
+    ("billing", "REFUND_MISSING", "error",
+     "A 4-seat room turned 3-seat refunds the creator the difference (creator billing)."),
+    ("billing", "REFUND_UNEXPECTED", "warning", "Refunds go only to the creator of a resized room under creator billing."),
+]
+
+#: Every finding code by name.
+CATALOGUE: dict[str, Code] = {
+    name: Code(name, severity, rule, group) for group, name, severity, rule in _ENTRIES
+}
+
+#: The groups in display order.
+GROUPS: tuple[str, ...] = ("stream", "table", "claims", "wins", "scoring", "billing")
+
+
+def code(name: str) -> Code:
+    """The catalogue entry of ``name`` (``KeyError`` for an unknown code)."""
+    return CATALOGUE[name]
+
+
+def markdown_table() -> str:
+    """The catalogue as a Markdown table (``docs/findings.md`` is generated from it)."""
+    out = ["| code | severity | group | rule |", "|---|---|---|---|"]
+    for c in CATALOGUE.values():
+        out.append(f"| `{c.code}` | {c.severity} | {c.group} | {c.rule} |")
+    return "\n".join(out)

@@ -1,0 +1,529 @@
+"""Winning-hand recognition with 0–8 wild tiles (chickens / ghosts).
+
+Vocabulary
+----------
+* **naturals** — a 34-count list of the concealed tiles that are *not* acting as
+  wild: every non-wild tile, plus a chicken that was *discarded* and won on (a
+  discarded chicken is a plain tile, qujing.md §4).
+* **wilds** — how many chickens are held concealed; each may stand for any tile.
+* **meld use** — a 34-count list of the tiles the player's own declared melds
+  *represent* (a pong of 7z adds 3 to 7z, a kong 4 to its kind, a chow 1 to each).
+
+The max-four rule (§4: "no reading uses more than four of one tile, counting the
+chickens that stand for it and the player's own melds") is enforced as a
+*headroom*: a wild may stand for tile ``t`` only while
+``naturals[t] + meld_use[t] + wilds_standing_for_t <= 4``.  Natural tiles
+themselves are never refused (they physically exist).
+
+Fast path
+---------
+Every suit (9 kinds, runs allowed) and the honours (7 kinds, each alone, no runs)
+is keyed by its counts as a base-5 number (:func:`suit_key`).  A per-suit table
+maps the key to ``(a, d)``: ``a`` = the minimum wilds that make the suit "sets
+only", ``a + d`` = the minimum for "sets + the pair".  A hand of ``3k+2`` tiles is
+complete with ``w`` wilds iff ``Σa + min(2, d_m, d_p, d_s, d_z) <= w`` (the pair
+lives in one suit, or is two wilds; leftover wilds are always a multiple of
+three and form sets of their own).  The tables are filled lazily, one entry per
+key on first use, from a memoised recursion; afterwards a completeness check is
+four dict look-ups, whatever the number of wilds.  Suits touched by a meld use
+a second memo keyed by (counts, headroom).
+
+Slow path (scoring only)
+------------------------
+:func:`readings` enumerates every reading (sets, pair, and the tile each wild
+stands for) so the fan of the **highest** reading can be scored (§5).
+"""
+
+from __future__ import annotations
+
+import sys
+from itertools import combinations_with_replacement
+from typing import Iterable, Iterator, NamedTuple, Sequence
+
+NUM_KINDS = 34
+INF = 99
+_POW5 = tuple(5 ** (8 - i) for i in range(9))  # most significant digit first
+_POW5_Z = tuple(5 ** (6 - i) for i in range(7))
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
+
+# ---------------------------------------------------------------------------
+# per-suit solver (memoised; only run on a table miss)
+
+
+_SUB_MEMO: dict[tuple, tuple[int, int]] = {}
+
+
+def _solve(counts: tuple, head: tuple, runs: bool) -> tuple[int, int]:
+    """(sets-only, sets+pair) minimum wilds for one suit.
+
+    ``counts`` natural counts, ``head`` how many wilds each kind may still take
+    (max-four rule), ``runs`` whether runs exist (False for honours).  A
+    left-to-right dynamic programme: at kind ``i`` the *slots* filled (runs
+    carried in, new runs, a triplet, the pair) cover every natural tile and at
+    most ``head`` wilds.
+    """
+    limits = tuple(c + h for c, h in zip(counts, head))
+    return _dp(0, counts, limits, 0, 0, runs)
+
+
+def _dp(i: int, counts: tuple, limits: tuple, p1: int, p2: int, runs: bool) -> tuple[int, int]:
+    # p1: runs started at i-1 (need i and i+1); p2: runs started at i-2 (need i)
+    n = len(counts)
+    if i == n:
+        return (0, INF) if p1 == 0 and p2 == 0 else (INF, INF)
+    key = (i, counts[i:], limits[i:], p1, p2, runs)
+    got = _SUB_MEMO.get(key)
+    if got is not None:
+        return got
+    c = counts[i]
+    lim = limits[i]
+    carried = p1 + p2
+    best_a = best_b = INF
+    max_new = 0
+    if runs and i <= n - 3:
+        max_new = lim - carried
+    for x in range(0, max(0, max_new) + 1):  # new runs starting at i
+        for y in (0, 1):  # a triplet of i (two triplets would be six tiles)
+            base = carried + x + 3 * y
+            if base > lim:
+                break
+            a2, b2 = _dp(i + 1, counts, limits, x, p1, runs)
+            # without the pair at i
+            if base >= c:
+                w = base - c
+                if w + a2 < best_a:
+                    best_a = w + a2
+                if w + b2 < best_b:
+                    best_b = w + b2
+            # with the pair at i
+            if base + 2 <= lim and base + 2 >= c:
+                w = base + 2 - c
+                if w + a2 < best_b:
+                    best_b = w + a2
+    res = (min(best_a, INF), min(best_b, INF))
+    _SUB_MEMO[key] = res
+    return res
+
+
+def _decode(key: int, n: int) -> tuple[int, ...]:
+    out = [0] * n
+    for i in range(n - 1, -1, -1):
+        key, out[i] = divmod(key, 5)
+    return tuple(out)
+
+
+# key -> (a, d): a = min wilds for sets only, a + d = min wilds for sets + pair
+_SUIT_TABLE: dict[int, tuple[int, int]] = {}
+_HONOUR_TABLE: dict[int, tuple[int, int]] = {}
+
+
+def _entry(a: int, b: int) -> tuple[int, int]:
+    """Encode (sets-only, sets+pair) minima as (a, d).
+
+    When no sets-only reading exists, ``a`` is a large 49 (any sum with it exceeds
+    8 wilds) and ``d`` is negative so that hosting the pair here costs exactly ``b``.
+    """
+    if a >= INF:
+        return (INF // 2, b - INF // 2) if b < INF else (INF, 0)
+    return (a, min(b, INF) - a)
+
+
+def _fill_suit(key: int) -> tuple[int, int]:
+    counts = _decode(key, 9)
+    e = _entry(*_solve(counts, tuple(max(0, 4 - c) for c in counts), True))
+    _SUIT_TABLE[key] = e
+    _maybe_trim()
+    return e
+
+
+def _fill_honour(key: int) -> tuple[int, int]:
+    counts = _decode(key, 7)
+    e = _entry(*_solve(counts, tuple(max(0, 4 - c) for c in counts), False))
+    _HONOUR_TABLE[key] = e
+    _maybe_trim()
+    return e
+
+
+def _maybe_trim() -> None:
+    # the sub-state memo only speeds up filling; keep memory bounded
+    if len(_SUB_MEMO) > 3_000_000:
+        _SUB_MEMO.clear()
+
+
+def suit_key(counts: Sequence[int], start: int, n: int = 9) -> int:
+    """Base-5 key of ``counts[start:start+n]`` (first kind most significant)."""
+    k = 0
+    for i in range(start, start + n):
+        k = k * 5 + counts[i]
+    return k
+
+
+def hand_keys(counts: Sequence[int]) -> tuple[int, int, int, int]:
+    """The four suit keys (m, p, s, honours) of a 34-count list."""
+    c = counts
+    return (
+        ((((((((c[0] * 5 + c[1]) * 5 + c[2]) * 5 + c[3]) * 5 + c[4]) * 5 + c[5]) * 5 + c[6]) * 5 + c[7]) * 5 + c[8]),
+        ((((((((c[9] * 5 + c[10]) * 5 + c[11]) * 5 + c[12]) * 5 + c[13]) * 5 + c[14]) * 5 + c[15]) * 5 + c[16]) * 5 + c[17]),
+        ((((((((c[18] * 5 + c[19]) * 5 + c[20]) * 5 + c[21]) * 5 + c[22]) * 5 + c[23]) * 5 + c[24]) * 5 + c[25]) * 5 + c[26]),
+        ((((((c[27] * 5 + c[28]) * 5 + c[29]) * 5 + c[30]) * 5 + c[31]) * 5 + c[32]) * 5 + c[33]),
+    )
+
+
+def suit_entry(key: int, honours: bool = False) -> tuple[int, int]:
+    """The table entry ``(a, d)`` of one suit key (filled on first use)."""
+    t = _HONOUR_TABLE if honours else _SUIT_TABLE
+    e = t.get(key)
+    if e is None:
+        e = _fill_honour(key) if honours else _fill_suit(key)
+    return e
+
+
+def is_complete_keys(km: int, kp: int, ks: int, kz: int, wilds: int) -> bool:
+    """Hot path: is a ``3k+2`` hand with these suit keys complete with ``wilds``?
+
+    The caller guarantees the tile count (naturals + wilds) is ``3k+2`` and that
+    no meld limits the headroom (else use :func:`is_complete`).
+    """
+    st = _SUIT_TABLE
+    ht = _HONOUR_TABLE
+    e0 = st.get(km) or _fill_suit(km)
+    e1 = st.get(kp) or _fill_suit(kp)
+    e2 = st.get(ks) or _fill_suit(ks)
+    e3 = ht.get(kz) or _fill_honour(kz)
+    # the pair sits in one suit (cost d) or is two wilds (cost 2)
+    return e0[0] + e1[0] + e2[0] + e3[0] + min(2, e0[1], e1[1], e2[1], e3[1]) <= wilds
+
+
+def _capped_entry(counts: Sequence[int], use: Sequence[int], start: int, n: int, runs: bool) -> tuple[int, int]:
+    c = tuple(counts[start:start + n])
+    h = tuple(max(0, 4 - c[i] - use[start + i]) for i in range(n))
+    return _entry(*_solve(c, h, runs))
+
+
+def is_complete(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | None = None) -> bool:
+    """Standard completeness: do ``counts`` (naturals) plus ``wilds`` make sets + one pair?
+
+    Melds count as sets, so pass only the concealed part (``3k+2`` tiles); the
+    melds matter only through ``meld_use`` (max-four rule).
+    """
+    total = sum(counts) + wilds
+    if total % 3 != 2:
+        return False
+    if meld_use is None or not any(meld_use):
+        km, kp, ks, kz = hand_keys(counts)
+        return is_complete_keys(km, kp, ks, kz, wilds)
+    es = []
+    for s in range(4):
+        start = 9 * s
+        n = 9 if s < 3 else 7
+        if any(meld_use[start:start + n]):
+            es.append(_capped_entry(counts, meld_use, start, n, s < 3))
+        else:
+            es.append(suit_entry(suit_key(counts, start, n), s == 3))
+    need = sum(e[0] for e in es) + min(2, *(e[1] for e in es))
+    return need <= wilds
+
+
+def is_seven_pairs(counts: Sequence[int], wilds: int = 0, has_melds: bool = False) -> bool:
+    """小七对: 14 concealed tiles, no melds, seven pairs (four equal tiles are two pairs).
+
+    Each natural kind with an odd count needs one wild; spare wilds pair up
+    (two wilds of any kind, or onto an existing pair).
+    """
+    if has_melds or sum(counts) + wilds != 14:
+        return False
+    odd = 0
+    for c in counts:
+        if c & 1:
+            odd += 1
+    return odd <= wilds
+
+
+def is_winning(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | None = None,
+               has_melds: bool = False) -> bool:
+    """4 sets + pair (melds count as sets) or 小七对 (concealed only)."""
+    return is_complete(counts, wilds, meld_use) or is_seven_pairs(counts, wilds, has_melds)
+
+
+def is_one_from_complete(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | None = None,
+                         has_melds: bool = False) -> bool:
+    """Fast "one tile from complete" (听牌) check for a ``3k+1`` concealed hand.
+
+    One more tile completes the hand iff one more wild does: a wild can stand
+    for exactly the tiles that could complete it (same headroom rule).
+    """
+    return is_winning(counts, wilds + 1, meld_use, has_melds)
+
+
+def waits(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | None = None,
+          has_melds: bool = False) -> list[int]:
+    """Plain tiles ``t`` such that naturals + ``t`` (+ the same wilds) win.
+
+    A drawn chicken always completes a hand that has any wait.
+    """
+    if not is_one_from_complete(counts, wilds, meld_use, has_melds):
+        return []
+    out = []
+    c = list(counts)
+    use = meld_use or [0] * NUM_KINDS
+    for t in range(NUM_KINDS):
+        if c[t] + use[t] >= 4:
+            continue  # a fifth copy of t cannot exist
+        c[t] += 1
+        if is_winning(c, wilds, meld_use, has_melds):
+            out.append(t)
+        c[t] -= 1
+    return out
+
+
+def meld_use_of(melds: Iterable) -> list[int]:
+    """34 counts of the tiles the melds represent (``Meld`` from ``replay.melds``)."""
+    use = [0] * NUM_KINDS
+    for m in melds:
+        if m.kind == "chow":
+            for t in range(m.of, m.of + 3):
+                use[t] += 1
+        elif m.kind == "pong":
+            use[m.of] += 3
+        else:
+            use[m.of] += 4
+    return use
+
+
+def split_wilds(tiles: Iterable[int], wild_kinds: Iterable[int], plain: int | None = None
+                ) -> tuple[list[int], int, dict[int, int]]:
+    """Split concealed tiles into (naturals counts, wild count, wilds held by kind).
+
+    ``plain`` is a discarded chicken won on: it stays a plain tile (§4).
+    """
+    wk = set(wild_kinds)
+    counts = [0] * NUM_KINDS
+    by_kind: dict[int, int] = {}
+    w = 0
+    plain_left = plain is not None and plain in wk
+    for t in tiles:
+        if t in wk:
+            if plain_left and t == plain:
+                plain_left = False
+                counts[t] += 1
+                continue
+            w += 1
+            by_kind[t] = by_kind.get(t, 0) + 1
+        else:
+            counts[t] += 1
+    return counts, w, by_kind
+
+
+# ---------------------------------------------------------------------------
+# readings (slow path, for scoring)
+
+
+class Group(NamedTuple):
+    """One concealed group of a reading.
+
+    ``kind`` is ``chow``, ``pong`` or ``pair``; ``tiles`` the represented tiles
+    (sorted); ``wild_as`` the represented tiles that chickens supply.
+    """
+
+    kind: str
+    tiles: tuple[int, ...]
+    wild_as: tuple[int, ...] = ()
+
+
+class Reading(NamedTuple):
+    """One way to read the concealed tiles: its groups, and whether it is 小七对."""
+
+    groups: tuple[Group, ...]
+    seven_pairs: bool = False
+
+    @property
+    def wild_assignments(self) -> tuple[int, ...]:
+        """The tile each wild stands for (sorted)."""
+        return tuple(sorted(t for g in self.groups for t in g.wild_as))
+
+    @property
+    def sets(self) -> tuple[Group, ...]:
+        return tuple(g for g in self.groups if g.kind != "pair")
+
+    @property
+    def pairs(self) -> tuple[Group, ...]:
+        return tuple(g for g in self.groups if g.kind == "pair")
+
+
+_RUN_STARTS = tuple(s * 9 + r for s in range(3) for r in range(7))
+
+
+def _candidate_kinds(counts: Sequence[int], use: Sequence[int], extra: Iterable[int], exhaustive: bool) -> list[int]:
+    if exhaustive:
+        return list(range(NUM_KINDS))
+    kinds = set(range(27, 34)) | set(extra) | {13}  # honours, 5p (五梅花)
+    suits = {t // 9 for t in range(27) if counts[t] or use[t]}
+    if not suits:
+        suits = {0}
+    for s in suits:
+        kinds.update(range(9 * s, 9 * s + 9))
+    return sorted(kinds)
+
+
+def readings(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | None = None,
+             has_melds: bool = False, exhaustive: bool = False,
+             extra_kinds: Iterable[int] = ()) -> Iterator[Reading]:
+    """Every reading of a complete concealed part (standard and 小七对).
+
+    Sets that hold at least one natural tile are enumerated exhaustively.
+    Groups made of chickens only range over every kind when ``exhaustive``;
+    otherwise over the kinds that can change a Qujing fan (every honour, 5p,
+    ``extra_kinds`` such as the wild kinds, and every kind of a suit present in
+    the hand).  Duplicate readings are yielded once.
+    """
+    use = list(meld_use) if meld_use is not None else [0] * NUM_KINDS
+    c = list(counts)
+    head = [max(0, 4 - c[t] - use[t]) for t in range(NUM_KINDS)]
+    kinds = _candidate_kinds(c, use, extra_kinds, exhaustive)
+    seen: set = set()
+    if (sum(c) + wilds) % 3 == 2:
+        for groups in _std(c, wilds, head, False, [], kinds):
+            key = tuple(sorted(groups))
+            if key not in seen:
+                seen.add(key)
+                yield Reading(key, False)
+    if is_seven_pairs(counts, wilds, has_melds):
+        for groups in _pairs7(c, wilds, head, kinds):
+            key = tuple(sorted(groups))
+            if key not in seen:
+                seen.add(key)
+                yield Reading(key, True)
+
+
+def _first(c: list[int]) -> int:
+    for i, x in enumerate(c):
+        if x:
+            return i
+    return -1
+
+
+def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group],
+         kinds: list[int]) -> Iterator[list[Group]]:
+    i = _first(c)
+    if i < 0:
+        yield from _wild_only(w, head, pair_used, acc, kinds)
+        return
+    n = c[i]
+    # triplet of i
+    for k in range(1, min(n, 3) + 1):
+        x = 3 - k
+        if x > w or head[i] < x:
+            continue
+        c[i] -= k
+        head[i] -= x
+        acc.append(Group("pong", (i, i, i), (i,) * x))
+        yield from _std(c, w - x, head, pair_used, acc, kinds)
+        acc.pop()
+        c[i] += k
+        head[i] += x
+    # pair of i
+    if not pair_used:
+        for k in range(1, min(n, 2) + 1):
+            x = 2 - k
+            if x > w or head[i] < x:
+                continue
+            c[i] -= k
+            head[i] -= x
+            acc.append(Group("pair", (i, i), (i,) * x))
+            yield from _std(c, w - x, head, True, acc, kinds)
+            acc.pop()
+            c[i] += k
+            head[i] += x
+    # runs through i (suits only)
+    if i < 27:
+        base = i - i % 9
+        for s in (i - 2, i - 1, i):
+            if s < base or s > base + 6:
+                continue
+            used_nat = []
+            used_w = []
+            ok = True
+            for p in range(s, s + 3):
+                if p == i or (p > i and c[p] > 0):
+                    used_nat.append(p)
+                elif head[p] >= 1 and len(used_w) < w:
+                    used_w.append(p)
+                    head[p] -= 1
+                else:
+                    ok = False
+                    break
+            if ok:
+                for p in used_nat:
+                    c[p] -= 1
+                acc.append(Group("chow", (s, s + 1, s + 2), tuple(used_w)))
+                yield from _std(c, w - len(used_w), head, pair_used, acc, kinds)
+                acc.pop()
+                for p in used_nat:
+                    c[p] += 1
+            for p in used_w:
+                head[p] += 1
+
+
+def _wild_groups(kinds: list[int]) -> list[Group]:
+    out = [Group("pong", (t, t, t), (t, t, t)) for t in kinds]
+    kset = set(kinds)
+    for s in _RUN_STARTS:
+        if s in kset and s + 2 in kset:
+            out.append(Group("chow", (s, s + 1, s + 2), (s, s + 1, s + 2)))
+    return out
+
+
+def _wild_only(w: int, head: list[int], pair_used: bool, acc: list[Group], kinds: list[int]) -> Iterator[list[Group]]:
+    # leftover chickens form whole groups on their own
+    pairs: list[Group | None] = [None]
+    if not pair_used:
+        if w < 2:
+            return
+        pairs = [Group("pair", (t, t), (t, t)) for t in kinds]
+        w -= 2
+    if w % 3:
+        return
+    sets_n = w // 3
+    options = _wild_groups(kinds)
+    for p in pairs:
+        if p is not None:
+            if head[p.tiles[0]] < 2:
+                continue
+            head[p.tiles[0]] -= 2
+        for combo in combinations_with_replacement(range(len(options)), sets_n):
+            need: dict[int, int] = {}
+            for j in combo:
+                for t in options[j].wild_as:
+                    need[t] = need.get(t, 0) + 1
+            if all(head[t] >= x for t, x in need.items()):
+                yield acc + [options[j] for j in combo] + ([p] if p else [])
+        if p is not None:
+            head[p.tiles[0]] += 2
+
+
+def _pairs7(c: list[int], w: int, head: list[int], kinds: list[int]) -> Iterator[list[Group]]:
+    groups: list[Group] = []
+    for t in range(NUM_KINDS):
+        n = c[t]
+        if n == 0:
+            continue
+        groups.extend([Group("pair", (t, t))] * (n // 2))
+        if n & 1:
+            if head[t] < 1:
+                return
+            groups.append(Group("pair", (t, t), (t,)))
+            w -= 1
+    if w < 0 or w & 1:
+        return
+    spare = w // 2
+    hd = list(head)
+    for t in range(NUM_KINDS):
+        if c[t] & 1:
+            hd[t] -= 1
+    for combo in combinations_with_replacement(kinds, spare):
+        need: dict[int, int] = {}
+        for t in combo:
+            need[t] = need.get(t, 0) + 2
+        if all(hd[t] >= x for t, x in need.items()):
+            yield groups + [Group("pair", (t, t), (t, t)) for t in combo]

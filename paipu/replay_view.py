@@ -1,0 +1,112 @@
+"""``paipu replay``: the table at one event, as a terminal picture or JSON."""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import msgspec
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from replay import ReplayError, Replayer, TableState
+from schema.reader import LogReader
+from schema.tiles import CHINESE_NAMES, TILE_NAMES, format_hand
+
+SEAT_WINDS = "东南西北"
+
+
+def state_to_json(state: TableState) -> dict:
+    """The state with tiles in canonical spelling, for programs."""
+    name = TILE_NAMES.__getitem__
+    return {
+        "game": state.game, "seq": state.seq, "hand": state.hand, "phase": state.phase,
+        "players": list(state.players), "scores": list(state.scores), "dealer": state.dealer,
+        "turn": state.turn, "undrawn": state.undrawn,
+        "tail": [name(t) for t in state.tail],
+        "wall_next": name(state.wall_next) if state.wall_next is not None else None,
+        "concealed": [format_hand(h) for h in state.concealed],
+        "melds": [[{"kind": m.kind, "tiles": [name(t) for t in m.tiles], "wilds": m.wilds,
+                    "from_seat": m.from_seat} for m in ms] for ms in state.melds],
+        "discards": [[{"tile": name(t), "claimed_by": c if c >= 0 else None} for t, c in ds]
+                     for ds in state.discards],
+        "chickens": list(state.chickens), "bets": list(state.bets), "kongs": list(state.kongs),
+        "last_discard": ({"seat": state.last_discard[0], "tile": name(state.last_discard[1])}
+                         if state.last_discard else None),
+    }
+
+
+def render(state: TableState, console: Console) -> None:
+    """Draw the table: one row per seat."""
+    console.print(
+        f"[bold]game[/] {state.game}  [bold]hand[/] {state.hand}  [bold]seq[/] {state.seq}  "
+        f"[bold]phase[/] {state.phase}  [bold]undrawn[/] {state.undrawn}  "
+        f"[bold]tail[/] {' '.join(TILE_NAMES[t] for t in state.tail) or '—'}",
+        highlight=False,
+    )
+    table = Table(show_lines=True)
+    for col in ("seat", "player", "score", "concealed", "melds", "discards"):
+        table.add_column(col)
+    for s, player in enumerate(state.players):
+        marks = []
+        if s == state.dealer:
+            marks.append("庄")
+        if s == state.turn and state.phase in ("draw", "discard", "replacement"):
+            marks.append("▶")
+        seat = Text(f"{s} {' '.join(marks)}")
+        hand = state.concealed[s] if s < len(state.concealed) else ()
+        melds = " ".join(f"{m.kind.replace('kong_', '')}:{format_hand(m.tiles)}" for m in state.melds[s]) \
+            if s < len(state.melds) else ""
+        discards = Text()
+        for t, claimed in (state.discards[s] if s < len(state.discards) else ()):
+            discards.append(TILE_NAMES[t] + " ", style="dim strike" if claimed >= 0 else "")
+        hand_text = format_hand(hand)
+        if hand:
+            hand_text += "\n" + " ".join(CHINESE_NAMES[t] for t in hand)
+        table.add_row(seat, player, str(state.scores[s]), hand_text, melds, discards)
+    console.print(table)
+
+
+def run_replay(file: str, game: Optional[str], at: Optional[int], as_json: bool) -> int:
+    """Replay one game of ``file`` up to ``at``; returns the exit code."""
+    out = Console()
+    err = Console(stderr=True)
+    reader = LogReader([file])
+    chosen = None
+    for log in reader.games():
+        if game is None or log.game == game:
+            chosen = log
+            break
+    if chosen is None:
+        for p in reader.orphans:
+            err.print(f"paipu: {p}", highlight=False, markup=False)
+        err.print(f"paipu: {'no game ' + repr(game) if game else 'no game'} in {file}", highlight=False,
+                  markup=False)
+        return 2
+    r = Replayer()
+    code = 0
+    try:
+        for e, line in zip(chosen.events, chosen.lines):
+            if at is not None and e.seq > at:
+                break
+            r.apply(e, line)
+        else:
+            if chosen.problem is not None and (at is None or at >= 0):
+                err.print(f"paipu: {chosen.problem}; showing the table before it", highlight=False, markup=False)
+                code = 1
+    except ReplayError as x:
+        err.print(f"paipu: {chosen.file}: {x}; showing the table before it", highlight=False, markup=False)
+        code = 1
+    if r.opened is None:
+        err.print(f"paipu: game {chosen.game} has no readable GameOpened", highlight=False, markup=False)
+        return 2
+    state = r.state()
+    if at is not None and state.seq < at and code == 0:
+        err.print(f"paipu: game {chosen.game} ends at seq {state.seq}, before {at}", highlight=False, markup=False)
+        return 2
+    if as_json:
+        sys.stdout.write(msgspec.json.encode(state_to_json(state)).decode() + "\n")
+    else:
+        render(state, out)
+    return code

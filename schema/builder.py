@@ -1,0 +1,147 @@
+"""A small writer of event logs: numbers events, stamps times, spells tiles.
+
+Used by the simulator, the sample logs and the tests, so that every log paipu
+writes goes through one place::
+
+    b = GameBuilder("g1", preset="qujing-xiaoji", seats=["A", "B", "C", "D"])
+    b.open()
+    b.hand(1, dealer=0)
+    b.deal("123m...", ...)
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any, Optional, Sequence, Union
+
+import msgspec
+
+from . import events as ev
+from .tiles import TILE_NAMES, parse_hand
+
+TileLike = Union[str, int]
+
+EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def spell(tiles: Union[str, Sequence[TileLike]]) -> list[str]:
+    """Tiles in canonical spelling from a compact string or a list of names/ints."""
+    if isinstance(tiles, str):
+        return [TILE_NAMES[t] for t in parse_hand(tiles)]
+    return [TILE_NAMES[t] if isinstance(t, int) else t for t in tiles]
+
+
+def one(tile: TileLike) -> str:
+    return TILE_NAMES[tile] if isinstance(tile, int) else tile
+
+
+class GameBuilder:
+    """Appends events to ``self.events`` with consecutive ``seq`` and times."""
+
+    def __init__(self, game: str, *, preset: str = "qujing-xiaoji", seats: Sequence[str] = ("A", "B", "C", "D"),
+                 options: Optional[dict[str, Any]] = None, creator: int = 0, start_points: int = 0,
+                 server: str = "paipu-sim", build: str = "1.0", billing: str = "creator", fee: int = 0,
+                 start: datetime = EPOCH, step_ms: int = 1500):
+        self.game = game
+        self.events: list[ev.Event] = []
+        self._t = start
+        self._step = timedelta(milliseconds=step_ms)
+        self._opening = dict(preset=preset, seats=list(seats), options=dict(options or {}), creator=creator,
+                             start_points=start_points, server=server, build=build, billing=billing, fee=fee)
+
+    def _next(self, cls: type, **fields: Any) -> ev.Event:
+        e = cls(self.game, len(self.events), self._t, **fields)
+        self._t += self._step
+        self.events.append(e)
+        return e
+
+    def add(self, cls: type, **fields: Any) -> ev.Event:
+        """Append any event type with the next seq and time."""
+        return self._next(cls, **fields)
+
+    # -- room --
+    def open(self) -> ev.Event:
+        o = self._opening
+        options = msgspec.convert(o["options"], ev.RulesetOverrides)
+        return self._next(ev.GameOpened, schema_version=ev.SCHEMA_VERSION, server=o["server"], build=o["build"],
+                          preset=o["preset"], seats=o["seats"], creator=o["creator"], options=options,
+                          start_points=o["start_points"], billing=o["billing"], fee=o["fee"])
+
+    def resize(self, seats: Sequence[str]) -> ev.Event:
+        return self._next(ev.RoomResized, seats=list(seats))
+
+    def fee(self, seat: int, amount: int) -> ev.Event:
+        return self._next(ev.FeeCharged, seat=seat, amount=amount)
+
+    def refund(self, seat: int, amount: int) -> ev.Event:
+        return self._next(ev.FeeRefunded, seat=seat, amount=amount)
+
+    def close(self, reason: str, scores: Sequence[int]) -> ev.Event:
+        return self._next(ev.GameClosed, reason=reason, scores=list(scores))
+
+    # -- hand --
+    def hand(self, number: int, dealer: int, wall: Optional[Sequence[TileLike]] = None,
+             dice: Optional[Sequence[int]] = None) -> ev.Event:
+        return self._next(ev.HandStarted, hand=number, dealer=dealer,
+                          wall=spell(wall) if wall is not None else None,
+                          dice=list(dice) if dice is not None else None)
+
+    def bet(self, seat: int, bet: int) -> ev.Event:
+        return self._next(ev.PigBetPlaced, seat=seat, bet=bet)
+
+    def deal(self, *hands: Union[str, Sequence[TileLike]]) -> ev.Event:
+        return self._next(ev.TilesDealt, hands=[spell(h) for h in hands])
+
+    def tail(self, *tiles: TileLike) -> ev.Event:
+        return self._next(ev.TailTurned, tiles=[one(t) for t in tiles])
+
+    def draw(self, seat: int, tile: TileLike, source: str = "wall") -> ev.Event:
+        return self._next(ev.TileDrawn, seat=seat, tile=one(tile), source=source)
+
+    def discard(self, seat: int, tile: TileLike) -> ev.Event:
+        return self._next(ev.TileDiscarded, seat=seat, tile=one(tile))
+
+    def declare(self, seat: int, claim: str) -> ev.Event:
+        return self._next(ev.ClaimDeclared, seat=seat, claim=claim)
+
+    def pass_(self, seat: int, claims: Sequence[str]) -> ev.Event:
+        return self._next(ev.ClaimPassed, seat=seat, claims=list(claims))
+
+    def chow(self, seat: int, from_seat: int, tile: TileLike, tiles: Union[str, Sequence[TileLike]]) -> ev.Event:
+        return self._next(ev.Chowed, seat=seat, from_seat=from_seat, tile=one(tile), tiles=spell(tiles))
+
+    def pong(self, seat: int, from_seat: int, tile: TileLike, tiles: Union[str, Sequence[TileLike], None] = None) -> ev.Event:
+        own = spell(tiles) if tiles is not None else [one(tile)] * 2
+        return self._next(ev.Ponged, seat=seat, from_seat=from_seat, tile=one(tile), tiles=own)
+
+    def kong_exposed(self, seat: int, from_seat: int, tile: TileLike,
+                     tiles: Union[str, Sequence[TileLike], None] = None, kind: Optional[TileLike] = None) -> ev.Event:
+        own = spell(tiles) if tiles is not None else [one(tile)] * 3
+        return self._next(ev.KongExposed, seat=seat, from_seat=from_seat, kind=one(kind if kind is not None else tile),
+                          tile=one(tile), tiles=own)
+
+    def kong_added(self, seat: int, kind: TileLike, tile: Optional[TileLike] = None) -> ev.Event:
+        return self._next(ev.KongAdded, seat=seat, kind=one(kind), tile=one(tile if tile is not None else kind))
+
+    def kong_concealed(self, seat: int, kind: TileLike, tiles: Union[str, Sequence[TileLike], None] = None) -> ev.Event:
+        own = spell(tiles) if tiles is not None else [one(kind)] * 4
+        return self._next(ev.KongConcealed, seat=seat, kind=one(kind), tiles=own)
+
+    def win(self, winners: Sequence[tuple[int, Sequence[str], int, int]], how: str, tile: TileLike,
+            from_seat: Optional[int] = None) -> ev.Event:
+        """``winners``: (seat, fans, fan total, points per payer) for each winner."""
+        ws = [ev.Winner(seat=s, fans=list(f), fan=n, points=p) for s, f, n, p in winners]
+        return self._next(ev.HandWon, winners=ws, how=how, tile=one(tile), from_seat=from_seat)
+
+    def exhausted(self, remaining: int) -> ev.Event:
+        return self._next(ev.HandDrawn, remaining=remaining)
+
+    def settle(self, transfers: Sequence[Union[ev.Transfer, tuple[int, int, int, str]]],
+               scores: Sequence[int]) -> ev.Event:
+        ts = [t if isinstance(t, ev.Transfer) else ev.Transfer(payer=t[0], payee=t[1], amount=t[2], reason=t[3])
+              for t in transfers]
+        return self._next(ev.HandSettled, transfers=ts, scores=list(scores))
+
+    def jsonl(self) -> bytes:
+        from .reader import encode_events
+        return encode_events(self.events)
