@@ -12,6 +12,7 @@ import gzip
 import io
 import os
 import sys
+import zlib
 from dataclasses import dataclass, field
 from typing import IO, Iterable, Iterator, Optional, Union
 
@@ -102,15 +103,51 @@ def open_source(path: str) -> IO[bytes]:
     return f
 
 
+CHUNK_BYTES = 1 << 22
+
+
+def _chunks(src: IO[bytes]) -> Iterator[bytes]:
+    """Whole lines in blocks of about :data:`CHUNK_BYTES`."""
+    rest = b""
+    while True:
+        block = src.read(CHUNK_BYTES)
+        if not block:
+            if rest:
+                yield rest
+            return
+        block = rest + block
+        cut = block.rfind(b"\n") + 1
+        if cut == 0:
+            rest = block
+            continue
+        rest = block[cut:]
+        yield block[:cut]
+
+
 def iter_lines(path: str) -> Iterator[tuple[int, Union[Event, LogProblem]]]:
-    """Each non-blank line of a log, decoded, with its 1-based line number."""
+    """Each non-blank line of a log, decoded, with its 1-based line number.
+
+    Blocks of lines decode in one call; a block holding a bad or blank line is
+    decoded again line by line, so problems still name their exact line.
+    """
     name = "<stdin>" if path == "-" else path
     src = open_source(path)
+    first = 1
     try:
-        for n, raw in enumerate(src, 1):
-            if raw.strip():
-                yield n, decode_line(raw, name, n)
-    except (OSError, EOFError, gzip.BadGzipFile) as e:
+        for block in _chunks(src):
+            lines = block.splitlines()
+            try:
+                events = _decoder.decode_lines(block)
+            except (msgspec.ValidationError, msgspec.DecodeError):
+                events = None
+            if events is not None and len(events) == len(lines):
+                yield from zip(range(first, first + len(lines)), events)
+            else:
+                for n, raw in enumerate(lines, first):
+                    if raw.strip():
+                        yield n, decode_line(raw, name, n)
+            first += len(lines)
+    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as e:
         yield -1, LogProblem(name, 0, f"cannot read: {e}")
     finally:
         if src is not sys.stdin.buffer:
@@ -152,27 +189,32 @@ class LogReader:
 
     def _games_in(self, path: str, name: str) -> Iterator[GameLog]:
         open_games: dict[str, GameLog] = {}
+        get = open_games.get
+        closed_type = GameClosed
         for n, item in iter_lines(path):
-            if isinstance(item, LogProblem):
-                if item.game is None or n < 0:
-                    self.orphans.append(item)
-                    continue
-                log = open_games.get(item.game)
-                if log is None:
-                    log = open_games[item.game] = GameLog(item.game, name)
-                if log.problem is None:
-                    log.problem = item
+            if type(item) is LogProblem:
+                self._problem(open_games, name, n, item)
                 continue
-            log = open_games.get(item.game)
+            log = get(item.game)
             if log is None:
                 log = open_games[item.game] = GameLog(item.game, name)
             if log.problem is None:
                 log.events.append(item)
                 log.lines.append(n)
-            if type(item) is GameClosed:
+            if type(item) is closed_type:
                 log.closed = True
                 yield open_games.pop(item.game)
         yield from open_games.values()
+
+    def _problem(self, open_games: dict[str, GameLog], name: str, n: int, item: LogProblem) -> None:
+        if item.game is None or n < 0:
+            self.orphans.append(item)
+            return
+        log = open_games.get(item.game)
+        if log is None:
+            log = open_games[item.game] = GameLog(item.game, name)
+        if log.problem is None:
+            log.problem = item
 
 
 def read_games(paths: Iterable[str]) -> tuple[list[GameLog], list[LogProblem]]:
