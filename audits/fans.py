@@ -1,0 +1,363 @@
+"""Qujing fans (番), one small function per fan, and the scorer of a winning hand.
+
+Each fan function takes a :class:`FanInput` (one reading of the concealed tiles,
+the declared melds, how the hand was won, the ruleset) and returns whether the
+fan holds.  :func:`score_hand` enumerates every reading, applies the
+replacement rules (qujing.md §5) and keeps the **highest** reading.
+
+Interpretations where qujing.md is silent (see docs/rule_coverage.md):
+
+* 抢杠 counts as a self-draw for the win condition and payment (底和 is enough),
+  but 门清自摸 needs a real self-draw; the robbed tile is a plain tile (it was
+  exposed by another player, like a discard).
+* 双杠 holds with two or three kongs; four kongs score 四杠 instead.
+* 全求人 "not if the last tile is a wild chicken": no chicken acts as wild in the
+  concealed part (the single tile left to pair with the discard).
+* 四小鸡: four (or more) wild tiles held concealed, of any wild kind.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable, Iterable, Literal, Optional, Sequence
+
+from replay.melds import Meld
+from schema.ruleset import Ruleset
+from schema.tiles import DRAGONS, TILE_INDEX, WINDS
+
+from . import hands
+from .hands import Reading
+
+WinHow = Literal["self_draw", "discard", "robbed_kong"]
+FIVE_P = TILE_INDEX["5p"]
+
+#: Fan values (qujing.md §5).
+FAN_VALUES: dict[str, int] = {
+    "dihu": 0,
+    "wuji": 1, "menqing_zimo": 1, "gangshang_kaihua": 1, "gangshang_pao": 1, "shuanggang": 1,
+    "hunyise": 1, "duidui": 1, "quanqiuren": 1, "xiaosanyuan": 1,
+    "wumeihua": 2, "qingyise": 2, "ziyise": 2, "xiaoqidui": 2, "dasanyuan": 2, "xiaosixi": 2,
+    "longzhuabei": 3, "sigang": 3, "dasixi": 3, "sixiaoji": 3,
+}
+
+#: A fan that contains another replaces it (§5).
+REPLACES: dict[str, tuple[str, ...]] = {
+    "qingyise": ("hunyise",),
+    "ziyise": ("hunyise", "qingyise"),
+    "dasanyuan": ("xiaosanyuan",),
+    "dasixi": ("xiaosixi",),
+    "wumeihua": ("gangshang_kaihua",),
+    "longzhuabei": ("xiaoqidui",),
+    "sigang": ("shuanggang",),
+}
+
+CHINESE: dict[str, str] = {
+    "dihu": "底和", "wuji": "无鸡", "menqing_zimo": "门清自摸", "gangshang_kaihua": "杠上开花",
+    "gangshang_pao": "杠上炮", "shuanggang": "双杠", "hunyise": "混一色", "duidui": "大对",
+    "quanqiuren": "全求人", "xiaosanyuan": "小三元", "wumeihua": "五梅花", "qingyise": "清一色",
+    "ziyise": "字一色", "xiaoqidui": "小七对", "dasanyuan": "大三元", "xiaosixi": "小四喜",
+    "longzhuabei": "龙爪背", "sigang": "四杠", "dasixi": "大四喜", "sixiaoji": "四小鸡",
+}
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """How the hand was won.
+
+    ``how``: self_draw / discard / robbed_kong.  ``win_tile``: the tile won on.
+    ``after_kong``: the tile came from the tail pool after the winner's own kong.
+    ``kong_discard``: the discard won on was made right after the discarder's
+    kong replacement.
+    """
+
+    how: WinHow = "self_draw"
+    win_tile: Optional[int] = None
+    after_kong: bool = False
+    kong_discard: bool = False
+
+    @property
+    def plain_tile(self) -> Optional[int]:
+        """The winning tile when it is plain even if it is a chicken (§4)."""
+        return self.win_tile if self.how in ("discard", "robbed_kong") else None
+
+
+@dataclass
+class FanInput:
+    """One reading of a winning hand, with everything a fan function needs."""
+
+    reading: Reading
+    melds: tuple[Meld, ...]
+    ctx: WinContext
+    ruleset: Ruleset
+    #: the chickens held concealed acting as wild, by physical kind
+    wilds_by_kind: dict[int, int] = field(default_factory=dict)
+
+    @cached_property
+    def wild_kinds(self) -> frozenset[int]:
+        return frozenset(TILE_INDEX[t] for t in self.ruleset.wilds)
+
+    @cached_property
+    def sets(self) -> list[tuple[str, int]]:
+        """Every set as (chow|pong|kong, lowest represented tile), melds included."""
+        out = [(g.kind, g.tiles[0]) for g in self.reading.groups if g.kind != "pair"]
+        for m in self.melds:
+            out.append(("chow" if m.kind == "chow" else "pong" if m.kind == "pong" else "kong", m.of))
+        return out
+
+    @cached_property
+    def pair(self) -> Optional[int]:
+        ps = [g.tiles[0] for g in self.reading.groups if g.kind == "pair"]
+        return ps[0] if len(ps) == 1 else None
+
+    @cached_property
+    def tiles(self) -> list[int]:
+        """Every represented tile of the hand (chickens as what they stand for)."""
+        out = [t for g in self.reading.groups for t in g.tiles]
+        for m in self.melds:
+            if m.kind == "chow":
+                out.extend((m.of, m.of + 1, m.of + 2))
+            else:
+                out.extend([m.of] * (4 if m.kind != "pong" else 3))
+        return out
+
+    @cached_property
+    def suits(self) -> set[int]:
+        return {t // 9 for t in self.tiles}
+
+    def triplets_of(self, kinds: Iterable[int]) -> int:
+        ks = set(kinds)
+        return sum(1 for k, t in self.sets if k != "chow" and t in ks)
+
+    @property
+    def kongs(self) -> int:
+        return sum(1 for m in self.melds if m.is_kong)
+
+
+# --- the fans ----------------------------------------------------------------
+
+def dihu(h: FanInput) -> bool:
+    """底和 (0 fan): a plain winning hand; self-draw only (抢杠 counts as self-draw).
+
+    Awarded only when no other fan applies."""
+    return h.ctx.how in ("self_draw", "robbed_kong")
+
+
+def _concealed_chickens_plain(h: FanInput) -> bool:
+    # every concealed chicken stands for its own kind (acts as a plain tile)
+    return Counter(h.reading.wild_assignments) == Counter(
+        {k: n for k, n in h.wilds_by_kind.items() if n})
+
+
+def wuji(h: FanInput) -> bool:
+    """无鸡 (1): no chicken acts as wild anywhere, kongs included — none held, or each
+    chicken stands for its own kind (a plain 1s in 飞小鸡)."""
+    if any(m.wilds for m in h.melds):
+        return False
+    return _concealed_chickens_plain(h)
+
+
+def menqing_zimo(h: FanInput) -> bool:
+    """门清自摸 (1): no chow, pong or exposed/added kong (concealed kongs allowed), won by
+    self-draw; not with 小七对."""
+    return (h.ctx.how == "self_draw" and not h.reading.seven_pairs
+            and all(m.kind == "kong_concealed" for m in h.melds))
+
+
+def gangshang_kaihua(h: FanInput) -> bool:
+    """杠上开花 (1): won on the tile taken from the tail pool after one's own kong."""
+    return h.ctx.after_kong and h.ctx.how == "self_draw"
+
+
+def gangshang_pao(h: FanInput) -> bool:
+    """杠上炮 (1): won on the discard a player made right after their kong replacement."""
+    return h.ctx.kong_discard and h.ctx.how == "discard"
+
+
+def shuanggang(h: FanInput) -> bool:
+    """双杠 (1): the winner declared (at least) two kongs this hand (四杠 replaces it)."""
+    return h.kongs >= 2
+
+
+def hunyise(h: FanInput) -> bool:
+    """混一色 (1): one suit plus honours (chickens count as the tile they stand for)."""
+    s = h.suits
+    return 3 in s and len(s) == 2
+
+
+def duidui(h: FanInput) -> bool:
+    """大对 (1): all four sets are pongs/kongs (碰碰胡)."""
+    return not h.reading.seven_pairs and all(k != "chow" for k, _ in h.sets)
+
+
+def quanqiuren(h: FanInput) -> bool:
+    """全求人 (1): four called sets (chow, pong, exposed or added kong), won on a discard;
+    not when the tile left in hand is a chicken acting as wild."""
+    called = sum(1 for m in h.melds if m.kind != "kong_concealed")
+    return called == 4 and h.ctx.how == "discard" and _concealed_chickens_plain(h)
+
+
+def xiaosanyuan(h: FanInput) -> bool:
+    """小三元 (1): two dragon pongs (or kongs) and a dragon pair."""
+    return h.triplets_of(DRAGONS) == 2 and h.pair in DRAGONS
+
+
+def wumeihua(h: FanInput) -> bool:
+    """五梅花 (2): 杠上开花 on 5p (replaces 杠上开花).  A chicken standing for 5p counts only
+    with option ``wumeihua_wild_5p``."""
+    if not gangshang_kaihua(h) or h.ctx.win_tile is None:
+        return False
+    if h.ctx.win_tile in h.wild_kinds:
+        return h.ruleset.wumeihua_wild_5p and FIVE_P in h.reading.wild_assignments
+    return h.ctx.win_tile == FIVE_P
+
+
+def qingyise(h: FanInput) -> bool:
+    """清一色 (2): one suit only, no honours (replaces 混一色)."""
+    s = h.suits
+    return len(s) == 1 and 3 not in s
+
+
+def ziyise(h: FanInput) -> bool:
+    """字一色 (2): honours only (replaces 混一色 and 清一色)."""
+    return h.suits == {3}
+
+
+def xiaoqidui(h: FanInput) -> bool:
+    """小七对 (2): seven pairs, concealed (no melds); four equal tiles count as two pairs."""
+    return h.reading.seven_pairs and not h.melds
+
+
+def dasanyuan(h: FanInput) -> bool:
+    """大三元 (2): three dragon pongs/kongs (replaces 小三元)."""
+    return h.triplets_of(DRAGONS) == 3
+
+
+def xiaosixi(h: FanInput) -> bool:
+    """小四喜 (2): three wind pongs/kongs and a wind pair."""
+    return h.triplets_of(WINDS) == 3 and h.pair in WINDS
+
+
+def longzhuabei(h: FanInput) -> bool:
+    """龙爪背 (3): 小七对 holding four equal tiles (replaces 小七对)."""
+    if not xiaoqidui(h):
+        return False
+    return any(n >= 2 for n in Counter(g.tiles[0] for g in h.reading.groups).values())
+
+
+def sigang(h: FanInput) -> bool:
+    """四杠 (3): four kongs (replaces 双杠)."""
+    return h.kongs == 4
+
+
+def dasixi(h: FanInput) -> bool:
+    """大四喜 (3): four wind pongs/kongs (replaces 小四喜)."""
+    return h.triplets_of(WINDS) == 4
+
+
+def sixiaoji(wilds_held: int) -> bool:
+    """四小鸡 (3): four chickens in the concealed hand — an immediate win, no other fan."""
+    return wilds_held >= 4
+
+
+#: Fan functions evaluated on a reading, in display order (dihu and sixiaoji apart).
+FAN_FUNCTIONS: tuple[tuple[str, Callable[[FanInput], bool]], ...] = (
+    ("wuji", wuji), ("menqing_zimo", menqing_zimo), ("gangshang_kaihua", gangshang_kaihua),
+    ("gangshang_pao", gangshang_pao), ("shuanggang", shuanggang), ("hunyise", hunyise),
+    ("duidui", duidui), ("quanqiuren", quanqiuren), ("xiaosanyuan", xiaosanyuan),
+    ("wumeihua", wumeihua), ("qingyise", qingyise), ("ziyise", ziyise), ("xiaoqidui", xiaoqidui),
+    ("dasanyuan", dasanyuan), ("xiaosixi", xiaosixi), ("longzhuabei", longzhuabei),
+    ("sigang", sigang), ("dasixi", dasixi),
+)
+
+
+def fans_of(h: FanInput) -> list[str]:
+    """The fans of one reading after replacement; ``dihu`` when none applies."""
+    got = [name for name, fn in FAN_FUNCTIONS if fn(h)]
+    drop = {r for name in got for r in REPLACES.get(name, ())}
+    got = [n for n in got if n not in drop]
+    if not got and dihu(h):
+        got = ["dihu"]
+    return got
+
+
+def fan_total(names: Iterable[str]) -> int:
+    """Fans add up."""
+    return sum(FAN_VALUES[n] for n in names)
+
+
+def points(fan: int, ruleset: Ruleset) -> int:
+    """P = base × 2^min(fan, fan_cap) (满牌 at the cap)."""
+    return ruleset.base * (2 ** min(fan, ruleset.fan_cap))
+
+
+def may_win(how: WinHow, fan: int, passed_win: bool = False) -> bool:
+    """Win condition (§5, §3): a discard win needs ≥1 fan and is barred by 过胡
+    (``passed_win``: the player passed a win and has not drawn/chowed/ponged/konged
+    since); self-draw and 抢杠 win with 底和."""
+    if how == "discard":
+        return fan >= 1 and not passed_win
+    return True
+
+
+@dataclass
+class Score:
+    """The best reading of a hand and what it is worth."""
+
+    wins: bool
+    complete: bool
+    fans: list[str]
+    fan: int
+    capped: int
+    points: int
+    reading: Optional[Reading] = None
+    reason: str = ""
+
+    def to_dict(self) -> dict:
+        from schema.tiles import tile_name
+        d = {"wins": self.wins, "complete": self.complete, "fans": self.fans, "fan": self.fan,
+             "capped_fan": self.capped, "points": self.points, "reason": self.reason}
+        if self.reading is not None:
+            d["reading"] = {
+                "seven_pairs": self.reading.seven_pairs,
+                "groups": [{"kind": g.kind, "tiles": [tile_name(t) for t in g.tiles],
+                            "wilds_as": [tile_name(t) for t in g.wild_as]} for g in self.reading.groups],
+                "wild_assignments": [tile_name(t) for t in self.reading.wild_assignments],
+            }
+        else:
+            d["reading"] = None
+        return d
+
+
+def score_hand(concealed: Sequence[int], melds: Sequence[Meld], ruleset: Ruleset,
+               ctx: WinContext, passed_win: bool = False) -> Score:
+    """Score the hand ``concealed`` (physical tiles, the winning tile included) + ``melds``.
+
+    Returns the highest reading's fans and whether it is a legal win.
+    """
+    wild_kinds = [TILE_INDEX[t] for t in ruleset.wilds]
+    counts, w, by_kind = hands.split_wilds(concealed, wild_kinds, ctx.plain_tile)
+    melds = tuple(melds)
+    if sixiaoji(w):
+        fan = FAN_VALUES["sixiaoji"]
+        capped = min(fan, ruleset.fan_cap)
+        # an immediate win, whatever the rest of the hand; no other fan
+        return Score(True, True, ["sixiaoji"], fan, capped, points(fan, ruleset), None, "四小鸡")
+    use = hands.meld_use_of(melds)
+    best: Optional[tuple[int, list[str], Reading]] = None
+    for r in hands.readings(counts, w, use, bool(melds), extra_kinds=wild_kinds):
+        names = fans_of(FanInput(r, melds, ctx, ruleset, by_kind))
+        total = fan_total(names)
+        if best is None or total > best[0]:
+            best = (total, names, r)
+    if best is None:
+        return Score(False, False, [], 0, 0, 0, None, "not a complete hand")
+    total, names, r = best
+    capped = min(total, ruleset.fan_cap)
+    ok = may_win(ctx.how, total, passed_win)
+    reason = ""
+    if not ok:
+        reason = "过胡: passed a win since own last action" if (passed_win and ctx.how == "discard" and total >= 1) \
+            else "a discard win needs at least 1 fan (底和 wins by self-draw only)"
+    return Score(ok, True, names, total, capped, points(total, ruleset), r, reason)

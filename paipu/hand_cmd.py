@@ -1,0 +1,279 @@
+"""``paipu hand``: score one hand for a dispute desk.
+
+Examples::
+
+    paipu hand 234m456p789s55z 1s --tile 1m --self-draw
+    paipu hand 34m222p66p --tile 2m --melds "chow:567s ckong:4p" --after-kong --option chow=true
+    paipu hand 23m456p789s55z --melds pong:7z --tile 1m --discard --json
+    echo '{"hand": "123m456p789s11z22z"}' | paipu hand --batch
+
+HAND is the concealed tiles *without* the winning tile (several arguments are
+joined); ``--tile`` is the tile won on.  Without ``--tile`` a 3k+2 hand is scored
+as it stands and a 3k+1 hand reports its waits.  Melds: ``chow:123m``,
+``pong:7z`` (or ``pong:777z``), ``kong:4p`` exposed, ``akong:4p`` added,
+``ckong:4p`` concealed; chickens spelled out, e.g. ``kong:4p4p4p1s``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from typing import Any, List, Optional
+
+import typer
+
+from audits import claims as claims_mod
+from audits import fans as fans_mod
+from audits import hands as hands_mod
+from audits.fans import WinContext
+from audits.settlement import win_transfers
+from replay.melds import Meld
+from schema.ruleset import Ruleset, RulesetError, parse_option, resolve
+from schema.tiles import TileError, parse_hand, tile_index, tile_name
+
+MELD_KINDS = {"chow": "chow", "pong": "pong", "kong": "kong_exposed", "akong": "kong_added",
+              "ckong": "kong_concealed"}
+HOWS = ("self_draw", "discard", "robbed_kong")
+
+
+class InputError(ValueError):
+    """Bad user input: reported as one sentence, exit code 2."""
+
+
+def parse_meld(spec: str, ruleset: Ruleset) -> Meld:
+    """Parse ``kind:tiles`` into a Meld."""
+    kind_s, sep, tiles_s = spec.partition(":")
+    if not sep or kind_s not in MELD_KINDS:
+        raise InputError(f"meld {spec!r} must look like kind:tiles with kind one of {', '.join(MELD_KINDS)}")
+    kind = MELD_KINDS[kind_s]
+    try:
+        tiles = parse_hand(tiles_s)
+    except TileError as e:
+        raise InputError(f"meld {spec!r}: {e}") from None
+    wk = set(claims_mod.wild_kinds(ruleset))
+    if kind == "chow":
+        if len(tiles) != 3 or tiles[0] >= 27 or tiles != [tiles[0], tiles[0] + 1, tiles[0] + 2] \
+                or tiles[0] // 9 != tiles[2] // 9:
+            raise InputError(f"meld {spec!r} is not a run of three tiles")
+        return Meld("chow", tiles[0], tuple(tiles))
+    size = 3 if kind == "pong" else 4
+    if len(tiles) == 1:
+        tiles = tiles * size
+    if len(tiles) != size:
+        raise InputError(f"meld {spec!r} needs {size} tiles")
+    if kind == "pong":
+        if len(set(tiles)) != 1:
+            raise InputError(f"meld {spec!r}: a pong is three equal tiles (chickens are never wild in a pong)")
+        return Meld("pong", tiles[0], tuple(tiles))
+    cnt = Counter(tiles)
+    naturals = [t for t in cnt if t not in wk] or list(cnt)
+    if len(naturals) != 1:
+        raise InputError(f"meld {spec!r}: a kong is four of one tile, chickens aside")
+    of = naturals[0]
+    if any(t != of and t not in wk for t in tiles):
+        raise InputError(f"meld {spec!r}: a kong is four of one tile, chickens aside")
+    wilds = sum(1 for t in tiles if t != of)
+    return Meld(kind, of, tuple(tiles), wilds=wilds, own_chickens=sum(1 for t in tiles if t in wk))
+
+
+def _melds_from(value: Any, ruleset: Ruleset) -> list[Meld]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    specs: list[str] = []
+    for v in value:
+        specs.extend(x for x in str(v).replace(",", " ").split() if x)
+    return [parse_meld(s, ruleset) for s in specs]
+
+
+def evaluate(req: dict) -> dict:
+    """Evaluate one request (the ``--batch`` object format) and return the result dict."""
+    known = {"hand", "tile", "melds", "how", "after_kong", "kong_discard", "passed_win", "preset",
+             "options", "seat", "from_seat"}
+    unknown = set(req) - known
+    if unknown:
+        raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
+    preset = req.get("preset", "qujing-xiaoji")
+    try:
+        ruleset = resolve(preset, req.get("options") or None)
+    except RulesetError as e:
+        raise InputError(str(e)) from None
+    hand_s = req.get("hand")
+    if not hand_s or not isinstance(hand_s, str):
+        raise InputError("a hand is required, e.g. 123m456p789s11z22z")
+    try:
+        concealed = parse_hand(hand_s)
+        tile = tile_index(req["tile"]) if req.get("tile") else None
+    except TileError as e:
+        raise InputError(str(e)) from None
+    melds = _melds_from(req.get("melds"), ruleset)
+    how = req.get("how", "self_draw")
+    if how not in HOWS:
+        raise InputError(f"how must be one of {', '.join(HOWS)}, not {how!r}")
+    if len(melds) > 4:
+        raise InputError("a hand has at most four melds")
+    physical = Counter(concealed)
+    for m in melds:
+        physical.update(m.tiles)
+    if tile is not None:
+        physical[tile] += 1
+    over = [tile_name(t) for t, n in physical.items() if n > 4]
+    if over:
+        raise InputError(f"more than four of {', '.join(over)} in the hand and melds")
+    need = 14 - 3 * len(melds)
+    n = len(concealed) + (1 if tile is not None else 0)
+    wk = claims_mod.wild_kinds(ruleset)
+    out: dict[str, Any] = {"preset": preset, "hand": hand_s, "tile": req.get("tile"),
+                           "melds": [f"{m.kind}:{''.join(tile_name(t) for t in m.tiles)}" for m in melds],
+                           "how": how}
+    if tile is None and n == need - 1:
+        counts, w, _ = hands_mod.split_wilds(concealed, wk)
+        ws = hands_mod.waits(counts, w, hands_mod.meld_use_of(melds), bool(melds))
+        out.update({"wins": False, "complete": False, "waits": [tile_name(t) for t in ws],
+                    "reason": "13-tile hand: waits listed (a drawn chicken completes any waiting hand)"
+                    if ws else "13-tile hand: not waiting"})
+        return out
+    if n != need:
+        raise InputError(f"the concealed hand has {n} tiles with the winning tile; with {len(melds)} meld(s) "
+                         f"it needs {need}")
+    full = concealed + ([tile] if tile is not None else [])
+    ctx = WinContext(how=how, win_tile=tile if tile is not None else (full[-1] if full else None),
+                     after_kong=bool(req.get("after_kong")), kong_discard=bool(req.get("kong_discard")))
+    if ctx.after_kong and how != "self_draw":
+        raise InputError("--after-kong (杠上开花) is a self-draw from the tail pool")
+    if ctx.kong_discard and how != "discard":
+        raise InputError("--kong-discard (杠上炮) is a discard win")
+    sc = fans_mod.score_hand(full, melds, ruleset, ctx, bool(req.get("passed_win")))
+    out.update(sc.to_dict())
+    out["fans_detail"] = [{"fan": f, "name": fans_mod.CHINESE[f], "value": fans_mod.FAN_VALUES[f]} for f in sc.fans]
+    P = sc.points
+    if sc.wins:
+        if how == "self_draw":
+            out["payments"] = [{"payer": "each_other_player", "amount": P}]
+        elif how == "discard":
+            out["payments"] = [{"payer": "discarder", "amount": P}]
+        else:
+            out["payments"] = [{"payer": "kong_adder", "amount": (ruleset.players - 1) * P}]
+        seat = req.get("seat")
+        if seat is not None:
+            try:
+                tr = win_transfers(ruleset, [(int(seat), P)], how, req.get("from_seat"))
+            except (ValueError, TypeError) as e:
+                raise InputError(str(e)) from None
+            out["transfers"] = [{"payer": t.payer, "payee": t.payee, "amount": t.amount, "reason": t.reason}
+                                for t in tr]
+    else:
+        out["payments"] = []
+    return out
+
+
+def _render(res: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    if "waits" in res:
+        con.print(f"[bold]{res['hand']}[/bold]: {res['reason']}")
+        if res["waits"]:
+            con.print("waits: " + " ".join(res["waits"]))
+        return
+    verdict = "[green]WINS[/green]" if res["wins"] else "[red]does not win[/red]"
+    con.print(f"[bold]{res['hand']}[/bold] + {res.get('tile') or '-'} ({res['how']}): {verdict}"
+              + (f" — {res['reason']}" if res.get("reason") else ""))
+    r = res.get("reading")
+    if r:
+        groups = "  ".join(
+            ("".join(g["tiles"]) + (f" [yellow](鸡={','.join(g['wilds_as'])})[/yellow]" if g["wilds_as"] else ""))
+            for g in r["groups"])
+        con.print(f"best reading{' (小七对)' if r['seven_pairs'] else ''}: {groups}")
+        if r["wild_assignments"]:
+            con.print("chickens stand for: " + ", ".join(r["wild_assignments"]))
+    if res["melds"]:
+        con.print("melds: " + "  ".join(res["melds"]))
+    if res.get("fans_detail"):
+        t = Table("fan", "名", "value")
+        for f in res["fans_detail"]:
+            t.add_row(f["fan"], f["name"], str(f["value"]))
+        con.print(t)
+    if res.get("complete"):
+        con.print(f"fan total {res['fan']}, capped {res['capped_fan']}, P = {res['points']}")
+    for p in res.get("payments", []):
+        con.print(f"{p['payer'].replace('_', ' ')} pays {p['amount']}")
+    for t in res.get("transfers", []):
+        con.print(f"seat {t['payer']} → seat {t['payee']}: {t['amount']} ({t['reason']})")
+
+
+def _fail(msg: str) -> None:
+    typer.echo(msg.rstrip(".") + ".", err=True)
+    raise typer.Exit(2)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``hand`` command to ``app``."""
+
+    @app.command("hand")
+    def hand(
+        hand: Optional[List[str]] = typer.Argument(None, help="Concealed tiles without the winning tile, e.g. 23m456p789s55z"),
+        tile: Optional[str] = typer.Option(None, "--tile", "-t", help="The tile won on, e.g. 1m"),
+        melds: Optional[List[str]] = typer.Option(None, "--melds", "-m", help='Melds, e.g. "pong:7z chow:123m ckong:4p"'),
+        self_draw: bool = typer.Option(False, "--self-draw", help="自摸 (default)"),
+        discard: bool = typer.Option(False, "--discard", help="点炮: won on a discard"),
+        robbed_kong: bool = typer.Option(False, "--robbed-kong", help="抢杠: won on an added kong"),
+        after_kong: bool = typer.Option(False, "--after-kong", help="杠上开花: tile from the tail pool after own kong"),
+        kong_discard: bool = typer.Option(False, "--kong-discard", help="杠上炮: the discard followed the discarder's kong"),
+        passed_win: bool = typer.Option(False, "--passed-win", help="过胡: the player passed a win since their last action"),
+        seat: Optional[int] = typer.Option(None, "--seat", help="Winner's seat, to list transfers by seat"),
+        from_seat: Optional[int] = typer.Option(None, "--from-seat", help="Discarder / kong adder seat"),
+        preset: str = typer.Option("qujing-xiaoji", "--preset", help="Ruleset preset"),
+        option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Ruleset option key=value"),
+        as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout"),
+        batch: bool = typer.Option(False, "--batch", help="Read one JSON request per stdin line, write one JSON result per line"),
+    ) -> None:
+        """Does this hand win, with which reading, fans and points?"""
+        if batch:
+            failed = False
+            for lineno, line in enumerate(sys.stdin, 1):
+                if not line.strip():
+                    continue
+                try:
+                    req = json.loads(line)
+                    if not isinstance(req, dict):
+                        raise InputError("each line must be a JSON object")
+                    res = evaluate(req)
+                except json.JSONDecodeError as e:
+                    res = {"error": f"line {lineno}: not JSON ({e.msg})"}
+                except InputError as e:
+                    res = {"error": f"line {lineno}: {e}"}
+                if "error" in res:
+                    failed = True
+                    typer.echo(res["error"], err=True)
+                typer.echo(json.dumps(res, ensure_ascii=False))
+            if failed:
+                raise typer.Exit(2)
+            return
+        if not hand:
+            _fail("a hand is required, e.g. paipu hand 123m456p789s11z2z --tile 2z")
+        hows = [h for h, on in (("self_draw", self_draw), ("discard", discard), ("robbed_kong", robbed_kong)) if on]
+        if len(hows) > 1:
+            _fail("choose one of --self-draw, --discard, --robbed-kong")
+        opts: dict[str, Any] = {}
+        try:
+            for o in option or []:
+                k, v = parse_option(o)
+                opts[k] = v
+        except RulesetError as e:
+            _fail(str(e))
+        req = {"hand": "".join(hand), "tile": tile, "melds": melds, "how": hows[0] if hows else "self_draw",
+               "after_kong": after_kong, "kong_discard": kong_discard, "passed_win": passed_win,
+               "preset": preset, "options": opts, "seat": seat, "from_seat": from_seat}
+        try:
+            res = evaluate(req)
+        except InputError as e:
+            _fail(str(e))
+            return
+        if as_json:
+            typer.echo(json.dumps(res, ensure_ascii=False))
+        else:
+            _render(res)
