@@ -1,0 +1,254 @@
+"""paipu benchmark: every figure of the performance issue in one run, side by side.
+
+    python bench/run.py                 # the full run (≥20,000 hands, a 1 GB RSS probe)
+    python bench/run.py --hands 2000 --big-mb 50 --runs 1     # a quick look
+
+Figures are medians of ``--runs`` runs and are printed with the ratios the
+targets are stated in, since the machine is noisy.  Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import platform
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Callable
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+
+import msgspec  # noqa: E402
+
+from schema.events import AnyEvent, HandStarted  # noqa: E402
+
+CACHE = os.path.join(HERE, ".cache")
+
+#: One room configuration per preset/option mix, so the corpus exercises them all.
+MIXES = [
+    ("qujing-xiaoji", {}),
+    ("qujing-xiaoji", {"chow": True, "dianji": True}),
+    ("qujing-baiban", {"yangzhu": True}),
+    ("qujing-shuanggui", {"qiaoluo": True}),
+    ("qujing-xiaoji", {"dianji": True, "qiaoluo": True}),
+]
+
+
+def median_time(fn: Callable[[], object], runs: int) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(runs):
+        gc.collect()
+        t = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), result
+
+
+def build_corpus(hands: int, seed: int) -> tuple[str, int, int]:
+    """Simulate rooms across every mix until ``hands`` hands; cached by (hands, seed)."""
+    from paipu.simulate import SimConfig, simulate_games
+    from schema.reader import encode_events
+
+    os.makedirs(CACHE, exist_ok=True)
+    path = os.path.join(CACHE, f"corpus-{hands}-{seed}.jsonl")
+    if not os.path.exists(path):
+        made = 0
+        k = 0
+        tmp = path + ".part"
+        with open(tmp, "wb") as out:
+            while made < hands:
+                preset, options = MIXES[k % len(MIXES)]
+                cfg = SimConfig(preset=preset, options=options, games=20, seed=seed * 1000 + k, max_hands=8,
+                                game_prefix=f"b{k}-")
+                for game in simulate_games(cfg):
+                    out.write(encode_events(game))
+                    made += sum(1 for e in game if type(e) is HandStarted)
+                k += 1
+        os.replace(tmp, path)
+    data = open(path, "rb").read()
+    events = data.count(b"\n")
+    hands_in = data.count(b'"type":"HandStarted"')
+    return path, events, hands_in
+
+
+def decode_floor(path: str) -> int:
+    """msgspec decoding into the typed events, nothing else."""
+    dec = msgspec.json.Decoder(AnyEvent)
+    n = 0
+    with open(path, "rb") as f:
+        rest = b""
+        while True:
+            block = f.read(1 << 22)
+            if not block:
+                break
+            block = rest + block
+            cut = block.rfind(b"\n") + 1
+            rest = block[cut:]
+            n += len(dec.decode_lines(block[:cut]))
+        if rest:
+            n += len(dec.decode_lines(rest))
+    return n
+
+
+def replay_only(path: str) -> int:
+    from replay import Replayer
+    from schema.reader import LogReader
+
+    n = 0
+    for log in LogReader([path]).games():
+        r = Replayer()
+        for e, line in zip(log.events, log.lines):
+            r.apply(e, line)
+        n += len(log.events)
+    return n
+
+
+def full_audit(path: str, jobs: int) -> int:
+    from audits.audit import audit_paths
+
+    return sum(len(a.findings) for a in audit_paths([path], jobs=jobs))
+
+
+def ingest(path: str) -> int:
+    from paipu.store import ingest as run_ingest
+
+    with tempfile.TemporaryDirectory() as d:
+        report = run_ingest([path], os.path.join(d, "bench.duckdb"), audit=False)
+    return report
+
+
+def complete_hands(n: int, seed: int) -> list[list[int]]:
+    """Random complete 14-tile hands without wilds (4 sets + pair, max four of a kind)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        c = [0] * 34
+        ok = True
+        for _ in range(4):
+            if rng.random() < 0.5:
+                t = rng.randrange(34)
+                c[t] += 3
+            else:
+                s = rng.randrange(3)
+                r = rng.randrange(7)
+                for k in range(3):
+                    c[s * 9 + r + k] += 1
+        c[rng.randrange(34)] += 2
+        if max(c) <= 4 and ok:
+            out.append(c)
+    return out
+
+
+def win_check(hands: list[list[int]]) -> tuple[float, float, float]:
+    from audits import hands as H
+    from mahjong.agari import Agari
+
+    for c in hands[:2000]:  # fill the lazily built tables first, as a long audit would
+        H.is_complete(c)
+    keys = [H.hand_keys(c) for c in hands]
+    t = time.perf_counter()
+    assert all(H.is_complete(c) for c in hands)
+    ours = time.perf_counter() - t
+    t = time.perf_counter()
+    assert all(H.is_complete_keys(*k, 0) for k in keys)
+    ours_keys = time.perf_counter() - t
+    agari = Agari()
+    t = time.perf_counter()
+    assert all(agari.is_agari(c) for c in hands)
+    theirs = time.perf_counter() - t
+    return ours, ours_keys, theirs
+
+
+def big_file(path: str, target_bytes: int) -> str:
+    """Copies of the corpus with fresh game ids until ``target_bytes``; generated, not committed."""
+    out = os.path.join(CACHE, f"big-{target_bytes >> 20}MB.jsonl")
+    if os.path.exists(out) and os.path.getsize(out) >= target_bytes:
+        return out
+    data = open(path, "rb").read()
+    written, k = 0, 0
+    with open(out, "wb") as f:
+        while written < target_bytes:
+            chunk = data.replace(b'"game":"', b'"game":"c%d-' % k)
+            f.write(chunk)
+            written += len(chunk)
+            k += 1
+    return out
+
+
+def peak_rss_audit(path: str) -> tuple[float, float]:
+    """Peak RSS (MB) and seconds of ``paipu audit`` on ``path`` in a child process."""
+    code = ("import sys; from audits.audit import audit_paths\n"
+            "n = 0\n"
+            "for a in audit_paths([sys.argv[1]]): n += 1\n"
+            "import resource; print(n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    t = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, cwd=ROOT, check=True)
+    secs = time.perf_counter() - t
+    _games, rss_kb = out.stdout.split()
+    return int(rss_kb) / 1024, secs
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hands", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--big-mb", type=int, default=1024, help="size of the RSS probe file (0 skips it)")
+    ap.add_argument("--win-hands", type=int, default=100000)
+    args = ap.parse_args()
+
+    print(f"machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"msgspec {msgspec.__version__}")
+    t = time.perf_counter()
+    path, events, hands = build_corpus(args.hands, args.seed)
+    print(f"corpus: {hands} hands, {events} events, {os.path.getsize(path) / 1e6:.1f} MB "
+          f"({time.perf_counter() - t:.1f} s to build or load)\n")
+
+    rows = []
+
+    def stage(name: str, fn: Callable[[], object]) -> float:
+        secs, _ = median_time(fn, args.runs)
+        rows.append((name, secs, events / secs, hands / secs))
+        print(f"  {name:<28} {secs:8.3f} s  {events / secs / 1e6:7.3f} M events/s  {hands / secs:9.0f} hands/s",
+              flush=True)
+        return secs
+
+    floor = stage("1 decode floor (msgspec)", lambda: decode_floor(path))
+    stage("2 replay only", lambda: replay_only(path))
+    audit1 = stage("3 full audit, 1 job", lambda: full_audit(path, 1))
+    audit2 = stage("4 full audit, --jobs 2", lambda: full_audit(path, 2))
+    ingest_s = stage("5 ingest into DuckDB", lambda: ingest(path))
+
+    win = complete_hands(args.win_hands, args.seed)
+    ours, ours_keys, theirs = win_check(win)
+    print(f"\n  6 win check on {len(win)} complete no-wild hands:")
+    print(f"    paipu from counts   {len(win) / ours / 1e6:6.2f} M/s")
+    print(f"    paipu from keys     {len(win) / ours_keys / 1e6:6.2f} M/s")
+    print(f"    mahjong agari       {len(win) / theirs / 1e6:6.2f} M/s")
+
+    rss = None
+    if args.big_mb:
+        big = big_file(path, args.big_mb << 20)
+        rss, secs = peak_rss_audit(big)
+        print(f"\n  7 peak RSS auditing {os.path.getsize(big) / 1e9:.2f} GB: {rss:.0f} MB ({secs:.0f} s)")
+
+    print("\nratios (target):")
+    print(f"  full audit / decode floor (hands/s)   {floor / audit1:6.1%}   (≥ 35%)")
+    print(f"  jobs 2 / jobs 1                       {audit1 / audit2:6.2f}×  (≥ 1.8×)")
+    print(f"  win check / mahjong agari (counts)    {theirs / ours:6.1f}×  (≥ 10×)")
+    print(f"  win check / mahjong agari (keys)      {theirs / ours_keys:6.1f}×  (≥ 10×)")
+    print(f"  ingest                                {events / ingest_s / 1e6:6.2f} M events/s (≥ 1 M/s)")
+    if rss is not None:
+        print(f"  peak RSS                              {rss:6.0f} MB  (< 300 MB)")
+
+
+if __name__ == "__main__":
+    main()
