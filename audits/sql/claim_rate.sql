@@ -1,0 +1,31 @@
+-- title: player claim rate far from the population
+-- statistic: per player, x = claims on a discard (chow + pong + exposed kong) out of n = the
+--   discards the other seats made in the player's hands (each can be claimed at most once),
+--   against the baseline p0 = the median of the players' claim rates (players with 100+
+--   offered; separately for 4- and 3-seat tables; the median, so that one extreme player does
+--   not move everyone else's baseline); stratified binomial z = (x − Σ n·p0) / sqrt(Σ n·p0(1 − p0)).
+-- threshold: |z| > $z, for players with at least $min_offered discards offered.
+-- param z DOUBLE = 4.0: z-score threshold (two-sided)
+-- param min_offered INTEGER = 500: fewest offered discards for a player to be judged
+WITH hp AS (
+    SELECT player, seats, claims, offered FROM hand_players WHERE player IS NOT NULL
+), rates AS (
+    SELECT seats, player, sum(claims) / nullif(sum(offered), 0) AS r, sum(offered) AS n
+    FROM hp GROUP BY seats, player
+), base AS (
+    SELECT seats, coalesce(median(r) FILTER (WHERE n >= 100), sum(r * n) / nullif(sum(n), 0)) AS p0
+    FROM rates GROUP BY seats
+), per AS (
+    SELECT player, sum(offered) AS n, sum(claims) AS x, sum(offered * p0) AS e,
+           sum(offered * p0 * (1 - p0)) AS v
+    FROM hp JOIN base USING (seats)
+    GROUP BY player
+), z AS (
+    SELECT *, (x - e) / sqrt(nullif(v, 0)) AS z FROM per WHERE n >= $min_offered
+)
+SELECT NULL::VARCHAR AS game, NULL::INTEGER AS hand, NULL::INTEGER AS seq, NULL::INTEGER AS seat, player,
+       format('claimed {} of {} discards offered ({:.1f}%), baseline {:.1f}%, z = {:.1f}',
+              x, n, 100.0 * x / n, 100.0 * e / n, z) AS detail
+FROM z
+WHERE abs(z) > $z
+ORDER BY abs(z) DESC, player

@@ -1,0 +1,26 @@
+-- title: wrong 点鸡 payouts
+-- statistic: per settled hand and seat of a 点鸡 game, the net of the logged dianji transfers
+--   against the rule (n·c_i − Σc) × base, where c_i are the chickens the seat answers for
+--   (dealt or drawn; a discarded chicken stays its discarder's) and n the seats at the table.
+-- threshold: |actual − expected| > $tolerance points.  20分敲锣 games are left out (payments
+--   there are clamped at 0, which the audit judges step by step).
+-- param tolerance INTEGER = 0: points of difference tolerated
+WITH rules AS (
+    SELECT game, build, server,
+           (ruleset->>'base')::INTEGER AS base
+    FROM games
+    WHERE (ruleset->>'dianji')::BOOLEAN AND NOT (ruleset->>'qiaoluo')::BOOLEAN
+), hp AS (
+    SELECT p.*, r.base, r.build, r.server,
+           (p.seats * p.chickens - sum(p.chickens) OVER (PARTITION BY p.game, p.hand)) * r.base AS expected
+    FROM hand_players p JOIN rules r USING (game)
+    JOIN hands h USING (game, hand)
+    WHERE h.settled
+)
+SELECT game, hand, settled_seq AS seq, seat, player,
+       format('点鸡 net {} expected {} ({} chickens of {} at the table, base {}); server {} build {}',
+              dianji_net, expected, chickens, sum(chickens) OVER (PARTITION BY game, hand), base,
+              server, build) AS detail
+FROM hp
+WHERE abs(dianji_net - expected) > $tolerance
+ORDER BY game, hand, seat

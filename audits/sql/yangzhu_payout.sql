@@ -1,0 +1,50 @@
+-- title: wrong 养猪 payouts
+-- statistic: per won hand of a 养猪 game and per (payer, winner), the logged win + qianggang +
+--   yangzhu transfers against the rule: each share is P + bet(winner) + bet(payer), with P the
+--   points the server claimed for the winner; self-draw: every other seat pays a share;
+--   discard: the discarder pays one; 抢杠: the kong adder pays the shares of every other seat.
+-- threshold: |paid − expected| > $tolerance points.  20分敲锣 games are left out (clamped payments).
+-- param tolerance INTEGER = 0: points of difference tolerated
+WITH g AS (
+    SELECT game, server, build FROM games
+    WHERE (ruleset->>'yangzhu')::BOOLEAN AND NOT (ruleset->>'qiaoluo')::BOOLEAN
+), won AS (
+    SELECT w.game, w.hand, w.seat AS winner, w.how, w.from_seat, w.points, h.settled_seq, h.seats
+    FROM wins w JOIN g USING (game) JOIN hands h USING (game, hand)
+    WHERE h.settled
+), bets AS (
+    SELECT game, hand, seat, bet, sum(bet) OVER (PARTITION BY game, hand) AS all_bets
+    FROM hand_players
+), expected AS (
+    SELECT won.game, won.hand, won.settled_seq, p.seat AS payer, won.winner,
+           CASE won.how
+               WHEN 'self_draw' THEN won.points + bw.bet + p.bet
+               WHEN 'discard' THEN won.points + bw.bet + p.bet
+               ELSE (won.seats - 1) * (won.points + bw.bet) + (p.all_bets - bw.bet)
+           END AS expected
+    FROM won
+    JOIN bets bw ON bw.game = won.game AND bw.hand = won.hand AND bw.seat = won.winner
+    JOIN bets p ON p.game = won.game AND p.hand = won.hand AND p.seat <> won.winner
+        AND (won.how = 'self_draw' OR p.seat = won.from_seat)
+), paid AS (
+    SELECT t.game, t.hand, t.payer, t.payee AS winner, sum(t.amount) AS paid
+    FROM transfers t JOIN g USING (game)
+    WHERE t.reason IN ('win', 'qianggang', 'yangzhu')
+    GROUP BY ALL
+), cmp AS (
+    SELECT coalesce(e.game, p.game) AS game, coalesce(e.hand, p.hand) AS hand,
+           coalesce(e.payer, p.payer) AS payer, coalesce(e.winner, p.winner) AS winner,
+           coalesce(e.expected, 0) AS expected, coalesce(p.paid, 0) AS paid
+    FROM expected e FULL JOIN paid p
+        ON e.game = p.game AND e.hand = p.hand AND e.payer = p.payer AND e.winner = p.winner
+)
+SELECT c.game, c.hand, h.settled_seq AS seq, c.payer AS seat, hp.player,
+       format('seat {} paid seat {} {} (win + bets), expected {}; bets {} and {}; server {} build {}',
+              c.payer, c.winner, c.paid, c.expected, hp.bet, hw.bet, g.server, g.build) AS detail
+FROM cmp c
+JOIN g USING (game)
+JOIN hands h ON h.game = c.game AND h.hand = c.hand
+LEFT JOIN hand_players hp ON hp.game = c.game AND hp.hand = c.hand AND hp.seat = c.payer
+LEFT JOIN hand_players hw ON hw.game = c.game AND hw.hand = c.hand AND hw.seat = c.winner
+WHERE abs(c.paid - c.expected) > $tolerance
+ORDER BY c.game, c.hand, c.payer

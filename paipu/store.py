@@ -1,0 +1,794 @@
+"""The history store: game logs loaded into DuckDB tables for SQL and anomaly checks.
+
+:func:`ingest` streams games out of logs (through :class:`schema.reader.LogReader`,
+so every line is decoded and validated the way the rest of paipu reads it), runs
+the audit on each game when :mod:`audits.audit` is available, and writes, per
+game, the raw events and the derived tables described in :data:`TABLES` (and in
+``docs/store.md``, generated from the same data).
+
+Guarantees:
+
+* **Idempotent.** Every game carries a content hash of its events; re-ingesting
+  a game with the same hash changes nothing.  A game whose content changed is
+  replaced (all its rows, in every table) and reported.
+* **All or nothing.** Games are written in batches, each batch one transaction:
+  an interrupted ingest leaves the store as it was after the last whole batch.
+* **Bounded memory.** Games are streamed; rows wait on a temporary disk spool
+  (newline-delimited JSON written by msgspec) and DuckDB's JSON reader loads each
+  spool in one statement — no Arrow, no row-by-row ``executemany``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, Optional, Sequence
+
+import duckdb
+import msgspec
+
+from schema import events as ev
+from schema.reader import GameLog, LogReader
+from schema.ruleset import Ruleset, RulesetError, resolve
+
+#: Default database file (in the working folder).
+DEFAULT_DB = "paipu.duckdb"
+
+#: Version of the table layout; stored in ``meta`` and checked on open.
+STORE_VERSION = 1
+
+#: Games per batch are cut when this many events are waiting (one transaction each).
+DEFAULT_BATCH_EVENTS = 250_000
+
+
+class StoreError(Exception):
+    """A store that cannot be opened or written (one sentence for the user)."""
+
+
+# ---------------------------------------------------------------------------
+# the tables: one list drives the DDL, the loaders and docs/store.md
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: str
+    doc: str
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    grain: str
+    doc: str
+    columns: tuple[Column, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.columns)
+
+
+def _t(name: str, grain: str, doc: str, *cols: tuple[str, str, str]) -> Table:
+    return Table(name, grain, doc, tuple(Column(*c) for c in cols))
+
+
+TABLES: tuple[Table, ...] = (
+    _t("games", "one row per game", "What the room was and how it ended; the key every other table joins on.",
+       ("game", "VARCHAR", "game id (unique in the store)"),
+       ("file", "VARCHAR", "the log file it was last ingested from"),
+       ("server", "VARCHAR", "server name from GameOpened"),
+       ("build", "VARCHAR", "server build from GameOpened"),
+       ("preset", "VARCHAR", "ruleset preset name"),
+       ("ruleset", "JSON", "the resolved ruleset (every option), NULL if the preset/options are invalid"),
+       ("options", "JSON", "the options the log overrode on the preset"),
+       ("players", "VARCHAR[]", "player ids by seat (after a 4→3 resize)"),
+       ("seats", "INTEGER", "number of seats at the table"),
+       ("creator", "INTEGER", "creator's seat"),
+       ("start_points", "INTEGER", "points each player started with"),
+       ("billing", "VARCHAR", "creator or aa"),
+       ("fee", "INTEGER", "room fee in diamonds"),
+       ("opened_at", "TIMESTAMPTZ", "time of GameOpened"),
+       ("closed_at", "TIMESTAMPTZ", "time of GameClosed (NULL if never closed)"),
+       ("close_reason", "VARCHAR", "hands_done, knocked_out or dissolved (NULL if never closed)"),
+       ("final_scores", "INTEGER[]", "scores GameClosed reported, by seat"),
+       ("hands", "INTEGER", "hands started"),
+       ("events", "INTEGER", "events stored in the events table"),
+       ("closed", "BOOLEAN", "the log reached GameClosed"),
+       ("problem", "VARCHAR", "first unreadable line of the game, if any (later events dropped)"),
+       ("audited", "BOOLEAN", "the audit ran on this game"),
+       ("audit_complete", "BOOLEAN", "the audit replayed the whole game (NULL if not audited)"),
+       ("complete", "BOOLEAN", "closed, no unreadable line, and (if audited) replayed to the end"),
+       ("findings", "INTEGER", "audit findings stored for the game"),
+       ("content_hash", "VARCHAR", "hash of the stored events: same hash, same game"),
+       ("body_hash", "VARCHAR", "hash of the events without game id and times (finds duplicates under new ids)"),
+       ("ingested_at", "TIMESTAMPTZ", "when this version of the game was written")),
+    _t("events", "one row per event", "Every event as read and validated, with its full JSON.",
+       ("game", "VARCHAR", "game id"),
+       ("seq", "INTEGER", "event number within the game (0, 1, 2, …)"),
+       ("type", "VARCHAR", "event type (TileDrawn, HandWon, …)"),
+       ("happened_at", "TIMESTAMPTZ", "the event's time (`at` in the log)"),
+       ("hand", "INTEGER", "hand number the event belongs to (0 before the first hand)"),
+       ("seat", "INTEGER", "the event's `seat` field, if it has one"),
+       ("tile", "VARCHAR", "the event's `tile` field, if it has one"),
+       ("data", "JSON", "the whole event as JSON")),
+    _t("hands", "one row per hand", "How each hand went and ended.",
+       ("game", "VARCHAR", "game id"),
+       ("hand", "INTEGER", "hand number"),
+       ("dealer", "INTEGER", "dealer's seat"),
+       ("seats", "INTEGER", "seats at the table"),
+       ("started_seq", "INTEGER", "seq of HandStarted"),
+       ("ended_seq", "INTEGER", "seq of HandWon / HandDrawn (NULL if neither)"),
+       ("settled_seq", "INTEGER", "seq of HandSettled (NULL if not settled)"),
+       ("started_at", "TIMESTAMPTZ", "time of HandStarted"),
+       ("result", "VARCHAR", "won, drawn, or NULL (hand never ended)"),
+       ("win_kind", "VARCHAR", "self_draw, discard or robbed_kong"),
+       ("from_seat", "INTEGER", "discarder or kong adder of a won hand"),
+       ("winners", "INTEGER[]", "winning seats (several on 一炮多响)"),
+       ("fans", "VARCHAR[]", "fans awarded, all winners together"),
+       ("fan", "INTEGER", "highest fan total the server claimed"),
+       ("points", "INTEGER", "sum over winners of the points each payer owes"),
+       ("draws", "INTEGER", "tiles drawn (wall and tail)"),
+       ("remaining", "INTEGER", "tiles left undrawn at the end (136 − dealt − drawn)"),
+       ("reported_remaining", "INTEGER", "`remaining` as HandDrawn reported it"),
+       ("kongs", "INTEGER", "kongs declared"),
+       ("first_draw", "VARCHAR", "the first tile drawn from the wall after the deal"),
+       ("first_draw_seq", "INTEGER", "seq of that draw"),
+       ("settled", "BOOLEAN", "a HandSettled closed the hand")),
+    _t("wins", "one row per winner per won hand", "Each winner as the server scored them.",
+       ("game", "VARCHAR", "game id"),
+       ("hand", "INTEGER", "hand number"),
+       ("seq", "INTEGER", "seq of HandWon"),
+       ("seat", "INTEGER", "winner's seat"),
+       ("player", "VARCHAR", "winner's player id"),
+       ("how", "VARCHAR", "self_draw, discard or robbed_kong"),
+       ("from_seat", "INTEGER", "discarder / kong adder (NULL on self-draw)"),
+       ("from_player", "VARCHAR", "their player id"),
+       ("tile", "VARCHAR", "the winning tile"),
+       ("fans", "VARCHAR[]", "fans awarded"),
+       ("fan", "INTEGER", "fan total claimed"),
+       ("points", "INTEGER", "points each payer owes before bets")),
+    _t("hand_players", "one row per seat per hand", "What each player did and got in each hand.",
+       ("game", "VARCHAR", "game id"),
+       ("hand", "INTEGER", "hand number"),
+       ("seat", "INTEGER", "seat"),
+       ("player", "VARCHAR", "player id"),
+       ("seats", "INTEGER", "seats at the table"),
+       ("is_dealer", "BOOLEAN", "dealt this hand"),
+       ("score_before", "INTEGER", "score before the hand"),
+       ("score_after", "INTEGER", "score HandSettled reported (NULL if not settled)"),
+       ("score_change", "INTEGER", "score_after − score_before"),
+       ("received", "INTEGER", "sum of transfers received"),
+       ("paid", "INTEGER", "sum of transfers paid"),
+       ("dianji_net", "INTEGER", "net of the 点鸡 transfers"),
+       ("chickens", "INTEGER", "chickens the seat answers for (dealt or drawn; discarded ones stay counted)"),
+       ("bet", "INTEGER", "养猪 bet (0 if none)"),
+       ("draws", "INTEGER", "tiles drawn"),
+       ("discards", "INTEGER", "tiles discarded"),
+       ("offered", "INTEGER", "discards by the other seats (claim opportunities)"),
+       ("chows", "INTEGER", "吃 made"),
+       ("pongs", "INTEGER", "碰 made"),
+       ("kongs_exposed", "INTEGER", "明杠 on a discard"),
+       ("kongs_added", "INTEGER", "补杠"),
+       ("kongs_concealed", "INTEGER", "暗杠"),
+       ("claims", "INTEGER", "claims on a discard: chows + pongs + exposed kongs"),
+       ("won", "BOOLEAN", "won the hand"),
+       ("self_draw", "BOOLEAN", "won by self-draw"),
+       ("dealt_in", "BOOLEAN", "discarded the tile another seat won on (点炮)"),
+       ("robbed", "BOOLEAN", "had an added kong robbed (抢杠)"),
+       ("settled_seq", "INTEGER", "seq of HandSettled")),
+    _t("transfers", "one row per transfer", "Every point transfer, in the order the server paid it.",
+       ("game", "VARCHAR", "game id"),
+       ("hand", "INTEGER", "hand number"),
+       ("seq", "INTEGER", "seq of HandSettled"),
+       ("idx", "INTEGER", "position within the settlement (0-based)"),
+       ("payer", "INTEGER", "payer's seat"),
+       ("payee", "INTEGER", "payee's seat"),
+       ("payer_player", "VARCHAR", "payer's player id"),
+       ("payee_player", "VARCHAR", "payee's player id"),
+       ("amount", "INTEGER", "points"),
+       ("reason", "VARCHAR", "win, qianggang, yangzhu or dianji")),
+    _t("findings", "one row per audit finding", "What the audit found (empty while the audit is unavailable).",
+       ("game", "VARCHAR", "game id"),
+       ("hand", "INTEGER", "hand number"),
+       ("seq", "INTEGER", "seq of the event at fault"),
+       ("seat", "INTEGER", "seat at fault, if any"),
+       ("player", "VARCHAR", "that seat's player id"),
+       ("code", "VARCHAR", "finding code (see the catalogue)"),
+       ("severity", "VARCHAR", "error, warning or info"),
+       ("rule", "VARCHAR", "the rule in one line"),
+       ("expected", "JSON", "what the rules give"),
+       ("actual", "JSON", "what the log shows"),
+       ("message", "VARCHAR", "one-sentence explanation"),
+       ("file", "VARCHAR", "log file"),
+       ("line", "INTEGER", "log line")),
+)
+
+TABLE = {t.name: t for t in TABLES}
+
+_META_DDL = "CREATE TABLE IF NOT EXISTS meta (key VARCHAR, value VARCHAR)"
+
+
+def ddl() -> list[str]:
+    """The CREATE TABLE statements of the store."""
+    out = [_META_DDL]
+    for t in TABLES:
+        cols = ", ".join(f"{c.name} {c.type}" for c in t.columns)
+        out.append(f"CREATE TABLE IF NOT EXISTS {t.name} ({cols})")
+    return out
+
+
+def schema_markdown() -> str:
+    """The table schema as Markdown (the body of ``docs/store.md``)."""
+    lines = ["| table | grain | what it holds |", "|---|---|---|"]
+    for t in TABLES:
+        lines.append(f"| `{t.name}` | {t.grain} | {t.doc} |")
+    for t in TABLES:
+        lines += ["", f"### `{t.name}` — {t.grain}", "", "| column | type | meaning |", "|---|---|---|"]
+        lines += [f"| `{c.name}` | `{c.type}` | {c.doc} |" for c in t.columns]
+    return "\n".join(lines) + "\n"
+
+
+_ROW = {t.name: msgspec.defstruct(f"{t.name}_row", [(n, Any) for n in t.names], gc=False) for t in TABLES
+        if t.name != "events"}
+
+
+def _insert_sql(t: Table) -> str:
+    cols = ", ".join(f"{c.name}: '{c.type}'" for c in t.columns)
+    return (f"INSERT INTO {t.name} SELECT {', '.join(t.names)} FROM read_json($path, "
+            f"format='newline_delimited', columns={{{cols}}})")
+
+
+# The raw events spool holds one ``[hand, event]`` array per line.
+_EVENTS_SQL = """
+INSERT INTO events
+SELECT v[1], v[2]::INTEGER, v[3], v[4]::TIMESTAMPTZ, v[5]::INTEGER, v[6]::INTEGER, v[7], d
+FROM (SELECT json_extract_string(json, ['$[1].game', '$[1].seq', '$[1].type', '$[1].at', '$[0]',
+                                        '$[1].seat', '$[1].tile']) AS v,
+             json->'$[1]' AS d
+      FROM read_json_objects($path, format='newline_delimited'))
+"""
+
+
+# ---------------------------------------------------------------------------
+# opening
+
+
+def connect(db: str, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """Open the store (creating its tables unless ``read_only``); a clear error if it cannot."""
+    if read_only and db != ":memory:" and not os.path.exists(db):
+        raise StoreError(f"no store at {db}; run `paipu ingest` first")
+    try:
+        con = duckdb.connect(db, read_only=read_only)
+    except duckdb.Error as e:
+        raise StoreError(f"cannot open the store {db}: {_first_line(e)}") from None
+    if not read_only:
+        try:
+            _create(con)
+        except duckdb.Error as e:
+            con.close()
+            raise StoreError(f"{db} is not a paipu store: {_first_line(e)}") from None
+    return con
+
+
+def _create(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute("BEGIN")
+    for stmt in ddl():
+        con.execute(stmt)
+    rows = con.execute("SELECT value FROM meta WHERE key = 'store_version'").fetchall()
+    row = rows[0] if rows else None
+    if row is None:
+        con.execute("INSERT INTO meta VALUES ('store_version', $v)", {"v": str(STORE_VERSION)})
+    elif row[0] != str(STORE_VERSION):
+        con.execute("ROLLBACK")
+        raise StoreError(f"store version {row[0]} is not the version this paipu writes ({STORE_VERSION})")
+    con.execute("COMMIT")
+
+
+def _first_line(e: BaseException) -> str:
+    return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+
+
+# ---------------------------------------------------------------------------
+# one game → rows
+
+
+_enc = msgspec.json.Encoder()
+
+
+def _ruleset_of(opened: ev.GameOpened, players: int) -> Optional[Ruleset]:
+    overrides = {k: v for k, v in msgspec.structs.asdict(opened.options).items() if v is not None}
+    try:
+        rules = resolve(opened.preset, overrides)
+        if rules.players != players:
+            rules = msgspec.structs.replace(rules, players=players)
+        return rules
+    except (RulesetError, ValueError):
+        return None
+
+
+class _HandAcc:
+    """Accumulates one hand's derived rows."""
+
+    __slots__ = ("hand", "dealer", "n", "started_seq", "started_at", "ended_seq", "settled_seq", "result",
+                 "how", "from_seat", "winners", "fans", "fan", "points", "draws", "dealt", "reported",
+                 "kongs", "first_draw", "first_draw_seq", "chickens", "bets", "sdraws", "sdiscards", "chows",
+                 "pongs", "kexp", "kadd", "kcon", "score_before", "score_after", "received", "paid",
+                 "dianji", "self_draw", "dealt_in", "robbed")
+
+    def __init__(self, e: ev.HandStarted, n: int, scores: list[int]):
+        self.hand = e.hand
+        self.dealer = e.dealer
+        self.n = n
+        self.started_seq = e.seq
+        self.started_at = e.at
+        self.ended_seq = self.settled_seq = None
+        self.result = self.how = self.from_seat = None
+        self.winners: list[int] = []
+        self.fans: list[str] = []
+        self.fan = self.points = None
+        self.draws = self.dealt = self.kongs = 0
+        self.reported = None
+        self.first_draw = self.first_draw_seq = None
+        z = [0] * n
+        self.chickens, self.bets, self.sdraws, self.sdiscards = z[:], z[:], z[:], z[:]
+        self.chows, self.pongs, self.kexp, self.kadd, self.kcon = z[:], z[:], z[:], z[:], z[:]
+        self.received, self.paid, self.dianji = z[:], z[:], z[:]
+        self.score_before = list(scores)
+        self.score_after: Optional[list[int]] = None
+        self.self_draw = [False] * n
+        self.dealt_in = [False] * n
+        self.robbed = [False] * n
+
+
+class GameRows:
+    """Every row one game contributes to the store."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[Any]] = {t.name: [] for t in TABLES if t.name != "events"}
+        self.spool = b""
+        self.events = 0
+        self.players: list[str] = []
+
+
+def _seat_ok(seat: Any, n: int) -> bool:
+    return isinstance(seat, int) and 0 <= seat < n
+
+
+def add_audit(log: GameLog, rows: GameRows, audit: Callable[[GameLog], Any]) -> None:
+    """Run ``audit`` on the game and add its findings to ``rows`` (and the game row's flags).
+
+    An exception from the audit is recorded in the game's ``problem`` column; it
+    never stops the ingest.
+    """
+    try:
+        result = audit(log)
+    except Exception as x:  # someone else's code: record, never stop the ingest
+        _record_audit(log, rows, None, f"{type(x).__name__}: {x}")
+    else:
+        _record_audit(log, rows, result, None)
+
+
+def _safe_audit(log: GameLog) -> tuple[Any, Optional[str]]:
+    """Worker-process entry: the audit's result, or why it failed."""
+    from audits.audit import audit_game  # type: ignore[import-not-found]
+
+    try:
+        return audit_game(log), None
+    except Exception as x:
+        return None, f"{type(x).__name__}: {x}"
+
+
+def _record_audit(log: GameLog, rows: GameRows, result: Any, failure: Optional[str]) -> None:
+    g = rows.rows["games"][0]
+    if failure is not None:
+        g.problem = (g.problem + "; " if g.problem else "") + f"audit failed: {failure}"
+        g.complete = False
+        return
+    players = rows.players
+    g.audited = True
+    g.audit_complete = bool(getattr(result, "complete", True))
+    g.complete = bool(g.complete and g.audit_complete)
+    out = rows.rows["findings"]
+    R = _ROW["findings"]
+    for f in getattr(result, "findings", ()):
+        seat = f.seat
+        out.append(R(f.game or log.game, f.hand, f.seq, seat,
+                     players[seat] if _seat_ok(seat, len(players)) else None, f.code, f.severity, f.rule,
+                     f.expected, f.actual, f.message, f.file if f.file is not None else log.file, f.line))
+    g.findings = len(out)
+
+
+def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
+              now: Optional[datetime] = None) -> tuple[str, GameRows]:
+    """The content hash of one game and its rows for every table.
+
+    Never raises on odd content: a log that breaks the rules still loads (that is
+    what the findings are for).  With ``audit``, its findings are added too
+    (see :func:`add_audit`).
+    """
+    out = GameRows()
+    R = {k: _ROW[k] for k in _ROW}
+    events = log.events
+    opened = events[0] if events and type(events[0]) is ev.GameOpened else None
+    players: list[str] = list(opened.seats) if opened else []
+    n = len(players)
+    rules = _ruleset_of(opened, n) if opened else None
+    wild = frozenset(rules.wilds) if rules else frozenset()
+    scores = [opened.start_points] * n if opened else []
+    hand_no = 0
+    cur: Optional[_HandAcc] = None
+    hands = 0
+    closed_ev: Optional[ev.GameClosed] = None
+    pairs: list[tuple[int, ev.Event]] = []
+
+    def player(seat: Any) -> Optional[str]:
+        return players[seat] if _seat_ok(seat, len(players)) else None
+
+    def finish(h: _HandAcc) -> None:
+        nn = h.n
+        out.rows["hands"].append(R["hands"](
+            log.game, h.hand, h.dealer, nn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at, h.result,
+            h.how, h.from_seat, h.winners, h.fans, h.fan, h.points, h.draws, 136 - h.dealt - h.draws,
+            h.reported, h.kongs, h.first_draw, h.first_draw_seq, h.settled_seq is not None))
+        for s in range(nn):
+            before = h.score_before[s] if s < len(h.score_before) else None
+            after = h.score_after[s] if h.score_after is not None else None
+            claims = h.chows[s] + h.pongs[s] + h.kexp[s]
+            out.rows["hand_players"].append(R["hand_players"](
+                log.game, h.hand, s, player(s), nn, s == h.dealer, before, after,
+                after - before if after is not None and before is not None else None,
+                h.received[s], h.paid[s], h.dianji[s], h.chickens[s], h.bets[s], h.sdraws[s], h.sdiscards[s],
+                sum(h.sdiscards) - h.sdiscards[s], h.chows[s], h.pongs[s], h.kexp[s], h.kadd[s], h.kcon[s],
+                claims, s in h.winners, h.self_draw[s], h.dealt_in[s], h.robbed[s], h.settled_seq))
+
+    for e in events:
+        t = type(e)
+        if t is ev.HandStarted:
+            if cur is not None:
+                finish(cur)
+            hands += 1
+            hand_no = e.hand
+            cur = _HandAcc(e, n, scores)
+        elif cur is not None and t in _HAND_EVENTS:
+            seat = getattr(e, "seat", None)
+            ok = _seat_ok(seat, n)
+            if t is ev.TileDrawn:
+                cur.draws += 1
+                if ok:
+                    cur.sdraws[seat] += 1
+                    if e.tile in wild:
+                        cur.chickens[seat] += 1
+                if cur.first_draw is None and e.source == "wall":
+                    cur.first_draw, cur.first_draw_seq = e.tile, e.seq
+            elif t is ev.TileDiscarded:
+                if ok:
+                    cur.sdiscards[seat] += 1
+            elif t is ev.TilesDealt:
+                for s, tiles in enumerate(e.hands):
+                    cur.dealt += len(tiles)
+                    if s < n and wild:
+                        cur.chickens[s] += sum(1 for x in tiles if x in wild)
+            elif t is ev.Ponged:
+                if ok:
+                    cur.pongs[seat] += 1
+            elif t is ev.Chowed:
+                if ok:
+                    cur.chows[seat] += 1
+            elif t is ev.KongExposed:
+                cur.kongs += 1
+                if ok:
+                    cur.kexp[seat] += 1
+            elif t is ev.KongAdded:
+                cur.kongs += 1
+                if ok:
+                    cur.kadd[seat] += 1
+            elif t is ev.KongConcealed:
+                cur.kongs += 1
+                if ok:
+                    cur.kcon[seat] += 1
+            elif t is ev.PigBetPlaced:
+                if ok:
+                    cur.bets[seat] = e.bet
+            elif t is ev.HandWon:
+                cur.result, cur.how, cur.from_seat, cur.ended_seq = "won", e.how, e.from_seat, e.seq
+                cur.winners = [w.seat for w in e.winners]
+                fans: list[str] = []
+                for w in e.winners:
+                    fans.extend(f for f in w.fans if f not in fans)
+                    out.rows["wins"].append(R["wins"](
+                        log.game, cur.hand, e.seq, w.seat, player(w.seat), e.how, e.from_seat,
+                        player(e.from_seat), e.tile, list(w.fans), w.fan, w.points))
+                    if e.how == "self_draw" and _seat_ok(w.seat, n):
+                        cur.self_draw[w.seat] = True
+                cur.fans = fans
+                cur.fan = max((w.fan for w in e.winners), default=None)
+                cur.points = sum(w.points for w in e.winners)
+                if _seat_ok(e.from_seat, n):
+                    if e.how == "discard":
+                        cur.dealt_in[e.from_seat] = True
+                    elif e.how == "robbed_kong":
+                        cur.robbed[e.from_seat] = True
+            elif t is ev.HandDrawn:
+                cur.result, cur.ended_seq, cur.reported = "drawn", e.seq, e.remaining
+            elif t is ev.HandSettled:
+                cur.settled_seq = e.seq
+                for i, tr in enumerate(e.transfers):
+                    out.rows["transfers"].append(R["transfers"](
+                        log.game, cur.hand, e.seq, i, tr.payer, tr.payee, player(tr.payer), player(tr.payee),
+                        tr.amount, tr.reason))
+                    if _seat_ok(tr.payer, n) and _seat_ok(tr.payee, n):
+                        cur.paid[tr.payer] += tr.amount
+                        cur.received[tr.payee] += tr.amount
+                        if tr.reason == "dianji":
+                            cur.dianji[tr.payer] -= tr.amount
+                            cur.dianji[tr.payee] += tr.amount
+                if len(e.scores) == n:
+                    cur.score_after = list(e.scores)
+                    scores = list(e.scores)
+                finish(cur)
+                cur = None
+        elif t is ev.RoomResized:
+            players = list(e.seats)
+            n = len(players)
+            scores = (scores + [opened.start_points if opened else 0] * n)[:n]
+            if opened:
+                rules = _ruleset_of(opened, n)
+        elif t is ev.GameClosed:
+            if cur is not None:
+                finish(cur)
+                cur = None
+            closed_ev = e
+        pairs.append((hand_no, e))
+    if cur is not None:
+        finish(cur)
+
+    spool = _enc.encode_lines(pairs)
+    h = hashlib.blake2b(spool, digest_size=16)
+    if log.problem is not None:
+        h.update(b"\0problem\0" + log.problem.message.encode())
+    content_hash = h.hexdigest()
+    # the same events with game id and times set aside (duplicates under another id)
+    astuple = msgspec.structs.astuple
+    body = _enc.encode_lines([(type(e).__name__, astuple(e)[3:]) for e in events])
+    body_hash = hashlib.blake2b(body, digest_size=16).hexdigest()
+    out.spool = spool
+    out.events = len(events)
+
+    out.players = players
+    problem = str(log.problem) if log.problem is not None else None
+    complete = bool(log.closed and log.problem is None)
+    out.rows["games"].append(R["games"](
+        log.game, log.file,
+        opened.server if opened else None, opened.build if opened else None, opened.preset if opened else None,
+        msgspec.structs.asdict(rules) if rules else None,
+        {k: v for k, v in msgspec.structs.asdict(opened.options).items() if v is not None} if opened else None,
+        players, n, opened.creator if opened else None, opened.start_points if opened else None,
+        opened.billing if opened else None, opened.fee if opened else None, opened.at if opened else None,
+        closed_ev.at if closed_ev else None, closed_ev.reason if closed_ev else None,
+        list(closed_ev.scores) if closed_ev else None, hands, len(events), log.closed, problem,
+        False, None, complete, 0, content_hash, body_hash, now))
+    if audit is not None:
+        add_audit(log, out, audit)
+    return content_hash, out
+
+
+_HAND_EVENTS = frozenset({ev.TileDrawn, ev.TileDiscarded, ev.TilesDealt, ev.Ponged, ev.Chowed, ev.KongExposed,
+                          ev.KongAdded, ev.KongConcealed, ev.PigBetPlaced, ev.HandWon, ev.HandDrawn,
+                          ev.HandSettled})
+
+
+# ---------------------------------------------------------------------------
+# ingest
+
+
+@dataclass
+class IngestReport:
+    """What one ingest did."""
+
+    games_read: int = 0
+    added: int = 0
+    unchanged: int = 0
+    #: Ids of games whose content changed and were replaced.
+    replaced: list[str] = field(default_factory=list)
+    events: int = 0
+    findings: int = 0
+    batches: int = 0
+    #: Lines that belong to no game (unreadable files, lines without a game id).
+    orphans: list[str] = field(default_factory=list)
+    audited: bool = False
+    audit_note: str = ""
+    seconds: float = 0.0
+    #: Seconds spent loading the raw events table (the DuckDB INSERT of the spool).
+    raw_seconds: float = 0.0
+
+    @property
+    def events_per_second(self) -> float:
+        return self.events / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def raw_events_per_second(self) -> float:
+        return self.events / self.raw_seconds if self.raw_seconds > 0 else 0.0
+
+
+def load_auditor() -> tuple[Optional[Callable[[GameLog], Any]], str]:
+    """``audits.audit.audit_game`` if it can be imported, else ``None`` and why not."""
+    try:
+        from audits.audit import audit_game  # type: ignore[import-not-found]
+    except Exception as e:  # missing or mid-edit: ingest without findings
+        return None, f"audit unavailable ({type(e).__name__}: {e}); ingested without findings"
+    return audit_game, ""
+
+
+class _PoolAuditor:
+    """Audits a batch's games in worker processes."""
+
+    def __init__(self, pool: Any, jobs: int):
+        self.pool = pool
+        self.jobs = jobs
+
+    def map(self, logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
+        return self.pool.map(_safe_audit, logs, chunksize=max(1, len(logs) // (4 * self.jobs)))
+
+
+class _Batch:
+    def __init__(self) -> None:
+        self.games: dict[str, tuple[str, GameRows, GameLog]] = {}
+        self.events = 0
+
+    def add(self, game: str, content_hash: str, rows: GameRows, log: GameLog) -> None:
+        old = self.games.pop(game, None)
+        if old is not None:
+            self.events -= old[1].events
+        self.games[game] = (content_hash, rows, log)
+        self.events += rows.events
+
+
+def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jobs: int = 1,
+           batch_events: int = DEFAULT_BATCH_EVENTS,
+           progress: Optional[Callable[[IngestReport], None]] = None,
+           before_commit: Optional[Callable[[int], None]] = None,
+           con: Optional[duckdb.DuckDBPyConnection] = None) -> IngestReport:
+    """Load the games of ``paths`` into the store ``db``; see the module docs for the guarantees.
+
+    ``before_commit(batch_number)`` runs inside each batch's transaction just
+    before it commits (a test hook: raising there rolls the batch back).
+    ``jobs > 1`` runs the audit in that many worker processes (started with
+    ``spawn``, so a script calling this needs the usual ``if __name__ == "__main__":``
+    guard).
+    """
+    report = IngestReport()
+    auditor, note = load_auditor() if audit else (None, "")
+    report.audited, report.audit_note = auditor is not None, note
+    own = con is None
+    if own:
+        con = connect(db)
+    started = time.perf_counter()
+    reader = LogReader(paths)
+    spool_dir = tempfile.mkdtemp(prefix="paipu-ingest-")
+    batch = _Batch()
+    pool = None
+    if auditor is not None and jobs > 1:
+        import multiprocessing as mp
+
+        # spawn, not fork: the parent holds DuckDB's threads
+        pool = mp.get_context("spawn").Pool(jobs)
+        auditor = _PoolAuditor(pool, jobs)
+    try:
+        for log in reader.games():
+            report.games_read += 1
+            # rows and hash first; the audit runs only for games that will be written
+            content_hash, rows = game_rows(log, None, datetime.now(timezone.utc))
+            prior = batch.games.get(log.game)
+            if prior is not None and prior[0] == content_hash:
+                report.unchanged += 1
+                continue
+            batch.add(log.game, content_hash, rows, log)
+            if batch.events >= batch_events:
+                _flush(con, batch, report, spool_dir, auditor, before_commit)
+                batch = _Batch()
+                if progress:
+                    progress(report)
+        if batch.games:
+            _flush(con, batch, report, spool_dir, auditor, before_commit)
+        report.orphans = [str(p) for p in reader.orphans]
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        for f in os.listdir(spool_dir):
+            os.remove(os.path.join(spool_dir, f))
+        os.rmdir(spool_dir)
+        if own:
+            con.close()
+    report.seconds = time.perf_counter() - started
+    if progress:
+        progress(report)
+    return report
+
+
+def _flush(con: duckdb.DuckDBPyConnection, batch: _Batch, report: IngestReport, spool_dir: str,
+           auditor: Optional[Callable[[GameLog], Any]], before_commit: Optional[Callable[[int], None]]) -> None:
+    """Write one batch in one transaction: skip unchanged games, replace changed ones."""
+    ids = list(batch.games)
+    known = dict(con.execute(
+        "SELECT game, content_hash FROM games WHERE game IN (SELECT unnest($ids))", {"ids": ids}).fetchall())
+    write: list[tuple[str, GameRows]] = []
+    replaced: list[str] = []
+    unchanged = 0
+    logs: list[GameLog] = []
+    for game, (h, rows, log) in batch.games.items():
+        old = known.get(game)
+        if old == h:
+            unchanged += 1
+            continue
+        if old is not None:
+            replaced.append(game)
+        write.append((game, rows))
+        logs.append(log)
+    if isinstance(auditor, _PoolAuditor):
+        for log, (_game, rows), (result, failure) in zip(logs, write, auditor.map(logs)):
+            _record_audit(log, rows, result, failure)
+    elif auditor is not None:
+        for log, (_game, rows) in zip(logs, write):
+            add_audit(log, rows, auditor)
+    con.execute("BEGIN")
+    try:
+        if replaced:
+            for t in TABLES:
+                con.execute(f"DELETE FROM {t.name} WHERE game IN (SELECT unnest($ids))", {"ids": replaced})
+        events = 0
+        findings = 0
+        if write:
+            path = os.path.join(spool_dir, "events.ndjson")
+            with open(path, "wb") as f:
+                for _game, rows in write:
+                    f.write(rows.spool)
+                    events += rows.events
+            t0 = time.perf_counter()
+            con.execute(_EVENTS_SQL, {"path": path})
+            raw = time.perf_counter() - t0
+            for t in TABLES:
+                if t.name == "events":
+                    continue
+                buf = bytearray()
+                for _game, rows in write:
+                    if rows.rows[t.name]:
+                        buf += _enc.encode_lines(rows.rows[t.name])
+                if not buf:
+                    continue
+                path = os.path.join(spool_dir, f"{t.name}.ndjson")
+                with open(path, "wb") as f:
+                    f.write(buf)
+                con.execute(_insert_sql(t), {"path": path})
+            findings = sum(len(rows.rows["findings"]) for _g, rows in write)
+        else:
+            raw = 0.0
+        if before_commit is not None:
+            before_commit(report.batches + 1)
+        con.execute("COMMIT")
+    except BaseException:
+        try:
+            con.execute("ROLLBACK")
+        except duckdb.Error:
+            pass
+        raise
+    report.batches += 1
+    report.added += len(write) - len(replaced)
+    report.replaced += replaced
+    report.unchanged += unchanged
+    report.events += events
+    report.findings += findings
+    report.raw_seconds += raw
+
+
+def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """Rows in each table of the store."""
+    return {t.name: con.execute(f"SELECT count(*) FROM {t.name}").fetchall()[0][0] for t in TABLES}
+
+
+__all__ = ["DEFAULT_DB", "IngestReport", "StoreError", "TABLES", "connect", "ddl", "game_rows", "ingest",
+           "load_auditor", "schema_markdown", "table_counts"]

@@ -1,0 +1,260 @@
+"""``paipu ingest``, ``paipu query`` and ``paipu anomalies``: the history store on the command line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any, List, Optional
+
+import duckdb
+import typer
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from . import store
+
+EXIT_OK, EXIT_FOUND, EXIT_INPUT = 0, 1, 2
+FORMATS = ("table", "csv", "json", "parquet")
+
+#: Statement types ``paipu query`` runs; everything else is refused.
+READ_STATEMENTS = {"SELECT", "EXPLAIN"}
+
+
+class QueryRefused(ValueError):
+    """A query that is not a single read-only statement."""
+
+
+def _err() -> Console:
+    return Console(stderr=True)
+
+
+def _fail(message: str, code: int = EXIT_INPUT) -> None:
+    _err().print(f"[bold red]paipu:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+# ---------------------------------------------------------------------------
+# query: read-only, in four layers
+
+
+def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
+    """Refuse anything but one SELECT / EXPLAIN statement (parsed by DuckDB itself)."""
+    try:
+        statements = con.extract_statements(sql)
+    except duckdb.Error as e:
+        raise QueryRefused(f"the query does not parse: {_first_line(e)}") from None
+    if len(statements) != 1:
+        raise QueryRefused(f"give exactly one statement, not {len(statements)}")
+    kind = statements[0].type.name
+    if kind not in READ_STATEMENTS:
+        raise QueryRefused(f"`paipu query` only reads: a {kind} statement is refused "
+                           "(allowed: SELECT, WITH, FROM, SHOW, DESCRIBE, SUMMARIZE, EXPLAIN)")
+
+
+def open_read_only(db: str, output: Optional[str] = None) -> duckdb.DuckDBPyConnection:
+    """A locked-down connection: read-only, no file or network access except ``output``,
+    no extension installs, configuration locked."""
+    con = store.connect(db, read_only=True)
+    try:
+        if output:
+            con.execute("SET allowed_paths = $p", {"p": [os.path.abspath(output)]})
+        con.execute("SET enable_external_access = false")
+        con.execute("SET autoinstall_known_extensions = false")
+        con.execute("SET lock_configuration = true")
+    except duckdb.Error:
+        con.close()
+        raise
+    return con
+
+
+def run_query(db: str, sql: str, fmt: str = "table", output: Optional[str] = None) -> tuple[list[str], list[tuple]]:
+    """Run one read-only query; write parquet to ``output`` or return (columns, rows)."""
+    con = open_read_only(db, output if fmt == "parquet" else None)
+    try:
+        check_read_only(con, sql)
+        try:
+            if fmt == "parquet":
+                rel = con.sql(sql)
+                rel.write_parquet(os.path.abspath(output))
+                return list(rel.columns), []
+            cur = con.execute(sql)
+            cols = [d[0] for d in cur.description] if cur.description else []
+            return cols, cur.fetchall()
+        except duckdb.PermissionException:
+            raise QueryRefused("the query touches files or the network, which `paipu query` does not allow") from None
+        except duckdb.Error as e:
+            raise QueryRefused(f"the query failed: {_first_line(e)}") from None
+    finally:
+        con.close()
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, (datetime, date)):
+        return v.isoformat()
+    if isinstance(v, Decimal):
+        return float(v)
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    return v
+
+
+def render(cols: list[str], rows: list[tuple], fmt: str, out: io.TextIOBase, title: Optional[str] = None) -> None:
+    """Write rows as a rich table, CSV or JSON (a list of objects)."""
+    if fmt == "csv":
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(cols)
+        for r in rows:
+            w.writerow(["" if v is None else json.dumps(_plain(v), ensure_ascii=False)
+                        if isinstance(v, (list, dict)) else _plain(v) for v in r])
+    elif fmt == "json":
+        out.write(json.dumps([dict(zip(cols, map(_plain, r))) for r in rows], ensure_ascii=False, indent=1))
+        out.write("\n")
+    else:
+        t = RichTable(title=title, show_lines=False)
+        for c in cols:
+            t.add_column(c, overflow="fold")
+        for r in rows:
+            t.add_row(*("" if v is None else str(_plain(v)) for v in r))
+        Console(file=out, width=200 if not getattr(out, "isatty", lambda: False)() else None).print(t)
+
+
+def _emit(cols: list[str], rows: list[tuple], fmt: str, output: Optional[str]) -> None:
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8", newline="") as f:
+                render(cols, rows, fmt, f)
+        except OSError as e:
+            _fail(f"cannot write {output}: {e.strerror}")
+    else:
+        render(cols, rows, fmt, sys.stdout)
+
+
+# ---------------------------------------------------------------------------
+# the commands
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``ingest``, ``query`` and ``anomalies`` to the paipu app."""
+
+    @app.command("ingest")
+    def ingest_cmd(
+        paths: List[str] = typer.Argument(..., help="Logs (.jsonl, .jsonl.gz), folders of logs, or - for stdin."),
+        db: str = typer.Option(store.DEFAULT_DB, "--db", help="The store (a DuckDB file; created if missing)."),
+        no_audit: bool = typer.Option(False, "--no-audit", help="Skip the audit (no findings are stored)."),
+        batch_events: int = typer.Option(store.DEFAULT_BATCH_EVENTS, "--batch-events", min=1,
+                                         help="Events per transaction."),
+        jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes for the audit."),
+    ) -> None:
+        """Load games into the history store: events, games, hands, players, transfers, findings."""
+        missing = [p for p in paths if p != "-" and not os.path.exists(p)]
+        if missing:
+            _fail(f"no such file or folder: {missing[0]}")
+        err = _err()
+        progress = None
+        bar = None
+        if sys.stderr.isatty():
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+            bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
+                           transient=True)
+            task = bar.add_task("ingesting", total=None)
+            bar.start()
+
+            def progress(r: store.IngestReport) -> None:
+                bar.update(task, description=f"ingesting: {r.games_read} games read, {r.events:,} events written")
+        try:
+            report = store.ingest(paths, db, audit=not no_audit, jobs=jobs, batch_events=batch_events,
+                                  progress=progress)
+        except store.StoreError as e:
+            _fail(str(e))
+        except duckdb.Error as e:
+            _fail(f"the store {db} could not be written: {_first_line(e)}")
+        finally:
+            if bar is not None:
+                bar.stop()
+        for o in report.orphans:
+            err.print(f"paipu: {o}", highlight=False)
+        for g in report.replaced:
+            err.print(f"paipu: game {g} changed since it was stored; replaced", highlight=False)
+        if report.audit_note:
+            err.print(f"paipu: {report.audit_note}", highlight=False)
+        rate = f", {report.events_per_second:,.0f} events/s" if report.events else ""
+        typer.echo(f"{report.games_read} games read: {report.added} added, {len(report.replaced)} replaced, "
+                   f"{report.unchanged} unchanged; {report.events:,} events, {report.findings:,} findings "
+                   f"written to {db} in {report.seconds:.1f}s{rate}")
+
+    @app.command("query")
+    def query_cmd(
+        sql: str = typer.Argument(..., help="One SELECT (or WITH/SHOW/DESCRIBE/EXPLAIN) statement."),
+        db: str = typer.Option(store.DEFAULT_DB, "--db", help="The store."),
+        fmt: str = typer.Option("table", "--format", "-f", help="table, csv, json or parquet."),
+        output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
+    ) -> None:
+        """Run read-only SQL on the store (writes, ATTACH, COPY, INSTALL … are refused)."""
+        if fmt not in FORMATS:
+            _fail(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}")
+        if fmt == "parquet" and not output:
+            _fail("--format parquet needs --output FILE")
+        try:
+            cols, rows = run_query(db, sql, fmt, output)
+        except (store.StoreError, QueryRefused) as e:
+            _fail(str(e))
+        if fmt != "parquet":
+            _emit(cols, rows, fmt, output)
+
+    @app.command("anomalies")
+    def anomalies_cmd(
+        db: str = typer.Option(store.DEFAULT_DB, "--db", help="The store."),
+        only: Optional[List[str]] = typer.Option(None, "--only", help="Run only this check (repeatable)."),
+        param: Optional[List[str]] = typer.Option(None, "--param", "-p", help="name=value (repeatable)."),
+        fmt: str = typer.Option("table", "--format", "-f", help="table, csv or json."),
+        output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
+        list_checks: bool = typer.Option(False, "--list", help="List the checks, their statistics and parameters."),
+    ) -> None:
+        """Run the named anomaly checks (audits/sql/*.sql); print only failing rows.
+
+        Exit code 1 when any check returns rows.
+        """
+        from audits import anomalies as A
+
+        if fmt not in ("table", "csv", "json"):
+            _fail(f"unknown format {fmt!r}; formats: table, csv, json")
+        try:
+            checks = A.load_checks()
+            if list_checks:
+                for c in A.select(checks, only):
+                    typer.echo(f"{c.code}: {c.title}\n  statistic: {c.statistic}\n  threshold: {c.threshold}")
+                    for p in c.params:
+                        typer.echo(f"  --param {p.name}=… ({p.type}, default {p.default}): {p.doc}")
+                return
+            params = A.parse_params(param or [])
+            con = open_read_only(db)
+            try:
+                results = A.run_checks(con, only, params, checks)
+            finally:
+                con.close()
+        except (A.AnomalyError, store.StoreError) as e:
+            _fail(str(e))
+        cols = ["code", *A.COLUMNS]
+        rows = [(r.check.code, *row) for r in results for row in r.rows]
+        _emit(cols, rows, fmt, output)
+        err = _err()
+        for r in results:
+            err.print(f"{r.check.code}: {len(r.rows)} rows in {r.seconds * 1000:.0f} ms", highlight=False)
+        if rows:
+            raise typer.Exit(EXIT_FOUND)
+
+
+__all__ = ["QueryRefused", "check_read_only", "open_read_only", "register", "render", "run_query"]
