@@ -136,3 +136,25 @@ def markdown_table() -> str:
     for c in CATALOGUE.values():
         out.append(f"| `{c.code}` | {c.severity} | {c.group} | {c.rule} |")
     return "\n".join(out)
+
+
+def findings_doc() -> str:
+    """The text of ``docs/findings.md``: the catalogue with its conventions."""
+    return (
+        "# Finding codes\n\n"
+        "Generated from `audits/catalogue.py` by `python -m audits.catalogue > docs/findings.md`; "
+        "a test keeps the two in step.\n\n"
+        "Each check compares one logged step with what the rules make of the logged step before it "
+        "(fans against the hand, points against the logged fan, transfers against the logged points, "
+        "scores against the logged transfers), so one server bug gives one finding. The corrected "
+        "ledger of each game (`GameAudit.ledger`) recomputes every settlement from the tiles and "
+        "carries the corrections forward.\n\n"
+        "Severity: `error` — play or money the rules forbid (exit code 1); `warning` — off, but may be "
+        "a logging quirk; `info` — for the record.\n\n"
+        + markdown_table() + "\n"
+    )
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+    sys.stdout.write(findings_doc())

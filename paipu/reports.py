@@ -1,0 +1,166 @@
+"""Audit reports: rich summary tables, JSON lines of findings, JUnit XML, ``--explain`` text.
+
+Every output is built from :class:`audits.audit.GameAudit` objects plus the
+orphan problems (input that names no game).  Orphans are reported as
+``STREAM_UNREADABLE_LINE`` findings with an empty game id, so every format
+shows them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import IO, Iterable, Sequence
+from xml.etree import ElementTree as ET
+
+import msgspec
+from rich.console import Console
+from rich.table import Table
+
+from audits.audit import GameAudit
+from audits.catalogue import CATALOGUE
+from audits.findings import Finding
+from schema.reader import LogProblem
+
+_SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def orphan_findings(orphans: Iterable[LogProblem]) -> list[Finding]:
+    """Problems that name no game, as ``STREAM_UNREADABLE_LINE`` findings (game ``""``)."""
+    c = CATALOGUE["STREAM_UNREADABLE_LINE"]
+    return [Finding(code=c.code, severity=c.severity, game=p.game or "", hand=0, seq=-1, rule=c.rule,
+                    message=p.message, file=p.file, line=p.line) for p in orphans]
+
+
+def all_findings(audits: Iterable[GameAudit], orphans: Iterable[LogProblem] = ()) -> list[Finding]:
+    """Every finding of every game, then the orphans."""
+    out = [f for a in audits for f in a.findings]
+    return out + orphan_findings(orphans)
+
+
+# --- text -----------------------------------------------------------------------
+
+def summary_by_code(findings: Sequence[Finding]) -> Table:
+    """One row per finding code: severity, how many findings, in how many games, the rule."""
+    t = Table(title="Findings by code", show_lines=False)
+    for col in ("code", "severity", "findings", "games", "rule"):
+        t.add_column(col, justify="right" if col in ("findings", "games") else "left")
+    counts = Counter(f.code for f in findings)
+    games: dict[str, set] = {}
+    for f in findings:
+        games.setdefault(f.code, set()).add((f.file, f.game))
+    order = sorted(counts, key=lambda c: (list(CATALOGUE).index(c) if c in CATALOGUE else 999, c))
+    for code in order:
+        entry = CATALOGUE.get(code)
+        sev = entry.severity if entry else "error"
+        t.add_row(code, f"[{_SEVERITY_STYLE[sev]}]{sev}[/]", str(counts[code]), str(len(games[code])),
+                  entry.rule if entry else "")
+    return t
+
+
+def summary_by_game(audits: Sequence[GameAudit]) -> Table:
+    """One row per game: file, hands, complete, errors, warnings, the codes found."""
+    t = Table(title="Findings by game")
+    for col in ("game", "file", "hands", "complete", "errors", "warnings", "codes"):
+        t.add_column(col, justify="right" if col in ("hands", "errors", "warnings") else "left")
+    for a in audits:
+        sev = Counter(f.severity for f in a.findings)
+        codes = ", ".join(sorted({f.code for f in a.findings})) or "-"
+        t.add_row(a.game, a.file, str(a.hands), "yes" if a.complete else "[red]no[/]",
+                  str(sev.get("error", 0)), str(sev.get("warning", 0)), codes)
+    return t
+
+
+def write_text(out: IO[str], audits: Sequence[GameAudit], orphans: Sequence[LogProblem] = (),
+               limit: int = 50) -> None:
+    """The human summary: totals, the two tables, and the first ``limit`` findings."""
+    console = Console(file=out, width=140, highlight=False, soft_wrap=False)
+    findings = all_findings(audits, orphans)
+    errors = sum(1 for f in findings if f.severity == "error")
+    hands = sum(a.hands for a in audits)
+    console.print(f"paipu audit: {len(audits)} games, {hands} hands, {len(findings)} findings "
+                  f"({errors} at error severity)")
+    if not findings:
+        console.print("clean: no finding")
+        return
+    console.print(summary_by_code(findings))
+    with_findings = [a for a in audits if a.findings]
+    if with_findings:
+        console.print(summary_by_game(with_findings))
+    console.print("Findings:")
+    for f in findings[:limit]:
+        console.print("  " + format_finding(f), markup=False)
+    if len(findings) > limit:
+        console.print(f"  … and {len(findings) - limit} more (use --format json for all)")
+
+
+def format_finding(f: Finding) -> str:
+    """One line: ``file:line: [severity] CODE game hand seq seat: message (expected … actual …)``."""
+    where = f"{f.file}:{f.line}: " if f.file and f.line is not None else ""
+    if not f.game:  # input that names no game
+        return f"{where}[{f.severity}] {f.code}: {f.message}"
+    seat = f" seat {f.seat}" if f.seat is not None else ""
+    tail = ""
+    if f.expected is not None or f.actual is not None:
+        tail = f" (expected {f.expected!r}, actual {f.actual!r})"
+    return f"{where}[{f.severity}] {f.code} game {f.game} hand {f.hand} seq {f.seq}{seat}: {f.message}{tail}"
+
+
+# --- JSON lines ---------------------------------------------------------------------
+
+_enc = msgspec.json.Encoder()
+
+
+def json_lines(findings: Iterable[Finding]) -> bytes:
+    """One JSON object per finding, one per line; each decodes back into :class:`Finding`."""
+    buf = bytearray()
+    for f in findings:
+        _enc.encode_into(f, buf, len(buf))
+        buf.extend(b"\n")
+    return bytes(buf)
+
+
+def read_json_lines(data: bytes) -> list[Finding]:
+    """Decode :func:`json_lines` output back into findings."""
+    dec = msgspec.json.Decoder(Finding)
+    return [dec.decode(line) for line in data.splitlines() if line.strip()]
+
+
+# --- JUnit XML -------------------------------------------------------------------------
+
+def junit_xml(audits: Sequence[GameAudit], orphans: Sequence[LogProblem] = ()) -> str:
+    """JUnit XML: one testcase per game (classname = file, name = game id); a game
+    with findings has one ``failure`` element listing them.  Orphan problems form
+    one extra testcase named ``<unreadable input>``."""
+    cases = []
+    for a in audits:
+        cases.append((a.file, a.game, a.findings, a.hands))
+    if orphans:
+        cases.append(("<input>", "<unreadable input>", orphan_findings(orphans), 0))
+    failures = sum(1 for c in cases if c[2])
+    suite = ET.Element("testsuite", name="paipu audit", tests=str(len(cases)), failures=str(failures),
+                       errors="0", skipped="0")
+    for file, game, findings, hands in cases:
+        tc = ET.SubElement(suite, "testcase", classname=file, name=game or "<no game>")
+        props = ET.SubElement(tc, "properties")
+        ET.SubElement(props, "property", name="hands", value=str(hands))
+        if findings:
+            codes = Counter(f.code for f in findings)
+            msg = f"{len(findings)} finding(s): " + ", ".join(f"{c}×{n}" for c, n in sorted(codes.items()))
+            fail = ET.SubElement(tc, "failure", message=msg, type=findings[0].code)
+            fail.text = "\n".join(format_finding(f) for f in findings)
+    root = ET.Element("testsuites", tests=str(len(cases)), failures=str(failures))
+    root.append(suite)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+# --- --explain ---------------------------------------------------------------------------
+
+def write_explain(out: IO[str], lines: Sequence[str]) -> None:
+    """Print an ``explain_game`` derivation as plain text (no markup interpretation)."""
+    console = Console(file=out, width=140, highlight=False)
+    for line in lines:
+        console.print(line, markup=False)
+
+
+__all__ = ["all_findings", "format_finding", "json_lines", "junit_xml", "orphan_findings", "read_json_lines",
+           "summary_by_code", "summary_by_game", "write_explain", "write_text"]
