@@ -1,0 +1,144 @@
+"""The parallel audit gives what the one-process audit gives: the same results, in the same order."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import sys
+
+import pytest
+
+from audits import parallel
+from audits.audit import audit_game, audit_paths
+from paipu.simulate import SimConfig, simulate_games
+from schema.reader import encode_events
+from tests.audits.helpers import selfdraw_game
+
+
+def one_job(paths):
+    orphans = []
+    return list(audit_paths(paths, jobs=1, orphans=orphans)), orphans
+
+
+def parallel_jobs(paths, jobs=2, **kw):
+    orphans = []
+    return list(parallel.audit_parallel(paths, jobs=jobs, orphans=orphans, **kw)), orphans
+
+
+def interleave(*games: bytes) -> bytes:
+    """The lines of several games dealt round-robin, as a server serving several tables writes them."""
+    split = [g.splitlines(keepends=True) for g in games]
+    out = []
+    for i in range(max(len(s) for s in split)):
+        out += [s[i] for s in split if i < len(s)]
+    return b"".join(out)
+
+
+def faulty_games() -> bytes:
+    """Hand-made oddities, each of which the reader treats in its own way."""
+    clean = selfdraw_game("h-clean").jsonl()
+    underpaid = selfdraw_game("h-underpaid", plant=lambda b, s: s == "settle" and bool(
+        b.settle([(1, 0, 3, "win"), (2, 0, 4, "win"), (3, 0, 4, "win")], [11, -3, -4, -4]))).jsonl()
+    lines = selfdraw_game("h-badline").jsonl().splitlines(keepends=True)
+    lines.insert(5, b'{"type":"TileDrawn","game":"h-badline","seq":5,"at":"2026-01-01T00:00:00Z","seat":9}\n')
+    badline = b"".join(lines)
+    truncated = b"".join(selfdraw_game("h-truncated").jsonl().splitlines(keepends=True)[:-3])
+    # a GameClosed line that does not decode: the game stays open (and takes no more events)
+    lines = selfdraw_game("h-badclose").jsonl().splitlines(keepends=True)
+    lines[-1] = lines[-1].replace(b'"reason":"hands_done"', b'"reason":"nope"')
+    badclose = b"".join(lines)
+    return b"".join([
+        interleave(clean, underpaid, badline),
+        b"not json at all\n",
+        b"\n   \n",
+        b'{"type":"TileDrawn","seq":1}\n',  # no game id
+        b'{"type":"TileDrawn","game":7,"seq":1}\n',  # a game id that is not a string
+        badclose,
+        b'{"type":"Mystery","game":"h-badclose","seq":99,"at":"2026-01-01T00:00:00Z"}\n',
+        truncated,
+        clean,  # the same id again after it closed: a second game
+    ])
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    d = tmp_path_factory.mktemp("logs")
+    games = list(simulate_games(SimConfig(games=12, seed=3, options={"dianji": True}, max_hands=3)))
+    sim = [encode_events(g) for g in games]
+    (d / "a-sim.jsonl").write_bytes(b"".join(sim[:6]))
+    (d / "b-interleaved.jsonl").write_bytes(interleave(*sim[6:10]))
+    (d / "c-faulty.jsonl").write_bytes(faulty_games())
+    with gzip.open(d / "d-sim.jsonl.gz", "wb") as f:
+        f.write(b"".join(sim[10:]))
+    (d / "e-crlf.jsonl").write_bytes(selfdraw_game("h-crlf").jsonl().replace(b"\n", b"\r\n"))
+    (d / "f-broken.jsonl.gz").write_bytes(gzip.compress(b"".join(sim[:2]))[:300])
+    return d
+
+
+@pytest.fixture(params=[1 << 20, 700], ids=["big-blocks", "tiny-blocks"])
+def deal_bytes(request, monkeypatch):
+    monkeypatch.setattr(parallel, "DEAL_BYTES", request.param)
+    return request.param
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_same_results_in_the_same_order_as_one_job(folder, deal_bytes, jobs):
+    paths = [str(folder), str(folder / "missing.jsonl")]
+    expected, expected_orphans = one_job(paths)
+    got, orphans = parallel_jobs(paths, jobs=jobs)
+    assert [(a.game, a.file) for a in got] == [(a.game, a.file) for a in expected]
+    assert got == expected
+    assert orphans == expected_orphans
+    # the folder really holds what the test is about
+    assert sum(1 for a in got if a.findings) >= 2 and any(not a.complete for a in got)
+    assert [a.game for a in got].count("h-clean") == 2
+    assert {o.message.split(" ")[0] for o in orphans} >= {"no", "not", "missing", "cannot"}
+
+
+def test_one_file_with_small_window(folder, monkeypatch):
+    path = str(folder / "c-faulty.jsonl")
+    monkeypatch.setattr(parallel, "DEAL_BYTES", 300)
+    assert parallel_jobs([path], jobs=2, window=1) == one_job([path])
+
+
+def test_stdin_is_read_in_this_process(folder, monkeypatch):
+    data = (folder / "b-interleaved.jsonl").read_bytes() + (folder / "c-faulty.jsonl").read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    expected = one_job(["-"])
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    got = parallel_jobs(["-"], jobs=2)
+    assert got == expected and got[0] and got[0][0].file == "<stdin>"
+
+
+def explosive_audit(log):
+    """An audit with a bug that shows on one game only."""
+    if log.game == "h-underpaid":
+        raise ZeroDivisionError("boom")
+    return audit_game(log)
+
+
+def test_a_game_whose_audit_raises_does_not_stop_the_others(folder):
+    path = str(folder / "c-faulty.jsonl")
+    expected, _ = one_job([path])
+    got, _ = parallel_jobs([path], jobs=2, audit=explosive_audit)
+    assert [a.game for a in got] == [a.game for a in expected]
+    for a, b in zip(got, expected):
+        if a.game == "h-underpaid":
+            assert not a.complete and [f.code for f in a.findings] == ["STRUCTURAL_BREAK"]
+            assert "boom" in a.findings[0].message
+        else:
+            assert a == b
+
+
+def test_spawned_workers_give_the_same_results(folder):
+    path = str(folder / "c-faulty.jsonl")
+    assert parallel_jobs([path], jobs=2, start_method="spawn") == one_job([path])
+
+
+def test_stopping_early_stops_the_workers(folder):
+    it = parallel.audit_parallel([str(folder)], jobs=2)
+    first = next(it)
+    assert first.game
+    it.close()  # must not hang, and leaves no worker behind
+    import multiprocessing as mp
+    assert not [p for p in mp.active_children() if p.name.startswith("paipu-audit")]
