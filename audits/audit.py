@@ -38,14 +38,14 @@ Readings where the rules are silent (each a comment at its check too):
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Optional
+from typing import AbstractSet, Any, Iterable, Iterator, Optional
 
 import msgspec
 
 from replay.errors import ReplayError
-from replay.state import Replayer
+from replay.state import KEY_STEP, Replayer
 from schema import events as ev
-from schema.reader import GameLog, LogProblem, LogReader, find_logs
+from schema.reader import GameLog, LogProblem, LogReader
 from schema.ruleset import Ruleset
 from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES
 
@@ -57,7 +57,6 @@ from .findings import Finding
 
 _T = TILE_INDEX
 #: What one more tile adds to its suit's base-5 key (hands.hand_keys, first kind most significant).
-_KEY_STEP = tuple(5 ** (8 - t % 9) if t < 27 else 5 ** (6 - (t - 27)) for t in range(NUM_KINDS))
 #: Codes reported once per hand (later repeats are counted in the first finding's message).
 _ONCE_PER_HAND = frozenset({"DRAW_NOT_WALL_ORDER", "TURN_ORDER"})
 _CLAIM_RANK = {"win": 4, "kong": 3, "pong": 2, "chow": 1}
@@ -155,16 +154,18 @@ class _Pending:
 
     __slots__ = ("seat", "tile", "seq", "could_win", "could_pong", "could_kong", "declared", "kd")
 
-    def __init__(self, seat: int, tile: int, seq: int):
+    def __init__(self, seat: int, tile: int, seq: int, could_win: AbstractSet[int] = frozenset(),
+                 could_pong: AbstractSet[int] = frozenset(), could_kong: AbstractSet[int] = frozenset(),
+                 kd: bool = False):
         self.seat = seat
         self.tile = tile
         self.seq = seq
         #: seats whose hand is complete with the tile (a legal win also needs ≥ 1 fan: judged lazily)
-        self.could_win: set[int] = set()
+        self.could_win = could_win
         #: the discard came right after its maker's kong replacement (杠上炮)
-        self.kd = False
-        self.could_pong: set[int] = set()
-        self.could_kong: set[int] = set()
+        self.kd = kd
+        self.could_pong = could_pong
+        self.could_kong = could_kong
         self.declared: dict[int, set[str]] = {}
 
 
@@ -244,6 +245,8 @@ class _Auditor:
         self.ban_kong: list[set[int]] = [set() for _ in range(n)]
         #: 过胡 candidates per seat: (tile, 杠上炮 flag) of discards it could complete on and let go
         self.guohu: list[list[tuple[int, bool]]] = [[] for _ in range(n)]
+        #: whether the seat has any 过手碰 / 过手杠 / 过胡 to clear
+        self.any_passes = [False] * n
         self.won_guohu: set[int] = set()
         self.waits: list = [None] * n  # per seat: None (stale), False or (naturals, wilds)
         self.last_draw: Optional[tuple[int, str, int]] = None  # (seat, source, tile) just drawn
@@ -261,11 +264,27 @@ class _Auditor:
 
     def run(self) -> GameAudit:
         log = self.log
+        events = log.events
         lines = log.lines
+        if len(lines) < len(events):
+            lines = list(lines) + [None] * (len(events) - len(lines))
         handlers = _HANDLERS
-        for i, e in enumerate(log.events):
-            self.line = lines[i] if i < len(lines) else None
-            if not self._step(handlers, e):
+        w = self.w
+        for e, line in zip(events, lines):
+            self.line = line
+            h = handlers.get(type(e))
+            try:
+                # An event that is this game's next one goes to its check (which applies
+                # it); anything else (the opening, a broken sequence) to the replayer,
+                # which raises the structural break.
+                if h is not None and e.seq == w.seq + 1 and e.game == w.game and w.game is not None:
+                    h(self, e)
+                else:
+                    self.r.apply(e, line)
+                    if type(e) is ev.GameOpened:
+                        self._opened(e)
+            except ReplayError as x:
+                self._break(x, e)
                 self.audit.complete = False
                 break
             self.seq = e.seq
@@ -274,20 +293,6 @@ class _Auditor:
         self._flush_repeats()
         self.audit.hands = self.w.hand
         return self.audit
-
-    def _step(self, handlers: dict, e: ev.Event) -> bool:
-        h = handlers.get(type(e))
-        try:
-            if h is not None and self.w.game is not None and e.seq == self.w.seq + 1 and e.game == self.w.game:
-                h(self, e)
-            else:
-                self.r.apply(e, self.line)
-                if type(e) is ev.GameOpened:
-                    self._opened(e)
-        except ReplayError as x:
-            self._break(x, e)
-            return False
-        return True
 
     def apply(self, e: ev.Event) -> None:
         self.r.apply(e, self.line)
@@ -522,9 +527,10 @@ class _Auditor:
         seat = e.seat
         t = _T[e.tile]
         if e.source == "wall":
-            if w.phase == "draw" and seat == w.turn:
+            phase = w.phase
+            if phase == "draw" and seat == w.turn:
                 pass
-            elif w.phase == "replacement":
+            elif phase == "replacement":
                 self.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected="tail", actual="wall",
                           message=f"seat {seat} drew from the wall after a kong, not from the tail pair")
             elif w.phase != "draw" or seat != w.turn:
@@ -541,9 +547,11 @@ class _Auditor:
                               message=f"{remaining} tiles remain (reserve {reserve}): the hand should have "
                                       "ended in 黄庄")
             wall = w.wall
-            if wall is not None and w.wall_head <= w.wall_tail and wall[w.wall_head] != t and len(wall) == 136:
-                self.find("DRAW_NOT_WALL_ORDER", e, seat=seat, expected=TILE_NAMES[wall[w.wall_head]],
-                          actual=e.tile, message=f"draw #{w.wall_head} of the wall")
+            if wall is not None:
+                head = w.wall_head
+                if head <= w.wall_tail and wall[head] != t and len(wall) == 136:
+                    self.find("DRAW_NOT_WALL_ORDER", e, seat=seat, expected=TILE_NAMES[wall[head]],
+                              actual=e.tile, message=f"draw #{head} of the wall")
             seen = self.seen
             seen[t] += 1
             if seen[t] > 4:
@@ -552,11 +560,11 @@ class _Auditor:
             if w.phase != "replacement" or w.pending_kong != seat:
                 self.find("TAIL_DRAW_WITHOUT_KONG", e, seat=seat,
                           message=f"seat {seat} took a tail tile without a kong")
-            else:
+            elif len(w.tail) != 2:
                 self._tail_ok(e)
-        self.r.apply(e, self.line)
+        self.r.apply_draw(e, t, self.line)
         # 过手碰 / 过手杠 / 过胡 last until the player's own next draw.
-        if self.guohu[seat] or self.ban_pong[seat] or self.ban_kong[seat]:
+        if self.any_passes[seat]:
             self._clear_passes(seat)
         self.waits[seat] = None
         self.last_draw = (seat, e.source, t)
@@ -566,15 +574,17 @@ class _Auditor:
         self.ban_pong[seat].clear()
         self.ban_kong[seat].clear()
         self.guohu[seat].clear()
+        self.any_passes[seat] = False
 
     def h_discard(self, e: ev.TileDiscarded) -> None:
         w = self.w
         if self.pending is not None:
             self._resolve(e)
         seat = e.seat
-        if w.phase == "discard" and seat == w.turn:
+        phase = w.phase
+        if phase == "discard" and seat == w.turn:
             pass
-        elif w.phase == "replacement":
+        elif phase == "replacement":
             self.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected="a tail draw", actual="discard",
                       message=f"seat {seat} discarded after a kong without taking a replacement")
         elif w.phase != "discard" or seat != w.turn:
@@ -583,18 +593,19 @@ class _Auditor:
         if len(w.tail) != 2:
             self._tail_ok(e)
         if 0 <= seat < self.n and seat not in self.size_reported:
-            held = sum(w.hands[seat]) + 3 * len(w.melds[seat])
+            held = w.held[seat] + 3 * len(w.melds[seat])
             if held != 14:
                 self.size_reported.add(seat)
                 self.find("HAND_SIZE", e, seat=seat, expected=14, actual=held,
                           message=f"seat {seat} holds {held} tiles (sets as 3) before discarding, not 14")
-        self.r.apply(e, self.line)
+        t = _T[e.tile]
+        self.r.apply_discard(e, t, self.line)
         self.first_turn = False
         self.kong_discard = self.tail_drawn[seat]
         self.tail_drawn[seat] = False
         self.last_draw = None
         self.waits[seat] = None
-        self._open_pending(seat, _T[e.tile], e.seq)
+        self._open_pending(seat, t, e.seq)
 
     # -- what the other seats could do with a discard -------------------------
 
@@ -616,21 +627,28 @@ class _Auditor:
         """
         got = self.waits[seat]
         if got is None:
-            h = self.w.hands[seat]
-            keys = list(hands.hand_keys(h))
+            w = self.w
+            h = w.hands[seat]
+            keys = list(w.keys[seat])  # the replayer keeps hands.hand_keys(h) up to date
             wn = 0
             for k in self.wild:
                 n = h[k]
                 if n:
                     wn += n
-                    keys[k // 9 if k < 27 else 3] -= n * _KEY_STEP[k]  # chickens are not naturals
+                    keys[k // 9 if k < 27 else 3] -= n * KEY_STEP[k]  # chickens are not naturals
             got = False
-            if sum(h) % 3 == 1:
+            if w.held[seat] % 3 == 1:
                 if hands.is_complete_keys(keys[0], keys[1], keys[2], keys[3], wn + 1):
                     got = [None, wn, keys, {}]
-                elif not self.w.melds[seat]:
-                    # 小七对: every natural kind with an odd count needs one wild
-                    odd = sum(1 for i in range(NUM_KINDS) if h[i] & 1 and i not in self.wild)
+                elif not w.melds[seat]:
+                    # 小七对: every natural kind with an odd count needs one wild.
+                    # No tile seen more than 4 times this hand: every count is 0..4.
+                    if self.overcount_reported:
+                        odd = sum(1 for i in range(NUM_KINDS) if h[i] & 1)
+                    else:
+                        odd = h.count(1) + h.count(3)
+                    for k in self.wild:
+                        odd -= h[k] & 1
                     if odd <= wn + 1:
                         got = [None, wn, keys, {}]
             self.waits[seat] = got
@@ -646,7 +664,7 @@ class _Auditor:
         if c is None:
             c = ten[0] = self._naturals(seat)[0]
         k = list(keys)
-        k[t // 9 if t < 27 else 3] += _KEY_STEP[t]  # the suit key with one more t
+        k[t // 9 if t < 27 else 3] += KEY_STEP[t]  # the suit key with one more t
         c[t] += 1
         try:
             ok = hands.is_complete_keys(k[0], k[1], k[2], k[3], wn) or hands.is_seven_pairs(c, wn, bool(melds))
@@ -681,26 +699,31 @@ class _Auditor:
 
     def _open_pending(self, seat: int, t: int, seq: int) -> None:
         """Note what every other seat could do with the discard ``t`` (for 过手 and priority)."""
-        p = _Pending(seat, t, seq)
         hands_ = self.w.hands
         waits = self.waits
+        win: set[int] = set()
+        pong: set[int] = set()
+        kong: set[int] = set()
         for s in range(self.n):
             if s == seat:
                 continue
             h = hands_[s]
             ht = h[t]
             if ht >= 2:
-                p.could_pong.add(s)  # 碰 with two natural copies (chickens only as plain 1s)
+                pong.add(s)  # 碰 with two natural copies (chickens only as plain 1s)
                 # 直杠: three naturals, or a natural pair + one chicken
                 if ht >= 3 or any(h[k] for k in self.wild if k != t):
-                    p.could_kong.add(s)
+                    kong.add(s)
             ten = waits[s]
             if ten is None:
                 ten = self._tenpai(s)
-            if ten and self._completes(s, t, ten):
-                p.could_win.add(s)
-        p.kd = self.kong_discard
-        self.pending = p
+            if ten:
+                ok = ten[3].get(t)  # _completes' cache
+                if ok is None:
+                    ok = self._completes(s, t, ten)
+                if ok:
+                    win.add(s)
+        self.pending = _Pending(seat, t, seq, win, pong, kong, self.kong_discard)
 
     def _score(self, seat: int, t: Optional[int], how: str, kd: Optional[bool] = None) -> Optional[fanlib.Score]:
         w = self.w
@@ -723,18 +746,23 @@ class _Auditor:
         if p is None:
             return
         self.pending = None
+        if not (p.could_pong or p.could_kong or p.could_win):
+            return  # no one could take it: no one passed anything
         took = set(takers)
         for s in p.could_pong - took:
             self.ban_pong[s].add(p.tile)
+            self.any_passes[s] = True
         for s in p.could_kong - took:
             self.ban_kong[s].add(p.tile)
+            self.any_passes[s] = True
         for s in p.could_win - took:
             self.guohu[s].append((p.tile, p.kd))
+            self.any_passes[s] = True
 
     def _missed_wins(self, e: ev.Event, winners: list[int]) -> None:
         """一炮多响: every seat that declared a legal win on the discard is a winner."""
         p = self.pending
-        if p is None:
+        if p is None or not p.declared:
             return
         for s, claims in sorted(p.declared.items()):
             if "win" in claims and s not in winners and s in p.could_win and \
@@ -1202,71 +1230,27 @@ def explain_game(log: GameLog) -> list[str]:
     return out
 
 
-_ENC = msgspec.json.Encoder()
-_DEC = None
-
-
-def _pack(log: GameLog) -> tuple:
-    """A game for a worker process: its events as JSON lines (much cheaper than pickling Structs)."""
-    buf = bytearray()
-    for e in log.events:
-        _ENC.encode_into(e, buf, len(buf))
-        buf.extend(b"\n")
-    return (log.game, log.file, bytes(buf), log.lines, log.problem, log.closed)
-
-
-def _audit_packed(packed: tuple) -> GameAudit:
-    global _DEC
-    if _DEC is None:
-        _DEC = msgspec.json.Decoder(ev.AnyEvent)
-    game, file, data, lines, problem, closed = packed
-    events = [_DEC.decode(x) for x in data.splitlines()]
-    return audit_game(GameLog(game, file, events, lines, problem, closed))
-
-
 def audit_paths(paths: Iterable[str], jobs: int = 1, orphans: Optional[list[LogProblem]] = None
                 ) -> Iterator[GameAudit]:
     """Audit every game in ``paths`` (files, folders, ``-``), in input order.
 
     Pass a list as ``orphans`` to collect the problems that name no game
     (missing files, lines without a game id); it is complete once the iterator
-    is exhausted.  ``jobs > 1`` audits games in that many worker processes.
+    is exhausted.  ``jobs > 1`` audits games in that many worker processes
+    (:mod:`audits.parallel`), with the same results in the same order.
     """
-    paths = list(paths)
-    files = list(find_logs(paths)) if jobs > 1 else []
-    if jobs > 1 and len(files) > 1 and "-" not in files:
-        # several files: each worker reads and audits whole files (no decoding in this process)
-        import multiprocessing as mp
-        with mp.get_context("spawn" if _no_fork() else "fork").Pool(jobs) as pool:
-            for audits, problems in pool.imap(_audit_file, files):
-                if orphans is not None:
-                    orphans.extend(problems)
-                yield from audits
+    if jobs > 1:
+        from .parallel import audit_parallel
+
+        yield from audit_parallel(paths, jobs, orphans)
         return
     reader = LogReader(paths)
     try:
-        if jobs <= 1:
-            for log in reader.games():
-                yield audit_game(log)
-        else:
-            # one file (or stdin): this process reads, workers audit games sent as JSON lines
-            import multiprocessing as mp
-            with mp.get_context("spawn" if _no_fork() else "fork").Pool(jobs) as pool:
-                yield from pool.imap(_audit_packed, (_pack(log) for log in reader.games()), chunksize=4)
+        for log in reader.games():
+            yield audit_game(log)
     finally:
         if orphans is not None:
             orphans.extend(reader.orphans)
-
-
-def _audit_file(path: str) -> tuple[list[GameAudit], list[LogProblem]]:
-    reader = LogReader([path])
-    audits = [audit_game(log) for log in reader.games()]
-    return audits, reader.orphans
-
-
-def _no_fork() -> bool:
-    import sys
-    return sys.platform == "win32"
 
 
 __all__ = ["GameAudit", "audit_game", "audit_paths", "expected_transfers", "explain_game",

@@ -207,6 +207,22 @@ def is_complete(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] |
     Melds count as sets, so pass only the concealed part (``3k+2`` tiles); the
     melds matter only through ``meld_use`` (max-four rule).
     """
+    if meld_use is None or not any(meld_use):
+        # Fast path: the counts' bytes, sliced per suit, key tables whose entries
+        # also carry the suit's tile count (so the 3k+2 test needs no sum()).
+        try:
+            b = bytes(counts)
+        except (ValueError, TypeError):
+            b = b""
+        if len(b) == NUM_KINDS:
+            st = _SUIT_BYTES
+            e0 = st.get(b[:9]) or _bytes_entry(b[:9])
+            e1 = st.get(b[9:18]) or _bytes_entry(b[9:18])
+            e2 = st.get(b[18:27]) or _bytes_entry(b[18:27])
+            e3 = _HONOUR_BYTES.get(b[27:]) or _bytes_entry(b[27:])
+            if (e0[2] + e1[2] + e2[2] + e3[2] + wilds) % 3 != 2:
+                return False
+            return e0[0] + e1[0] + e2[0] + e3[0] + min(2, e0[1], e1[1], e2[1], e3[1]) <= wilds
     total = sum(counts) + wilds
     if total % 3 != 2:
         return False
@@ -223,6 +239,100 @@ def is_complete(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] |
             es.append(suit_entry(suit_key(counts, start, n), s == 3))
     need = sum(e[0] for e in es) + min(2, *(e[1] for e in es))
     return need <= wilds
+
+
+# ---------------------------------------------------------------------------
+# the bytes-keyed tables (is_complete from counts) and their one-off prefill
+
+#: counts bytes of one suit -> (a, d, tiles in the suit); the same (a, d) as the base-5 tables
+_SUIT_BYTES: dict[bytes, tuple[int, int, int]] = {}
+_HONOUR_BYTES: dict[bytes, tuple[int, int, int]] = {}
+_prefilled = False
+
+
+def _bytes_entry(b: bytes) -> tuple[int, int, int]:
+    """Fill one bytes-keyed entry from the base-5 table (same key arithmetic as
+    :func:`hand_keys`, so both tables always agree)."""
+    if not _prefilled:
+        _prefill()
+        got = (_HONOUR_BYTES if len(b) == 7 else _SUIT_BYTES).get(b)
+        if got is not None:
+            return got
+    k = 0
+    for x in b:
+        k = k * 5 + x
+    honours = len(b) == 7
+    a, d = suit_entry(k, honours)
+    e = (a, d, sum(b))
+    (_HONOUR_BYTES if honours else _SUIT_BYTES)[b] = e
+    return e
+
+
+def _complete_patterns(n: int, runs: bool) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
+    """Every count pattern of one suit (``n`` kinds, ≤ 4 of a kind) that is sets only
+    (up to 5 sets) or sets + one pair (up to 14 tiles), as base-5 key -> counts."""
+    pw = tuple(5 ** (n - 1 - i) for i in range(n))
+    shapes = [(i,) * 3 for i in range(n)]  # triplets
+    if runs:
+        shapes += [(i, i + 1, i + 2) for i in range(n - 2)]
+    empty = (0,) * n
+    layer = {0: empty}
+    sets_only = dict(layer)
+    for _ in range(5):
+        nxt: dict[int, tuple[int, ...]] = {}
+        for key, c in layer.items():
+            for sh in shapes:
+                k2 = key + pw[sh[0]] + pw[sh[1]] + pw[sh[2]]
+                if k2 in nxt:
+                    continue
+                c2 = list(c)
+                for i in sh:
+                    c2[i] += 1
+                if max(c2) <= 4:
+                    nxt[k2] = tuple(c2)
+        sets_only.update(nxt)
+        layer = nxt
+    with_pair: dict[int, tuple[int, ...]] = {}
+    for key, c in sets_only.items():
+        if sum(c) <= 12:
+            for i in range(n):
+                if c[i] <= 2:
+                    k2 = key + 2 * pw[i]
+                    if k2 not in with_pair:
+                        c2 = list(c)
+                        c2[i] += 2
+                        with_pair[k2] = tuple(c2)
+    return sets_only, with_pair
+
+
+def _prefill() -> None:
+    """Fill both tables at once for every complete suit pattern (the keys a check of a
+    complete hand meets), far faster than one solver run per key.
+
+    * sets only (``3k`` tiles, ``k`` ≤ 4): a = 0; the pair costs exactly 2 wilds
+      (it needs ``≡ 2 (mod 3)`` more tiles, and some kind holds ≤ 2, so a wild pair fits).
+    * sets + pair (``3k+2`` tiles): a + d = 0; a = 1 when one more tile makes sets only
+      (``a ≡ 1 (mod 3)``), else the solver decides (rare).
+    """
+    global _prefilled
+    _prefilled = True
+    for n, runs, table, btable in ((9, True, _SUIT_TABLE, _SUIT_BYTES), (7, False, _HONOUR_TABLE, _HONOUR_BYTES)):
+        pw = tuple(5 ** (n - 1 - i) for i in range(n))
+        sets_only, with_pair = _complete_patterns(n, runs)
+        for key, c in sets_only.items():
+            if sum(c) <= 12:
+                e = table.get(key)
+                if e is None:
+                    e = table[key] = (0, 2)
+                btable[bytes(c)] = (e[0], e[1], sum(c))
+        for key, c in with_pair.items():
+            e = table.get(key)
+            if e is None:
+                if any(c[i] <= 3 and key + pw[i] in sets_only for i in range(n)):
+                    e = table[key] = (1, -1)
+                else:
+                    e = _fill_honour(key) if n == 7 else _fill_suit(key)
+            btable[bytes(c)] = (e[0], e[1], sum(c))
 
 
 def is_seven_pairs(counts: Sequence[int], wilds: int = 0, has_melds: bool = False) -> bool:
@@ -465,13 +575,21 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
                 head[p] += 1
 
 
-def _wild_groups(kinds: list[int]) -> list[Group]:
-    out = [Group("pong", (t, t, t), (t, t, t)) for t in kinds]
-    kset = set(kinds)
-    for s in _RUN_STARTS:
-        if s in kset and s + 2 in kset:
-            out.append(Group("chow", (s, s + 1, s + 2), (s, s + 1, s + 2)))
-    return out
+_WILD_GROUPS: dict[tuple[int, ...], tuple[Group, ...]] = {}
+
+
+def _wild_groups(kinds: list[int]) -> tuple[Group, ...]:
+    """The sets chickens alone can form over ``kinds`` (memoised: a handful of kind lists recur)."""
+    key = tuple(kinds)
+    got = _WILD_GROUPS.get(key)
+    if got is None:
+        out = [Group("pong", (t, t, t), (t, t, t)) for t in kinds]
+        kset = set(kinds)
+        for s in _RUN_STARTS:
+            if s in kset and s + 2 in kset:
+                out.append(Group("chow", (s, s + 1, s + 2), (s, s + 1, s + 2)))
+        got = _WILD_GROUPS[key] = tuple(out)
+    return got
 
 
 def _wild_only(w: int, head: list[int], pair_used: bool, acc: list[Group], kinds: list[int]) -> Iterator[list[Group]]:

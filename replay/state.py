@@ -25,6 +25,13 @@ from .melds import Meld
 
 TOTAL_TILES = 136
 
+#: Per tile kind: which suit key it belongs to (m, p, s, honours) and what one more
+#: copy adds to that key (base 5, first kind most significant: ``audits.hands.hand_keys``).
+SUIT_OF = tuple(t // 9 if t < 27 else 3 for t in range(NUM_KINDS))
+KEY_STEP = tuple(5 ** (8 - t % 9) if t < 27 else 5 ** (6 - (t - 27)) for t in range(NUM_KINDS))
+#: Phases in which no tile moves (the hand is not in play).
+_OUT_OF_HAND = frozenset({"opening", "between_hands", "closed", "won", "drawn"})
+
 #: What the table waits for next.
 PHASES = ("opening", "between_hands", "dealing", "draw", "discard", "replacement", "claims",
           "won", "drawn", "closed")
@@ -75,7 +82,7 @@ class _Work:
         "game", "seq", "ruleset", "wild", "players", "scores", "creator", "hand", "phase",
         "dealer", "turn", "hands", "melds", "discards", "tail", "undrawn", "wall",
         "wall_head", "wall_tail", "chickens", "bets", "last_discard", "kongs", "fees",
-        "opened", "pending_kong",
+        "opened", "pending_kong", "keys", "held",
     )
 
 
@@ -115,6 +122,10 @@ class Replayer:
         w.fees = []
         w.opened = None
         w.pending_kong = None
+        #: per seat: the four base-5 suit keys of the concealed tiles (kept up to date
+        #: as tiles move, so a win check needs no recount) and how many tiles it holds
+        w.keys = []
+        w.held = []
         self.line: Optional[int] = None
 
     # -- public -----------------------------------------------------------
@@ -142,6 +153,20 @@ class Replayer:
             self._break("seq_gap", f"sequence jumps from {w.seq} to {event.seq}", event)
         _APPLY[type(event)](self, event)
         w.seq = event.seq
+
+    # The audit's hot path: the caller has already checked that ``e`` is this game's
+    # next event (the checks of :meth:`apply`) and converted its tile once.
+    def apply_draw(self, e: ev.TileDrawn, t: int, line: Optional[int] = None) -> None:
+        """:meth:`apply` for the next event, a draw of tile ``t``."""
+        self.line = line
+        self._drawn(e, t)
+        self._w.seq = e.seq
+
+    def apply_discard(self, e: ev.TileDiscarded, t: int, line: Optional[int] = None) -> None:
+        """:meth:`apply` for the next event, a discard of tile ``t``."""
+        self.line = line
+        self._discarded(e, t)
+        self._w.seq = e.seq
 
     def state(self) -> TableState:
         """An immutable snapshot of the table now."""
@@ -187,30 +212,28 @@ class Replayer:
         return seat
 
     def _in_hand(self, event: ev.Event) -> None:
-        if self._w.phase in ("opening", "between_hands", "closed", "won", "drawn"):
+        if self._w.phase in _OUT_OF_HAND:
             self._break("out_of_hand", f"{type(event).__name__} outside a hand in play", event)
 
     def _take(self, seat: int, tiles: Iterable[int], event: ev.Event) -> None:
         """Remove tiles from a concealed hand (a structural break if absent)."""
-        hand = self._w.hands[seat]
+        w = self._w
+        hand = w.hands[seat]
+        keys = w.keys[seat]
         taken: list[int] = []
         for t in tiles:
             if hand[t] <= 0:
                 for u in taken:
                     hand[u] += 1
+                    keys[SUIT_OF[u]] += KEY_STEP[u]
+                w.held[seat] += len(taken)
                 self._break("tile_not_in_hand",
                             f"seat {seat} does not hold {TILE_NAMES[t]} (hand {format_hand(_tiles(hand))})",
                             event, seat)
             hand[t] -= 1
+            keys[SUIT_OF[t]] -= KEY_STEP[t]
             taken.append(t)
-
-    def _draw_count(self, event: ev.Event, source: str) -> None:
-        w = self._w
-        if source == "wall":
-            if w.undrawn - len(w.tail) <= 0:
-                self._break("empty_wall", "draw from an empty wall", event)
-            w.wall_head += 1
-        w.undrawn -= 1
+        w.held[seat] -= len(taken)
 
     # -- the room -----------------------------------------------------------
 
@@ -242,6 +265,8 @@ class Replayer:
     def _reset_seats(self, n: int) -> None:
         w = self._w
         w.hands = [[0] * NUM_KINDS for _ in range(n)]
+        w.keys = [[0, 0, 0, 0] for _ in range(n)]
+        w.held = [0] * n
         w.melds = [[] for _ in range(n)]
         w.discards = [[] for _ in range(n)]
         w.chickens = [0] * n
@@ -307,11 +332,14 @@ class Replayer:
         total = 0
         for s, tiles in enumerate(e.hands):
             hand = w.hands[s]
+            keys = w.keys[s]
             for name in tiles:
                 t = TILE_INDEX[name]
                 hand[t] += 1
+                keys[SUIT_OF[t]] += KEY_STEP[t]
                 if t in w.wild:
                     w.chickens[s] += 1
+            w.held[s] += len(tiles)
             total += len(tiles)
         w.undrawn -= total
         w.wall_head += total
@@ -325,11 +353,13 @@ class Replayer:
             w.tail.append(TILE_INDEX[name])
             w.wall_tail -= 1
 
-    def _drawn(self, e: ev.TileDrawn) -> None:
+    def _drawn(self, e: ev.TileDrawn, t: int) -> None:
         w = self._w
-        self._in_hand(e)
-        seat = self._seat(e.seat, e)
-        t = TILE_INDEX[e.tile]
+        if w.phase in _OUT_OF_HAND:
+            self._in_hand(e)
+        seat = e.seat
+        if not 0 <= seat < len(w.players):
+            self._seat(seat, e)
         if e.source == "tail":
             if t not in w.tail:
                 self._break("not_in_tail", f"{e.tile} is not among the face-up tail tiles "
@@ -337,20 +367,32 @@ class Replayer:
             w.tail.remove(t)
             w.undrawn -= 1
         else:
-            self._draw_count(e, "wall")
+            if w.undrawn - len(w.tail) <= 0:
+                self._break("empty_wall", "draw from an empty wall", e)
+            w.wall_head += 1
+            w.undrawn -= 1
         w.hands[seat][t] += 1
+        w.keys[seat][SUIT_OF[t]] += KEY_STEP[t]
+        w.held[seat] += 1
         if t in w.wild:
             w.chickens[seat] += 1
         w.turn = seat
         w.phase = "discard"
         w.last_discard = None
 
-    def _discarded(self, e: ev.TileDiscarded) -> None:
+    def _discarded(self, e: ev.TileDiscarded, t: int) -> None:
         w = self._w
-        self._in_hand(e)
-        seat = self._seat(e.seat, e)
-        t = TILE_INDEX[e.tile]
-        self._take(seat, (t,), e)
+        if w.phase in _OUT_OF_HAND:
+            self._in_hand(e)
+        seat = e.seat
+        if not 0 <= seat < len(w.players):
+            self._seat(seat, e)
+        hand = w.hands[seat]
+        if hand[t] <= 0:
+            self._take(seat, (t,), e)  # the structural break, with its message
+        hand[t] -= 1
+        w.keys[seat][SUIT_OF[t]] -= KEY_STEP[t]
+        w.held[seat] -= 1
         # A discarded chicken stays the discarder's for 点鸡, even when claimed:
         # it was counted when it entered the hand and is not uncounted here.
         w.discards[seat].append([t, -1])
@@ -523,8 +565,8 @@ _APPLY = {
     ev.PigBetPlaced: Replayer._bet,
     ev.TilesDealt: Replayer._dealt,
     ev.TailTurned: Replayer._tail_turned,
-    ev.TileDrawn: Replayer._drawn,
-    ev.TileDiscarded: Replayer._discarded,
+    ev.TileDrawn: lambda r, e: r._drawn(e, TILE_INDEX[e.tile]),
+    ev.TileDiscarded: lambda r, e: r._discarded(e, TILE_INDEX[e.tile]),
     ev.ClaimDeclared: Replayer._claim_declared,
     ev.ClaimPassed: Replayer._claim_passed,
     ev.Chowed: Replayer._chowed,

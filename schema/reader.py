@@ -9,11 +9,12 @@ Games may be interleaved in one file: each is handed out when its
 from __future__ import annotations
 
 import gzip
-import io
 import os
 import sys
 import zlib
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import attrgetter
 from typing import IO, Iterable, Iterator, Optional, Union
 
 import msgspec
@@ -130,6 +131,16 @@ def iter_lines(path: str) -> Iterator[tuple[int, Union[Event, LogProblem]]]:
     Blocks of lines decode in one call; a block holding a bad or blank line is
     decoded again line by line, so problems still name their exact line.
     """
+    for first, events, items in _blocks(path):
+        if events is not None:
+            yield from zip(range(first, first + len(events)), events)
+        else:
+            yield from items
+
+
+def _blocks(path: str) -> Iterator[tuple[int, Optional[list[Event]], list[tuple[int, Union[Event, LogProblem]]]]]:
+    """The log in blocks: ``(first line number, events, [])`` for a block whose every
+    line is an event, else ``(first, None, [(line number, event or problem), ...])``."""
     name = "<stdin>" if path == "-" else path
     src = open_source(path)
     first = 1
@@ -141,14 +152,13 @@ def iter_lines(path: str) -> Iterator[tuple[int, Union[Event, LogProblem]]]:
             except (msgspec.ValidationError, msgspec.DecodeError):
                 events = None
             if events is not None and len(events) == len(lines):
-                yield from zip(range(first, first + len(lines)), events)
+                yield first, events, []
             else:
-                for n, raw in enumerate(lines, first):
-                    if raw.strip():
-                        yield n, decode_line(raw, name, n)
+                yield first, None, [(n, decode_line(raw, name, n))
+                                    for n, raw in enumerate(lines, first) if raw.strip()]
             first += len(lines)
     except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as e:
-        yield -1, LogProblem(name, 0, f"cannot read: {e}")
+        yield -1, None, [(-1, LogProblem(name, 0, f"cannot read: {e}"))]
     finally:
         if src is not sys.stdin.buffer:
             src.close()
@@ -191,20 +201,58 @@ class LogReader:
         open_games: dict[str, GameLog] = {}
         get = open_games.get
         closed_type = GameClosed
-        for n, item in iter_lines(path):
-            if type(item) is LogProblem:
-                self._problem(open_games, name, n, item)
+        for first, events, items in _blocks(path):
+            if events is not None:
+                yield from self._clean_block(open_games, name, first, events)
                 continue
-            log = get(item.game)
-            if log is None:
-                log = open_games[item.game] = GameLog(item.game, name)
-            if log.problem is None:
-                log.events.append(item)
-                log.lines.append(n)
-            if type(item) is closed_type:
-                log.closed = True
-                yield open_games.pop(item.game)
+            for n, item in items:
+                if type(item) is LogProblem:
+                    self._problem(open_games, name, n, item)
+                    continue
+                log = get(item.game)
+                if log is None:
+                    log = open_games[item.game] = GameLog(item.game, name)
+                if log.problem is None:
+                    log.events.append(item)
+                    log.lines.append(n)
+                if type(item) is closed_type:
+                    log.closed = True
+                    yield open_games.pop(item.game)
         yield from open_games.values()
+
+    @staticmethod
+    def _clean_block(open_games: dict[str, GameLog], name: str, first: int, events: list[Event]
+                     ) -> Iterator[GameLog]:
+        """A block with no problem line: the same grouping as the line-by-line loop, done
+        a run of consecutive lines of one game at a time (a game's lines are usually
+        consecutive), each run cut after a ``GameClosed``."""
+        types = list(map(type, events))
+        closes = []
+        i = -1
+        try:
+            while True:
+                i = types.index(GameClosed, i + 1)
+                closes.append(i + 1)
+        except ValueError:
+            pass
+        closes.append(len(events) + 1)
+        c = 0  # the next cut after a GameClosed
+        start = 0
+        for game, run in groupby(map(attrgetter("game"), events)):
+            end = start + len(list(run))
+            while start < end:
+                stop = min(end, closes[c])
+                log = open_games.get(game)
+                if log is None:
+                    log = open_games[game] = GameLog(game, name)
+                if log.problem is None:
+                    log.events.extend(events[start:stop])
+                    log.lines.extend(range(first + start, first + stop))
+                if stop == closes[c]:
+                    c += 1
+                    log.closed = True
+                    yield open_games.pop(game)
+                start = stop
 
     def _problem(self, open_games: dict[str, GameLog], name: str, n: int, item: LogProblem) -> None:
         if item.game is None or n < 0:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from audits.fans import FAN_VALUES, WinContext, fan_total, may_win, points, score_hand
 from replay.melds import Meld

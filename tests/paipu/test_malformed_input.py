@@ -5,7 +5,6 @@ file and audits the file: ``bad`` gets the right finding and message, ``good``
 audits clean and complete.
 """
 
-import msgspec
 import pytest
 
 from audits.audit import audit_paths

@@ -9,7 +9,7 @@ import pytest
 
 from schema import events as ev
 from schema.builder import GameBuilder
-from schema.reader import LogReader, decode_line, encode_events, read_games
+from schema.reader import decode_line, encode_events, read_games
 
 
 def small_game(gid: str) -> GameBuilder:
