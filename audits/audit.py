@@ -637,7 +637,9 @@ class _Auditor:
                     wn += n
                     keys[k // 9 if k < 27 else 3] -= n * KEY_STEP[k]  # chickens are not naturals
             got = False
-            if w.held[seat] % 3 == 1:
+            if wn >= 4 and w.held[seat] % 3 == 1:
+                got = [None, wn, keys, {}]  # 四小鸡: four chickens held win on any tile
+            elif w.held[seat] % 3 == 1:
                 if hands.is_complete_keys(keys[0], keys[1], keys[2], keys[3], wn + 1):
                     got = [None, wn, keys, {}]
                 elif not w.melds[seat]:
@@ -660,6 +662,9 @@ class _Auditor:
         got = cache.get(t)
         if got is not None:
             return got
+        if wn >= 4:
+            cache[t] = True  # 四小鸡: four chickens in the concealed hand are a win by themselves
+            return True
         melds = self.w.melds[seat]
         if c is None:
             c = ten[0] = self._naturals(seat)[0]

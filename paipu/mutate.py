@@ -461,8 +461,7 @@ def f_win_during_guohu(ctx: _Ctx):
                 for u in range(NUM_KINDS):
                     if hand[u] and u not in r.work.wild and _quick_complete(r, s, u):
                         sc = _score(r, s, u, "discard", False)
-                        # 四小鸡 wins on any tile; whether passing it counts as 过胡 is left aside
-                        if sc.complete and sc.fan >= 1 and "sixiaoji" not in sc.fans:
+                        if sc.complete and sc.fan >= 1:
                             disc = _mk(ev.TileDiscarded, e, seat=e.seat, tile=_N[u])
                             ctx.events = ev_[:j + 1] + [disc]
                             return _win_at(ctx, j + 1, s, list(sc.fans), sc.fan)
