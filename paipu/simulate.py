@@ -36,7 +36,7 @@ from schema import events as ev
 from schema.builder import EPOCH, GameBuilder
 from schema.reader import encode_events
 from schema.ruleset import Ruleset, resolve
-from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES
+from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, WINDS
 
 from audits import claims as C
 from audits import fans as F
@@ -321,6 +321,10 @@ class _Hand:
             return "pairs"
         if x < 0.48:
             return "honours"
+        if x < 0.58:
+            return "winds"   # chases wind pongs: 小四喜 / 大四喜
+        if x < 0.68:
+            return "kongs"   # keeps pairs and triplets, declares every kong it can: 双杠 / 四杠
         return None
 
     def emit(self, cls: type, **fields: Any) -> ev.Event:
@@ -372,6 +376,11 @@ class _Hand:
         self.head = pos
         self.tail_next = TOTAL - 3
         self.emit(ev.TilesDealt, hands=hands)
+        for seat in range(n):
+            # a seat dealt many winds (wilds help) plays for the wind hands
+            winds = sum(1 for name in hands[seat] if TILE_INDEX[name] in WINDS or TILE_INDEX[name] in self.wild)
+            if winds >= 6:
+                self.flavour[seat] = "winds"
         self.emit(ev.TailTurned, tiles=[TILE_NAMES[wall[-1]], TILE_NAMES[wall[-2]]])
         try:
             self._loop()
@@ -424,7 +433,7 @@ class _Hand:
             view = self._view(seat)
             if drew is not None:
                 win = self_draw_win(self, seat, view, drew[0], drew[1] == "tail")
-                if win is not None:
+                if win is not None and not self._holds_out(seat, win):
                     self._win([(seat, win)], "self_draw", drew[0], None)
             kong = self._choose_kong(seat, view)
             if kong is not None:
@@ -473,6 +482,22 @@ class _Hand:
             return False
         return len(self.w.tail) >= 1 and self.tail_next >= self.head
 
+    def _holds_out(self, seat: int, win: "WinScore") -> bool:
+        """A "kongs" or "winds" bot close to 四杠 / 大四喜 lets a smaller win go while
+        plenty of wall is left (a legal choice; a passed discard win is 过胡)."""
+        if self.remaining() <= 40 or "sigang" in win.fans or "dasixi" in win.fans:
+            return False
+        flavour = self.flavour[seat]
+        melds = self.w.melds[seat]
+        if flavour == "kongs":
+            return 2 <= sum(1 for m in melds if m.is_kong) < 4
+        if flavour == "winds":
+            hand = self.w.hands[seat]
+            wind_sets = sum(1 for m in melds if m.kind != "chow" and WINDS[0] <= m.of <= WINDS[-1])
+            wind_sets += sum(1 for t in WINDS if hand[t] >= 3)
+            return wind_sets >= 2
+        return False
+
     def _choose_kong(self, seat: int, view: "SeatView") -> Optional[tuple[int, list[int], bool]]:
         """Natural kongs are declared most of the time; a kong that spends chickens
         (precious) now and then; the bot picks among the engine's kong options."""
@@ -480,6 +505,9 @@ class _Hand:
             return None
         rng = self.rng
         x = rng.random()
+        if self.flavour[seat] == "kongs":
+            options = own_kongs(view)
+            return rng.choice(options) if options else None
         if x >= 0.85:
             return None
         if x >= 0.2 and not _natural_kong_possible(view):
@@ -559,12 +587,14 @@ class _Hand:
         decided: dict[int, str] = {}
         for s, o in offers.items():
             if "win" in o:
-                if (s in colluders and d in colluders) or rng.random() >= cfg.decline_win:
+                if (s in colluders and d in colluders) or (
+                        rng.random() >= cfg.decline_win and not self._holds_out(s, o["win"])):
                     decided[s] = "win"
                     continue
-            if "kong" in o and rng.random() < (0.75 if o["kong"].count(t) == 3 else 0.3):
+            eager = self.flavour[s] == "kongs" or (self.flavour[s] == "winds" and WINDS[0] <= t <= WINDS[-1])
+            if "kong" in o and (eager or rng.random() < (0.75 if o["kong"].count(t) == 3 else 0.3)):
                 decided[s] = "kong"
-            elif "pong" in o and rng.random() < (0.95 if s == cfg.illegal_claimer else 0.6):
+            elif "pong" in o and (eager or rng.random() < (0.95 if s == cfg.illegal_claimer else 0.6)):
                 decided[s] = "pong"
             elif "chow" in o and rng.random() < 0.45:
                 decided[s] = "chow"
@@ -869,15 +899,19 @@ def bot_discard(view: SeatView, rng: random.Random, flavour: Optional[str]) -> i
                 v -= 1
             if flavour == "suit" and t // 9 != main:
                 v -= 8
-            elif flavour == "honours":
+            elif flavour in ("honours", "winds"):
                 v -= 4
         else:
             if flavour == "suit":
                 v += 2
             elif flavour == "honours":
                 v += 8 + 4 * c
+            elif flavour == "winds" and t < 31:
+                v += 12 + 6 * c
         if flavour == "pairs":
             v += 4 * (c >= 2)
+        elif flavour == "kongs":
+            v += 10 * (c >= 2) + 10 * (c >= 3)
         v += rng.random()
         if best_v is None or v < best_v:
             best, best_v = t, v

@@ -303,7 +303,7 @@ CLEAN_SIM = [
 #: The clean room each fault class is planted in (chosen so the situation arises).
 FAULT_SOURCES = {
     "chow_wrong_seat": SimConfig(preset="qujing-xiaoji", options={"chow": True}, games=12, seed=31, max_hands=2),
-    "cap_not_applied": SimConfig(preset="qujing-shuanggui", games=400, seed=34, max_hands=2),
+    "cap_not_applied": SimConfig(preset="qujing-shuanggui", games=2000, seed=34, max_hands=2),
     "dianji_wrong_amount": SimConfig(options={"dianji": True}, games=3, seed=35, max_hands=2),
     "yangzhu_wrong_amount": SimConfig(preset="qujing-baiban", options={"yangzhu": True}, games=3, seed=36,
                                       max_hands=2),
