@@ -1,3 +1,10 @@
+"""Simulate N hands across every preset/option mix, audit them, and print the
+findings count and the coverage of every fan and claim type.
+
+    python bench/coverage.py 10000
+
+Not part of the test suite (tests/paipu/test_simulate.py runs a smaller fixed-seed set).
+"""
 import sys, time, collections, json
 from multiprocessing import Pool
 from paipu.simulate import SimConfig, simulate_games, SimStats

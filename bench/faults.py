@@ -1,3 +1,11 @@
+"""Fault-detection table: plant each fault class of paipu.mutate in seeded
+simulated games until it applied WANT times (or MAXG games were used), audit,
+and print detected/applied per class.
+
+    python bench/faults.py 100 3000 [class,class,...]
+
+Not part of the test suite (tests/paipu/test_mutate.py runs a smaller set).
+"""
 import sys, random, collections, time
 from multiprocessing import Pool
 from paipu.simulate import SimConfig, simulate_games
