@@ -49,12 +49,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional
 import msgspec
 
 from schema.events import AnyEvent, GameClosed
-from schema.reader import GameLog, LogProblem, decode_line, find_logs, open_source
-
-try:  # the reader's block size, so an unreadable file stops at the same line as in one process
-    from schema.reader import CHUNK_BYTES as _READ_BYTES
-except ImportError:  # pragma: no cover
-    _READ_BYTES = 1 << 22
+from schema.reader import GameLog, LogProblem, decode_line, find_logs, line_blocks, open_source
 
 #: Lines are dealt in blocks of about this many bytes (smaller blocks start the workers sooner).
 DEAL_BYTES = 1 << 20
@@ -160,29 +155,17 @@ class _Dealer(dict):
 
 
 def _read_blocks(src: Any) -> Iterator[bytes]:
-    """Whole lines in blocks of about :data:`DEAL_BYTES` (read :data:`_READ_BYTES` at a time)."""
-    rest = b""
-    while True:
-        block = src.read(_READ_BYTES)
-        if not block:
-            if rest:
-                yield rest
-            return
-        block = rest + block
-        cut = block.rfind(b"\n") + 1
-        if cut == 0:
-            rest = block
-            continue
-        rest = block[cut:]
-        start = 0
-        while cut - start > DEAL_BYTES:
+    """Whole lines in blocks of about :data:`DEAL_BYTES`, cut from the reader's own blocks
+    (so an unreadable file stops at the same line as in one process)."""
+    for block in line_blocks(src):
+        start, size = 0, len(block)
+        while size - start > DEAL_BYTES:
             end = block.find(b"\n", start + DEAL_BYTES) + 1
-            if end == 0 or end >= cut:
+            if end == 0 or end >= size:
                 break
             yield block[start:end]
             start = end
-        yield block[start:cut] if start else block[:cut]
-
+        yield block[start:] if start else block
 
 
 # ---------------------------------------------------------------------------

@@ -32,6 +32,7 @@ import msgspec
 
 from audits import hands as H
 from replay import Replayer
+from replay.state import KEY_STEP
 from schema import events as ev
 from schema.builder import EPOCH, GameBuilder
 from schema.reader import encode_events
@@ -45,8 +46,6 @@ from audits import settlement as S
 __all__ = ["SimConfig", "SimStats", "SimError", "simulate_games", "simulate_encoded", "write_log"]
 
 TOTAL = 136
-_POW5 = tuple(5 ** (8 - i) for i in range(9))
-_POW5_Z = tuple(5 ** (6 - i) for i in range(7))
 
 
 @dataclass
@@ -871,7 +870,7 @@ def bot_discard(view: SeatView, rng: random.Random, flavour: Optional[str]) -> i
     complete = H.is_complete_keys
     for t in cands:
         su = t // 9
-        delta = _POW5[t % 9] if su < 3 else _POW5_Z[t - 27]
+        delta = KEY_STEP[t]
         keys[su] -= delta
         if complete(keys[0], keys[1], keys[2], keys[3], w1):
             tenpai.append(t)

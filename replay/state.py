@@ -421,37 +421,35 @@ class Replayer:
         wild = self._w.wild
         return sum(1 for t in tiles if t in wild)
 
-    def _chowed(self, e: ev.Chowed) -> None:
-        w = self._w
+    def _take_claim(self, e: ev.Event, what: str, need: int) -> tuple[int, int, list[int]]:
+        """Move a claimed discard and ``need`` tiles from hand out of play: (seat, tile, own)."""
         self._in_hand(e)
         seat = self._seat(e.seat, e)
         self._seat(e.from_seat, e)
         t = TILE_INDEX[e.tile]
         own = [TILE_INDEX[x] for x in e.tiles]
-        if len(own) != 2:
-            self._break("bad_meld", f"a chow takes 2 tiles from hand, not {len(own)}", e, seat)
+        if len(own) != need:
+            self._break("bad_meld", f"{what} takes {need} tiles from hand, not {len(own)}", e, seat)
         self._take(seat, own, e)
         self._claim_discard(seat, e.from_seat, t, e)
-        tiles = tuple(sorted(own + [t]))
-        w.melds[seat].append(Meld("chow", tiles[0], tiles, 0, e.from_seat, self._own_chickens(own)))
+        return seat, t, own
+
+    def _called(self, seat: int) -> None:
+        w = self._w
         w.turn = seat
         w.phase = "discard"
 
+    def _chowed(self, e: ev.Chowed) -> None:
+        seat, t, own = self._take_claim(e, "a chow", 2)
+        tiles = tuple(sorted(own + [t]))
+        self._w.melds[seat].append(Meld("chow", tiles[0], tiles, 0, e.from_seat, self._own_chickens(own)))
+        self._called(seat)
+
     def _ponged(self, e: ev.Ponged) -> None:
-        w = self._w
-        self._in_hand(e)
-        seat = self._seat(e.seat, e)
-        self._seat(e.from_seat, e)
-        t = TILE_INDEX[e.tile]
-        own = [TILE_INDEX[x] for x in e.tiles]
-        if len(own) != 2:
-            self._break("bad_meld", f"a pong takes 2 tiles from hand, not {len(own)}", e, seat)
-        self._take(seat, own, e)
-        self._claim_discard(seat, e.from_seat, t, e)
+        seat, t, own = self._take_claim(e, "a pong", 2)
         wilds = sum(1 for x in own if x != t)
-        w.melds[seat].append(Meld("pong", t, (t, *own), wilds, e.from_seat, self._own_chickens(own)))
-        w.turn = seat
-        w.phase = "discard"
+        self._w.melds[seat].append(Meld("pong", t, (t, *own), wilds, e.from_seat, self._own_chickens(own)))
+        self._called(seat)
 
     def _kong_done(self, seat: int) -> None:
         w = self._w
@@ -461,20 +459,11 @@ class Replayer:
         w.pending_kong = seat
 
     def _kong_exposed(self, e: ev.KongExposed) -> None:
-        w = self._w
-        self._in_hand(e)
-        seat = self._seat(e.seat, e)
-        self._seat(e.from_seat, e)
-        t = TILE_INDEX[e.tile]
+        seat, t, own = self._take_claim(e, "an exposed kong", 3)
         kind = TILE_INDEX[e.kind]
-        own = [TILE_INDEX[x] for x in e.tiles]
-        if len(own) != 3:
-            self._break("bad_meld", f"an exposed kong takes 3 tiles from hand, not {len(own)}", e, seat)
-        self._take(seat, own, e)
-        self._claim_discard(seat, e.from_seat, t, e)
         tiles = (t, *own)
         wilds = sum(1 for x in tiles if x != kind)
-        w.melds[seat].append(Meld("kong_exposed", kind, tiles, wilds, e.from_seat, self._own_chickens(own)))
+        self._w.melds[seat].append(Meld("kong_exposed", kind, tiles, wilds, e.from_seat, self._own_chickens(own)))
         self._kong_done(seat)
 
     def _kong_added(self, e: ev.KongAdded) -> None:

@@ -107,7 +107,7 @@ def open_source(path: str) -> IO[bytes]:
 CHUNK_BYTES = 1 << 22
 
 
-def _chunks(src: IO[bytes]) -> Iterator[bytes]:
+def line_blocks(src: IO[bytes]) -> Iterator[bytes]:
     """Whole lines in blocks of about :data:`CHUNK_BYTES`."""
     rest = b""
     while True:
@@ -145,7 +145,7 @@ def _blocks(path: str) -> Iterator[tuple[int, Optional[list[Event]], list[tuple[
     src = open_source(path)
     first = 1
     try:
-        for block in _chunks(src):
+        for block in line_blocks(src):
             lines = block.splitlines()
             try:
                 events = _decoder.decode_lines(block)
