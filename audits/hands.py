@@ -146,8 +146,8 @@ def _fill_honour(key: int) -> tuple[int, int]:
 
 
 def _maybe_trim() -> None:
-    # the sub-state memo only speeds up filling; keep memory bounded
-    if len(_SUB_MEMO) > 3_000_000:
+    # the sub-state memo only speeds up filling; bounded so a long audit keeps a small RSS
+    if len(_SUB_MEMO) > 200_000:
         _SUB_MEMO.clear()
 
 
