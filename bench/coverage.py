@@ -36,7 +36,7 @@ TARGET = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
 def job(args):
     k, name, kw = args
     per = TARGET // len(COMBOS) + 1
-    kw = dict(kw); kw.setdefault("max_hands", 8)
+    kw = dict(kw); kw.setdefault("max_hands", 8); kw.setdefault("rare_hands", 0.02)
     cfg = SimConfig(seed=7000 + k, games=10**6, **kw)
     st = SimStats(); t = time.perf_counter()
     findings = collections.Counter(); examples = {}

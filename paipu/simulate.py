@@ -85,6 +85,9 @@ class SimConfig:
     fee: int = 4
     #: Chance that a bot declines a legal discard win (过胡 follows).
     decline_win: float = 0.12
+    #: Chance that a hand's wall is arranged so one seat is dealt the makings of a
+    #: rare hand (大四喜 winds, or three quads for 四杠); play stays legal and audited.
+    rare_hands: float = 0.0
     #: First game id number (ids are ``{prefix}{seed}-{n:05d}``).
     game_prefix: str = "sim-"
 
@@ -342,7 +345,30 @@ class _Hand:
                 if low and self.rng.random() < 0.6 and not (wall[i] < 27 and wall[i] % 9 <= 2):
                     j = low.pop(self.rng.randrange(len(low)))
                     wall[i], wall[j] = wall[j], wall[i]
+        if self.g.cfg.rare_hands and self.rng.random() < self.g.cfg.rare_hands:
+            self._seed_rare_hand(wall)
         return wall
+
+    def _seed_rare_hand(self, wall: list[int]) -> None:
+        """Swap tiles into one seat's deal: three wind triplets and a wind pair (大四喜
+        in reach), or three quads (四杠 in reach); that seat plays for it."""
+        rng = self.rng
+        seat = rng.randrange(self.n)
+        k = (seat - self.dealer) % self.n
+        start = 0 if k == 0 else 14 + 13 * (k - 1)
+        if rng.random() < 0.5:
+            winds = list(WINDS)
+            rng.shuffle(winds)
+            want = [t for t in winds[:3] for _ in range(3)] + [winds[3]] * 2
+            self.flavour[seat] = "winds"
+        else:
+            kinds = rng.sample(range(NUM_KINDS), 3)
+            want = [t for t in kinds for _ in range(4)]
+            self.flavour[seat] = "kongs"
+        for i, t in enumerate(want):
+            here = start + i
+            j = wall.index(t, here) if t in wall[here:] else wall.index(t)
+            wall[here], wall[j] = wall[j], wall[here]
 
     def remaining(self) -> int:
         """Tiles that count as remaining for 黄庄 (the face-up tail counts by default)."""

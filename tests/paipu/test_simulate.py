@@ -219,3 +219,24 @@ def test_worker_processes_write_the_same_bytes():
     stats = SimStats()
     b"".join(simulate_encoded(cfg, stats, jobs=2))
     assert stats.games == 6 and stats.hands == 12
+
+
+def test_rare_hand_seeding_deals_wind_triplets_or_quads_and_stays_clean():
+    from schema.tiles import WINDS
+    games = list(simulate_games(SimConfig(preset="qujing-xiaoji", games=6, seed=3, max_hands=3, rare_hands=1.0)))
+    seeded = 0
+    for g in games:
+        assert audit_game(_log(g)).findings == []
+        for e in g:
+            if type(e) is ev.TilesDealt:
+                for hand in e.hands:
+                    c = collections.Counter(TILE_INDEX[t] for t in hand)
+                    wind_triplets = sum(1 for t in WINDS if c[t] >= 3)
+                    quads = sum(1 for n in c.values() if n == 4)
+                    if wind_triplets >= 3 or quads >= 3:
+                        seeded += 1
+                        break
+    hands = sum(1 for g in games for e in g if type(e) is ev.HandStarted)
+    assert seeded == hands
+    plain = list(simulate_games(SimConfig(preset="qujing-xiaoji", games=6, seed=3, max_hands=3)))
+    assert plain != games
