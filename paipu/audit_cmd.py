@@ -13,13 +13,9 @@ from typing import Iterator, List, Optional
 
 import typer
 
-EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
+from .console import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, fail as _fail
+
 FORMATS = ("text", "json", "junit")
-
-
-def _fail(message: str) -> None:
-    typer.echo(f"paipu: {message}", err=True)
-    raise typer.Exit(EXIT_INPUT)
 
 
 def _with_progress(items: Iterator, enabled: bool) -> Iterator:

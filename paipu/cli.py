@@ -1,11 +1,4 @@
-"""The ``paipu`` command line.
-
-Exit codes (documented in the README):
-  0  success; for ``audit``, no finding at error severity
-  1  ``audit``: findings at error severity; ``replay``: the game breaks before the event asked for
-  2  unreadable input or bad usage
-  3  an internal error in paipu (a bug: please report it)
-"""
+"""The ``paipu`` command line.  Exit codes are listed in :mod:`paipu.console` and the README."""
 
 from __future__ import annotations
 
@@ -18,7 +11,7 @@ from rich.console import Console
 
 from schema.events import json_schema
 
-EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+from .console import EXIT_INTERNAL
 
 app = typer.Typer(
     name="paipu",
@@ -28,12 +21,6 @@ app = typer.Typer(
     add_completion=False,
 )
 err = Console(stderr=True)
-
-
-def fail(message: str, code: int = EXIT_INPUT) -> None:
-    """Print one clear sentence on stderr and exit with ``code``."""
-    err.print(f"[bold red]paipu:[/] {message}", highlight=False, markup=True)
-    raise typer.Exit(code)
 
 
 @app.command("schema")

@@ -32,6 +32,8 @@ from replay.melds import Meld
 from schema.ruleset import Ruleset, RulesetError, parse_option, resolve
 from schema.tiles import TileError, parse_hand, tile_index, tile_name
 
+from .console import EXIT_INPUT, fail
+
 MELD_KINDS = {"chow": "chow", "pong": "pong", "kong": "kong_exposed", "akong": "kong_added",
               "ckong": "kong_concealed"}
 HOWS = ("self_draw", "discard", "robbed_kong")
@@ -206,8 +208,7 @@ def _render(res: dict) -> None:
 
 
 def _fail(msg: str) -> None:
-    typer.echo(msg.rstrip(".") + ".", err=True)
-    raise typer.Exit(2)
+    fail(msg.rstrip(".") + ".")
 
 
 def register(app: typer.Typer) -> None:
@@ -251,7 +252,7 @@ def register(app: typer.Typer) -> None:
                     typer.echo(res["error"], err=True)
                 typer.echo(json.dumps(res, ensure_ascii=False))
             if failed:
-                raise typer.Exit(2)
+                raise typer.Exit(EXIT_INPUT)
             return
         if not hand:
             _fail("a hand is required, e.g. paipu hand 123m456p789s11z2z --tile 2z")

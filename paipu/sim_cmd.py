@@ -12,13 +12,7 @@ import typer
 
 from schema.ruleset import PRESETS, RulesetError, parse_option
 
-EXIT_INPUT = 2
-
-
-def _fail(message: str) -> None:
-    """One clear sentence on stderr, exit code 2 (bad input or usage)."""
-    typer.echo(f"paipu: {message}", err=True)
-    raise typer.Exit(EXIT_INPUT)
+from .console import fail as _fail
 
 
 def simulate_cmd(

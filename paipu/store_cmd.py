@@ -17,8 +17,9 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from . import store
+from .console import EXIT_FINDINGS, fail
 
-EXIT_OK, EXIT_FOUND, EXIT_INPUT = 0, 1, 2
+EXIT_FOUND = EXIT_FINDINGS
 FORMATS = ("table", "csv", "json", "parquet")
 
 #: Statement types ``paipu query`` runs; everything else is refused.
@@ -33,9 +34,7 @@ def _err() -> Console:
     return Console(stderr=True)
 
 
-def _fail(message: str, code: int = EXIT_INPUT) -> None:
-    _err().print(f"[bold red]paipu:[/] {message}", highlight=False)
-    raise typer.Exit(code)
+_fail = fail
 
 
 # ---------------------------------------------------------------------------
