@@ -21,7 +21,8 @@ Readings where the rules are silent (each a comment at its check too):
 * 过手碰 / 过手杠 / 过胡 are determined by the audit, not by ``ClaimPassed``: a seat
   that *could* pong / kong / legally win (complete, ≥ 1 fan, not already in 过胡)
   on a discard and did not take it has passed, until its own next draw, chow,
-  pong or kong.  Passing a 抢杠 chance does not start 过胡.
+  pong or kong.  Letting a 抢杠 chance go (a complete hand on an added kong's
+  tile) starts 过胡 too: the seed bars every win after 过胡 ("禁胡所有牌").
 * ``CLAIM_PRIORITY`` needs the higher claim to be *declared* (``ClaimDeclared``)
   and legal; ``WIN_MISSED_MULTI`` likewise (a declared, legal win left out of
   ``HandWon`` or ignored by play moving on).
@@ -245,6 +246,10 @@ class _Auditor:
         self.ban_kong: list[set[int]] = [set() for _ in range(n)]
         #: 过胡 candidates per seat: (tile, 杠上炮 flag) of discards it could complete on and let go
         self.guohu: list[list[tuple[int, bool]]] = [[] for _ in range(n)]
+        #: seats that let a 抢杠 go (过胡 until their own next draw or claim)
+        self.rob_passed = [False] * n
+        #: after a 补杠: (adder, tile, seats whose hand is complete with it) until robbed or drawn past
+        self.rob_chance: Optional[tuple[int, int, list[int]]] = None
         #: whether the seat has any 过手碰 / 过手杠 / 过胡 to clear
         self.any_passes = [False] * n
         self.won_guohu: set[int] = set()
@@ -521,6 +526,12 @@ class _Auditor:
 
     def h_draw(self, e: ev.TileDrawn) -> None:
         w = self.w
+        if self.rob_chance is not None:
+            # nobody robbed the added kong: every seat that could have has passed a win (过胡)
+            for s in self.rob_chance[2]:
+                self.rob_passed[s] = True
+                self.any_passes[s] = True
+            self.rob_chance = None
         if self.pending is not None:
             self._missed_wins(e, [])
             self._resolve(e)
@@ -574,6 +585,7 @@ class _Auditor:
         self.ban_pong[seat].clear()
         self.ban_kong[seat].clear()
         self.guohu[seat].clear()
+        self.rob_passed[seat] = False
         self.any_passes[seat] = False
 
     def h_discard(self, e: ev.TileDiscarded) -> None:
@@ -700,7 +712,7 @@ class _Auditor:
 
     def _in_guohu(self, seat: int) -> bool:
         """过胡: the seat let a legal discard win go since its own last draw or claim."""
-        return any(self._legal_discard_win(seat, t, kd) for t, kd in self.guohu[seat])
+        return self.rob_passed[seat] or any(self._legal_discard_win(seat, t, kd) for t, kd in self.guohu[seat])
 
     def _open_pending(self, seat: int, t: int, seq: int) -> None:
         """Note what every other seat could do with the discard ``t`` (for 过手 and priority)."""
@@ -895,6 +907,14 @@ class _Auditor:
         self.apply(e)
         self._after_meld(seat)
         self.last_kong = e
+        # 抢杠: a seat whose hand is complete with the added tile may rob it (as a self-draw)
+        robbers = []
+        for s in range(self.n):
+            if s != seat:
+                ten = self._tenpai(s)
+                if ten and self._completes(s, t, ten):
+                    robbers.append(s)
+        self.rob_chance = (seat, t, robbers) if robbers else None
 
     def h_kong_concealed(self, e: ev.KongConcealed) -> None:
         seat = e.seat
@@ -920,6 +940,7 @@ class _Auditor:
 
     def h_won(self, e: ev.HandWon) -> None:
         w = self.w
+        self.rob_chance = None
         rules = self.rules
         seats = [x.seat for x in e.winners]
         t = _T[e.tile]
