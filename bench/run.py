@@ -184,10 +184,12 @@ def big_file(path: str, target_bytes: int) -> str:
 
 def peak_rss_audit(path: str) -> tuple[float, float]:
     """Peak RSS (MB) and seconds of ``paipu audit`` on ``path`` in a child process."""
+    # VmHWM is the child's own peak (ru_maxrss can carry the forking parent's peak across exec)
     code = ("import sys; from audits.audit import audit_paths\n"
             "n = 0\n"
             "for a in audit_paths([sys.argv[1]]): n += 1\n"
-            "import resource; print(n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+            "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"
+            "print(n, hwm)")
     t = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, cwd=ROOT, check=True)
     secs = time.perf_counter() - t
