@@ -5,7 +5,7 @@ findings count and the coverage of every fan and claim type.
 
 Not part of the test suite (tests/paipu/test_simulate.py runs a smaller fixed-seed set).
 """
-import sys, time, collections, json
+import sys, time, collections
 from multiprocessing import Pool
 from paipu.simulate import SimConfig, simulate_games, SimStats
 from schema.reader import GameLog
@@ -38,17 +38,17 @@ def job(args):
     per = TARGET // len(COMBOS) + 1
     kw = dict(kw); kw.setdefault("max_hands", 8); kw.setdefault("rare_hands", 0.02)
     cfg = SimConfig(seed=7000 + k, games=10**6, **kw)
-    st = SimStats(); t = time.perf_counter()
+    st = SimStats(); time.perf_counter()
     findings = collections.Counter(); examples = {}
     fans = collections.Counter(); claims = collections.Counter()
-    simt = 0.0; hands = 0
+    simt = 0.0; 
     it = simulate_games(cfg, st)
     while st.hands < per:
         t0 = time.perf_counter(); g = next(it); simt += time.perf_counter() - t0
         a = audit_game(GameLog(g[0].game, "sim", g, list(range(1, len(g) + 1)), closed=True))
         for f in a.findings:
             findings[f.code] += 1; examples.setdefault(f.code, (f.game, f.seq, f.message))
-        prev = None; after_call = None
+        after_call = None
         for i, e in enumerate(g):
             T = type(e)
             if T is ev.HandWon:

@@ -29,7 +29,7 @@ from audits import hands as hands_mod
 from audits.fans import WinContext
 from audits.settlement import win_transfers
 from replay.melds import Meld
-from schema.ruleset import Ruleset, RulesetError, parse_option, resolve
+from schema.ruleset import Ruleset, RulesetError, parse_options, resolve
 from schema.tiles import TileError, parse_hand, tile_index, tile_name
 
 from .console import EXIT_INPUT, fail
@@ -259,11 +259,8 @@ def register(app: typer.Typer) -> None:
         hows = [h for h, on in (("self_draw", self_draw), ("discard", discard), ("robbed_kong", robbed_kong)) if on]
         if len(hows) > 1:
             _fail("choose one of --self-draw, --discard, --robbed-kong")
-        opts: dict[str, Any] = {}
         try:
-            for o in option or []:
-                k, v = parse_option(o)
-                opts[k] = v
+            opts = parse_options(option or [])
         except RulesetError as e:
             _fail(str(e))
         req = {"hand": "".join(hand), "tile": tile, "melds": melds, "how": hows[0] if hows else "self_draw",

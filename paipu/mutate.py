@@ -277,28 +277,26 @@ def _run_pair(c: list[int], t: int) -> Optional[list[int]]:
     return None
 
 
-def f_chow_disabled(ctx: _Ctx):
-    """A chow in a room that did not enable 吃."""
+def _illegal_chow(ctx: _Ctx, chow_on: bool, from_shangjia: bool):
+    """A chow planted where the room's chow option and the claimer's seat are as given."""
     def want(r, d, t, s):
         n = len(r.work.players)
-        if r.work.ruleset.chow or s != (d + 1) % n:
+        if r.work.ruleset.chow != chow_on or (s == (d + 1) % n) != from_shangjia:
             return None
         p = _run_pair(_counts(r, s), t)
         if p:
             return [_proto(ev.Chowed, seat=s, from_seat=d, tile=_N[t], tiles=[_N[x] for x in p])]
     return _claim_sites(ctx, want)
+
+
+def f_chow_disabled(ctx: _Ctx):
+    """A chow in a room that did not enable 吃."""
+    return _illegal_chow(ctx, chow_on=False, from_shangjia=True)
 
 
 def f_chow_wrong_seat(ctx: _Ctx):
     """A chow of a discard that did not come from 上家."""
-    def want(r, d, t, s):
-        n = len(r.work.players)
-        if not r.work.ruleset.chow or s == (d + 1) % n:
-            return None
-        p = _run_pair(_counts(r, s), t)
-        if p:
-            return [_proto(ev.Chowed, seat=s, from_seat=d, tile=_N[t], tiles=[_N[x] for x in p])]
-    return _claim_sites(ctx, want)
+    return _illegal_chow(ctx, chow_on=True, from_shangjia=False)
 
 
 def f_illegal_kong(ctx: _Ctx):

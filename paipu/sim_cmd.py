@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from schema.ruleset import PRESETS, RulesetError, parse_option
+from schema.ruleset import PRESETS, RulesetError, parse_options
 
 from .console import fail as _fail
 
@@ -33,11 +33,8 @@ def simulate_cmd(
     """Play complete rooms with rule-abiding bots and write them as a correct server would."""
     from .simulate import SimConfig, SimError, SimStats, simulate_encoded, write_log
 
-    options = {}
     try:
-        for text in option or []:
-            k, v = parse_option(text)
-            options[k] = v
+        options = parse_options(option or [])
     except RulesetError as e:
         _fail(str(e))
     if players not in (3, 4):

@@ -103,6 +103,11 @@ def resolve(preset: str, overrides: dict[str, Any] | None = None) -> Ruleset:
         raise RulesetError(f"ruleset {preset!r}: {e}") from None
 
 
+def parse_options(texts: "list[str] | tuple[str, ...]") -> dict[str, Any]:
+    """Parse repeated ``key=value`` options into an overrides dict."""
+    return dict(parse_option(t) for t in texts)
+
+
 def parse_option(text: str) -> tuple[str, Any]:
     """Parse ``key=value`` from a command line into an option pair (JSON values)."""
     if "=" not in text:
