@@ -6,6 +6,8 @@ import random
 
 import pytest
 
+from schema.ruleset import RulesetError
+
 from audits import engine
 from audits.settlement import (FeeEvent, dianji_nets, fees_at_dissolve, fees_at_first_settlement,
                                fees_at_resize, first_dealer, is_exhausted, kong_allowed_at,
@@ -81,7 +83,7 @@ def test_dianji_after_win_transfers():
 
 
 def test_dianji_and_yangzhu_exclusive():
-    with pytest.raises(Exception):
+    with pytest.raises(RulesetError, match="点鸡"):
         resolve("qujing-xiaoji", {"dianji": True, "yangzhu": True})
 
 
