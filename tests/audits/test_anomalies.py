@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from audits import anomalies as A
 from paipu import store
 from paipu.store_cmd import register
-from tests.paipu.test_store import dianji_game, write
+from tests.paipu.test_store import dianji_game, first_round, write
 from schema.builder import GameBuilder
 
 CHECKS = A.load_checks()
@@ -66,22 +66,12 @@ def test_parameters_are_bound_never_pasted(tmp_path):
 
 def yangzhu_game(gid: str, *, wrong: bool = False) -> GameBuilder:
     """养猪: A bets 1, B bets 2; A self-draws with P = 2: B pays 2+3, C and D pay 2+1."""
-    from tests.paipu.test_store import DEAL
-
     b = GameBuilder(gid, options={"yangzhu": True})
     b.open()
     b.hand(1, dealer=0)
     for seat, bet in enumerate((1, 2, 0, 0)):
         b.bet(seat, bet)
-    b.deal(*DEAL)
-    b.tail("9s", "8s")
-    b.discard(0, "2z")
-    b.draw(1, "5m")
-    b.discard(1, "5m")
-    b.draw(2, "6p")
-    b.discard(2, "6p")
-    b.draw(3, "1p")
-    b.discard(3, "1p")
+    first_round(b)
     b.draw(0, "4z")
     b.win([(0, ["menqing_zimo"], 1, 2)], "self_draw", "4z")
     transfers = [(1, 0, 2, "win"), (1, 0, 3, "yangzhu"), (2, 0, 2, "win"), (2, 0, 1, "yangzhu"),
@@ -99,17 +89,7 @@ def qiaoluo_game(gid: str, *, below_zero: bool) -> GameBuilder:
     b = GameBuilder(gid, options={"qiaoluo": True}, start_points=20)
     b.open()
     b.hand(1, dealer=0)
-    from tests.paipu.test_store import DEAL
-
-    b.deal(*DEAL)
-    b.tail("9s", "8s")
-    b.discard(0, "2z")
-    b.draw(1, "5m")
-    b.discard(1, "5m")
-    b.draw(2, "6p")
-    b.discard(2, "6p")
-    b.draw(3, "1p")
-    b.discard(3, "1p")
+    first_round(b)
     b.win([(1, ["qingyise"], 2, 24 if below_zero else 4)], "discard", "1p", from_seat=3)
     paid = 24 if below_zero else 4
     scores = [20, 20 + paid, 20, 20 - paid]

@@ -22,6 +22,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DEAL = ("11s123m456p789p2z33z", "1s23m456m789m123p4z", "4m5m6m7m8m9m1z1z2z2z3z3z4z", "4p5p6p7p8p9p4s5s6s7s8s9s4z")
 
 
+def first_round(b: GameBuilder) -> None:
+    """Deal :data:`DEAL` with 9s 8s face up; the dealer discards, then each seat draws and discards."""
+    b.deal(*DEAL)
+    b.tail("9s", "8s")
+    b.discard(0, "2z")
+    for seat, tile in ((1, "5m"), (2, "6p"), (3, "1p")):
+        b.draw(seat, tile)
+        b.discard(seat, tile)
+
+
 def dianji_game(gid: str, *, seats=("A", "B", "C", "D"), build: str = "1.0", underpay: bool = False,
                 final: int | None = None, start_hour: int = 0) -> GameBuilder:
     """One 点鸡 hand: seat 1 wins on seat 0's discard; chickens 2, 1, 0, 0 (nets +5, +1, −3, −3)."""
@@ -32,15 +42,7 @@ def dianji_game(gid: str, *, seats=("A", "B", "C", "D"), build: str = "1.0", und
     b = GameBuilder(gid, seats=seats, options={"dianji": True}, build=build, start=EPOCH + timedelta(hours=start_hour))
     b.open()
     b.hand(1, dealer=0)
-    b.deal(*DEAL)
-    b.tail("9s", "8s")
-    b.discard(0, "2z")
-    b.draw(1, "5m")
-    b.discard(1, "5m")
-    b.draw(2, "6p")
-    b.discard(2, "6p")
-    b.draw(3, "1p")
-    b.discard(3, "1p")
+    first_round(b)
     b.win([(1, ["wuji"], 1, 2)], "discard", "1p", from_seat=3)
     transfers = [(3, 1, 2, "win"), (1, 0, 1, "dianji"), (2, 0, 2, "dianji"), (2, 1, 1, "dianji"),
                  (3, 0, 2, "dianji"), (3, 1, 1, "dianji")]
