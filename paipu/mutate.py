@@ -479,6 +479,17 @@ def _won_hands(ctx: _Ctx, pred: Callable[[ev.HandWon, Replayer], bool]) -> list[
     return out
 
 
+def _settled_as(settled: ev.Event, before: list[int], transfers: list[ev.Transfer],
+                scores: Optional[list[int]] = None) -> tuple[ev.Event, list[int]]:
+    """``settled`` rewritten with ``transfers``; scores follow them from ``before`` unless given."""
+    sc = list(scores) if scores is not None else list(before)
+    if scores is None:
+        for t in transfers:
+            sc[t.payer] -= t.amount
+            sc[t.payee] += t.amount
+    return msgspec.structs.replace(settled, transfers=transfers, scores=sc), sc
+
+
 def _resettle(ctx: _Ctx, i: int, won: ev.HandWon, transfers: Optional[list[ev.Transfer]] = None,
               planted: str = "won", scores: Optional[list[int]] = None) -> tuple[Events, int]:
     """Replace HandWon at i (and its settlement) and close the room after the settlement."""
@@ -489,15 +500,7 @@ def _resettle(ctx: _Ctx, i: int, won: ev.HandWon, transfers: Optional[list[ev.Tr
         settled, sc = _settle_events(r, ctx.events[j], [(x.seat, x.points) for x in won.winners], won.how,
                                      won.from_seat)
     else:
-        before = list(r.work.scores)
-        sc = list(before)
-        if scores is None:
-            for t in transfers:
-                sc[t.payer] -= t.amount
-                sc[t.payee] += t.amount
-        else:
-            sc = scores
-        settled = msgspec.structs.replace(ctx.events[j], transfers=transfers, scores=sc)
+        settled, sc = _settled_as(ctx.events[j], r.work.scores, transfers, scores)
     new = ctx.events[:i] + [won] + ctx.events[i + 1:j] + [settled]
     k = _fees_after(ctx, j)
     new += ctx.events[j + 1:k]
@@ -573,15 +576,7 @@ def _settled_hands(ctx: _Ctx, pred: Callable[[ev.HandSettled, Replayer], bool]) 
 
 def _retransfer(ctx: _Ctx, j: int, transfers: list[ev.Transfer], scores: Optional[list[int]] = None
                 ) -> tuple[Events, int]:
-    r = ctx.before(j)
-    sc = list(r.work.scores)
-    if scores is None:
-        for t in transfers:
-            sc[t.payer] -= t.amount
-            sc[t.payee] += t.amount
-    else:
-        sc = scores
-    settled = msgspec.structs.replace(ctx.events[j], transfers=transfers, scores=sc)
+    settled, sc = _settled_as(ctx.events[j], ctx.before(j).work.scores, transfers, scores)
     new = ctx.events[:j] + [settled]
     k = _fees_after(ctx, j)
     new += ctx.events[j + 1:k]
