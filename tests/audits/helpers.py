@@ -75,3 +75,24 @@ def scenario(deal, body: Callable[[GameBuilder], object], *, options: Optional[d
     body(b)
     b.close("dissolved", [0] * len(deal))
     return b
+
+
+#: seat 2 is a chicken single wait (complete with any tile); seat 3 holds 7z7z and two chickens
+ROB_DEAL = ("123456789m2345p7z", "147m258p369s1234z", "234m567m789p222z1s", "369m147p25s11s677z")
+
+
+def added_kong_of_7z(b: GameBuilder) -> None:
+    """Open and deal :data:`ROB_DEAL`; seat 3 pongs 7z, later draws the fourth 7z and adds it
+    (补杠), which seat 2 could rob."""
+    b.open()
+    b.hand(1, dealer=0)
+    b.deal(*ROB_DEAL)
+    b.tail("9s", "8s")
+    b.discard(0, "7z")
+    b.pong(3, 0, "7z", "7z7z")
+    b.discard(3, "6z")
+    for seat, tile in ((0, "6z"), (1, "9p"), (2, "8p")):
+        b.draw(seat, tile)
+        b.discard(seat, tile)
+    b.draw(3, "7z")
+    b.kong_added(3, "7z")

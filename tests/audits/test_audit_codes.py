@@ -9,7 +9,8 @@ from audits.catalogue import CATALOGUE
 from schema.builder import GameBuilder
 from schema.reader import GameLog
 
-from .helpers import BASE_DEAL, CLAIMS_DEAL, GUOHU_DEAL, KONG_DEAL, log_of, scenario, selfdraw_game
+from .helpers import (BASE_DEAL, CLAIMS_DEAL, GUOHU_DEAL, KONG_DEAL, ROB_DEAL, added_kong_of_7z, log_of, scenario,
+                      selfdraw_game)
 
 
 def replace(steps: dict):
@@ -166,24 +167,14 @@ def zero_fan(tile: str):
 def rob(added: bool, transfers=None):
     """Seat 3 pongs 7z, later draws the fourth 7z and adds it; seat 2 (chicken single wait) robs it."""
     b = GameBuilder("g-rob")
-    b.open()
-    b.hand(1, dealer=0)
-    b.deal("123456789m2345p7z", "147m258p369s1234z", "234m567m789p222z1s", "369m147p25s11s677z")
-    b.tail("9s", "8s")
     if added:
-        b.discard(0, "7z")
-        b.pong(3, 0, "7z", "7z7z")
-        b.discard(3, "6z")
-        b.draw(0, "6z")
-        b.discard(0, "6z")
-        b.draw(1, "9p")
-        b.discard(1, "9p")
-        b.draw(2, "8p")
-        b.discard(2, "8p")
-        b.draw(3, "7z")
-        b.kong_added(3, "7z")
+        added_kong_of_7z(b)
         tile = "7z"
     else:
+        b.open()
+        b.hand(1, dealer=0)
+        b.deal(*ROB_DEAL)
+        b.tail("9s", "8s")
         b.discard(0, "7z")
         b.draw(1, "9p")
         b.discard(1, "9p")

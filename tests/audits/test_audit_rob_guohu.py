@@ -4,28 +4,14 @@ draw or claim (玩家过胡，在没有操作摸、碰、杠、吃之前禁胡�
 from audits.audit import audit_game
 from schema.builder import GameBuilder
 
-from .helpers import log_of
+from .helpers import added_kong_of_7z, log_of
 
 
 def rob_passed(own_draw_between: bool) -> GameBuilder:
     """Seat 3 adds a kong of 7z; seat 2 (a chicken single wait, complete with 7z) lets it
     go; later seat 3 discards a chicken (a plain 1s) and seat 2 wins on it (无鸡)."""
     b = GameBuilder("g-rob-pass")
-    b.open()
-    b.hand(1, dealer=0)
-    b.deal("123456789m2345p7z", "147m258p369s1234z", "234m567m789p222z1s", "369m147p25s11s677z")
-    b.tail("9s", "8s")
-    b.discard(0, "7z")
-    b.pong(3, 0, "7z", "7z7z")
-    b.discard(3, "6z")
-    b.draw(0, "6z")
-    b.discard(0, "6z")
-    b.draw(1, "9p")
-    b.discard(1, "9p")
-    b.draw(2, "8p")
-    b.discard(2, "8p")
-    b.draw(3, "7z")
-    b.kong_added(3, "7z")
+    added_kong_of_7z(b)
     b.pass_(2, ["win"])
     b.draw(3, "9s", source="tail")
     b.tail("8m")
