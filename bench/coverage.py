@@ -7,7 +7,7 @@ Not part of the test suite (tests/paipu/test_simulate.py runs a smaller fixed-se
 """
 import sys, time, collections
 from multiprocessing import Pool
-from paipu.simulate import SimConfig, simulate_games, SimStats
+from paipu.sim.simulate import SimConfig, simulate_games, SimStats
 from schema.reader import GameLog
 from schema import events as ev
 from audits.audit import audit_game

@@ -1,4 +1,4 @@
-"""Fault-detection table: plant each fault class of paipu.mutate in seeded
+"""Fault-detection table: plant each fault class of paipu.sim.mutate in seeded
 simulated games until it applied WANT times (or MAXG games were used), audit,
 and print detected/applied per class.
 
@@ -8,8 +8,8 @@ Not part of the test suite (tests/paipu/test_mutate.py runs a smaller set).
 """
 import sys, random, collections, time
 from multiprocessing import Pool
-from paipu.simulate import SimConfig, simulate_games
-from paipu.mutate import FAULTS, mutate
+from paipu.sim.simulate import SimConfig, simulate_games
+from paipu.sim.mutate import FAULTS, mutate
 from schema.reader import GameLog
 from audits.audit import audit_game
 WANT = int(sys.argv[1]) if len(sys.argv) > 1 else 100

@@ -53,7 +53,7 @@ def median_time(fn: Callable[[], object], runs: int) -> tuple[float, object]:
 
 def build_corpus(hands: int, seed: int) -> tuple[str, int, int]:
     """Simulate rooms across every mix until ``hands`` hands; cached by (hands, seed)."""
-    from paipu.simulate import SimConfig, simulate_games
+    from paipu.sim.simulate import SimConfig, simulate_games
     from schema.reader import encode_events
 
     os.makedirs(CACHE, exist_ok=True)

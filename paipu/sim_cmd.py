@@ -31,7 +31,7 @@ def simulate_cmd(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the summary line."),
 ) -> None:
     """Play complete rooms with rule-abiding bots and write them as a correct server would."""
-    from .simulate import SimConfig, SimError, SimStats, simulate_encoded, write_log
+    from .sim.simulate import SimConfig, SimError, SimStats, simulate_encoded, write_log
 
     try:
         options = parse_options(option or [])
@@ -75,7 +75,7 @@ def mutate_cmd(
     """
     from schema.reader import encode_events, read_games
 
-    from .mutate import FAULTS, mutate
+    from .sim.mutate import FAULTS, mutate
 
     if list_:
         for name, f in FAULTS.items():

@@ -222,11 +222,11 @@ def register(app: typer.Typer) -> None:
         output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
         list_checks: bool = typer.Option(False, "--list", help="List the checks, their statistics and parameters."),
     ) -> None:
-        """Run the named anomaly checks (audits/sql/*.sql); print only failing rows.
+        """Run the named anomaly checks (paipu/store/sql/*.sql); print only failing rows.
 
         Exit code 1 when any check returns rows.
         """
-        from audits import anomalies as A
+        from paipu.store import anomalies as A
 
         if fmt not in ("table", "csv", "json"):
             _fail(f"unknown format {fmt!r}; formats: table, csv, json")

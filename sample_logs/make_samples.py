@@ -3,7 +3,7 @@
 * ``clean/``: small simulated rooms, one per preset and option, plus the seed's
   worked examples written move by move (点鸡 2,1,0,0; 养猪 1,2,0,0 with A
   self-drawing; 吃杠 and 碰杠 杠上开花 with the tail showing 2m and 4s);
-* ``faulty/``: one file per fault class, planted by :mod:`paipu.mutate` into a
+* ``faulty/``: one file per fault class, planted by :mod:`paipu.sim.mutate` into a
   clean simulated room.
 
 Beside every log, ``NAME.expected.json`` states the findings the audit must
@@ -25,8 +25,8 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 from audits import fans as F  # noqa: E402
 from audits import settlement as S  # noqa: E402
-from paipu.mutate import FAULTS, mutate  # noqa: E402
-from paipu.simulate import SimConfig, simulate_games  # noqa: E402
+from paipu.sim.mutate import FAULTS, mutate  # noqa: E402
+from paipu.sim.simulate import SimConfig, simulate_games  # noqa: E402
 from replay import Replayer  # noqa: E402
 from schema import events as ev  # noqa: E402
 from schema.builder import GameBuilder  # noqa: E402

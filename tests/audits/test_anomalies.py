@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from audits import anomalies as A
+from paipu.store import anomalies as A
 from paipu import store
 from paipu.store_cmd import register
 from tests.paipu.test_store import dianji_game, first_round, write
@@ -129,7 +129,7 @@ SMALL = dict(min_hands=60, min_offered=300, min_draws=100)
 
 
 def _sim_store(tmp_path_factory, name: str, **knobs) -> str:
-    from paipu.simulate import SimConfig, simulate_games, write_log
+    from paipu.sim.simulate import SimConfig, simulate_games, write_log
 
     d = tmp_path_factory.mktemp(name)
     log = str(d / f"{name}.jsonl")

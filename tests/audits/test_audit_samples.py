@@ -26,7 +26,7 @@ def test_clean_samples_audit_clean():
 @pytest.mark.skipif(not _logs("faulty"), reason="no faulty samples")
 @pytest.mark.parametrize("path", _logs("faulty"), ids=lambda p: p.stem)
 def test_each_faulty_sample_gives_exactly_its_code(path):
-    from paipu.mutate import FAULTS
+    from paipu.sim.mutate import FAULTS
 
     fault = FAULTS.get(path.stem)
     if fault is None:

@@ -10,7 +10,7 @@ import pytest
 
 from audits import parallel
 from audits.audit import audit_game, audit_paths
-from paipu.simulate import SimConfig, simulate_games
+from paipu.sim.simulate import SimConfig, simulate_games
 from schema.reader import encode_events
 from tests.audits.helpers import selfdraw_game
 

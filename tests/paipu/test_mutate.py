@@ -10,9 +10,9 @@ from typer.testing import CliRunner
 
 from audits.audit import audit_game
 from audits.catalogue import CATALOGUE
-from paipu.mutate import FAULTS, mutate
+from paipu.sim.mutate import FAULTS, mutate
 from paipu.sim_cmd import register
-from paipu.simulate import SimConfig, simulate_games, write_log
+from paipu.sim.simulate import SimConfig, simulate_games, write_log
 from replay import ReplayError, Replayer
 from schema import events as ev
 from schema.reader import GameLog, read_games

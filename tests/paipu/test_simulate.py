@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from audits.audit import audit_game
 from paipu.sim_cmd import register
-from paipu.simulate import SimConfig, SimStats, simulate_games, write_log
+from paipu.sim.simulate import SimConfig, SimStats, simulate_games, write_log
 from replay import Replayer
 from schema import events as ev
 from schema.reader import GameLog, read_games
@@ -210,7 +210,7 @@ def test_cli_simulate(tmp_path):
 
 
 def test_worker_processes_write_the_same_bytes():
-    from paipu.simulate import simulate_encoded
+    from paipu.sim.simulate import simulate_encoded
 
     cfg = SimConfig(preset="qujing-xiaoji", options={"dianji": True}, games=6, seed=31, max_hands=2)
     one = b"".join(simulate_encoded(cfg, jobs=1))

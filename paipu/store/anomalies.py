@@ -1,6 +1,6 @@
 """The anomaly library: named SQL checks over the history store.
 
-Each check is one file ``audits/sql/<code>.sql``.  Its header comment states the
+Each check is one file ``paipu/store/sql/<code>.sql``.  Its header comment states the
 statistic and the threshold, and declares its parameters::
 
     -- title: wrong 点鸡 payouts
