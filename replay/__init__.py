@@ -2,6 +2,6 @@
 
 from .errors import ReplayError
 from .melds import Meld
-from .state import Replayer, TableState, state_at, states
+from .state import Replayer, Table, TableState, state_at, states
 
-__all__ = ["Meld", "ReplayError", "Replayer", "TableState", "state_at", "states"]
+__all__ = ["Meld", "ReplayError", "Replayer", "Table", "TableState", "state_at", "states"]

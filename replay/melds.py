@@ -16,9 +16,7 @@ class Meld(msgspec.Struct, frozen=True, gc=False):
     ``kind`` is what was declared; ``of`` the tile the set stands for (for a chow,
     its lowest tile); ``tiles`` the physical tiles (integers) in it, the claimed
     one included; ``wilds`` how many of them are chickens acting as wild;
-    ``from_seat`` the seat whose discard was claimed (``None`` if concealed);
-    ``own_chickens`` how many chickens in it came from the owner's own hand
-    (the owner answers for them under 点鸡).
+    ``from_seat`` the seat whose discard was claimed (``None`` if concealed).
     """
 
     kind: MeldKind
@@ -26,7 +24,6 @@ class Meld(msgspec.Struct, frozen=True, gc=False):
     tiles: tuple[int, ...]
     wilds: int = 0
     from_seat: Optional[int] = None
-    own_chickens: int = 0
 
     @property
     def is_kong(self) -> bool:

@@ -58,8 +58,9 @@ class TableState(msgspec.Struct, frozen=True, gc=False):
     undrawn: int
     #: The logged wall's next tile, when the log gave the wall order.
     wall_next: Optional[int]
-    #: 点鸡 tally each seat answers for: chickens held, in own melds, and discarded.
-    chickens: tuple[int, ...]
+    #: Per seat, how many of each kind reached its hand from the wall (deal and draws);
+    #: families read rule facts from it (Qujing's 点鸡 tally).
+    received: tuple[tuple[int, ...], ...]
     bets: tuple[int, ...]
     last_discard: Optional[tuple[int, int]]
     kongs: tuple[int, ...]
@@ -75,15 +76,64 @@ class TableState(msgspec.Struct, frozen=True, gc=False):
         return "\n".join(out)
 
 
-class _Work:
-    """The private working state (mutable; never handed out)."""
+class Table:
+    """The live table the reducer keeps (mutable for speed; read-only to everyone else).
+
+    The audit's checks and the simulator's bots read it directly; only
+    :class:`Replayer` writes it.  Tiles are integers (``schema.tiles``).
+    """
 
     __slots__ = (
-        "game", "seq", "ruleset", "wild", "players", "scores", "creator", "hand", "phase",
+        "game", "seq", "ruleset", "players", "scores", "creator", "hand", "phase",
         "dealer", "turn", "hands", "melds", "discards", "tail", "undrawn", "wall",
-        "wall_head", "wall_tail", "chickens", "bets", "last_discard", "kongs", "fees",
+        "wall_head", "wall_tail", "received", "bets", "last_discard", "kongs", "fees",
         "opened", "pending_kong", "keys", "held",
     )
+
+    def __init__(self) -> None:
+        #: The game id (None before GameOpened) and the last applied seq.
+        self.game: Optional[str] = None
+        self.seq = -1
+        #: The room's ruleset (preset + options, ``players`` = seats at the table).
+        self.ruleset: Optional[Ruleset] = None
+        #: The opening event as logged.
+        self.opened: Optional[ev.GameOpened] = None
+        self.players: list[str] = []
+        self.scores: list[int] = []
+        self.creator = 0
+        #: The hand number (0 before the first), and what the table waits for (PHASES).
+        self.hand = 0
+        self.phase = "opening"
+        self.dealer = 0
+        #: The seat expected to act next.
+        self.turn = 0
+        #: Per seat: concealed tiles as 34 counts; declared melds; discards as [tile, claimer or -1].
+        self.hands: list[list[int]] = []
+        self.melds: list[list[Meld]] = []
+        self.discards: list[list[list[int]]] = []
+        #: The face-up tail tiles (the kong-replacement pool where a family keeps one).
+        self.tail: list[int] = []
+        #: Tiles not yet drawn, face-up tail tiles included.
+        self.undrawn = 0
+        #: The logged wall (None when the log gives none), its next head and tail positions.
+        self.wall: Optional[list[int]] = None
+        self.wall_head = 0
+        self.wall_tail = 0
+        #: Per seat: 34 counts of the tiles that reached its hand from the wall this hand.
+        self.received: list[list[int]] = []
+        #: Per seat: the pig bet placed this hand (0 when none).
+        self.bets: list[int] = []
+        #: (seat, tile) of the discard that can still be claimed, else None.
+        self.last_discard: Optional[tuple[int, int]] = None
+        #: Per seat: kongs declared this hand; fees charged minus refunds this game.
+        self.kongs: list[int] = []
+        self.fees: list[int] = []
+        #: The seat that declared a kong and has not yet taken its replacement.
+        self.pending_kong: Optional[int] = None
+        #: Per seat: the four base-5 suit keys of the concealed tiles (kept up to date
+        #: as tiles move, so a win check needs no recount) and how many tiles it holds.
+        self.keys: list[list[int]] = []
+        self.held: list[int] = []
 
 
 class Replayer:
@@ -95,37 +145,7 @@ class Replayer:
     """
 
     def __init__(self) -> None:
-        w = self._w = _Work()
-        w.game = None
-        w.seq = -1
-        w.ruleset = None
-        w.wild = frozenset()
-        w.players = []
-        w.scores = []
-        w.creator = 0
-        w.hand = 0
-        w.phase = "opening"
-        w.dealer = 0
-        w.turn = 0
-        w.hands = []
-        w.melds = []
-        w.discards = []
-        w.tail = []
-        w.undrawn = 0
-        w.wall = None
-        w.wall_head = 0
-        w.wall_tail = 0
-        w.chickens = []
-        w.bets = []
-        w.last_discard = None
-        w.kongs = []
-        w.fees = []
-        w.opened = None
-        w.pending_kong = None
-        #: per seat: the four base-5 suit keys of the concealed tiles (kept up to date
-        #: as tiles move, so a win check needs no recount) and how many tiles it holds
-        w.keys = []
-        w.held = []
+        self._w = Table()
         self.line: Optional[int] = None
 
     # -- public -----------------------------------------------------------
@@ -138,35 +158,29 @@ class Replayer:
     def opened(self) -> Optional[ev.GameOpened]:
         return self._w.opened
 
+    def is_next(self, event: ev.Event) -> bool:
+        """Whether ``event`` is this game's next event (same game, the next seq)."""
+        w = self._w
+        return event.seq == w.seq + 1 and event.game == w.game and w.game is not None
+
     def apply(self, event: ev.Event, line: Optional[int] = None) -> None:
-        """Apply one event; raise :class:`ReplayError` on a structural break."""
+        """Apply one event (the only way the table changes); raise :class:`ReplayError`
+        on a structural break, the game id and sequence included."""
         w = self._w
         self.line = line
-        if w.game is None:
-            if type(event) is not ev.GameOpened:
-                self._break("not_opened", f"the first event is {type(event).__name__}, not GameOpened", event)
-        elif event.game != w.game:
-            self._break("wrong_game", f"event of game {event.game!r} in game {w.game!r}", event)
-        if event.seq != w.seq + 1:
-            if event.seq <= w.seq:
-                self._break("seq_repeat", f"sequence {event.seq} repeats or goes back (last was {w.seq})", event)
-            self._break("seq_gap", f"sequence jumps from {w.seq} to {event.seq}", event)
+        if not self.is_next(event):
+            if w.game is None:
+                if type(event) is not ev.GameOpened:
+                    self._break("not_opened", f"the first event is {type(event).__name__}, not GameOpened", event)
+            elif event.game != w.game:
+                self._break("wrong_game", f"event of game {event.game!r} in game {w.game!r}", event)
+            if event.seq != w.seq + 1:
+                if event.seq <= w.seq:
+                    self._break("seq_repeat", f"sequence {event.seq} repeats or goes back (last was {w.seq})",
+                                event)
+                self._break("seq_gap", f"sequence jumps from {w.seq} to {event.seq}", event)
         _APPLY[type(event)](self, event)
         w.seq = event.seq
-
-    # The audit's hot path: the caller has already checked that ``e`` is this game's
-    # next event (the checks of :meth:`apply`) and converted its tile once.
-    def apply_draw(self, e: ev.TileDrawn, t: int, line: Optional[int] = None) -> None:
-        """:meth:`apply` for the next event, a draw of tile ``t``."""
-        self.line = line
-        self._drawn(e, t)
-        self._w.seq = e.seq
-
-    def apply_discard(self, e: ev.TileDiscarded, t: int, line: Optional[int] = None) -> None:
-        """:meth:`apply` for the next event, a discard of tile ``t``."""
-        self.line = line
-        self._discarded(e, t)
-        self._w.seq = e.seq
 
     def state(self) -> TableState:
         """An immutable snapshot of the table now."""
@@ -181,7 +195,7 @@ class Replayer:
             melds=tuple(tuple(m) for m in w.melds),
             discards=tuple(tuple(tuple(d) for d in ds) for ds in w.discards),
             tail=tuple(w.tail), undrawn=w.undrawn, wall_next=wall_next,
-            chickens=tuple(w.chickens), bets=tuple(w.bets), last_discard=w.last_discard,
+            received=tuple(tuple(x) for x in w.received), bets=tuple(w.bets), last_discard=w.last_discard,
             kongs=tuple(w.kongs), fees_charged=tuple(w.fees),
         )
 
@@ -194,8 +208,8 @@ class Replayer:
         return self._w.melds[seat]
 
     @property
-    def work(self) -> _Work:
-        """The live working state, read-only by convention (audit hot path)."""
+    def table(self) -> Table:
+        """The live table (read-only to the caller: only :meth:`apply` changes it)."""
         return self._w
 
     # -- helpers ----------------------------------------------------------
@@ -253,7 +267,6 @@ class Replayer:
         w.game = e.game
         w.opened = e
         w.ruleset = rules
-        w.wild = frozenset(TILE_INDEX[t] for t in rules.wilds)
         w.players = list(e.seats)
         w.scores = [e.start_points] * n
         w.creator = e.creator
@@ -269,7 +282,7 @@ class Replayer:
         w.held = [0] * n
         w.melds = [[] for _ in range(n)]
         w.discards = [[] for _ in range(n)]
-        w.chickens = [0] * n
+        w.received = [[0] * NUM_KINDS for _ in range(n)]
         w.bets = [0] * n
         w.kongs = [0] * n
         w.tail = []
@@ -337,8 +350,9 @@ class Replayer:
                 t = TILE_INDEX[name]
                 hand[t] += 1
                 keys[SUIT_OF[t]] += KEY_STEP[t]
-                if t in w.wild:
-                    w.chickens[s] += 1
+            got = w.received[s]
+            for name in tiles:
+                got[TILE_INDEX[name]] += 1
             w.held[s] += len(tiles)
             total += len(tiles)
         w.undrawn -= total
@@ -374,8 +388,7 @@ class Replayer:
         w.hands[seat][t] += 1
         w.keys[seat][SUIT_OF[t]] += KEY_STEP[t]
         w.held[seat] += 1
-        if t in w.wild:
-            w.chickens[seat] += 1
+        w.received[seat][t] += 1
         w.turn = seat
         w.phase = "discard"
         w.last_discard = None
@@ -393,8 +406,6 @@ class Replayer:
         hand[t] -= 1
         w.keys[seat][SUIT_OF[t]] -= KEY_STEP[t]
         w.held[seat] -= 1
-        # A discarded chicken stays the discarder's for 点鸡, even when claimed:
-        # it was counted when it entered the hand and is not uncounted here.
         w.discards[seat].append([t, -1])
         w.last_discard = (seat, t)
         w.turn = (seat + 1) % len(w.players)
@@ -417,10 +428,6 @@ class Replayer:
         w.discards[from_seat][-1][1] = seat
         w.last_discard = None
 
-    def _own_chickens(self, tiles: Iterable[int]) -> int:
-        wild = self._w.wild
-        return sum(1 for t in tiles if t in wild)
-
     def _take_claim(self, e: ev.Event, what: str, need: int) -> tuple[int, int, list[int]]:
         """Move a claimed discard and ``need`` tiles from hand out of play: (seat, tile, own)."""
         self._in_hand(e)
@@ -442,13 +449,13 @@ class Replayer:
     def _chowed(self, e: ev.Chowed) -> None:
         seat, t, own = self._take_claim(e, "a chow", 2)
         tiles = tuple(sorted(own + [t]))
-        self._w.melds[seat].append(Meld("chow", tiles[0], tiles, 0, e.from_seat, self._own_chickens(own)))
+        self._w.melds[seat].append(Meld("chow", tiles[0], tiles, 0, e.from_seat))
         self._called(seat)
 
     def _ponged(self, e: ev.Ponged) -> None:
         seat, t, own = self._take_claim(e, "a pong", 2)
         wilds = sum(1 for x in own if x != t)
-        self._w.melds[seat].append(Meld("pong", t, (t, *own), wilds, e.from_seat, self._own_chickens(own)))
+        self._w.melds[seat].append(Meld("pong", t, (t, *own), wilds, e.from_seat))
         self._called(seat)
 
     def _kong_done(self, seat: int) -> None:
@@ -463,7 +470,7 @@ class Replayer:
         kind = TILE_INDEX[e.kind]
         tiles = (t, *own)
         wilds = sum(1 for x in tiles if x != kind)
-        self._w.melds[seat].append(Meld("kong_exposed", kind, tiles, wilds, e.from_seat, self._own_chickens(own)))
+        self._w.melds[seat].append(Meld("kong_exposed", kind, tiles, wilds, e.from_seat))
         self._kong_done(seat)
 
     def _kong_added(self, e: ev.KongAdded) -> None:
@@ -479,8 +486,7 @@ class Replayer:
         else:
             self._break("no_pong", f"seat {seat} has no pong of {e.kind} to add a kong to", e, seat)
         self._take(seat, (t,), e)
-        melds[i] = Meld("kong_added", kind, (*m.tiles, t), m.wilds + (t != kind), m.from_seat,
-                        m.own_chickens + (t in w.wild))
+        melds[i] = Meld("kong_added", kind, (*m.tiles, t), m.wilds + (t != kind), m.from_seat)
         self._kong_done(seat)
 
     def _kong_concealed(self, e: ev.KongConcealed) -> None:
@@ -493,7 +499,7 @@ class Replayer:
             self._break("bad_meld", f"a concealed kong takes 4 tiles from hand, not {len(own)}", e, seat)
         self._take(seat, own, e)
         wilds = sum(1 for x in own if x != kind)
-        w.melds[seat].append(Meld("kong_concealed", kind, tuple(own), wilds, None, self._own_chickens(own)))
+        w.melds[seat].append(Meld("kong_concealed", kind, tuple(own), wilds, None))
         self._kong_done(seat)
 
     def _won(self, e: ev.HandWon) -> None:
@@ -514,8 +520,7 @@ class Replayer:
             for i, m in enumerate(melds):
                 if m.kind == "kong_added" and m.tiles[-1] == t:
                     # The robbed tile leaves the kong, which stands again as a pong.
-                    melds[i] = Meld("pong", m.of, m.tiles[:-1], m.wilds - (t != m.of), m.from_seat,
-                                    m.own_chickens - (t in w.wild))
+                    melds[i] = Meld("pong", m.of, m.tiles[:-1], m.wilds - (t != m.of), m.from_seat)
                     w.kongs[e.from_seat] -= 1
                     break
             else:

@@ -13,13 +13,14 @@ import msgspec
 
 from .tiles import Tile
 
-Family = Literal["qujing"]
+#: The rule family a ruleset belongs to (``audits.rules`` holds one per name).
+Family = str
 
 
 class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Every option a room can set.  Field names are the option names in logs."""
 
-    #: Which family of rules the engine applies (only ``qujing`` today).
+    #: Which family of rules the engine applies (``qujing``; see ``audits.rules``).
     family: Family = "qujing"
     #: Wild tiles ("chickens", 鬼牌): 飞小鸡 ``1s``, 飞白板 ``5z``, 双鬼 ``5z`` + ``7z``.
     wilds: tuple[Tile, ...] = ("1s",)
@@ -47,6 +48,8 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     draw_reserve_by_kongs: tuple[int, ...] = ()
     #: 五梅花: whether a chicken standing for ``5p`` counts.
     wumeihua_wild_5p: bool = False
+    #: 四小鸡 (four chickens held) also wins on a discard; off: on one's own turn only.
+    sixiaoji_on_discard: bool = False
     #: Special hands of the published sheets, off until specified.
     lanpai: bool = False
     shifeng: bool = False
@@ -61,8 +64,8 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             raise ValueError("base must be at least 1")
         if self.dianji and self.yangzhu:
             raise ValueError("点鸡 (dianji) and 养猪 (yangzhu) cannot both be on")
-        if not 1 <= len(self.wilds) <= 2 or len(set(self.wilds)) != len(self.wilds):
-            raise ValueError("wilds must name one or two distinct tiles")
+        if len(self.wilds) > 2 or len(set(self.wilds)) != len(self.wilds):
+            raise ValueError("wilds must name at most two distinct tiles")
         if self.lanpai or self.shifeng or self.shisanyao:
             raise ValueError("烂牌 / 十风 / 十三幺 are not specified yet and cannot be enabled")
 

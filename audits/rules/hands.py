@@ -36,7 +36,6 @@ stands for) so the fan of the **highest** reading can be scored (§5).
 
 from __future__ import annotations
 
-import sys
 from itertools import combinations_with_replacement
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
@@ -44,8 +43,6 @@ NUM_KINDS = 34
 INF = 99
 _POW5 = tuple(5 ** (8 - i) for i in range(9))  # most significant digit first
 _POW5_Z = tuple(5 ** (6 - i) for i in range(7))
-
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
 
 # ---------------------------------------------------------------------------
 # per-suit solver (memoised; only run on a table miss)
@@ -351,37 +348,40 @@ def is_seven_pairs(counts: Sequence[int], wilds: int = 0, has_melds: bool = Fals
 
 
 def is_winning(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | None = None,
-               has_melds: bool = False) -> bool:
-    """4 sets + pair (melds count as sets) or 小七对 (concealed only)."""
-    return is_complete(counts, wilds, meld_use) or is_seven_pairs(counts, wilds, has_melds)
+               has_melds: bool = False, seven_pairs: bool = True) -> bool:
+    """4 sets + pair (melds count as sets), or seven pairs (concealed only) where the
+    family allows them (``seven_pairs``)."""
+    return is_complete(counts, wilds, meld_use) or (seven_pairs and is_seven_pairs(counts, wilds, has_melds))
 
 
 def is_one_from_complete(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | None = None,
-                         has_melds: bool = False) -> bool:
+                         has_melds: bool = False, seven_pairs: bool = True) -> bool:
     """Fast "one tile from complete" (听牌) check for a ``3k+1`` concealed hand.
 
     One more tile completes the hand iff one more wild does: a wild can stand
     for exactly the tiles that could complete it (same headroom rule).
     """
-    return is_winning(counts, wilds + 1, meld_use, has_melds)
+    return is_winning(counts, wilds + 1, meld_use, has_melds, seven_pairs)
 
 
 def waits(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | None = None,
-          has_melds: bool = False) -> list[int]:
+          has_melds: bool = False, seven_pairs: bool = True, physical: Sequence[int] | None = None) -> list[int]:
     """Plain tiles ``t`` such that naturals + ``t`` (+ the same wilds) win.
 
-    A drawn chicken always completes a hand that has any wait.
+    A drawn chicken always completes a hand that has any wait.  ``physical``: the
+    physical copies of each kind the player holds (concealed, wild kinds included,
+    and in its own melds); a kind already held four times cannot be drawn.
     """
-    if not is_one_from_complete(counts, wilds, meld_use, has_melds):
+    if not is_one_from_complete(counts, wilds, meld_use, has_melds, seven_pairs):
         return []
     out = []
     c = list(counts)
     use = meld_use or [0] * NUM_KINDS
     for t in range(NUM_KINDS):
-        if c[t] + use[t] >= 4:
+        if c[t] + use[t] >= 4 or (physical is not None and physical[t] >= 4):
             continue  # a fifth copy of t cannot exist
         c[t] += 1
-        if is_winning(c, wilds, meld_use, has_melds):
+        if is_winning(c, wilds, meld_use, has_melds, seven_pairs):
             out.append(t)
         c[t] -= 1
     return out

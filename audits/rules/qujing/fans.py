@@ -27,10 +27,10 @@ from replay.melds import Meld
 from schema.ruleset import Ruleset
 from schema.tiles import DRAGONS, TILE_INDEX, WINDS
 
-from . import hands
-from .hands import Reading
+from .. import hands
+from ..family import Score, WinContext, WinHow
+from ..hands import Reading
 
-WinHow = Literal["self_draw", "discard", "robbed_kong"]
 FIVE_P = TILE_INDEX["5p"]
 
 #: Fan values (qujing.md §5).
@@ -60,27 +60,6 @@ CHINESE: dict[str, str] = {
     "ziyise": "字一色", "xiaoqidui": "小七对", "dasanyuan": "大三元", "xiaosixi": "小四喜",
     "longzhuabei": "龙爪背", "sigang": "四杠", "dasixi": "大四喜", "sixiaoji": "四小鸡",
 }
-
-
-@dataclass(frozen=True)
-class WinContext:
-    """How the hand was won.
-
-    ``how``: self_draw / discard / robbed_kong.  ``win_tile``: the tile won on.
-    ``after_kong``: the tile came from the tail pool after the winner's own kong.
-    ``kong_discard``: the discard won on was made right after the discarder's
-    kong replacement.
-    """
-
-    how: WinHow = "self_draw"
-    win_tile: Optional[int] = None
-    after_kong: bool = False
-    kong_discard: bool = False
-
-    @property
-    def plain_tile(self) -> Optional[int]:
-        """The winning tile when it is plain even if it is a chicken (§4)."""
-        return self.win_tile if self.how in ("discard", "robbed_kong") else None
 
 
 @dataclass
@@ -292,60 +271,42 @@ def points(fan: int, ruleset: Ruleset) -> int:
     return ruleset.base * (2 ** min(fan, ruleset.fan_cap))
 
 
-def may_win(how: WinHow, fan: int, passed_win: bool = False) -> bool:
-    """Win condition (§5, §3): a discard win needs ≥1 fan and is barred by 过胡
-    (``passed_win``: the player passed a win and has not drawn/chowed/ponged/konged
-    since); self-draw and 抢杠 win with 底和."""
-    if how == "discard":
-        return fan >= 1 and not passed_win
-    return True
+def fan_enough(ruleset: Ruleset, how: str, fan: int) -> bool:
+    """A discard win (点炮) needs at least 1 fan; a self-draw or a 抢杠 (which counts as a
+    self-draw) wins with 底和 (§5)."""
+    return fan >= 1 or how != "discard"
 
 
-@dataclass
-class Score:
-    """The best reading of a hand and what it is worth."""
+def may_win(how: WinHow, fan: int, passed_win: bool = False, ruleset: Optional[Ruleset] = None) -> bool:
+    """Win condition (§3, §5): enough fan for the kind of win, and no 过胡 (``passed_win``:
+    the player let a legal win go and has not drawn or claimed since), which bars
+    every win on a discard and every rob; self-draw stays allowed."""
+    if passed_win and how != "self_draw":
+        return False
+    return fan >= 1 or how != "discard"
 
-    wins: bool
-    complete: bool
-    fans: list[str]
-    fan: int
-    capped: int
-    points: int
-    reading: Optional[Reading] = None
-    reason: str = ""
 
-    def to_dict(self) -> dict:
-        from schema.tiles import tile_name
-        d = {"wins": self.wins, "complete": self.complete, "fans": self.fans, "fan": self.fan,
-             "capped_fan": self.capped, "points": self.points, "reason": self.reason}
-        if self.reading is not None:
-            d["reading"] = {
-                "seven_pairs": self.reading.seven_pairs,
-                "groups": [{"kind": g.kind, "tiles": [tile_name(t) for t in g.tiles],
-                            "wilds_as": [tile_name(t) for t in g.wild_as]} for g in self.reading.groups],
-                "wild_assignments": [tile_name(t) for t in self.reading.wild_assignments],
-            }
-        else:
-            d["reading"] = None
-        return d
+def sixiaoji_counts(ruleset: Ruleset, how: str) -> bool:
+    """四小鸡 wins on one's own turn (a self-draw); on a discard only with option
+    ``sixiaoji_on_discard``; never by robbing a kong."""
+    return how == "self_draw" or (how == "discard" and ruleset.sixiaoji_on_discard)
 
 
 def score_hand(concealed: Sequence[int], melds: Sequence[Meld], ruleset: Ruleset,
                ctx: WinContext, passed_win: bool = False) -> Score:
     """Score the hand ``concealed`` (physical tiles, the winning tile included) + ``melds``.
 
-    Returns the highest reading's fans and whether it is a legal win.
+    Returns the highest reading's fans and whether it is a legal win.  A hand with
+    four chickens concealed (四小鸡, where it counts) scores the better of 四小鸡 and
+    its best ordinary reading (四小鸡 on a tie).
     """
     wild_kinds = [TILE_INDEX[t] for t in ruleset.wilds]
     counts, w, by_kind = hands.split_wilds(concealed, wild_kinds, ctx.plain_tile)
     melds = tuple(melds)
-    if sixiaoji(w):
-        fan = FAN_VALUES["sixiaoji"]
-        capped = min(fan, ruleset.fan_cap)
-        # an immediate win, whatever the rest of the hand; no other fan
-        return Score(True, True, ["sixiaoji"], fan, capped, points(fan, ruleset), None, "四小鸡")
     use = hands.meld_use_of(melds)
-    best: Optional[tuple[int, list[str], Reading]] = None
+    best: Optional[tuple[int, list[str], Optional[Reading]]] = None
+    if sixiaoji(w) and sixiaoji_counts(ruleset, ctx.how):
+        best = (FAN_VALUES["sixiaoji"], ["sixiaoji"], None)
     for r in hands.readings(counts, w, use, bool(melds), extra_kinds=wild_kinds):
         names = fans_of(FanInput(r, melds, ctx, ruleset, by_kind))
         total = fan_total(names)
@@ -356,8 +317,8 @@ def score_hand(concealed: Sequence[int], melds: Sequence[Meld], ruleset: Ruleset
     total, names, r = best
     capped = min(total, ruleset.fan_cap)
     ok = may_win(ctx.how, total, passed_win)
-    reason = ""
+    reason = "四小鸡" if names == ["sixiaoji"] else ""
     if not ok:
-        reason = "过胡: passed a win since own last action" if (passed_win and ctx.how == "discard" and total >= 1) \
+        reason = "过胡: passed a win since own last action" if passed_win \
             else "a discard win needs at least 1 fan (底和 wins by self-draw only)"
     return Score(ok, True, names, total, capped, points(total, ruleset), r, reason)

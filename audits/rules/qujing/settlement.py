@@ -38,12 +38,13 @@ paid their own share).
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple, Optional, Sequence
+from typing import Optional, Sequence
 
 from schema.events import Transfer
 from schema.ruleset import Ruleset
 
-WinHow = Literal["self_draw", "discard", "robbed_kong"]
+from ..family import FeeEvent, HandFacts, Settlement, Violation, WinHow
+from .claims import wild_kinds
 
 
 def seat_order_from(start: int, n: int) -> list[int]:
@@ -131,16 +132,16 @@ def apply_transfers(ruleset: Ruleset, scores: Sequence[int], transfers: Sequence
 
 def settle(ruleset: Ruleset, scores: Sequence[int], winners: Sequence[tuple[int, int]] = (),
            how: Optional[WinHow] = None, from_seat: Optional[int] = None,
-           bets: Optional[Sequence[int]] = None, chickens: Optional[Sequence[int]] = None
-           ) -> tuple[list[Transfer], list[int], bool]:
+           facts: HandFacts = HandFacts(None, None), clamp: bool = True) -> Settlement:
     """Settle one hand.
 
     ``scores``: each seat's points before the hand.  ``winners``: (seat, P) pairs
     (empty for a drawn hand).  ``how``/``from_seat``: how it was won and the
-    discarder / kong adder.  ``bets``: 养猪 bets by seat.  ``chickens``: 点鸡
-    tallies c_i by seat (hand + own kongs/melds + every chicken discarded).
+    discarder / kong adder.  ``facts``: 养猪 bets and 点鸡 tallies by seat.
+    ``clamp``: apply the 敲锣 floor at 0 (off: the amounts as due, unclamped).
 
-    Returns (transfers in the order paid, scores after, knocked_out).
+    Returns the transfers in the order paid, the scores after, and whether the
+    game ends (敲锣: someone holds 0).
     """
     if len(scores) != ruleset.players:
         raise ValueError(f"{len(scores)} scores for {ruleset.players} players")
@@ -148,10 +149,68 @@ def settle(ruleset: Ruleset, scores: Sequence[int], winners: Sequence[tuple[int,
     if winners:
         if how is None:
             raise ValueError("winners given without how")
-        transfers += win_transfers(ruleset, winners, how, from_seat, bets)
-    if ruleset.dianji and chickens is not None:
-        transfers += dianji_transfers(ruleset, chickens)
-    return apply_transfers(ruleset, scores, transfers)
+        transfers += win_transfers(ruleset, winners, how, from_seat, facts.bets)
+    if ruleset.dianji and facts.tallies is not None:
+        transfers += dianji_transfers(ruleset, facts.tallies)
+    paid, after, knocked = apply_transfers(ruleset if clamp else _unclamped(ruleset), scores, transfers)
+    return Settlement(paid, after, knocked)
+
+
+def _unclamped(ruleset: Ruleset) -> Ruleset:
+    import msgspec
+    return msgspec.structs.replace(ruleset, qiaoluo=False)
+
+
+def hand_facts(ruleset: Ruleset, received: Sequence[Sequence[int]], bets: Sequence[int]) -> HandFacts:
+    """养猪 bets and 点鸡 tallies from the table's neutral facts.
+
+    点鸡 tally: every chicken a seat answers for — in hand, in its own kongs and
+    every one it discarded — is every chicken that reached its hand from the wall
+    (deal and draws): a discarded chicken stays the discarder's even when someone
+    pongs or konges it, and a chicken claimed from a discard is not the claimer's.
+    """
+    tallies = None
+    if ruleset.dianji:
+        wild = wild_kinds(ruleset)
+        tallies = [sum(got[k] for k in wild) for got in received]
+    return HandFacts(list(bets) if ruleset.yangzhu else None, tallies)
+
+
+def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
+    """20分敲锣: the game ends as soon as a player reaches 0."""
+    return ruleset.qiaoluo and any(x <= 0 for x in scores)
+
+
+#: 养猪: the bets a player may place.
+PIG_BETS = (0, 1, 2)
+
+
+def check_bet(ruleset: Ruleset, bet: int, placed_before: bool, dealt: bool) -> Optional[Violation]:
+    """养猪: each player bets 0, 1 or 2, once per hand, before the deal, and only in a room
+    playing 养猪."""
+    if not ruleset.yangzhu:
+        return Violation("YANGZHU_BET_INVALID", "a pig bet in a room that does not play 养猪", "no bet", bet)
+    if bet not in PIG_BETS:
+        return Violation("YANGZHU_BET_INVALID", f"a pig bet of {bet}; bets are 0, 1 or 2", list(PIG_BETS), bet)
+    if dealt:
+        return Violation("YANGZHU_BET_INVALID", "a pig bet placed after the deal", "before the deal", "after")
+    if placed_before:
+        return Violation("YANGZHU_BET_INVALID", "a second pig bet in one hand", "one bet", "two")
+    return None
+
+
+def check_room(ruleset: Ruleset, seats: Sequence[str], start_points: int) -> list[Violation]:
+    """The room as opened: as many seats as its ``players`` option (§2), and under
+    20分敲锣 every player starts with ``qiaoluo_points`` (20)."""
+    out = []
+    if len(seats) != ruleset.players:
+        out.append(Violation("ROOM_SEATS_MISMATCH", f"{len(seats)} seats in a room of {ruleset.players} players",
+                             ruleset.players, len(seats)))
+    if ruleset.qiaoluo and start_points != ruleset.qiaoluo_points:
+        out.append(Violation("QIAOLUO_START_POINTS",
+                             f"20分敲锣 starts every player at {ruleset.qiaoluo_points}, not {start_points}",
+                             ruleset.qiaoluo_points, start_points))
+    return out
 
 
 # --- between hands --------------------------------------------------------
@@ -174,29 +233,21 @@ def next_dealer(dealer: int, winners: Sequence[int], how: Optional[WinHow] = Non
     return winners[0]
 
 
-def remaining_for_draw(ruleset: Ruleset, wall_left: int, tail_face_up: int = 2) -> int:
-    """Tiles counted as remaining for 黄庄: the undrawn wall, plus the face-up tail
-    tiles when ``draw_reserve_counts_tail``."""
-    return wall_left + (tail_face_up if ruleset.draw_reserve_counts_tail else 0)
+def tail_pool(ruleset: Ruleset) -> int:
+    """翻屁股: two tail tiles are kept face up as the kong-replacement pool."""
+    return 2
 
 
-def is_exhausted(ruleset: Ruleset, remaining: int, kongs: int = 0) -> bool:
-    """黄庄: the hand is drawn once ``remaining`` ≤ the reserve for this many kongs
-    (``remaining`` as counted by :func:`remaining_for_draw`)."""
-    return remaining <= ruleset.reserve_for(kongs)
+def remaining(ruleset: Ruleset, undrawn: int, face_up: int) -> int:
+    """Tiles counted as remaining for 黄庄: the undrawn wall, with the face-up tail
+    tiles when ``draw_reserve_counts_tail`` (default)."""
+    return undrawn - (0 if ruleset.draw_reserve_counts_tail else face_up)
 
 
-def kong_allowed_at(ruleset: Ruleset, remaining: int, kongs: int = 0) -> bool:
-    """A kong is still allowed when exactly the reserve remains (§2)."""
-    return remaining >= ruleset.reserve_for(kongs)
-
-
-class FeeEvent(NamedTuple):
-    """An expected billing event: ``charged`` (FeeCharged) or ``refunded`` (FeeRefunded)."""
-
-    kind: Literal["charged", "refunded"]
-    seat: int
-    amount: int
+def reserve(ruleset: Ruleset, kongs: int) -> int:
+    """黄庄: the hand is drawn once the remaining tiles are down to this reserve (20, or
+    the by-kongs table); a kong is still allowed at exactly the reserve."""
+    return ruleset.reserve_for(kongs)
 
 
 def fees_at_first_settlement(billing: str, creator: int, fee: int, seats_opened: int,

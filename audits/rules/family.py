@@ -1,0 +1,292 @@
+"""What every ruleset must answer: the rule family interface.
+
+A :class:`RuleFamily` is frozen data plus a few named functions (the pokerkit
+shape, not a class tree).  The audit's walker and check modules, the simulator's
+bots, the fault injector and ``paipu hand`` reach the rules only through a family
+(:func:`audits.rules.family_of`), so each rule exists once, in its family's
+package (``audits/rules/qujing/`` for Qujing 飞小鸡 / 飞白板 / 双鬼).
+
+The neutral vocabulary the families share is here too: a claim check's
+:class:`Violation` (a catalogue code with expected/actual), the win context
+(:class:`WinContext`), a scored hand (:class:`Score`), one hand's settlement
+(:class:`Settlement`), the billing events (:class:`FeeEvent`) and the pass book
+(:class:`PassBook`: what each seat let go since its own last action).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal, Mapping, NamedTuple, Optional, Sequence
+
+from replay.melds import Meld
+from schema.events import Transfer
+from schema.ruleset import Ruleset
+
+from .hands import Reading
+
+WinHow = Literal["self_draw", "discard", "robbed_kong"]
+#: A claim on a discard (or on an added kong's tile, for ``win``).
+Claim = Literal["win", "kong", "pong", "chow"]
+
+
+class Violation(NamedTuple):
+    """A rule broken: the catalogue ``code``, a one-line ``message``, and the values."""
+
+    code: str
+    message: str = ""
+    expected: Any = None
+    actual: Any = None
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """How a hand was won.
+
+    ``how``: self_draw / discard / robbed_kong.  ``win_tile``: the tile won on.
+    ``after_kong``: the tile came as the replacement after the winner's own kong.
+    ``kong_discard``: the discard won on was made right after the discarder's
+    kong replacement.  ``first_turn``: the win is on the winner's first turn
+    (the dealer's 14 tiles), for families that score 天和 / 地和.
+    """
+
+    how: WinHow = "self_draw"
+    win_tile: Optional[int] = None
+    after_kong: bool = False
+    kong_discard: bool = False
+    first_turn: bool = False
+
+    @property
+    def plain_tile(self) -> Optional[int]:
+        """The winning tile when it is plain even if it is a wild kind: a tile another
+        seat exposed (a discard or a robbed kong's tile) never acts as wild."""
+        return self.win_tile if self.how in ("discard", "robbed_kong") else None
+
+
+@dataclass
+class Score:
+    """The best reading of a hand and what it is worth.
+
+    ``complete``: the tiles form a winning hand; ``wins``: and the win is legal
+    as scored (minimum fan for its kind of win).  ``fans`` are the family's fan
+    names after replacement, ``fan`` their total, ``capped`` the total after the
+    cap and ``points`` what one payer pays.
+    """
+
+    wins: bool
+    complete: bool
+    fans: list[str]
+    fan: int
+    capped: int
+    points: int
+    reading: Optional[Reading] = None
+    reason: str = ""
+
+    def to_dict(self) -> dict:
+        """The score as plain data (tiles spelled), for JSON views."""
+        from schema.tiles import tile_name
+        d = {"wins": self.wins, "complete": self.complete, "fans": self.fans, "fan": self.fan,
+             "capped_fan": self.capped, "points": self.points, "reason": self.reason}
+        if self.reading is not None:
+            d["reading"] = {
+                "seven_pairs": self.reading.seven_pairs,
+                "groups": [{"kind": g.kind, "tiles": [tile_name(t) for t in g.tiles],
+                            "wilds_as": [tile_name(t) for t in g.wild_as]} for g in self.reading.groups],
+                "wild_assignments": [tile_name(t) for t in self.reading.wild_assignments],
+            }
+        else:
+            d["reading"] = None
+        return d
+
+
+class Settlement(NamedTuple):
+    """One hand settled: the transfers in the order paid, the scores after, and whether
+    the game must end now (a family's end condition, e.g. 敲锣 at 0)."""
+
+    transfers: list[Transfer]
+    scores: list[int]
+    game_over: bool
+
+
+class FeeEvent(NamedTuple):
+    """An expected billing event: ``charged`` (FeeCharged) or ``refunded`` (FeeRefunded)."""
+
+    kind: Literal["charged", "refunded"]
+    seat: int
+    amount: int
+
+
+class HandFacts(NamedTuple):
+    """What a settlement needs besides the winners, read from the table by the family:
+    养猪 bets and 点鸡 tallies by seat (``None`` when the room does not play them)."""
+
+    bets: Optional[list[int]]
+    tallies: Optional[list[int]]
+
+
+class PassBook:
+    """What each seat let go since its own last draw or claim (the family's pass rules
+    decide what is recorded and what it bars).
+
+    ``tiles[claim][seat]``: the tiles the seat could have claimed with ``claim`` and
+    did not (过手碰 / 过手杠 in Qujing); ``wins[seat]``: the win chances it let go,
+    kept unjudged (``(tile, context)``) until a later claim asks, because judging
+    a chance may need a full scoring; ``robs[seat]``: it let a 抢杠 chance go.
+    """
+
+    __slots__ = ("tiles", "wins", "robs", "dirty")
+
+    def __init__(self, n: int, tile_claims: Sequence[str]) -> None:
+        self.tiles: dict[str, list[set[int]]] = {c: [set() for _ in range(n)] for c in tile_claims}
+        self.wins: list[list[tuple[int, bool]]] = [[] for _ in range(n)]
+        self.robs = [False] * n
+        self.dirty = [False] * n
+
+    def let_go(self, seat: int, claim: str, tile: int, kong_discard: bool = False) -> None:
+        """Record that ``seat`` could claim ``tile`` with ``claim`` and did not."""
+        if claim == "win":
+            self.wins[seat].append((tile, kong_discard))
+        elif claim in self.tiles:
+            self.tiles[claim][seat].add(tile)
+        else:
+            return
+        self.dirty[seat] = True
+
+    def let_rob_go(self, seat: int) -> None:
+        """Record that ``seat`` could rob an added kong and did not."""
+        self.robs[seat] = True
+        self.dirty[seat] = True
+
+    def clear(self, seat: int) -> None:
+        """The seat's own draw or claim: its passes end."""
+        if self.dirty[seat]:
+            for sets in self.tiles.values():
+                sets[seat].clear()
+            self.wins[seat].clear()
+            self.robs[seat] = False
+            self.dirty[seat] = False
+
+
+#: Judge of one seat's win chance: (seat, tile, kong_discard) -> the win is legal.
+WinJudge = Callable[[int, int, bool], bool]
+
+
+@dataclass(frozen=True)
+class RuleFamily:
+    """Everything that differs between rulesets, as data and named functions.
+
+    Each field's comment says what it answers; the Qujing implementation is
+    :data:`audits.rules.qujing.QUJING`.  Functions take the :class:`Ruleset` (the
+    room's options) first; tiles are integers (``schema.tiles``).
+    """
+
+    name: str
+
+    # -- tiles, the wall and the tail --------------------------------------------
+    #: (ruleset) -> the wild kinds (empty for families without wilds).
+    wild_kinds: Callable[[Ruleset], frozenset[int]]
+    #: (ruleset) -> how many tail tiles are kept face up as the kong-replacement pool
+    #: (Qujing 翻屁股: 2); 0 means a kong's replacement is the next wall tile.
+    tail_pool: Callable[[Ruleset], int]
+    #: (ruleset, undrawn, face_up) -> tiles counted as remaining for the exhaustive draw.
+    remaining: Callable[[Ruleset, int, int], int]
+    #: (ruleset, kongs declared this hand) -> the exhaustive-draw reserve (黄庄).
+    reserve: Callable[[Ruleset, int], int]
+
+    # -- claims -------------------------------------------------------------------
+    #: claim -> rank; a higher rank takes a discard over a lower one (胡 > 杠 > 碰 > 吃).
+    claim_rank: Mapping[str, int]
+    #: (ruleset, n, seat, from_seat, discard, own tiles) -> violations of a chow.
+    check_chow: Callable[..., list[Violation]]
+    #: (ruleset, seat, from_seat, discard, own tiles) -> violations of a pong.
+    check_pong: Callable[..., list[Violation]]
+    #: (ruleset, seat, from_seat, kind, discard, own tiles) -> violations of an exposed kong.
+    check_exposed_kong: Callable[..., list[Violation]]
+    #: (ruleset, kind, tile) -> violations of an added kong (onto the seat's own pong).
+    check_added_kong: Callable[..., list[Violation]]
+    #: (ruleset, kind, own tiles) -> violations of a concealed kong.
+    check_concealed_kong: Callable[..., list[Violation]]
+    #: (ruleset, counts, discard) -> the seat could pong the discard.
+    could_pong: Callable[[Ruleset, Sequence[int], int], bool]
+    #: (ruleset, counts, discard) -> the seat could kong the discard.
+    could_kong: Callable[[Ruleset, Sequence[int], int], bool]
+    #: (ruleset, counts, discard, claimer, discarder) -> pairs of hand tiles that chow it.
+    chow_options: Callable[..., list[tuple[int, int]]]
+    #: (ruleset, counts, discard) -> three-tile sets from hand that kong the discard.
+    exposed_kong_options: Callable[..., list[tuple[int, ...]]]
+    #: (ruleset, counts) -> (kind, four tiles) concealed kongs the hand can declare.
+    concealed_kong_options: Callable[..., list[tuple[int, tuple[int, ...]]]]
+    #: (ruleset, counts, melds) -> (kind, tile) added kongs onto the seat's pongs.
+    added_kong_options: Callable[..., list[tuple[int, int]]]
+    #: (kind of the kong event: kong_added / kong_exposed / kong_concealed) -> it can be robbed.
+    can_rob: Callable[[str], bool]
+
+    # -- passing restrictions -------------------------------------------------------
+    #: the claims whose pass bars that tile until the seat's own next draw or claim.
+    tile_passes: tuple[str, ...]
+    #: (book, seat, claim, tile, judge) -> the catalogue code of the pass rule a claim
+    #: breaks, or None.  ``judge`` decides whether a win chance let go was legal.
+    pass_violation: Callable[..., Optional[str]]
+
+    # -- wins and fans ----------------------------------------------------------------
+    #: (ruleset, concealed tiles with the winning tile, melds, ctx) -> the best reading.
+    score: Callable[..., Score]
+    #: (ruleset, counts, melds, plain) -> concealed counts (the winning tile included) +
+    #: melds form a winning hand (fast, no fan); ``plain``: a wild kind won from another seat.
+    is_winning: Callable[..., bool]
+    #: (ruleset, counts, melds) -> the plain tiles that complete a 3k+1 hand.
+    waits: Callable[..., list[int]]
+    #: (ruleset, counts, suit keys, tiles held, melds) -> the seat's wait entry when one
+    #: tile could complete it (a superset test, cached until the hand changes), else False.
+    seat_waits: Callable[..., Any]
+    #: (ruleset, entry, counts, melds, tile) -> complete with ``tile`` from another seat (exact).
+    completes: Callable[..., bool]
+    #: (ruleset, how, fan) -> the minimum fan a win of this kind needs is met.
+    fan_enough: Callable[[Ruleset, str, int], bool]
+    #: (fan, ruleset) -> points per payer (base × 2^min(fan, cap) in Qujing).
+    points: Callable[[int, Ruleset], int]
+    #: fan name -> value.
+    fan_values: Mapping[str, int]
+    #: fan name -> its Chinese name.
+    fan_chinese: Mapping[str, str]
+    #: (ruleset, concealed counts, melds, tile) -> a one-line name of a special wait
+    #: (单吊小鸡), or "" — for messages.
+    describe_wait: Callable[..., str]
+
+    # -- settlement ---------------------------------------------------------------------
+    #: (ruleset, received, bets) -> bets and tallies the settlement needs, from the table's
+    #: neutral facts (tiles each seat received from the wall, bets placed).
+    hand_facts: Callable[..., HandFacts]
+    #: (ruleset, scores, winners [(seat, P)], how, from_seat, facts, clamp) -> Settlement.
+    settle: Callable[..., Settlement]
+    #: transfer reason -> how ``--explain`` words it.
+    transfer_labels: Mapping[str, str]
+    #: groups of transfer reasons compared together, with the code a mismatch gets
+    #: (the robbed-kong group's code is chosen by ``how`` in ``transfer_code``).
+    transfer_groups: tuple[tuple[tuple[str, ...], str], ...]
+    #: (how, group code) -> the code a mismatch in that group reports.
+    transfer_code: Callable[[Optional[str], str], str]
+    #: reasons compared as per-seat nets rather than payer/payee pairs (点鸡), with their code.
+    net_reasons: tuple[tuple[str, ...], str]
+    #: (ruleset, bet, placed_before, dealt) -> violation of a pig bet (养猪).
+    check_bet: Callable[..., Optional[Violation]]
+    #: (ruleset, seats, start_points) -> violations of the room as opened.
+    check_room: Callable[..., list[Violation]]
+    #: (ruleset, scores) -> the game must end now (敲锣 at 0).
+    game_over: Callable[[Ruleset, Sequence[int]], bool]
+
+    # -- between hands and billing ----------------------------------------------------------
+    #: (creator) -> the first hand's dealer.
+    first_dealer: Callable[[int], int]
+    #: (dealer, winners, how, from_seat) -> the next hand's dealer.
+    next_dealer: Callable[..., int]
+    #: (billing, creator, fee, seats_opened, seats_now) -> events due at the first settlement.
+    fees_at_first_settlement: Callable[..., list[FeeEvent]]
+    #: (billing, creator, fee, already_charged) -> events due at a 4→3 change.
+    fees_at_resize: Callable[..., list[FeeEvent]]
+
+    #: Free-form data a family's own functions share (documented by the family).
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+__all__ = ["Claim", "FeeEvent", "HandFacts", "Meld", "PassBook", "RuleFamily", "Score", "Settlement",
+           "Violation", "WinContext", "WinHow", "WinJudge"]

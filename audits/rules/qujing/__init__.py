@@ -1,0 +1,69 @@
+"""Qujing 飞小鸡 / 飞白板 / 双鬼 (qujing.md): the rule family, assembled from its modules.
+
+* :mod:`.claims` — claim legality, priority, 过手碰 / 过手杠 / 过胡, what a hand could claim;
+* :mod:`.wins` — who is one tile from complete, waits, 单吊小鸡;
+* :mod:`.fans` — one function per fan, the cap, the scorer;
+* :mod:`.settlement` — payments (自摸, 点炮, 抢杠 包三家, 养猪, 点鸡, 20分敲锣), the wall's
+  tail pair and 黄庄, dealer rotation and billing.
+"""
+
+from __future__ import annotations
+
+from ..family import RuleFamily
+from . import claims, fans, settlement, wins
+
+
+def _transfer_code(how, code: str) -> str:
+    # 抢杠 包三家: a wrong robbed-kong payment is reported as a payer error.
+    return "QIANGGANG_PAYER" if code == "TRANSFER_MISMATCH" and how == "robbed_kong" else code
+
+
+QUJING = RuleFamily(
+    name="qujing",
+    wild_kinds=claims.wild_kinds,
+    tail_pool=settlement.tail_pool,
+    remaining=settlement.remaining,
+    reserve=settlement.reserve,
+    claim_rank=claims.CLAIM_RANK,
+    check_chow=claims.check_chow,
+    check_pong=claims.check_pong,
+    check_exposed_kong=claims.check_exposed_kong,
+    check_added_kong=claims.check_added_kong,
+    check_concealed_kong=claims.check_concealed_kong,
+    could_pong=claims.could_pong,
+    could_kong=claims.could_kong,
+    chow_options=claims.chow_options,
+    exposed_kong_options=claims.exposed_kong_options,
+    concealed_kong_options=claims.concealed_kong_options,
+    added_kong_options=claims.added_kong_options,
+    can_rob=claims.can_rob,
+    tile_passes=claims.TILE_PASSES,
+    pass_violation=claims.pass_violation,
+    score=lambda ruleset, concealed, melds, ctx, passed_win=False: fans.score_hand(
+        concealed, melds, ruleset, ctx, passed_win),
+    is_winning=wins.is_winning,
+    waits=wins.waits,
+    seat_waits=wins.seat_waits,
+    completes=wins.completes,
+    fan_enough=fans.fan_enough,
+    points=fans.points,
+    fan_values=fans.FAN_VALUES,
+    fan_chinese=fans.CHINESE,
+    describe_wait=wins.describe_wait,
+    hand_facts=settlement.hand_facts,
+    settle=settlement.settle,
+    transfer_labels={"win": "pays", "qianggang": "pays (抢杠 包三家)", "yangzhu": "pays 养猪",
+                     "dianji": "pays 点鸡"},
+    transfer_groups=((("win", "qianggang"), "TRANSFER_MISMATCH"), (("yangzhu",), "YANGZHU_MISMATCH")),
+    transfer_code=_transfer_code,
+    net_reasons=(("dianji",), "DIANJI_MISMATCH"),
+    check_bet=settlement.check_bet,
+    check_room=settlement.check_room,
+    game_over=settlement.game_over,
+    first_dealer=settlement.first_dealer,
+    next_dealer=settlement.next_dealer,
+    fees_at_first_settlement=settlement.fees_at_first_settlement,
+    fees_at_resize=settlement.fees_at_resize,
+)
+
+__all__ = ["QUJING"]
