@@ -173,14 +173,14 @@ def _read_blocks(src: Any) -> Iterator[bytes]:
 
 
 def _failed_audit(log: GameLog, x: BaseException) -> Any:
-    from audits.audit import GameAudit
     from audits.catalogue import CATALOGUE
     from audits.findings import Finding
+    from audits.ledger import GameAudit
 
-    c = CATALOGUE["STRUCTURAL_BREAK"]
+    c = CATALOGUE["INTERNAL_ERROR"]
     return GameAudit(game=log.game, file=log.file, complete=False, findings=[Finding(
-        code="STRUCTURAL_BREAK", severity=c.severity, game=log.game, hand=0, seq=0, rule=c.rule,
-        actual=type(x).__name__, message=f"the audit stopped on an internal error: {type(x).__name__}: {x}",
+        code="INTERNAL_ERROR", severity=c.severity, game=log.game, hand=0, seq=0, rule=c.rule,
+        actual=type(x).__name__, message=f"paipu failed on this game (a bug in paipu): {type(x).__name__}: {x}",
         file=log.file)])
 
 

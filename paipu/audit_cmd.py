@@ -13,7 +13,7 @@ from typing import Iterator, List, Optional
 
 import typer
 
-from .console import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, fail as _fail
+from .console import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, fail as _fail
 
 FORMATS = ("text", "json", "junit")
 
@@ -37,7 +37,7 @@ def _with_progress(items: Iterator, enabled: bool) -> Iterator:
 def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None, jobs: int = 1,
               explain: Optional[str] = None, progress: Optional[bool] = None) -> int:
     """Run the audit command; returns the exit code (see the module docstring)."""
-    from audits.audit import audit_paths, explain_game
+    from audits import audit_paths, explain_game
     from schema.reader import LogReader
 
     from . import reports
@@ -63,6 +63,8 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
         lines = explain_game(found)
         reports.write_explain(out_text, lines)
         code = EXIT_FINDINGS if any(line.startswith("  [error]") for line in lines) else EXIT_OK
+        if any(" INTERNAL_ERROR " in line for line in lines):
+            code = EXIT_INTERNAL
         _emit(out_text.getvalue(), output)
         return code
 
@@ -76,6 +78,10 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
     else:
         reports.write_text(out_text, audits, orphans)
         _emit(out_text.getvalue(), output)
+    if any(a.internal_error for a in audits):
+        # a bug in paipu (reported as INTERNAL_ERROR on its game): the other games were audited
+        typer.echo("paipu: internal error on some game (INTERNAL_ERROR findings); please report it", err=True)
+        return EXIT_INTERNAL
     if orphans:
         for p in orphans[:5]:
             typer.echo(f"paipu: {p}", err=True)

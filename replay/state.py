@@ -26,7 +26,7 @@ from .melds import Meld
 TOTAL_TILES = 136
 
 #: Per tile kind: which suit key it belongs to (m, p, s, honours) and what one more
-#: copy adds to that key (base 5, first kind most significant: ``audits.hands.hand_keys``).
+#: copy adds to that key (base 5, first kind most significant: ``audits.rules.hands.hand_keys``).
 SUIT_OF = tuple(t // 9 if t < 27 else 3 for t in range(NUM_KINDS))
 KEY_STEP = tuple(5 ** (8 - t % 9) if t < 27 else 5 ** (6 - (t - 27)) for t in range(NUM_KINDS))
 #: Phases in which no tile moves (the hand is not in play).

@@ -230,6 +230,9 @@ class RuleFamily:
     # -- wins and fans ----------------------------------------------------------------
     #: (ruleset, concealed tiles with the winning tile, melds, ctx) -> the best reading.
     score: Callable[..., Score]
+    #: (ruleset, concealed tiles, melds, ctx) -> every reading as (fan names, total, reading);
+    #: a hand read two ways may be logged with either reading of the highest total.
+    reading_fans: Callable[..., Any]
     #: (ruleset, counts, melds, plain) -> concealed counts (the winning tile included) +
     #: melds form a winning hand (fast, no fan); ``plain``: a wild kind won from another seat.
     is_winning: Callable[..., bool]

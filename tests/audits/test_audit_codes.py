@@ -233,7 +233,7 @@ def three_seat(refund: bool):
 
 
 def qiaoluo(bad_floor=False, next_hand=False):
-    kw = {"options": {"qiaoluo": True}, "start_points": 3}
+    kw = {"options": {"qiaoluo": True, "qiaoluo_points": 3}, "start_points": 3}  # a short 敲锣 for the test
     paid = 4 if bad_floor else 3
     scores = [3 + 3 * paid, 3 - paid, 3 - paid, 3 - paid]
     steps = {"_kw": kw, "settle": lambda b: b.settle([(s, 0, paid, "win") for s in (1, 2, 3)], scores)}
@@ -405,7 +405,8 @@ def test_unreadable_line_is_a_finding_and_stops_the_game(tmp_path):
 
 
 def test_every_catalogue_code_is_covered_by_a_test():
-    covered = set(CASES) | {"STREAM_UNREADABLE_LINE"}
+    from .test_audit_defects import NEW_CASES
+    covered = set(CASES) | NEW_CASES | {"STREAM_UNREADABLE_LINE", "INTERNAL_ERROR"}
     assert covered == set(CATALOGUE), sorted(set(CATALOGUE) - covered)
 
 
@@ -445,3 +446,18 @@ def test_the_dealer_may_win_on_the_first_fourteen_tiles_but_no_one_else_out_of_t
     assert audit_game(log_of(_tianhu(0))).findings == []
     codes = [f.code for f in audit_game(log_of(_tianhu(3))).findings]
     assert codes[0] == "TURN_ORDER"
+
+
+def test_a_bug_in_paipu_is_an_internal_error_not_a_finding_about_the_log(monkeypatch):
+    from audits import audit as walker
+    from audits.checks import table
+
+    def broken(ctx, e):
+        raise ZeroDivisionError("planted")
+    monkeypatch.setitem(walker.HANDLERS, type(game().events[4]), broken)
+    a = _audit(lambda: game())
+    assert [f.code for f in a.findings] == ["INTERNAL_ERROR"] and a.internal_error and not a.complete
+    assert "ZeroDivisionError" in a.findings[0].message
+    # near miss: the same game with the real check audits clean
+    monkeypatch.setitem(walker.HANDLERS, type(game().events[4]), table.tile_discarded)
+    assert _audit(lambda: game()).findings == []

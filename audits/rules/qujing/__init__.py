@@ -41,6 +41,7 @@ QUJING = RuleFamily(
     pass_violation=claims.pass_violation,
     score=lambda ruleset, concealed, melds, ctx, passed_win=False: fans.score_hand(
         concealed, melds, ruleset, ctx, passed_win),
+    reading_fans=fans.reading_fans,
     is_winning=wins.is_winning,
     waits=wins.waits,
     seat_waits=wins.seat_waits,

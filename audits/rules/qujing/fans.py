@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterable, Literal, Optional, Sequence
+from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 from replay.melds import Meld
 from schema.ruleset import Ruleset
@@ -292,6 +292,20 @@ def sixiaoji_counts(ruleset: Ruleset, how: str) -> bool:
     return how == "self_draw" or (how == "discard" and ruleset.sixiaoji_on_discard)
 
 
+def reading_fans(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld],
+                 ctx: WinContext) -> Iterator[tuple[list[str], int, Optional[Reading]]]:
+    """Every reading of the hand with its fans and total: 四小鸡 first where it counts,
+    then each ordinary reading (chickens standing for what they may)."""
+    wild_kinds = [TILE_INDEX[t] for t in ruleset.wilds]
+    counts, w, by_kind = hands.split_wilds(concealed, wild_kinds, ctx.plain_tile)
+    melds = tuple(melds)
+    if sixiaoji(w) and sixiaoji_counts(ruleset, ctx.how):
+        yield ["sixiaoji"], FAN_VALUES["sixiaoji"], None
+    for r in hands.readings(counts, w, hands.meld_use_of(melds), bool(melds), extra_kinds=wild_kinds):
+        names = fans_of(FanInput(r, melds, ctx, ruleset, by_kind))
+        yield names, fan_total(names), r
+
+
 def score_hand(concealed: Sequence[int], melds: Sequence[Meld], ruleset: Ruleset,
                ctx: WinContext, passed_win: bool = False) -> Score:
     """Score the hand ``concealed`` (physical tiles, the winning tile included) + ``melds``.
@@ -300,21 +314,13 @@ def score_hand(concealed: Sequence[int], melds: Sequence[Meld], ruleset: Ruleset
     four chickens concealed (四小鸡, where it counts) scores the better of 四小鸡 and
     its best ordinary reading (四小鸡 on a tie).
     """
-    wild_kinds = [TILE_INDEX[t] for t in ruleset.wilds]
-    counts, w, by_kind = hands.split_wilds(concealed, wild_kinds, ctx.plain_tile)
-    melds = tuple(melds)
-    use = hands.meld_use_of(melds)
-    best: Optional[tuple[int, list[str], Optional[Reading]]] = None
-    if sixiaoji(w) and sixiaoji_counts(ruleset, ctx.how):
-        best = (FAN_VALUES["sixiaoji"], ["sixiaoji"], None)
-    for r in hands.readings(counts, w, use, bool(melds), extra_kinds=wild_kinds):
-        names = fans_of(FanInput(r, melds, ctx, ruleset, by_kind))
-        total = fan_total(names)
-        if best is None or total > best[0]:
-            best = (total, names, r)
+    best: Optional[tuple[list[str], int, Optional[Reading]]] = None
+    for names, total, r in reading_fans(ruleset, concealed, melds, ctx):
+        if best is None or total > best[1]:
+            best = (names, total, r)
     if best is None:
         return Score(False, False, [], 0, 0, 0, None, "not a complete hand")
-    total, names, r = best
+    names, total, r = best
     capped = min(total, ruleset.fan_cap)
     ok = may_win(ctx.how, total, passed_win)
     reason = "四小鸡" if names == ["sixiaoji"] else ""

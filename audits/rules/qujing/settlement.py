@@ -270,8 +270,3 @@ def fees_at_resize(billing: str, creator: int, fee: int, already_charged: bool) 
     if billing == "aa" or not already_charged or fee // 4 <= 0:
         return []
     return [FeeEvent("refunded", creator, fee // 4)]
-
-
-def fees_at_dissolve(settled_hands: int) -> list[FeeEvent]:
-    """A room dissolved before any settlement pays nothing (and nothing more after)."""
-    return []

@@ -1,0 +1,205 @@
+"""Checks of claims: 吃 碰 杠 on discards, kongs from the hand, priority and the passing
+restrictions (catalogue group ``claims``).
+
+Which seats could take a discard, whether a claim is legal, which claim ranks
+higher and what a pass bars are the family's answers; this module keeps the
+memories (the open discard, the declared claims, the pass book) and reports.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from schema import events as ev
+from schema.tiles import TILE_INDEX, TILE_NAMES
+
+from ..context import AuditContext, OpenDiscard
+
+
+def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
+    """Note what every other seat could do with the discard (for the passes and priority)."""
+    fam, rules, hands = ctx.family, ctx.rules, ctx.table.hands
+    win: set[int] = set()
+    pong: set[int] = set()
+    kong: set[int] = set()
+    for s in range(ctx.n):
+        if s == seat:
+            continue
+        counts = hands[s]
+        if counts[tile] >= 2:  # cheap pre-test: every pong or kong of a discard needs a pair of it
+            if fam.could_pong(rules, counts, tile):
+                pong.add(s)
+            if fam.could_kong(rules, counts, tile):
+                kong.add(s)
+        if ctx.wait_entry(s) and ctx.completes(s, tile):
+            win.add(s)
+    ctx.open_discard = OpenDiscard(seat, tile, seq, win, pong, kong, ctx.kong_discard)
+
+
+def discard_settled(ctx: AuditContext, takers: Iterable[int] = ()) -> None:
+    """The open discard is settled: every seat that could have taken it and did not has
+    let it go (the family's pass book decides what that bars)."""
+    d = ctx.open_discard
+    if d is None:
+        return
+    ctx.open_discard = None
+    if not (d.could_pong or d.could_kong or d.could_win):
+        return
+    took = set(takers)
+    passes = ctx.passes
+    for s in d.could_pong - took:
+        passes.let_go(s, "pong", d.tile)
+    for s in d.could_kong - took:
+        passes.let_go(s, "kong", d.tile)
+    for s in d.could_win - took:
+        passes.let_go(s, "win", d.tile, d.kong_discard)
+
+
+def rob_chance_passed(ctx: AuditContext) -> None:
+    """Nobody robbed the added kong: every seat that could have has let a win go."""
+    if ctx.rob_chance is not None:
+        for s in ctx.rob_chance[2]:
+            ctx.passes.let_rob_go(s)
+        ctx.rob_chance = None
+
+
+def _legal_declared(ctx: AuditContext, d: OpenDiscard, seat: int, claim: str) -> bool:
+    """A declared claim counts only if the seat could make it and no pass rule bars it."""
+    if seat not in d.could(claim):
+        return False
+    if claim == "win" and not ctx.legal_win_on(seat, d.tile, d.kong_discard):
+        return False
+    tile = d.tile
+    return ctx.barred(seat, claim, tile) is None
+
+
+def missed_wins(ctx: AuditContext, e: ev.Event, winners: list[int]) -> None:
+    """一炮多响: every seat that declared a legal win on the discard is a winner."""
+    d = ctx.open_discard
+    if d is None or not d.declared:
+        return
+    for s, declared in sorted(d.declared.items()):
+        if "win" in declared and s not in winners and _legal_declared(ctx, d, s, "win"):
+            ctx.find("WIN_MISSED_MULTI", e, seat=s, expected=sorted(winners + [s]), actual=winners,
+                     message=f"seat {s} declared a legal win on seat {d.seat}'s {TILE_NAMES[d.tile]} "
+                             "but is not a winner")
+
+
+def claim_declared(ctx: AuditContext, e: ev.ClaimDeclared) -> None:
+    d = ctx.open_discard
+    if d is not None and 0 <= e.seat < ctx.n:
+        d.declared.setdefault(e.seat, set()).add(e.claim)
+    ctx.apply(e)
+
+
+def claim_passed(ctx: AuditContext, e: ev.ClaimPassed) -> None:
+    ctx.apply(e)
+
+
+def _priority(ctx: AuditContext, e: ev.Event, seat: int, claim: str) -> None:
+    """No one takes a discard over a higher legal claim declared on it (the family's ranks)."""
+    d = ctx.open_discard
+    if d is None:
+        return
+    rank = ctx.family.claim_rank
+    mine = rank[claim]
+    for s, declared in sorted(d.declared.items()):
+        if s == seat:
+            continue
+        for c in declared:
+            if rank.get(c, 0) > mine and _legal_declared(ctx, d, s, c):
+                ctx.find("CLAIM_PRIORITY", e, seat=seat, expected=f"seat {s} {c}", actual=f"seat {seat} {claim}",
+                         message=f"seat {seat}'s {claim} was taken over seat {s}'s declared {c}")
+                return
+
+
+def _pass_rule(ctx: AuditContext, e: ev.Event, seat: int, claim: str, tile: int) -> None:
+    code = ctx.barred(seat, claim, tile) if 0 <= seat < ctx.n else None
+    if code is not None:
+        name = TILE_NAMES[tile]
+        what = {"GUOSHOU_PENG": "a pong", "GUOSHOU_GANG": "a kong"}.get(code, "a win")
+        ctx.find(code, e, seat=seat, actual=name,
+                 message=f"seat {seat} passed {what} of {name} since its last draw or claim")
+
+
+def _after_meld(ctx: AuditContext, seat: int) -> None:
+    ctx.passes.clear(seat)
+    ctx.seat_changed(seat)
+    ctx.last_draw = None
+    ctx.tail_drawn[seat] = False
+
+
+def chowed(ctx: AuditContext, e: ev.Chowed) -> None:
+    seat = e.seat
+    ctx.violated(ctx.family.check_chow(ctx.rules, ctx.n, seat, e.from_seat, TILE_INDEX[e.tile],
+                                       [TILE_INDEX[x] for x in e.tiles]), e, seat)
+    _priority(ctx, e, seat, "chow")
+    discard_settled(ctx, (seat,))
+    ctx.apply(e)
+    _after_meld(ctx, seat)
+
+
+def ponged(ctx: AuditContext, e: ev.Ponged) -> None:
+    seat = e.seat
+    tile = TILE_INDEX[e.tile]
+    ctx.violated(ctx.family.check_pong(ctx.rules, seat, e.from_seat, tile, [TILE_INDEX[x] for x in e.tiles]),
+                 e, seat)
+    _pass_rule(ctx, e, seat, "pong", tile)
+    _priority(ctx, e, seat, "pong")
+    discard_settled(ctx, (seat,))
+    ctx.apply(e)
+    _after_meld(ctx, seat)
+
+
+def kong_exposed(ctx: AuditContext, e: ev.KongExposed) -> None:
+    from .table import tail_full
+    seat = e.seat
+    kind = TILE_INDEX[e.kind]
+    ctx.violated(ctx.family.check_exposed_kong(ctx.rules, seat, e.from_seat, kind, TILE_INDEX[e.tile],
+                                               [TILE_INDEX[x] for x in e.tiles]), e, seat)
+    _pass_rule(ctx, e, seat, "kong", kind)
+    _priority(ctx, e, seat, "kong")
+    discard_settled(ctx, (seat,))
+    tail_full(ctx, e)
+    ctx.apply(e)
+    _after_meld(ctx, seat)
+    ctx.last_kong = e
+
+
+def _own_turn(ctx: AuditContext, e: ev.Event, seat: int) -> None:
+    t = ctx.table
+    if t.phase != "discard" or seat != t.turn:
+        ctx.find("TURN_ORDER", e, seat=seat, expected=t.turn, actual=seat,
+                 message=f"seat {seat} declares a kong from hand out of turn")
+
+
+def kong_added(ctx: AuditContext, e: ev.KongAdded) -> None:
+    from .table import tail_full
+    seat = e.seat
+    kind = TILE_INDEX[e.kind]
+    tile = TILE_INDEX[e.tile]
+    discard_settled(ctx)
+    _own_turn(ctx, e, seat)
+    ctx.violated(ctx.family.check_added_kong(ctx.rules, kind, tile), e, seat)
+    tail_full(ctx, e)
+    ctx.apply(e)
+    _after_meld(ctx, seat)
+    ctx.last_kong = e
+    ctx.robbable = ctx.family.can_rob("kong_added")
+    # 抢杠: the seats whose hand is complete with the added tile may rob it
+    robbers = [s for s in range(ctx.n) if s != seat and ctx.completes(s, tile)] if ctx.robbable else []
+    ctx.rob_chance = (seat, tile, robbers) if robbers else None
+
+
+def kong_concealed(ctx: AuditContext, e: ev.KongConcealed) -> None:
+    from .table import tail_full
+    seat = e.seat
+    discard_settled(ctx)
+    _own_turn(ctx, e, seat)
+    ctx.violated(ctx.family.check_concealed_kong(ctx.rules, TILE_INDEX[e.kind], [TILE_INDEX[x] for x in e.tiles]),
+                 e, seat)
+    tail_full(ctx, e)
+    ctx.apply(e)
+    _after_meld(ctx, seat)
+    ctx.last_kong = e
+    ctx.robbable = False

@@ -1,0 +1,129 @@
+"""Checks of money: pig bets, every transfer recomputed by the family's settlement, the
+scores, the game's end; and the corrected ledger (catalogue group ``scoring``).
+
+The checks are step-wise (transfers against the logged points, scores against the
+logged transfers), so one server bug gives one finding; the corrected ledger
+instead carries the true amounts forward.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from schema import events as ev
+
+from ..context import AuditContext
+from ..explain import settlement_record, winner_record
+from ..ledger import expected_transfers, net_of, show_pairs, sums_by_pair
+from . import billing
+
+
+def bet_placed(ctx: AuditContext, e: ev.PigBetPlaced) -> None:
+    seat = e.seat
+    if 0 <= seat < ctx.n:
+        dealt = ctx.table.phase != "dealing"
+        v = ctx.family.check_bet(ctx.rules, e.bet, ctx.bet_placed[seat], dealt)
+        if v is not None:
+            ctx.find(v.code, e, seat=seat, expected=v.expected, actual=v.actual, message=v.message)
+        ctx.bet_placed[seat] = True
+    ctx.apply(e)
+
+
+def game_should_have_ended(ctx: AuditContext, e: ev.HandStarted) -> None:
+    """The family's end condition (敲锣: a player at 0) holds, yet a hand starts."""
+    if ctx.rules is not None and ctx.settled_hands and not ctx.knocked_reported \
+            and ctx.family.game_over(ctx.rules, ctx.logged):
+        ctx.knocked_reported = True
+        ctx.find("GAME_NOT_ENDED_AT_ZERO", e, expected="GameClosed", actual=f"hand {e.hand}",
+                 message=f"a player is at 0 ({ctx.logged}) yet hand {e.hand} starts")
+
+
+def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
+    t = ctx.table
+    fam, rules, n = ctx.family, ctx.rules, ctx.n
+    before = list(ctx.logged)
+    won = ctx.won
+    if t.phase not in ("won", "drawn"):
+        ctx.find("STRUCTURAL_BREAK", e, actual="settlement", message="a hand settled before it ended")
+    facts = fam.hand_facts(rules, t.received, t.bets)
+    how = won.how if won else None
+    frm = won.from_seat if won else None
+    logged_winners = [(x.seat, x.points) for x in won.winners] if won else []
+    due = expected_transfers(rules, n, how, logged_winners, frm, facts)
+    paid = expected_transfers(rules, n, how, logged_winners, frm, facts, before)
+    got = list(e.transfers)
+    _compare_transfers(ctx, e, how, due, paid, got, before)
+    want_scores = [b + d for b, d in zip(before, net_of(got, n))]
+    if list(e.scores) != want_scores:
+        ctx.find("SCORE_CONTINUITY", e, expected=want_scores, actual=list(e.scores))
+    # the corrected ledger: the family's fans for every legal win, corrections carried forward
+    true_winners = []
+    if won:
+        for x, sc in zip(won.winners, ctx.won_scores):
+            if sc is not None and sc.complete and fam.fan_enough(rules, how, sc.fan) and x.seat not in ctx.won_guohu:
+                true_winners.append((x.seat, fam.points(sc.fan, rules)))
+    corrected = expected_transfers(rules, n, how, true_winners, frm, facts, ctx.ledger)
+    ctx.ledger = [b + d for b, d in zip(ctx.ledger, net_of(corrected, n))]
+    if ctx.explained is not None:
+        pictures = ctx.won_pictures
+        winners = [winner_record(fam, rules, x, sc, pictures[i] if i < len(pictures) else "")
+                   for i, (x, sc) in enumerate(zip(won.winners, ctx.won_scores))] if won else []
+        ctx.explained.append(settlement_record(fam, won, winners, facts, corrected, e, ctx.ledger))
+    billing.first_settlement(ctx, e)
+    ctx.settled_hands += 1
+    ctx.apply(e)
+    ctx.logged = list(e.scores)
+    ctx.audit.logged_scores.append(list(e.scores))
+    ctx.audit.ledger.append(list(ctx.ledger))
+    if won:
+        ctx.next_dealer = fam.next_dealer(t.dealer, [x.seat for x in won.winners], won.how, won.from_seat)
+    else:
+        ctx.next_dealer = fam.next_dealer(t.dealer, [], None, None)
+
+
+def _nets(transfers, reasons: tuple[str, ...], n: int) -> list[int]:
+    return net_of((t for t in transfers if t.reason in reasons), n)
+
+
+def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str], due: list[ev.Transfer],
+                       paid: list[ev.Transfer], got: list[ev.Transfer], before: list[int]) -> None:
+    """Each group of transfers (the family's groups) against what the settlement pays."""
+    fam, n = ctx.family, ctx.n
+    net_reasons, net_code = fam.net_reasons
+    bad = [(reasons, code) for reasons, code in fam.transfer_groups
+           if sums_by_pair(paid, reasons) != sums_by_pair(got, reasons)]
+    nets_bad = _nets(paid, net_reasons, n) != _nets(got, net_reasons, n)
+    if (bad or nets_bad) and sums_by_pair(due) != sums_by_pair(paid):
+        # a floor (20分敲锣) cut some payment: the server paid the full amounts instead
+        if all(sums_by_pair(due, r) == sums_by_pair(got, r) for r, _ in fam.transfer_groups) \
+                and _nets(due, net_reasons, n) == _nets(got, net_reasons, n):
+            ctx.find("SCORE_BELOW_ZERO", e, expected=show_pairs(sums_by_pair(paid)),
+                     actual=show_pairs(sums_by_pair(got)),
+                     message=f"a payer paid more than they held (scores before {before})")
+            return
+    win_group = fam.transfer_groups[0]
+    if how == "discard" and _paid_out_of_order(ctx, e, win_group[0], paid, got):
+        bad = [b for b in bad if b != win_group]  # the order explains the amounts (a floor clamps by order)
+    for reasons, code in bad:
+        ctx.find(fam.transfer_code(how, code), e, expected=show_pairs(sums_by_pair(paid, reasons)),
+                 actual=show_pairs(sums_by_pair(got, reasons)))
+    if nets_bad:
+        ctx.find(net_code, e, expected=_nets(paid, net_reasons, n), actual=_nets(got, net_reasons, n),
+                 message=f"{'/'.join(net_reasons)} nets per seat differ")
+
+
+def _paid_out_of_order(ctx: AuditContext, e: ev.HandSettled, win_reasons: tuple[str, ...],
+                       paid: list[ev.Transfer], got: list[ev.Transfer]) -> bool:
+    """一炮多响: the winners are paid in the order the settlement pays them (seat order from
+    the discarder's next seat); reported on the order alone."""
+    want = [t.payee for t in paid if t.reason in win_reasons]
+    order = [t.payee for t in got if t.reason in win_reasons]
+    if len(set(want)) > 1 and order != want and sorted(order) == sorted(want):
+        ctx.find("MULTI_WIN_ORDER", e, expected=want, actual=order)
+        return True
+    return False
+
+
+def game_closed_scores(ctx: AuditContext, e: ev.GameClosed) -> None:
+    if list(e.scores) != ctx.logged:
+        ctx.find("SCORE_MISMATCH", e, expected=list(ctx.logged), actual=list(e.scores))

@@ -1,0 +1,227 @@
+"""Checks of the table: the room, the wall and the tail, hand sizes, whose turn, the
+exhaustive draw and the dealer (catalogue group ``table``).
+
+Each handler judges one event against the family's rules, applies it through the
+context (the reducer's one checked path) and updates the context's memories.
+"""
+
+from __future__ import annotations
+
+from schema import events as ev
+from schema.ruleset import RulesetError, resolve
+from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, format_hand
+
+from ..context import AuditContext
+from ..explain import game_record
+from . import claims
+
+#: Tiles in the set: a logged wall of another length is not checked tile by tile.
+FULL_WALL = 136
+
+
+def opened(ctx: AuditContext, e: ev.GameOpened) -> None:
+    """After the opening was applied: adopt the ruleset and judge the room as opened."""
+    ctx.adopt_rules()
+    a = ctx.audit
+    a.server = e.server
+    a.build = e.build
+    # The seats a log names must match its players option; the table plays with the seats.
+    try:
+        declared = resolve(e.preset, {k: v for k, v in _options(e).items() if v is not None})
+    except RulesetError:
+        declared = ctx.rules
+    ctx.violated(ctx.family.check_room(declared, e.seats, e.start_points), e, None)
+    if ctx.explained is not None:
+        ctx.explained.append(game_record(e))
+
+
+def _options(e: ev.GameOpened) -> dict:
+    import msgspec
+    return msgspec.structs.asdict(e.options)
+
+
+def resized(ctx: AuditContext, e: ev.RoomResized) -> None:
+    ctx.apply(e)
+    ctx.resized = True
+    ctx.adopt_rules()
+
+
+def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
+    from . import billing, scoring
+    billing.close_fee_window(ctx, e)
+    scoring.game_should_have_ended(ctx, e)
+    # The dealer: the family's first dealer, then its rotation from the last result.
+    want = ctx.next_dealer
+    if want is None and ctx.table.hand == 0:
+        want = ctx.family.first_dealer(ctx.table.creator)
+    if want is not None and e.dealer != want:
+        ctx.find("DEALER_ROTATION", e, seat=e.dealer, expected=want, actual=e.dealer)
+    ctx.apply(e)
+    ctx.reset_hand()
+    if ctx.explained is not None:
+        ctx.explained.append({"kind": "hand", "hand": e.hand, "dealer": e.dealer})
+
+
+def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
+    t = ctx.table
+    wall = t.wall
+    ctx.apply(e)
+    dealer = t.dealer
+    seen = ctx.seen
+    for s, tiles in enumerate(e.hands):
+        want = 14 if s == dealer else 13
+        if len(tiles) != want:
+            ctx.find("HAND_SIZE", e, seat=s, expected=want, actual=len(tiles),
+                     message=f"seat {s} was dealt {len(tiles)} tiles, not {want}")
+            ctx.size_reported.add(s)
+        for name in tiles:
+            seen[TILE_INDEX[name]] += 1
+    check_overcount(ctx, e)
+    if wall is not None and len(wall) == FULL_WALL:
+        # The dealer takes wall[0:14], then 13 each from the dealer's next seat on.
+        pos = 14
+        spans = {dealer: (0, 14)}
+        for k in range(1, ctx.n):
+            spans[(dealer + k) % ctx.n] = (pos, pos + 13)
+            pos += 13
+        for s, tiles in enumerate(e.hands):
+            a, b = spans.get(s, (0, 0))
+            if sorted(TILE_INDEX[x] for x in tiles) != sorted(wall[a:b]):
+                ctx.find("DRAW_NOT_WALL_ORDER", e, seat=s, expected=format_hand(wall[a:b]),
+                         actual=format_hand([TILE_INDEX[x] for x in tiles]),
+                         message=f"seat {s}'s deal is not wall[{a}:{b}]")
+
+
+def check_overcount(ctx: AuditContext, e: ev.Event) -> None:
+    """No tile kind appears more than four times in one hand's play."""
+    for k in range(NUM_KINDS):
+        if ctx.seen[k] > 4 and k not in ctx.overcount_reported:
+            ctx.overcount_reported.add(k)
+            ctx.find("TILE_OVERCOUNT", e, expected=4, actual=ctx.seen[k],
+                     message=f"{TILE_NAMES[k]} appears {ctx.seen[k]} times in this hand")
+
+
+def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
+    t = ctx.table
+    wall = t.wall
+    if wall is not None and len(wall) == FULL_WALL:
+        want = [wall[t.wall_tail - k] for k in range(len(e.tiles)) if t.wall_tail - k >= 0]
+        got = [TILE_INDEX[x] for x in e.tiles]
+        if got != want:
+            ctx.find("DRAW_NOT_WALL_ORDER", e, expected=[TILE_NAMES[x] for x in want], actual=list(e.tiles),
+                     message="the turned tail tiles are not the wall's last tiles in order")
+    pool = ctx.family.tail_pool(ctx.rules)
+    if len(t.tail) + len(e.tiles) > pool:
+        ctx.find("TAIL_REFILL_WRONG", e, expected=pool, actual=len(t.tail) + len(e.tiles),
+                 message=f"more than {pool} tail tiles face up")
+    ctx.apply(e)
+    for name in e.tiles:
+        k = TILE_INDEX[name]
+        ctx.seen[k] += 1
+        if ctx.seen[k] > 4:
+            check_overcount(ctx, e)
+    ctx.tail_reported = False
+
+
+def tail_full(ctx: AuditContext, e: ev.Event) -> None:
+    """The family's face-up tail pool (翻屁股: two tiles) is full whenever play goes on."""
+    pool = ctx.family.tail_pool(ctx.rules)
+    if len(ctx.table.tail) != pool and not ctx.tail_reported:
+        ctx.tail_reported = True
+        ctx.find("TAIL_REFILL_WRONG", e, expected=pool, actual=len(ctx.table.tail),
+                 message=f"{len(ctx.table.tail)} tail tiles face up, not {pool}")
+
+
+def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
+    t = ctx.table
+    claims.rob_chance_passed(ctx)
+    if ctx.open_discard is not None:
+        claims.missed_wins(ctx, e, [])
+        claims.discard_settled(ctx)
+    seat = e.seat
+    tile = TILE_INDEX[e.tile]
+    replacement = t.phase == "replacement" and t.pending_kong == seat
+    from_tail = ctx.family.tail_pool(ctx.rules) > 0
+    if e.source == "wall":
+        if replacement and from_tail:
+            ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected="tail", actual="wall",
+                     message=f"seat {seat} drew from the wall after a kong, not from the tail pair")
+        elif not replacement and (t.phase != "draw" or seat != t.turn):
+            ctx.find("TURN_ORDER", e, seat=seat, expected=t.turn if t.phase == "draw" else "a discard",
+                     actual=seat, message=f"seat {seat} draws out of turn")
+        if not replacement:
+            exhaustion_missed(ctx, e, seat)
+        wall = t.wall
+        if wall is not None and len(wall) == FULL_WALL and t.wall_head <= t.wall_tail and wall[t.wall_head] != tile:
+            ctx.find("DRAW_NOT_WALL_ORDER", e, seat=seat, expected=TILE_NAMES[wall[t.wall_head]],
+                     actual=e.tile, message=f"draw #{t.wall_head} of the wall")
+        ctx.seen[tile] += 1
+        if ctx.seen[tile] > 4:
+            check_overcount(ctx, e)
+    else:
+        if not replacement:
+            ctx.find("TAIL_DRAW_WITHOUT_KONG", e, seat=seat, message=f"seat {seat} took a tail tile without a kong")
+        elif len(t.tail) != ctx.family.tail_pool(ctx.rules):
+            tail_full(ctx, e)
+    ctx.apply(e)
+    # 过手碰 / 过手杠 / 过胡 last until the player's own next draw.
+    ctx.passes.clear(seat)
+    ctx.seat_changed(seat)
+    ctx.robbable = False
+    ctx.last_draw = (seat, e.source, tile)
+    ctx.tail_drawn[seat] = e.source == "tail" or replacement
+
+
+def exhaustion_missed(ctx: AuditContext, e: ev.Event, seat: int) -> None:
+    """黄庄: no draw from the wall once the remaining tiles are down to the family's reserve."""
+    t = ctx.table
+    if ctx.exhaust_reported or t.undrawn > ctx.max_reserve:
+        return
+    fam, rules = ctx.family, ctx.rules
+    remaining = fam.remaining(rules, t.undrawn, len(t.tail))
+    reserve = fam.reserve(rules, sum(t.kongs))
+    if remaining <= reserve:
+        ctx.exhaust_reported = True
+        ctx.find("EXHAUSTIVE_DRAW_MISSED", e, seat=seat, expected=reserve, actual=remaining,
+                 message=f"{remaining} tiles remain (reserve {reserve}): the hand should have ended in 黄庄")
+
+
+def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
+    t = ctx.table
+    if ctx.open_discard is not None:
+        claims.discard_settled(ctx)
+    seat = e.seat
+    if t.phase == "replacement":
+        ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected="a tail draw", actual="discard",
+                 message=f"seat {seat} discarded after a kong without taking a replacement")
+    elif t.phase != "discard" or seat != t.turn:
+        ctx.find("TURN_ORDER", e, seat=seat, expected=t.turn, actual=seat, message=f"seat {seat} discards out of turn")
+    if len(t.tail) != ctx.family.tail_pool(ctx.rules):
+        tail_full(ctx, e)
+    if 0 <= seat < ctx.n and seat not in ctx.size_reported:
+        held = t.held[seat] + 3 * len(t.melds[seat])
+        if held != 14:
+            ctx.size_reported.add(seat)
+            ctx.find("HAND_SIZE", e, seat=seat, expected=14, actual=held,
+                     message=f"seat {seat} holds {held} tiles (sets as 3) before discarding, not 14")
+    ctx.apply(e)
+    ctx.first_turn = False
+    ctx.kong_discard = ctx.tail_drawn[seat]
+    ctx.tail_drawn[seat] = False
+    ctx.last_draw = None
+    ctx.robbable = False
+    ctx.seat_changed(seat)
+    claims.open_discard(ctx, seat, TILE_INDEX[e.tile], e.seq)
+
+
+def hand_drawn(ctx: AuditContext, e: ev.HandDrawn) -> None:
+    claims.missed_wins(ctx, e, [])
+    claims.discard_settled(ctx)
+    t = ctx.table
+    remaining = ctx.family.remaining(ctx.rules, t.undrawn, len(t.tail))
+    reserve = ctx.family.reserve(ctx.rules, sum(t.kongs))
+    if remaining > reserve:
+        ctx.find("EXHAUSTIVE_DRAW_EARLY", e, expected=reserve, actual=remaining,
+                 message=f"黄庄 declared with {remaining} tiles remaining (reserve {reserve})")
+    ctx.apply(e)
+    ctx.won = None

@@ -1,0 +1,109 @@
+"""Checks of wins: complete hands, enough fan, 过胡, 抢杠 and 一炮多响, then the fans and
+points each winner logged (catalogue groups ``wins`` and ``scoring``)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from replay.errors import ReplayError
+from schema import events as ev
+from schema.tiles import TILE_INDEX, format_hand
+
+from ..context import AuditContext
+from ..rules.family import Score, WinContext
+from . import claims
+
+
+def robbed_other_kong(ctx: AuditContext, e: ev.HandWon) -> bool:
+    """The kong just declared is one the family does not let be robbed (a concealed or
+    exposed kong)."""
+    k = ctx.last_kong
+    if k is None:
+        return False
+    kind = {ev.KongAdded: "kong_added", ev.KongExposed: "kong_exposed", ev.KongConcealed: "kong_concealed"}[type(k)]
+    return not ctx.family.can_rob(kind)
+
+
+def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
+    t = ctx.table
+    seats = [x.seat for x in e.winners]
+    tile = TILE_INDEX[e.tile]
+    if e.how == "discard":
+        claims.missed_wins(ctx, e, seats)
+    elif e.how == "self_draw":
+        # 自摸: the winner holds the turn with a fresh draw (or the dealer's first 14 tiles).
+        ld = ctx.last_draw
+        s0 = seats[0] if seats else -1
+        fresh = (ld is not None and ld[0] == s0) or (ctx.first_turn and s0 == t.dealer)
+        if len(seats) != 1 or not (fresh and t.phase == "discard" and t.turn == s0):
+            ctx.find("TURN_ORDER", e, seat=seats[0] if seats else None,
+                     expected=ld[0] if ld else "a player who just drew", actual=seats,
+                     message="a self-draw win by a player who did not just draw")
+    elif e.how == "robbed_kong":
+        if robbed_other_kong(ctx, e) and e.from_seat == getattr(ctx.last_kong, "seat", None):
+            ctx.find("ROB_CONCEALED_KONG", e, seat=e.from_seat, expected="KongAdded",
+                     actual=type(ctx.last_kong).__name__, message="抢杠 on a kong that was not an added kong (补杠)")
+            raise ReplayError("reported", "", game=e.game, hand=t.hand, seq=e.seq)
+        if not ctx.robbable:
+            ctx.find("ROB_LATE", e, seat=seats[0] if seats else None, expected="right after KongAdded",
+                     actual="after play moved on",
+                     message="抢杠 logged after the adder took the replacement (play had moved on)")
+    late_rob = e.how == "robbed_kong" and not ctx.robbable
+    ctx.rob_chance = None
+    scores: list[Optional[Score]] = []
+    for x in e.winners:
+        s = x.seat
+        if not 0 <= s < ctx.n:
+            scores.append(None)
+            continue
+        sc = ctx.score(s, tile, e.how)
+        scores.append(sc)
+        _judge_winner(ctx, e, x, sc, tile, late_rob)
+    for x in e.winners:
+        want = ctx.family.points(x.fan, ctx.rules)
+        if x.points != want:
+            ctx.find("POINTS_MISMATCH", e, seat=x.seat, expected=want, actual=x.points,
+                     message=f"{ctx.rules.base} × 2^min({x.fan}, {ctx.rules.fan_cap}) = {want}")
+    ctx.open_discard = None
+    if ctx.explained is not None:
+        ctx.won_pictures = [ctx.picture(x.seat, tile, e.how) if 0 <= x.seat < ctx.n else "?" for x in e.winners]
+    ctx.apply(e)
+    ctx.won = e
+    ctx.won_scores = scores
+
+
+def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, tile: int, late_rob: bool) -> None:
+    """One winner: complete, enough fan, not barred by 过胡 (a late rob is reported as late
+    alone: the chance it let go is the same one), and the fans logged."""
+    s = x.seat
+    if not sc.complete:
+        ctx.find("WIN_INCOMPLETE", e, seat=s, actual=format_hand(ctx.hand_tiles(s, tile, e.how)),
+                 message=f"seat {s}'s hand is not complete with {e.tile}")
+        return
+    if not ctx.family.fan_enough(ctx.rules, e.how, sc.fan):
+        t = ctx.table
+        special = ctx.family.describe_wait(ctx.rules, t.hands[s], t.melds[s], tile)
+        ctx.find("WIN_ZERO_FAN_DISCARD", e, seat=s, expected=">= 1 fan", actual=sc.fan,
+                 message=(f"{special} seat {s} won on a discarded {e.tile} without fan" if special else
+                          f"seat {s} won on a discard with {sc.fan} fan (底和 is self-draw only)"))
+    elif e.how != "self_draw" and not late_rob and ctx.barred(s, "win", tile) is not None:
+        ctx.won_guohu.add(s)
+        ctx.find("WIN_DURING_GUOHU", e, seat=s,
+                 message=f"seat {s} let a win go (过胡) and has not drawn or claimed since")
+    if (sorted(x.fans) != sorted(sc.fans) or x.fan != sc.fan) and not _equal_reading(ctx, s, tile, e.how, x, sc):
+        ctx.find("FAN_MISMATCH", e, seat=s, expected={"fans": sc.fans, "fan": sc.fan},
+                 actual={"fans": list(x.fans), "fan": x.fan})
+
+
+def _equal_reading(ctx: AuditContext, seat: int, tile: int, how: str, logged: ev.Winner, best: Score) -> bool:
+    """Whether the logged fans are those of *another* reading with the same highest total
+    (a hand read two ways scores either; both are right)."""
+    if logged.fan != best.fan:
+        return False
+    fam = ctx.family
+    ctx_win = WinContext(how=how, win_tile=tile, after_kong=how == "self_draw" and ctx.tail_drawn[seat],
+                         kong_discard=how == "discard" and ctx.kong_discard)
+    want = sorted(logged.fans)
+    return any(sorted(names) == want and total == best.fan
+               for names, total, _ in fam.reading_fans(ctx.rules, ctx.hand_tiles(seat, tile, how),
+                                                       ctx.table.melds[seat], ctx_win))

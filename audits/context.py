@@ -1,0 +1,235 @@
+"""The state the audit's check modules share while one game is walked.
+
+:class:`AuditContext` holds the live table (read-only: only the reducer changes
+it), the game's rule family, the findings, and the per-game and per-hand
+memories the checks keep (the open discard, the pass book, each seat's wait
+entry).  Rules are never decided here: every rule question goes to the family.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import msgspec
+
+from replay.state import Replayer
+from schema import events as ev
+from schema.reader import GameLog
+from schema.ruleset import Ruleset
+from schema.tiles import NUM_KINDS, format_hand
+
+from .catalogue import CATALOGUE
+from .findings import Finding
+from .ledger import GameAudit
+from .rules import family_of
+from .rules.family import PassBook, RuleFamily, Score, WinContext
+
+#: Codes reported once per hand (later repeats are counted in the first finding's message):
+#: one slip desynchronises every later draw or turn of the hand.
+ONCE_PER_HAND = frozenset({"DRAW_NOT_WALL_ORDER", "TURN_ORDER"})
+
+
+class OpenDiscard:
+    """The last discard, until someone claims it or play moves on: which seats could
+    win, pong or kong it (the family's answers) and the claims declared on it."""
+
+    __slots__ = ("seat", "tile", "seq", "could_win", "could_pong", "could_kong", "declared", "kong_discard")
+
+    def __init__(self, seat: int, tile: int, seq: int, could_win: set[int], could_pong: set[int],
+                 could_kong: set[int], kong_discard: bool):
+        self.seat = seat
+        self.tile = tile
+        self.seq = seq
+        #: seats whose hand is complete with the tile (a legal win also needs enough fan: judged lazily)
+        self.could_win = could_win
+        self.could_pong = could_pong
+        self.could_kong = could_kong
+        #: the discard came right after its maker's kong replacement (杠上炮)
+        self.kong_discard = kong_discard
+        self.declared: dict[int, set[str]] = {}
+
+    def could(self, claim: str) -> set[int]:
+        """The seats that could make ``claim`` on this discard (chow is judged when made)."""
+        return {"win": self.could_win, "kong": self.could_kong, "pong": self.could_pong}.get(claim, set())
+
+
+class AuditContext:
+    """One game's audit in progress (see the module docstring)."""
+
+    def __init__(self, log: GameLog, explain: bool = False):
+        self.log = log
+        self.replayer = Replayer()
+        self.table = self.replayer.table
+        self.findings: list[Finding] = []
+        self.audit = GameAudit(game=log.game, file=log.file, findings=self.findings)
+        #: The --explain derivation, as data (``audits.explain``), when asked for.
+        self.explained: Optional[list[dict]] = [] if explain else None
+        self.line: Optional[int] = None
+        self.seq = -1
+        self.rules: Optional[Ruleset] = None
+        self.family: Optional[RuleFamily] = None
+        self.wild: frozenset[int] = frozenset()
+        self.max_reserve = 0
+        self.n = 0
+        # per game
+        self.logged: list[int] = []
+        self.ledger: list[int] = []
+        #: the dealer the next hand must have (None before the first settlement)
+        self.next_dealer: Optional[int] = None
+        self.settled_hands = 0
+        self.fee_events: list[ev.FeeCharged] = []
+        #: the log line of each FeeCharged, by seq (a billing finding points at its charge)
+        self.fee_lines: dict[int, Optional[int]] = {}
+        self.early_fees: list[ev.FeeCharged] = []
+        self.fee_open = False
+        self.refunds: list[ev.FeeRefunded] = []
+        self.resized = False
+        self.knocked_reported = False
+        self.repeats: dict[str, int] = {}
+        self.first_of: dict[str, int] = {}
+        self.reset_hand()
+
+    # -- findings -------------------------------------------------------------------
+
+    def find(self, code: str, e: Optional[ev.Event] = None, *, seat: Optional[int] = None,
+             expected: Any = None, actual: Any = None, message: str = "", seq: Optional[int] = None,
+             line: Optional[int] = None) -> None:
+        """Record a finding of catalogue ``code`` at event ``e`` (or at ``seq``)."""
+        if code in ONCE_PER_HAND:
+            if code in self.first_of:
+                self.repeats[code] = self.repeats.get(code, 0) + 1
+                return
+            self.first_of[code] = len(self.findings)
+        c = CATALOGUE[code]
+        self.findings.append(Finding(
+            code=code, severity=c.severity, game=self.log.game, hand=self.table.hand,
+            seq=e.seq if e is not None else (seq if seq is not None else self.seq), seat=seat,
+            rule=c.rule, expected=expected, actual=actual, message=message or c.rule,
+            file=self.log.file, line=self.line if line is None else line))
+
+    def violated(self, violations, e: ev.Event, seat: int) -> None:
+        """Record each of a family check's violations as a finding at ``e``."""
+        for v in violations:
+            self.find(v.code, e, seat=seat, expected=v.expected, actual=v.actual, message=v.message)
+
+    def flush_repeats(self) -> None:
+        """Report each once-per-hand code at its first event, counting the later ones."""
+        for code, more in self.repeats.items():
+            i = self.first_of[code]
+            f = self.findings[i]
+            self.findings[i] = msgspec.structs.replace(f, message=f"{f.message} (and {more} later event(s) of this hand)")
+        self.repeats = {}
+        self.first_of = {}
+
+    # -- the room and the hand ----------------------------------------------------------
+
+    def adopt_rules(self) -> None:
+        """Take the table's ruleset (at the opening or a resize) and its family."""
+        t = self.table
+        self.rules = t.ruleset
+        self.family = family_of(t.ruleset)
+        self.wild = self.family.wild_kinds(t.ruleset)
+        #: no exhaustive draw is possible while more tiles than this remain undrawn
+        self.max_reserve = max(self.family.reserve(t.ruleset, k) for k in range(5))
+        self.n = len(t.players)
+        self.logged = list(t.scores)
+        self.ledger = list(t.scores)
+        a = self.audit
+        a.ruleset = t.ruleset
+        a.players = list(t.players)
+        self.reset_hand()
+
+    def reset_hand(self) -> None:
+        """Forget the last hand's memories."""
+        self.flush_repeats()
+        n = self.n
+        self.seen = [0] * NUM_KINDS
+        self.overcount_reported: set[int] = set()
+        self.open_discard: Optional[OpenDiscard] = None
+        self.passes = PassBook(n, self.family.tile_passes if self.family else ())
+        #: after a 补杠: (adder, tile, seats whose hand is complete with it), until robbed or played past
+        self.rob_chance: Optional[tuple[int, int, list[int]]] = None
+        #: per seat: its wait entry (the family's), None when stale
+        self.waits: list = [None] * n
+        self.win_legal: list[dict] = [{} for _ in range(n)]
+        self.last_draw: Optional[tuple[int, str, int]] = None
+        self.tail_drawn = [False] * n
+        self.kong_discard = False
+        self.last_kong: Optional[ev.Event] = None
+        #: the kong the adder has not yet taken a replacement for (抢杠 is legal only then)
+        self.robbable = False
+        self.won: Optional[ev.HandWon] = None
+        self.won_scores: list[Optional[Score]] = []
+        self.won_pictures: list[str] = []
+        self.won_guohu: set[int] = set()
+        self.size_reported: set[int] = set()
+        self.tail_reported = False
+        self.exhaust_reported = False
+        self.bet_placed = [False] * n
+        self.first_turn = True
+
+    def seat_changed(self, seat: int) -> None:
+        """The seat's concealed hand changed: its wait entry and win judgements are stale."""
+        self.waits[seat] = None
+        self.win_legal[seat] = {}
+
+    # -- rule questions on the live table (answered by the family) ----------------------
+
+    def wait_entry(self, seat: int):
+        """The family's wait entry for ``seat`` (cached until its hand changes)."""
+        got = self.waits[seat]
+        if got is None:
+            t = self.table
+            got = self.waits[seat] = self.family.seat_waits(self.rules, t.hands[seat], t.keys[seat], t.held[seat],
+                                                           t.melds[seat])
+        return got
+
+    def completes(self, seat: int, tile: int) -> bool:
+        """Is ``seat``'s hand complete with ``tile`` taken from another seat?"""
+        entry = self.wait_entry(seat)
+        if not entry:
+            return False
+        t = self.table
+        return self.family.completes(self.rules, entry, t.hands[seat], t.melds[seat], tile)
+
+    def hand_tiles(self, seat: int, tile: Optional[int], how: str) -> list[int]:
+        """The seat's concealed tiles, with the tile won on when it came from another seat."""
+        h = self.table.hands[seat]
+        tiles = [k for k in range(NUM_KINDS) for _ in range(h[k])]
+        if how != "self_draw" and tile is not None:
+            tiles.append(tile)
+        return tiles
+
+    def score(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None) -> Score:
+        """The family's best reading of the seat's hand won on ``tile`` (as the table is now)."""
+        ctx = WinContext(how=how, win_tile=tile,
+                         after_kong=how == "self_draw" and self.tail_drawn[seat],
+                         kong_discard=how == "discard" and (self.kong_discard if kong_discard is None else kong_discard))
+        return self.family.score(self.rules, self.hand_tiles(seat, tile, how), self.table.melds[seat], ctx)
+
+    def legal_win_on(self, seat: int, tile: int, kong_discard: bool, how: str = "discard") -> bool:
+        """Could ``seat`` legally win on ``tile`` from another seat (complete, enough fan)?
+        Scored only when asked (过胡, priority, 一炮多响), cached until its hand changes."""
+        key = (tile, kong_discard, how)
+        got = self.win_legal[seat].get(key)
+        if got is None:
+            got = False
+            if self.completes(seat, tile):
+                sc = self.score(seat, tile, how, kong_discard)
+                got = sc.complete and self.family.fan_enough(self.rules, how, sc.fan)
+            self.win_legal[seat][key] = got
+        return got
+
+    def barred(self, seat: int, claim: str, tile: int) -> Optional[str]:
+        """The pass rule (the family's) that bars ``seat``'s ``claim`` on ``tile``, or None."""
+        return self.family.pass_violation(self.passes, seat, claim, tile, self.legal_win_on)
+
+    def picture(self, seat: int, tile: Optional[int], how: str) -> str:
+        """The seat's hand for --explain: concealed tiles (with the tile won on) and melds."""
+        tiles = format_hand(self.hand_tiles(seat, tile, how))
+        melds = " ".join(f"[{m.kind} {format_hand(list(m.tiles))}]" for m in self.table.melds[seat])
+        return f"{tiles} {melds}".strip()
+
+    def apply(self, e: ev.Event) -> None:
+        """Apply ``e`` to the table (the reducer's one checked path)."""
+        self.replayer.apply(e, self.line)

@@ -1,0 +1,120 @@
+"""``--explain`` as data: each hand's settlement derived step by step, and its text view.
+
+The walker appends plain records (JSON-ready dicts) while it audits a game:
+
+* ``{"kind": "game", ...}`` — the room;
+* ``{"kind": "hand", "hand", "dealer"}`` — a hand starts;
+* ``{"kind": "settlement", ...}`` — how the hand ended, each winner's reading
+  (fans with their Chinese names and values, total, cap, points, and what was
+  logged), the 养猪 bets and 点鸡 tallies, the recomputed transfers (labelled),
+  the logged ones, and the recomputed and logged scores after.
+
+:func:`render` turns the records and the findings into the text ``paipu audit
+--explain`` prints; a report can render the same records another way.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from schema import events as ev
+from schema.tiles import TILE_NAMES
+
+from .findings import Finding
+from .rules.family import RuleFamily, Score
+
+
+def game_record(e: ev.GameOpened) -> dict:
+    """The room as opened."""
+    return {"kind": "game", "game": e.game, "preset": e.preset, "seats": list(e.seats), "creator": e.creator,
+            "start_points": e.start_points}
+
+
+def winner_record(family: RuleFamily, rules, winner: ev.Winner, score: Optional[Score], picture: str) -> dict:
+    """One winner's derivation: the family's best reading beside what was logged."""
+    rec = {"seat": winner.seat, "picture": picture, "complete": bool(score and score.complete),
+           "logged_fan": winner.fan, "logged_points": winner.points}
+    if score is not None and score.complete:
+        capped = min(score.fan, rules.fan_cap)
+        rec.update(fans=[[f, family.fan_chinese.get(f, f), family.fan_values[f]] for f in score.fans],
+                   fan=score.fan, cap=rules.fan_cap, capped=capped, base=rules.base,
+                   points=family.points(score.fan, rules))
+    return rec
+
+
+def settlement_record(family: RuleFamily, won: Optional[ev.HandWon], winners: list[dict], facts,
+                      corrected: Sequence[ev.Transfer], settled: ev.HandSettled, ledger: Sequence[int]) -> dict:
+    """One hand's settlement, recomputed and logged."""
+    return {
+        "kind": "settlement",
+        "result": None if won is None else {"how": won.how, "tile": won.tile, "from_seat": won.from_seat},
+        "winners": winners,
+        "bets": facts.bets,
+        "tallies": facts.tallies,
+        "transfers": [[t.payer, t.payee, t.amount, t.reason, family.transfer_labels.get(t.reason, t.reason)]
+                      for t in corrected],
+        "logged_transfers": [[t.payer, t.payee, t.amount, t.reason] for t in settled.transfers],
+        "scores_after": list(ledger),
+        "logged_scores": list(settled.scores),
+    }
+
+
+def _settlement_lines(rec: dict) -> list[str]:
+    out = []
+    res = rec["result"]
+    if res is None:
+        out.append("  黄庄 exhaustive draw: no win payments")
+    else:
+        frm = "" if res["from_seat"] is None else f" from seat {res['from_seat']}"
+        out.append(f"  {res['how']} on {res['tile']}{frm}")
+    for w in rec["winners"]:
+        s = w["seat"]
+        out.append(f"  seat {s} hand: {w['picture']}")
+        if not w["complete"]:
+            out.append(f"  seat {s}: not a complete hand — no payment")
+            continue
+        parts = " + ".join(f"{zh} {name} {value}" for name, zh, value in w["fans"])
+        out.append(f"  seat {s}: {parts or 'no fan'} = {w['fan']} fan; cap {w['cap']} → {w['capped']}; "
+                   f"P = {w['base']} × 2^{w['capped']} = {w['points']}   "
+                   f"(logged: {w['logged_fan']} fan, P {w['logged_points']})")
+    if rec["bets"] is not None:
+        out.append(f"  养猪 bets: {rec['bets']}")
+    if rec["tallies"] is not None:
+        out.append(f"  点鸡 chickens: {rec['tallies']}")
+    for payer, payee, amount, _reason, label in rec["transfers"]:
+        out.append(f"    seat {payer} {label} {amount} to seat {payee}")
+    logged = ", ".join(f"{p}->{q} {a} {r}" for p, q, a, r in rec["logged_transfers"]) or "none"
+    out.append(f"  logged transfers: {logged}")
+    out.append(f"  scores after: recomputed {rec['scores_after']}, logged {rec['logged_scores']}")
+    return out
+
+
+def render(records: Sequence[dict], findings: Sequence[Finding]) -> list[str]:
+    """The text view: one line per step, then the findings (or "no findings")."""
+    out: list[str] = []
+    for rec in records:
+        kind = rec["kind"]
+        if kind == "game":
+            out.append(f"game {rec['game']}: preset {rec['preset']}, seats {', '.join(rec['seats'])}, "
+                       f"creator seat {rec['creator']}, start {rec['start_points']}")
+        elif kind == "hand":
+            out.append(f"hand {rec['hand']}: dealer seat {rec['dealer']}")
+        elif kind == "settlement":
+            out.extend(_settlement_lines(rec))
+        elif kind == "stopped":
+            out.append(f"(the audit stopped: {rec['reason']})")
+    if findings:
+        out.append("findings:")
+        for f in findings:
+            seat = f" seat {f.seat}" if f.seat is not None else ""
+            vals = f" (expected {f.expected!r}, actual {f.actual!r})" if f.expected is not None or \
+                f.actual is not None else ""
+            out.append(f"  [{f.severity}] {f.code} hand {f.hand} seq {f.seq}{seat}: {f.message}{vals}")
+    else:
+        out.append("no findings")
+    return out
+
+
+def tile_names(tiles) -> list[str]:
+    """Integers to canonical tile names."""
+    return [TILE_NAMES[t] for t in tiles]
