@@ -19,7 +19,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from audits.audit import audit_paths  # noqa: E402
+from audits import audit_paths  # noqa: E402
 
 
 def main() -> None:

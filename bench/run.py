@@ -111,7 +111,7 @@ def replay_only(path: str) -> int:
 
 
 def full_audit(path: str, jobs: int) -> int:
-    from audits.audit import audit_paths
+    from audits import audit_paths
 
     return sum(len(a.findings) for a in audit_paths([path], jobs=jobs))
 
@@ -185,7 +185,7 @@ def big_file(path: str, target_bytes: int) -> str:
 def peak_rss_audit(path: str) -> tuple[float, float]:
     """Peak RSS (MB) and seconds of ``paipu audit`` on ``path`` in a child process."""
     # VmHWM is the child's own peak (ru_maxrss can carry the forking parent's peak across exec)
-    code = ("import sys; from audits.audit import audit_paths\n"
+    code = ("import sys; from audits import audit_paths\n"
             "n = 0\n"
             "for a in audit_paths([sys.argv[1]]): n += 1\n"
             "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from audits.audit import audit_paths
+from audits import audit_paths
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from audits import parallel
-from audits.audit import audit_game, audit_paths
+from audits import audit_game, audit_paths
 from paipu.sim.simulate import SimConfig, simulate_games
 from schema.reader import encode_events
 from tests.audits.helpers import selfdraw_game

@@ -120,7 +120,7 @@ def test_jobs_2_gives_the_same_findings_in_input_order(tmp_path):
 
 
 def test_jobs_2_on_one_file_audits_games_in_workers_in_order(tmp_path):
-    from audits.audit import audit_paths
+    from audits import audit_paths
 
     p = tmp_path / "two.jsonl"
     def plant(b, step):

@@ -7,7 +7,7 @@ audits clean and complete.
 
 import pytest
 
-from audits.audit import audit_paths
+from audits import audit_paths
 from tests.audits.helpers import selfdraw_game
 
 
