@@ -76,10 +76,11 @@ def walk(ctx: AuditContext) -> GameAudit:
     lines = log.lines
     if len(lines) < len(log.events):
         lines = list(lines) + [None] * (len(log.events) - len(lines))
-    is_next = ctx.replayer.is_next
+    replayer = ctx.replayer
+    is_next = replayer.is_next
     handlers = HANDLERS
     for e, line in zip(log.events, lines):
-        ctx.line = line
+        ctx.line = replayer.line = line
         try:
             if is_next(e):
                 handlers[type(e)](ctx, e)

@@ -60,6 +60,9 @@ class AuditContext:
         self.log = log
         self.replayer = Replayer()
         self.table = self.replayer.table
+        #: Apply an event to the table: the reducer's one checked path (the walker sets
+        #: ``replayer.line`` to the event's log line first).
+        self.apply = self.replayer.apply
         self.findings: list[Finding] = []
         self.audit = GameAudit(game=log.game, file=log.file, findings=self.findings)
         #: The --explain derivation, as data (``audits.explain``), when asked for.
@@ -230,6 +233,3 @@ class AuditContext:
         melds = " ".join(f"[{m.kind} {format_hand(list(m.tiles))}]" for m in self.table.melds[seat])
         return f"{tiles} {melds}".strip()
 
-    def apply(self, e: ev.Event) -> None:
-        """Apply ``e`` to the table (the reducer's one checked path)."""
-        self.replayer.apply(e, self.line)

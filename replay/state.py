@@ -165,10 +165,12 @@ class Replayer:
 
     def apply(self, event: ev.Event, line: Optional[int] = None) -> None:
         """Apply one event (the only way the table changes); raise :class:`ReplayError`
-        on a structural break, the game id and sequence included."""
+        on a structural break, the game id and sequence included.  ``line``: the log
+        line it came from, for error messages (default: the last one set)."""
         w = self._w
-        self.line = line
-        if not self.is_next(event):
+        if line is not None:
+            self.line = line
+        if not (event.seq == w.seq + 1 and event.game == w.game and w.game is not None):
             if w.game is None:
                 if type(event) is not ev.GameOpened:
                     self._break("not_opened", f"the first event is {type(event).__name__}, not GameOpened", event)
@@ -367,8 +369,9 @@ class Replayer:
             w.tail.append(TILE_INDEX[name])
             w.wall_tail -= 1
 
-    def _drawn(self, e: ev.TileDrawn, t: int) -> None:
+    def _drawn(self, e: ev.TileDrawn) -> None:
         w = self._w
+        t = TILE_INDEX[e.tile]
         if w.phase in _OUT_OF_HAND:
             self._in_hand(e)
         seat = e.seat
@@ -393,8 +396,9 @@ class Replayer:
         w.phase = "discard"
         w.last_discard = None
 
-    def _discarded(self, e: ev.TileDiscarded, t: int) -> None:
+    def _discarded(self, e: ev.TileDiscarded) -> None:
         w = self._w
+        t = TILE_INDEX[e.tile]
         if w.phase in _OUT_OF_HAND:
             self._in_hand(e)
         seat = e.seat
@@ -559,8 +563,8 @@ _APPLY = {
     ev.PigBetPlaced: Replayer._bet,
     ev.TilesDealt: Replayer._dealt,
     ev.TailTurned: Replayer._tail_turned,
-    ev.TileDrawn: lambda r, e: r._drawn(e, TILE_INDEX[e.tile]),
-    ev.TileDiscarded: lambda r, e: r._discarded(e, TILE_INDEX[e.tile]),
+    ev.TileDrawn: Replayer._drawn,
+    ev.TileDiscarded: Replayer._discarded,
     ev.ClaimDeclared: Replayer._claim_declared,
     ev.ClaimPassed: Replayer._claim_passed,
     ev.Chowed: Replayer._chowed,

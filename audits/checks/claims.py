@@ -18,7 +18,8 @@ from ..context import AuditContext, OpenDiscard
 
 def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
     """Note what every other seat could do with the discard (for the passes and priority)."""
-    fam, rules, hands = ctx.family, ctx.rules, ctx.table.hands
+    fam, rules, hands, melds = ctx.family, ctx.rules, ctx.table.hands, ctx.table.melds
+    waits = ctx.waits
     win: set[int] = set()
     pong: set[int] = set()
     kong: set[int] = set()
@@ -31,7 +32,10 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
                 pong.add(s)
             if fam.could_kong(rules, counts, tile):
                 kong.add(s)
-        if ctx.wait_entry(s) and ctx.completes(s, tile):
+        entry = waits[s]
+        if entry is None:
+            entry = ctx.wait_entry(s)
+        if entry and fam.completes(rules, entry, counts, melds[s], tile):
             win.add(s)
     ctx.open_discard = OpenDiscard(seat, tile, seq, win, pong, kong, ctx.kong_discard)
 

@@ -23,9 +23,15 @@ CLAIM_RANK = {"win": 4, "kong": 3, "pong": 2, "chow": 1}
 TILE_PASSES = ("pong", "kong")
 
 
+_WILD_KINDS: dict[tuple[str, ...], frozenset[int]] = {}
+
+
 def wild_kinds(ruleset: Ruleset) -> frozenset[int]:
     """The ruleset's chicken kinds as integers (1s; 5z; 5z and 7z)."""
-    return frozenset(TILE_INDEX[t] for t in ruleset.wilds)
+    got = _WILD_KINDS.get(ruleset.wilds)
+    if got is None:
+        got = _WILD_KINDS[ruleset.wilds] = frozenset(TILE_INDEX[t] for t in ruleset.wilds)
+    return got
 
 
 def shangjia(seat: int, n: int) -> int:

@@ -33,7 +33,8 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
         return False
     natural_keys = list(keys)
     wilds = 0
-    for k in wild_kinds(ruleset):
+    wild = wild_kinds(ruleset)
+    for k in wild:
         n = counts[k]
         if n:
             wilds += n
@@ -45,7 +46,7 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
     if not melds:
         # 小七对: every natural kind with an odd count needs one wild
         odd = counts.count(1) + counts.count(3) + counts.count(5) + counts.count(7)
-        for k in wild_kinds(ruleset):
+        for k in wild:
             odd -= counts[k] & 1
         if odd <= wilds + 1:
             return [None, wilds, natural_keys, {}]
