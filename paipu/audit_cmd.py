@@ -102,14 +102,14 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
     show = sys.stderr.isatty() if progress is None else progress
     games = _timed(_with_progress(audit_paths(paths, jobs=jobs, orphans=orphans), show))
     failed = False
-    used: list = []  # waivers that matched, in order (duplicates allowed)
+    used: dict = {}  # the waivers that matched, by identity (bounded by the waivers file)
     if fmt == "json":
         with _binary_output(output) as out:
             stream = JsonStream(out)
             for audit, _seconds in games:
                 v = judge(audit, policy)
                 failed |= v.failed
-                used.extend(w for _f, w in v.waived)
+                used.update((id(w), w) for _f, w in v.waived)
                 stream.write_game(v)
             stream.write_orphans(orphans)
     else:
@@ -117,7 +117,7 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
         for audit, seconds in games:
             v = judge(audit, policy)
             failed |= v.failed
-            used.extend(w for _f, w in v.waived)
+            used.update((id(w), w) for _f, w in v.waived)
             results.append(GameResult(v, seconds))
         if fmt == "junit":
             _emit(junit_xml(results, orphans, policy), output)
@@ -126,7 +126,7 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
             reports.write_text(out_text, shown, orphans)
             _write_policy_notes(out_text, results, policy)
             _emit(out_text.getvalue(), output)
-    for w in unmatched_waivers(policy, used):
+    for w in unmatched_waivers(policy, used.values()):
         typer.echo(f"paipu: {w.origin} ({w.describe()}) matched no finding", err=True)
     if orphans:
         for p in orphans[:5]:

@@ -53,12 +53,14 @@ class _Session:
 
     def __init__(self, policy: Policy):
         self.policy = policy
-        self.used: list[Waiver] = []
+        #: The waivers that matched, by identity, and how many findings they waived.
+        self.used: dict[int, Waiver] = {}
+        self.waived = 0
         self.games = 0
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        unused = unmatched_waivers(self.policy, self.used) if self.games else []
-        waived = len(self.used)
+        unused = unmatched_waivers(self.policy, self.used.values()) if self.games else []
+        waived = self.waived
         if not (unused or waived):
             return
         terminalreporter.section("paipu waivers")
@@ -174,7 +176,8 @@ class GameItem(pytest.Item):
         audit = audit_game(parent.take(self.index))
         verdict = judge(audit, state.policy)
         state.games += 1
-        state.used.extend(w for _f, w in verdict.waived)
+        state.used.update((id(w), w) for _f, w in verdict.waived)
+        state.waived += len(verdict.waived)
         from .formats import ruleset_label
 
         for name, value in (("server", audit.server), ("build", audit.build),

@@ -165,3 +165,9 @@ def test_games_of_one_file_are_items_of_that_file_audited_in_any_selection(pytes
     r = pytester.runpytest("--paipu", "one.jsonl", "-k", "g-warn or g-clean", "--paipu-fail-on", "warning")
     r.assert_outcomes(passed=1, failed=1, deselected=1)
     r.stdout.fnmatch_lines(["one.jsonl:*: FEE_AMOUNT [[]warning]*"])
+
+
+def test_games_run_under_a_parallel_runner(project):
+    pytest.importorskip("xdist")
+    r = project.runpytest_subprocess("--paipu", "sample_logs", "-n", "2", "-p", "no:cacheprovider")
+    r.assert_outcomes(passed=CLEAN_GAMES, failed=FAULTY_GAMES)
