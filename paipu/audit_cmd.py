@@ -1,16 +1,23 @@
 """``paipu audit PATHS...``: audit game logs against the rules they declare.
 
-Exit codes: 0 no finding at error severity; 1 findings at error severity;
-2 unreadable input (a missing or unreadable file, lines that name no game) or
-bad usage.
+Which findings count is the :class:`paipu.policy.Policy` built from
+``--select``, ``--ignore``, ``--fail-on`` and the waivers file.
+
+Exit codes: 0 no game fails (no unwaived, selected finding at or above the
+fail-on level, ``error`` by default); 1 some game fails; 2 unreadable input (a
+missing or unreadable file, lines that name no game) or bad usage (an unknown
+code, an expired waiver, a bad waivers file).
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import sys
-from typing import Iterator, List, Optional
+import time
+from typing import IO, Iterator, List, Optional
 
+import msgspec
 import typer
 
 from .console import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, fail as _fail
@@ -34,13 +41,34 @@ def _with_progress(items: Iterator, enabled: bool) -> Iterator:
             yield item
 
 
+def _timed(items: Iterator) -> Iterator[tuple[object, float]]:
+    """Each item with the seconds spent waiting for it (for one job: that game's read and audit)."""
+    it = iter(items)
+    while True:
+        t0 = time.perf_counter()
+        try:
+            item = next(it)
+        except StopIteration:
+            return
+        yield item, time.perf_counter() - t0
+
+
 def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None, jobs: int = 1,
-              explain: Optional[str] = None, progress: Optional[bool] = None) -> int:
-    """Run the audit command; returns the exit code (see the module docstring)."""
+              explain: Optional[str] = None, progress: Optional[bool] = None,
+              select: Optional[List[str]] = None, ignore: Optional[List[str]] = None,
+              fail_on: Optional[str] = None, waivers: Optional[str] = None) -> int:
+    """Run the audit command; returns the exit code (see the module docstring).
+
+    ``select``/``ignore`` (codes or patterns, comma-separated), ``fail_on`` and
+    ``waivers`` (a TOML file; default ``paipu.toml`` in the working directory)
+    form the :class:`paipu.policy.Policy` every format applies.
+    """
     from audits import audit_paths, explain_game
     from schema.reader import LogReader
 
     from . import reports
+    from .formats import GameResult, JsonStream, junit_xml
+    from .policy import PolicyError, build_policy, judge, unmatched_waivers
 
     if fmt not in FORMATS:
         _fail(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -48,6 +76,10 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
         _fail("--jobs must be at least 1")
     if not paths:
         _fail("no input: name log files, folders, or - for stdin")
+    try:
+        policy = build_policy(select, ignore, fail_on, waivers)
+    except PolicyError as e:
+        _fail(str(e))
     out_text = io.StringIO()
 
     if explain is not None:
@@ -70,29 +102,82 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
 
     orphans: list = []
     show = sys.stderr.isatty() if progress is None else progress
-    audits = list(_with_progress(audit_paths(paths, jobs=jobs, orphans=orphans), show))
+    games = _timed(_with_progress(audit_paths(paths, jobs=jobs, orphans=orphans), show))
+    failed = False
+    internal = False  # some game hit a bug in paipu (INTERNAL_ERROR)
+    used: dict = {}  # the waivers that matched, by identity (bounded by the waivers file)
     if fmt == "json":
-        _emit(reports.json_lines(reports.all_findings(audits, orphans)).decode(), output)
-    elif fmt == "junit":
-        _emit(reports.junit_xml(audits, orphans), output)
+        with _binary_output(output) as out:
+            stream = JsonStream(out)
+            for audit, _seconds in games:
+                internal |= audit.internal_error
+                v = judge(audit, policy)
+                failed |= v.failed
+                used.update((id(w), w) for _f, w in v.waived)
+                stream.write_game(v)
+            stream.write_orphans(orphans)
     else:
-        reports.write_text(out_text, audits, orphans)
-        _emit(out_text.getvalue(), output)
-    if any(a.internal_error for a in audits):
-        # a bug in paipu (reported as INTERNAL_ERROR on its game): the other games were audited
+        results = []
+        for audit, seconds in games:
+            internal |= audit.internal_error
+            v = judge(audit, policy)
+            failed |= v.failed
+            used.update((id(w), w) for _f, w in v.waived)
+            results.append(GameResult(v, seconds))
+        if fmt == "junit":
+            _emit(junit_xml(results, orphans, policy), output)
+        else:
+            shown = [msgspec.structs.replace(r.verdict.audit, findings=r.verdict.reported) for r in results]
+            reports.write_text(out_text, shown, orphans)
+            _write_policy_notes(out_text, results, policy)
+            _emit(out_text.getvalue(), output)
+    for w in unmatched_waivers(policy, used.values()):
+        typer.echo(f"paipu: {w.origin} ({w.describe()}) matched no finding", err=True)
+    if internal:
+        # a bug in paipu (INTERNAL_ERROR on its game): the other games were audited
         typer.echo("paipu: internal error on some game (INTERNAL_ERROR findings); please report it", err=True)
         return EXIT_INTERNAL
     if orphans:
         for p in orphans[:5]:
             typer.echo(f"paipu: {p}", err=True)
         return EXIT_INPUT
-    if any(f.severity == "error" for a in audits for f in a.findings):
-        return EXIT_FINDINGS
-    return EXIT_OK
+    return EXIT_FINDINGS if failed else EXIT_OK
+
+
+def _write_policy_notes(out: io.StringIO, results: list, policy) -> None:
+    """Text report tail: the waived findings, and the verdict under fail-on."""
+    from .reports import format_finding
+
+    waived = [(f, w) for r in results for f, w in r.verdict.waived]
+    if waived:
+        out.write(f"Waived ({len(waived)}):\n")
+        for f, w in waived[:50]:
+            out.write(f"  {format_finding(f)} [waived: {w.reason}; until {w.expires.isoformat()}]\n")
+        if len(waived) > 50:
+            out.write(f"  … and {len(waived) - 50} more waived\n")
+    dropped = sum(r.verdict.dropped for r in results)
+    if dropped:
+        out.write(f"Not selected: {dropped} finding(s) (--select/--ignore)\n")
+    failing = sum(1 for r in results if r.verdict.failed)
+    out.write(f"Verdict (fail on {policy.fail_on}): {failing} of {len(results)} games fail\n")
+
+
+@contextlib.contextmanager
+def _binary_output(output: Optional[str]) -> Iterator[IO[bytes]]:
+    """The report's byte stream: stdout for no ``--output`` or ``-``, else the file (opened now)."""
+    if not output or output == "-":
+        yield sys.stdout.buffer
+        return
+    try:
+        f = open(output, "wb")
+    except OSError as e:
+        _fail(f"cannot write {output}: {e.strerror or e}")
+    with f:
+        yield f
 
 
 def _emit(text: str, output: Optional[str]) -> None:
-    if output:
+    if output and output != "-":
         try:
             with open(output, "w", encoding="utf-8") as f:
                 f.write(text)
@@ -103,6 +188,10 @@ def _emit(text: str, output: Optional[str]) -> None:
         sys.stdout.flush()
 
 
+def _codes_option(values: Optional[List[str]]) -> Optional[List[str]]:
+    return list(values) if values else None
+
+
 def register(app: typer.Typer) -> None:
     """Add ``paipu audit`` to the command-line app."""
 
@@ -110,14 +199,24 @@ def register(app: typer.Typer) -> None:
     def audit_cmd(
         paths: List[str] = typer.Argument(None, help="Log files, folders (recursive .jsonl/.jsonl.gz), or - for stdin."),
         fmt: str = typer.Option("text", "--format", "-f", help="text (summary tables), json (JSON lines of "
-                                "findings) or junit (JUnit XML, one testcase per game)."),
-        output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the report to this file."),
+                                "findings, streamed game by game) or junit (JUnit XML, one testcase per game)."),
+        output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the report to this file (- for stdout)."),
         jobs: int = typer.Option(1, "--jobs", "-j", help="Audit games in this many processes."),
         explain: Optional[str] = typer.Option(None, "--explain", help="Derive one game's settlements step by step."),
+        select: Optional[List[str]] = typer.Option(None, "--select", help="Report only these finding codes "
+                                                   "(comma-separated; * patterns such as CLAIM_*)."),
+        ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Never report these finding codes "
+                                                   "(comma-separated; * patterns)."),
+        fail_on: Optional[str] = typer.Option(None, "--fail-on", help="error (default) or warning: the lowest "
+                                              "severity that fails a game and sets exit 1."),
+        waivers: Optional[str] = typer.Option(None, "--waivers", help="TOML file of waivers and [audit] defaults "
+                                              "(default: ./paipu.toml when it exists)."),
     ) -> None:
         """Audit game logs against the Qujing rules they declare; report every deviation.
 
-        Exit 0: no finding at error severity; 1: findings at error severity;
-        2: unreadable input or bad usage.
+        Exit 0: no game fails (no unwaived finding at or above --fail-on); 1: some game
+        fails; 2: unreadable input or bad usage (including an expired waiver or an
+        unknown code).
         """
-        raise typer.Exit(run_audit(list(paths or []), fmt, output, jobs, explain))
+        raise typer.Exit(run_audit(list(paths or []), fmt, output, jobs, explain, None,
+                                   _codes_option(select), _codes_option(ignore), fail_on, waivers))

@@ -1,15 +1,17 @@
-"""The ``paipu`` command line.  Exit codes are listed in :mod:`paipu.console` and the README."""
+"""The ``paipu`` command line.  Exit codes are listed in :mod:`paipu.console` and the README.
+
+``paipu --version`` prints the installed version; ``python -m paipu`` is the
+same command line; ``paipu --install-completion`` installs shell completion
+(bash, zsh, fish, PowerShell) and ``paipu --show-completion SHELL`` prints it.
+"""
 
 from __future__ import annotations
 
 import sys
 from typing import Optional
 
-import msgspec
 import typer
 from rich.console import Console
-
-from schema.events import json_schema
 
 from .console import EXIT_INTERNAL
 
@@ -18,17 +20,47 @@ app = typer.Typer(
     help="Replay and audit mahjong game logs (Qujing 飞小鸡, 飞白板, 双鬼).",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    add_completion=True,
 )
 err = Console(stderr=True)
+
+
+def version() -> str:
+    """The installed paipu version (from the package metadata)."""
+    from importlib.metadata import PackageNotFoundError, version as _version
+
+    try:
+        return _version("paipu")
+    except PackageNotFoundError:  # pragma: no cover - running from an uninstalled checkout
+        return "unknown"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"paipu {version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                      help="Print the paipu version and exit."),
+) -> None:
+    """Replay and audit mahjong game logs (Qujing 飞小鸡, 飞白板, 双鬼)."""
 
 
 @app.command("schema")
 def schema_cmd(
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
 ) -> None:
-    """Print the JSON Schema of one event-log line (for server teams in any language)."""
-    text = msgspec.json.format(msgspec.json.encode(json_schema()), indent=2).decode()
+    """Print the strict JSON Schema of one event-log line (for server teams in any language).
+
+    One branch per event ``type``, with seat and seq bounds, RFC 3339 times, the known
+    schema versions, presets and options; the same text as schema/paipu-events.schema.json.
+    """
+    from schema.json_schema import schema_text
+
+    text = schema_text().rstrip("\n")
     if output:
         with open(output, "w", encoding="utf-8") as f:
             f.write(text + "\n")

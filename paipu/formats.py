@@ -1,0 +1,138 @@
+"""Audit outputs judged under a :class:`paipu.policy.Policy`: streamed JSON lines and JUnit XML.
+
+* :class:`JsonStream` writes each game's findings as soon as the game is
+  judged (one JSON object per line, decodable into
+  :class:`audits.Finding`; a waived finding carries an extra ``waived``
+  object with the waiver's reason and expiry), then the orphan problems.
+* :func:`junit_xml` writes one ``testcase`` per game with its time, server,
+  build and ruleset as properties; a game fails only when a finding at or
+  above the fail-on level is left unwaived.  Findings that do not fail the
+  game (warnings under ``--fail-on error``, waived ones) go to the case's
+  ``system-out``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections import Counter
+from dataclasses import dataclass
+from typing import IO, Iterable, Optional, Sequence
+from xml.etree import ElementTree as ET
+
+import msgspec
+
+from schema.reader import LogProblem
+from schema.ruleset import PRESETS, Ruleset
+
+from .policy import Policy, Verdict
+from .reports import format_finding, orphan_findings
+
+
+@dataclass
+class GameResult:
+    """A judged game and the seconds its audit took (wall time, as this process saw it)."""
+
+    verdict: Verdict
+    seconds: float
+
+
+def ruleset_label(rules: Optional[Ruleset]) -> str:
+    """The preset a ruleset is closest to and the options that differ, e.g. ``qujing-xiaoji chow=true``."""
+    if rules is None:
+        return ""
+    mine = msgspec.structs.asdict(rules)
+    best = None
+    for name, preset in PRESETS.items():
+        theirs = msgspec.structs.asdict(preset)
+        diff = {k: v for k, v in mine.items() if theirs.get(k) != v}
+        if best is None or len(diff) < len(best[1]):
+            best = (name, diff)
+    assert best is not None
+    name, diff = best
+    opts = " ".join(f"{k}={msgspec.json.encode(list(v) if isinstance(v, tuple) else v).decode()}"
+                    for k, v in sorted(diff.items()))
+    return f"{name} {opts}".strip()
+
+
+# --- JSON lines, streamed ------------------------------------------------------------
+
+class JsonStream:
+    """Writes judged games to a binary stream as JSON lines, flushing after every game."""
+
+    def __init__(self, out: IO[bytes]):
+        self.out = out
+        self._enc = msgspec.json.Encoder()
+        self.lines = 0
+
+    def write_game(self, verdict: Verdict) -> None:
+        """The game's reported findings, then its waived ones, in audit order within each."""
+        buf = bytearray()
+        for f in verdict.reported:
+            self._enc.encode_into(f, buf, len(buf))
+            buf.extend(b"\n")
+        for f, w in verdict.waived:
+            record = msgspec.to_builtins(f) | {"waived": {"reason": w.reason, "expires": w.expires.isoformat()}}
+            self._enc.encode_into(record, buf, len(buf))
+            buf.extend(b"\n")
+        if buf:
+            self.out.write(buf)
+            self.out.flush()
+            self.lines += len(verdict.reported) + len(verdict.waived)
+
+    def write_orphans(self, orphans: Iterable[LogProblem]) -> None:
+        """Problems that name no game, as ``STREAM_UNREADABLE_LINE`` findings."""
+        buf = bytearray()
+        for f in orphan_findings(orphans):
+            self._enc.encode_into(f, buf, len(buf))
+            buf.extend(b"\n")
+        if buf:
+            self.out.write(buf)
+            self.out.flush()
+
+
+# --- JUnit XML ---------------------------------------------------------------------------
+
+def junit_xml(results: Sequence[GameResult], orphans: Sequence[LogProblem] = (), policy: Policy = Policy(),
+              timestamp: Optional[_dt.datetime] = None) -> str:
+    """JUnit XML: one ``testcase`` per game (classname = file, name = game id, ``time`` in
+    seconds) with properties server, build, ruleset, hands, complete and waived; a failing
+    game has one ``failure`` listing the findings that fail it.  Problems that name no
+    game form one extra failing case ``<unreadable input>``."""
+    stamp = (timestamp or _dt.datetime.now(_dt.timezone.utc)).replace(microsecond=0).isoformat()
+    failures = sum(1 for r in results if r.verdict.failed) + (1 if orphans else 0)
+    tests = len(results) + (1 if orphans else 0)
+    total = sum(r.seconds for r in results)
+    suite = ET.Element("testsuite", name="paipu audit", tests=str(tests), failures=str(failures), errors="0",
+                       skipped="0", time=f"{total:.3f}", timestamp=stamp)
+    sprops = ET.SubElement(suite, "properties")
+    ET.SubElement(sprops, "property", name="fail-on", value=policy.fail_on)
+    if policy.source:
+        ET.SubElement(sprops, "property", name="waivers", value=policy.source)
+    for r in results:
+        v, a = r.verdict, r.verdict.audit
+        tc = ET.SubElement(suite, "testcase", classname=a.file, name=a.game or "<no game>", time=f"{r.seconds:.3f}")
+        props = ET.SubElement(tc, "properties")
+        for name, value in (("server", a.server), ("build", a.build), ("ruleset", ruleset_label(a.ruleset)),
+                            ("hands", a.hands), ("complete", str(a.complete).lower()), ("waived", len(v.waived))):
+            ET.SubElement(props, "property", name=name, value=str(value))
+        if v.failures:
+            codes = Counter(f.code for f in v.failures)
+            msg = f"{len(v.failures)} finding(s): " + ", ".join(f"{c}×{n}" for c, n in sorted(codes.items()))
+            fail = ET.SubElement(tc, "failure", message=msg, type=v.failures[0].code)
+            fail.text = "\n".join(format_finding(f) for f in v.failures)
+        notes = [format_finding(f) for f in v.reported if f not in v.failures]
+        notes += [f"waived: {format_finding(f)} [{w.reason}; until {w.expires.isoformat()}]" for f, w in v.waived]
+        if notes:
+            ET.SubElement(tc, "system-out").text = "\n".join(notes)
+    if orphans:
+        tc = ET.SubElement(suite, "testcase", classname="<input>", name="<unreadable input>", time="0.000")
+        found = orphan_findings(orphans)
+        fail = ET.SubElement(tc, "failure", message=f"{len(found)} unreadable input problem(s)",
+                             type="STREAM_UNREADABLE_LINE")
+        fail.text = "\n".join(format_finding(f) for f in found)
+    root = ET.Element("testsuites", tests=str(tests), failures=str(failures), time=f"{total:.3f}")
+    root.append(suite)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+__all__ = ["GameResult", "JsonStream", "junit_xml", "ruleset_label"]
