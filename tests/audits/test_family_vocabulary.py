@@ -1,0 +1,26 @@
+"""Fan names and transfer reasons belong to the families; the schema's wire vocabulary
+(what a log line may contain, refused otherwise) is exactly their union."""
+
+from typing import get_args
+
+from audits.rules import FAMILIES
+from schema import events as ev
+
+
+def test_the_schema_fan_names_are_the_families_fans():
+    names = set()
+    for family in FAMILIES.values():
+        names |= set(family.fan_values)
+    assert set(get_args(ev.FanName)) == names
+
+
+def test_the_schema_transfer_reasons_are_the_families_reasons():
+    reasons = set()
+    for family in FAMILIES.values():
+        reasons |= set(family.transfer_labels)
+    assert set(get_args(ev.TransferReason)) == reasons
+
+
+def test_every_fan_has_a_chinese_name():
+    for family in FAMILIES.values():
+        assert set(family.fan_chinese) == set(family.fan_values), family.name
