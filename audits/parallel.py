@@ -27,9 +27,9 @@ complete once the iterator is exhausted.
 
 Memory stays bounded: each worker has at most ``window`` blocks queued; a
 result waits only until every worker has read past its line.  A game whose
-audit raises is reported as an incomplete audit with a ``STRUCTURAL_BREAK``
+audit raises is reported as an incomplete audit with an ``INTERNAL_ERROR``
 finding (as :func:`audits.audit.audit_game` does itself); it never stops the
-others.  A worker that dies stops the audit with a :class:`RuntimeError`.
+others.  A worker that dies stops the audit with a one-line :class:`RuntimeError`.
 
 Workers start with ``fork`` on Linux and ``spawn`` elsewhere; they take
 everything they need as arguments (no module state set after import).
@@ -250,8 +250,10 @@ def _worker(wid: int, conn: Any, out: Any, audit: Optional[Callable[[GameLog], A
                     del open_games[item.game]
                     results.append(((fidx, 0, n), run(log)))
             out.put((wid, (fidx, 0, end_line), results, problems))
-    except BaseException:  # a bug here: tell the parent rather than leave it waiting
-        out.put((wid, None, traceback.format_exc(), None))
+    except BaseException as x:  # a bug here: tell the parent (one line) rather than leave it waiting
+        where = traceback.extract_tb(x.__traceback__)[-1] if x.__traceback__ else None
+        at = f" at {os.path.basename(where.filename)}:{where.lineno}" if where else ""
+        out.put((wid, None, f"{type(x).__name__}: {x}{at}", None))
     finally:
         out.close()
         out.join_thread()
@@ -313,7 +315,7 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
                 if dead:
                     raise RuntimeError(f"audit worker {dead[0].name} died (exit code {dead[0].exitcode})")
         if mark is None:
-            raise RuntimeError(f"audit worker {wid} failed:\n{results}")
+            raise RuntimeError(f"audit worker {wid} failed: {results}")
         pending[wid] -= 1
         marks[wid] = mark
         for key, res in results:
@@ -326,12 +328,22 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
         while ready and ready[0][0] <= low:
             yield heapq.heappop(ready)[2]
 
+    def answered() -> bool:
+        """Whether a worker's answer is waiting (so results stream while input is dealt)."""
+        try:
+            return not out.empty()
+        except (OSError, ValueError):
+            return False
+
     def send(w: int, msg: tuple) -> Iterator[Any]:
         while pending[w] >= window:
             receive()
             yield from drain()
         conns[w].send(msg)
         pending[w] += 1
+        while answered():
+            receive()
+        yield from drain()
 
     try:
         peek = msgspec.json.Decoder(_Peek)
