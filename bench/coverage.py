@@ -92,7 +92,9 @@ if __name__ == "__main__":
     print(f"TOTAL hands {tot_h}, findings {sum(tot_f.values())} {dict(tot_f)}; sim time {simt:.1f}s cpu => {tot_h/simt:.0f} hands/s per core; wall {time.time()-t:.1f}s")
     for k, v in ex.items(): print("  example", k, v)
     print("FANS"); 
-    from audits.fans import FAN_VALUES, CHINESE
-    for f in FAN_VALUES: print(f"  {f:18s} {CHINESE[f]:6s} {fans[f]}")
+    from audits.rules import family_of
+    from schema.ruleset import resolve
+    family = family_of(resolve("qujing-xiaoji"))
+    for f in family.fan_values: print(f"  {f:18s} {family.fan_chinese[f]:6s} {fans[f]}")
     print("CLAIMS/EVENTS")
     for k in sorted(claims): print(f"  {k:50s} {claims[k]}")

@@ -2,7 +2,7 @@
 
 Examples::
 
-    paipu hand 234m456p789s55z 1s --tile 1m --self-draw
+    paipu hand 234m456p789s555z 1s --tile 1m --self-draw
     paipu hand 34m222p66p --tile 2m --melds "chow:567s ckong:4p" --after-kong --option chow=true
     paipu hand 23m456p789s55z --melds pong:7z --tile 1m --discard --json
     echo '{"hand": "123m456p789s11z22z"}' | paipu hand --batch
@@ -12,6 +12,9 @@ joined); ``--tile`` is the tile won on.  Without ``--tile`` a 3k+2 hand is score
 as it stands and a 3k+1 hand reports its waits.  Melds: ``chow:123m``,
 ``pong:7z`` (or ``pong:777z``), ``kong:4p`` exposed, ``akong:4p`` added,
 ``ckong:4p`` concealed; chickens spelled out, e.g. ``kong:4p4p4p1s``.
+
+Every rule comes from the ruleset's family (:func:`audits.rules.family_of`): which
+melds are legal, the waits, the scoring and what each payer pays.
 """
 
 from __future__ import annotations
@@ -23,20 +26,19 @@ from typing import Any, List, Optional
 
 import typer
 
-from audits import claims as claims_mod
-from audits import fans as fans_mod
-from audits import hands as hands_mod
-from audits.fans import WinContext
-from audits.settlement import win_transfers
+from audits.rules import RuleFamily, family_of
+from audits.rules.family import HandFacts, WinContext
 from replay.melds import Meld
 from schema.ruleset import Ruleset, RulesetError, parse_options, resolve
-from schema.tiles import TileError, parse_hand, tile_index, tile_name
+from schema.tiles import TileError, counts_of, parse_hand, tile_index, tile_name
 
 from .console import EXIT_INPUT, fail
 
 MELD_KINDS = {"chow": "chow", "pong": "pong", "kong": "kong_exposed", "akong": "kong_added",
               "ckong": "kong_concealed"}
 HOWS = ("self_draw", "discard", "robbed_kong")
+#: The seats a meld is checked as if made by (the claimer and its 上家, who fed it).
+_CLAIMER, _FEEDER = 1, 0
 
 
 class InputError(ValueError):
@@ -44,7 +46,13 @@ class InputError(ValueError):
 
 
 def parse_meld(spec: str, ruleset: Ruleset) -> Meld:
-    """Parse ``kind:tiles`` into a Meld."""
+    """Parse ``kind:tiles`` into a Meld the ruleset's family finds legal.
+
+    A chow, a pong or an exposed kong is checked as if claimed from 上家's discard
+    (its lowest tile for a chow); an added kong as a pong of three natural
+    tiles plus the fourth (natural, or a chicken when one is spelled out).
+    """
+    family = family_of(ruleset)
     kind_s, sep, tiles_s = spec.partition(":")
     if not sep or kind_s not in MELD_KINDS:
         raise InputError(f"meld {spec!r} must look like kind:tiles with kind one of {', '.join(MELD_KINDS)}")
@@ -53,30 +61,43 @@ def parse_meld(spec: str, ruleset: Ruleset) -> Meld:
         tiles = parse_hand(tiles_s)
     except TileError as e:
         raise InputError(f"meld {spec!r}: {e}") from None
-    wk = set(claims_mod.wild_kinds(ruleset))
+    wild = family.wild_kinds(ruleset)
     if kind == "chow":
-        if len(tiles) != 3 or tiles[0] >= 27 or tiles != [tiles[0], tiles[0] + 1, tiles[0] + 2] \
-                or tiles[0] // 9 != tiles[2] // 9:
+        if len(tiles) != 3:
             raise InputError(f"meld {spec!r} is not a run of three tiles")
-        return Meld("chow", tiles[0], tuple(tiles))
+        _refuse(spec, family.check_chow(ruleset, ruleset.players, _CLAIMER, _FEEDER, tiles[0], tiles[1:]))
+        return Meld("chow", tiles[0], tuple(tiles), 0, _FEEDER)
     size = 3 if kind == "pong" else 4
     if len(tiles) == 1:
         tiles = tiles * size
     if len(tiles) != size:
         raise InputError(f"meld {spec!r} needs {size} tiles")
+    naturals = Counter(t for t in tiles if t not in wild) or Counter(tiles)
+    of = naturals.most_common(1)[0][0]
+    own = list(tiles)
+    own.remove(of)  # a pong or an exposed kong claims one natural tile; the rest came from hand
     if kind == "pong":
-        if len(set(tiles)) != 1:
-            raise InputError(f"meld {spec!r}: a pong is three equal tiles (chickens are never wild in a pong)")
-        return Meld("pong", tiles[0], tuple(tiles))
-    cnt = Counter(tiles)
-    naturals = [t for t in cnt if t not in wk] or list(cnt)
-    if len(naturals) != 1:
-        raise InputError(f"meld {spec!r}: a kong is four of one tile, chickens aside")
-    of = naturals[0]
-    if any(t != of and t not in wk for t in tiles):
-        raise InputError(f"meld {spec!r}: a kong is four of one tile, chickens aside")
+        _refuse(spec, family.check_pong(ruleset, _CLAIMER, _FEEDER, of, own))
+        return Meld("pong", of, tuple(tiles), 0, _FEEDER)
+    if kind == "kong_exposed":
+        _refuse(spec, family.check_exposed_kong(ruleset, _CLAIMER, _FEEDER, of, of, own))
+    elif kind == "kong_added":
+        added = next((t for t in tiles if t != of), of)
+        if tiles.count(of) < 3:
+            raise InputError(f"meld {spec!r}: an added kong is a pong of three natural tiles plus the fourth")
+        _refuse(spec, family.check_added_kong(ruleset, of, added))
+    else:
+        _refuse(spec, family.check_concealed_kong(ruleset, of, tiles))
     wilds = sum(1 for t in tiles if t != of)
-    return Meld(kind, of, tuple(tiles), wilds=wilds, own_chickens=sum(1 for t in tiles if t in wk))
+    return Meld(kind, of, tuple(tiles), wilds, _FEEDER if kind != "kong_concealed" else None)
+
+
+def _refuse(spec: str, violations: list) -> None:
+    """A meld the family finds illegal is bad input (with a hint for a disabled chow)."""
+    if violations:
+        v = violations[0]
+        hint = " (add --option chow=true if the room enabled it)" if v.code == "CLAIM_CHOW_DISABLED" else ""
+        raise InputError(f"meld {spec!r}: {v.message}{hint}")
 
 
 def _melds_from(value: Any, ruleset: Ruleset) -> list[Meld]:
@@ -88,6 +109,18 @@ def _melds_from(value: Any, ruleset: Ruleset) -> list[Meld]:
     for v in value:
         specs.extend(x for x in str(v).replace(",", " ").split() if x)
     return [parse_meld(s, ruleset) for s in specs]
+
+
+def _payments(family: RuleFamily, ruleset: Ruleset, how: str, points: int) -> list[dict]:
+    """Who pays the winner what, as the family settles it (no bets, no 点鸡), by role."""
+    winner, other = 0, 1
+    settled = family.settle(ruleset, [0] * ruleset.players, [(winner, points)], how,
+                            None if how == "self_draw" else other, HandFacts(None, None), clamp=False)
+    if how == "self_draw":
+        amounts = sorted({t.amount for t in settled.transfers})
+        return [{"payer": "each_other_player", "amount": a} for a in amounts]
+    role = "discarder" if how == "discard" else "kong_adder"
+    return [{"payer": role, "amount": sum(t.amount for t in settled.transfers if t.payer == other)}]
 
 
 def evaluate(req: dict) -> dict:
@@ -102,6 +135,7 @@ def evaluate(req: dict) -> dict:
         ruleset = resolve(preset, req.get("options") or None)
     except RulesetError as e:
         raise InputError(str(e)) from None
+    family = family_of(ruleset)
     hand_s = req.get("hand")
     if not hand_s or not isinstance(hand_s, str):
         raise InputError("a hand is required, e.g. 123m456p789s11z22z")
@@ -126,13 +160,12 @@ def evaluate(req: dict) -> dict:
         raise InputError(f"more than four of {', '.join(over)} in the hand and melds")
     need = 14 - 3 * len(melds)
     n = len(concealed) + (1 if tile is not None else 0)
-    wk = claims_mod.wild_kinds(ruleset)
     out: dict[str, Any] = {"preset": preset, "hand": hand_s, "tile": req.get("tile"),
                            "melds": [f"{m.kind}:{''.join(tile_name(t) for t in m.tiles)}" for m in melds],
                            "how": how}
     if tile is None and n == need - 1:
-        counts, w, _ = hands_mod.split_wilds(concealed, wk)
-        ws = hands_mod.waits(counts, w, hands_mod.meld_use_of(melds), bool(melds))
+        # the family's waits: a kind whose four tiles the player already holds cannot come
+        ws = family.waits(ruleset, counts_of(concealed), melds)
         out.update({"wins": False, "complete": False, "waits": [tile_name(t) for t in ws],
                     "reason": "13-tile hand: waits listed (a drawn chicken completes any waiting hand)"
                     if ws else "13-tile hand: not waiting"})
@@ -147,28 +180,41 @@ def evaluate(req: dict) -> dict:
         raise InputError("--after-kong (杠上开花) is a self-draw from the tail pool")
     if ctx.kong_discard and how != "discard":
         raise InputError("--kong-discard (杠上炮) is a discard win")
-    sc = fans_mod.score_hand(full, melds, ruleset, ctx, bool(req.get("passed_win")))
+    sc = family.score(ruleset, full, melds, ctx, bool(req.get("passed_win")))
     out.update(sc.to_dict())
-    out["fans_detail"] = [{"fan": f, "name": fans_mod.CHINESE[f], "value": fans_mod.FAN_VALUES[f]} for f in sc.fans]
-    P = sc.points
+    out["fans_detail"] = [{"fan": f, "name": family.fan_chinese[f], "value": family.fan_values[f]}
+                          for f in sc.fans]
     if sc.wins:
-        if how == "self_draw":
-            out["payments"] = [{"payer": "each_other_player", "amount": P}]
-        elif how == "discard":
-            out["payments"] = [{"payer": "discarder", "amount": P}]
-        else:
-            out["payments"] = [{"payer": "kong_adder", "amount": (ruleset.players - 1) * P}]
+        out["payments"] = _payments(family, ruleset, how, sc.points)
         seat = req.get("seat")
         if seat is not None:
-            try:
-                tr = win_transfers(ruleset, [(int(seat), P)], how, req.get("from_seat"))
-            except (ValueError, TypeError) as e:
-                raise InputError(str(e)) from None
-            out["transfers"] = [{"payer": t.payer, "payee": t.payee, "amount": t.amount, "reason": t.reason}
-                                for t in tr]
+            out["transfers"] = _transfers(family, ruleset, how, sc.points, seat, req.get("from_seat"))
     else:
         out["payments"] = []
     return out
+
+
+def _transfers(family: RuleFamily, ruleset: Ruleset, how: str, points: int, seat: Any,
+               from_seat: Any) -> list[dict]:
+    """The win's transfers by seat, as the family settles them (no bets, no 点鸡)."""
+    n = ruleset.players
+    try:
+        seat = int(seat)
+        from_seat = None if from_seat is None else int(from_seat)
+    except (TypeError, ValueError):
+        raise InputError("--seat and --from-seat are seat numbers") from None
+    for name, value in (("--seat", seat), ("--from-seat", from_seat)):
+        if value is not None and not 0 <= value < n:
+            raise InputError(f"{name} {value} is not a seat of a {n}-player table (0..{n - 1})")
+    if how != "self_draw" and from_seat == seat:
+        raise InputError("the winner cannot be the discarder or the kong adder (--from-seat)")
+    try:
+        settled = family.settle(ruleset, [0] * n, [(seat, points)], how, from_seat, HandFacts(None, None),
+                                clamp=False)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    return [{"payer": t.payer, "payee": t.payee, "amount": t.amount, "reason": t.reason}
+            for t in settled.transfers]
 
 
 def _render(res: dict) -> None:

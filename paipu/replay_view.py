@@ -10,15 +10,28 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from audits.rules import family_of
 from replay import ReplayError, Replayer, TableState
 from schema.reader import LogReader
-from schema.tiles import CHINESE_NAMES, TILE_NAMES, format_hand
+from schema.ruleset import Ruleset
+from schema.tiles import CHINESE_NAMES, NUM_KINDS, TILE_NAMES, format_hand
 
 SEAT_WINDS = "东南西北"
 
 
-def state_to_json(state: TableState) -> dict:
-    """The state with tiles in canonical spelling, for programs."""
+def tallies(state: TableState, ruleset: Optional[Ruleset]) -> Optional[list[int]]:
+    """The 点鸡 tally of each seat as the ruleset's family reads it from the table's
+    neutral facts (tiles each seat received, bets); None when the room does not play 点鸡."""
+    if ruleset is None or len(state.received) != ruleset.players:
+        return None
+    facts = family_of(ruleset).hand_facts(ruleset, state.received, state.bets)
+    return facts.tallies
+
+
+def state_to_json(state: TableState, ruleset: Optional[Ruleset] = None) -> dict:
+    """The state with tiles in canonical spelling, for programs.  With the room's
+    ``ruleset`` it also carries each seat's 点鸡 tally (``dianji``, null when the room
+    does not play 点鸡)."""
     name = TILE_NAMES.__getitem__
     return {
         "game": state.game, "seq": state.seq, "hand": state.hand, "phase": state.phase,
@@ -31,14 +44,17 @@ def state_to_json(state: TableState) -> dict:
                     "from_seat": m.from_seat} for m in ms] for ms in state.melds],
         "discards": [[{"tile": name(t), "claimed_by": c if c >= 0 else None} for t, c in ds]
                      for ds in state.discards],
-        "chickens": list(state.chickens), "bets": list(state.bets), "kongs": list(state.kongs),
+        # tiles each seat received from the wall this hand (deal and draws), and the 点鸡 tally
+        "received": [format_hand([t for t in range(NUM_KINDS) for _ in range(got[t])]) for got in state.received],
+        "dianji": tallies(state, ruleset),
+        "bets": list(state.bets), "kongs": list(state.kongs),
         "last_discard": ({"seat": state.last_discard[0], "tile": name(state.last_discard[1])}
                          if state.last_discard else None),
     }
 
 
-def render(state: TableState, console: Console) -> None:
-    """Draw the table: one row per seat."""
+def render(state: TableState, console: Console, ruleset: Optional[Ruleset] = None) -> None:
+    """Draw the table: one row per seat (with the 点鸡 tally when the room plays it)."""
     console.print(
         f"[bold]game[/] {state.game}  [bold]hand[/] {state.hand}  [bold]seq[/] {state.seq}  "
         f"[bold]phase[/] {state.phase}  [bold]undrawn[/] {state.undrawn}  "
@@ -46,7 +62,8 @@ def render(state: TableState, console: Console) -> None:
         highlight=False,
     )
     table = Table(show_lines=True)
-    for col in ("seat", "player", "score", "concealed", "melds", "discards"):
+    tally = tallies(state, ruleset)
+    for col in ("seat", "player", "score", "concealed", "melds", "discards") + (("点鸡",) if tally else ()):
         table.add_column(col)
     for s, player in enumerate(state.players):
         marks = []
@@ -64,7 +81,8 @@ def render(state: TableState, console: Console) -> None:
         hand_text = format_hand(hand)
         if hand:
             hand_text += "\n" + " ".join(CHINESE_NAMES[t] for t in hand)
-        table.add_row(seat, player, str(state.scores[s]), hand_text, melds, discards)
+        extra = (str(tally[s]),) if tally else ()
+        table.add_row(seat, player, str(state.scores[s]), hand_text, melds, discards, *extra)
     console.print(table)
 
 
@@ -106,7 +124,7 @@ def run_replay(file: str, game: Optional[str], at: Optional[int], as_json: bool)
         err.print(f"paipu: game {chosen.game} ends at seq {state.seq}, before {at}", highlight=False, markup=False)
         return 2
     if as_json:
-        sys.stdout.write(msgspec.json.encode(state_to_json(state)).decode() + "\n")
+        sys.stdout.write(msgspec.json.encode(state_to_json(state, r.ruleset)).decode() + "\n")
     else:
-        render(state, out)
+        render(state, out, r.ruleset)
     return code

@@ -1,4 +1,4 @@
-"""The reference simulator: bots play complete Qujing games and log them as a correct server would.
+"""The reference simulator: bots play complete games and log them as a correct server would.
 
 Every hand is played on a shuffled 136-tile wall by four (or three) bots that
 choose among the legal moves: win (and sometimes decline a discard win, which
@@ -6,19 +6,24 @@ brings 过胡), pong, exposed / added / concealed kong (chickens as the rules
 allow), chow when the room enabled it, a kong right after a call (吃杠 / 碰杠),
 robbing an added kong (抢杠, several robbers), several winners on one discard
 (一炮多响), 养猪 bets, the exhaustive draw at the reserve and the tail pair
-(翻屁股).  Fans, points and settlements come from the rules engine
-(:mod:`audits.engine`, :mod:`audits.fans`, :mod:`audits.settlement`); this module
-only decides what the bots do and writes the events, through
-:class:`schema.builder.GameBuilder`, while a :class:`replay.Replayer` keeps the
-table (so the simulator and the audit read the same table).
+(翻屁股).
+
+Every rule comes from the ruleset's family (:func:`audits.rules.family_of`):
+what a hand may claim, the passing restrictions (a :class:`PassBook` judged by
+``family.pass_violation``), claim ranks, wins and fans, the settlement, the
+exhaustive draw, the tail pool, dealer rotation and billing.  This module only
+decides what the bots do among the moves the family allows, and writes the
+events through :class:`schema.builder.GameBuilder`, while a
+:class:`replay.Replayer` keeps the table (so the simulator and the audit read
+the same table).
 
 The same :class:`SimConfig` (seed included) always gives the same events:
 the only source of chance is ``random.Random(seed)``.
 
 Wall order (``HandStarted.wall``): the dealer's 14 tiles are ``wall[0:14]``, then
 13 for each seat in seat order from the dealer's next seat; draws take from the
-head; the tail pair is ``wall[-1]``, ``wall[-2]``; each later ``TailTurned``
-turns the next tile from the tail end.
+head; the tail pool (two tiles in Qujing) is ``wall[-1]``, ``wall[-2]``; each
+later ``TailTurned`` turns the next tile from the tail end.
 """
 
 from __future__ import annotations
@@ -26,22 +31,20 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional, Sequence
 
 import msgspec
 
-from audits import hands as H
-from replay import Replayer
-from replay.state import KEY_STEP
+from audits.rules import RuleFamily, family_of
+from audits.rules import hands as shapes
+from audits.rules.family import PassBook, Score, WinContext
+from replay import Meld, Replayer, Table
+from replay.state import KEY_STEP, SUIT_OF
 from schema import events as ev
 from schema.builder import EPOCH, GameBuilder
 from schema.reader import encode_events
 from schema.ruleset import Ruleset, resolve
 from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, WINDS
-
-from audits import claims as C
-from audits import fans as F
-from audits import settlement as S
 
 __all__ = ["SimConfig", "SimStats", "SimError", "simulate_games", "simulate_encoded", "write_log"]
 
@@ -219,10 +222,11 @@ class _Game:
     def __init__(self, cfg: SimConfig, rules: Ruleset, rng: random.Random, index: int, stats: SimStats):
         self.cfg = cfg
         self.rules = rules
+        self.family: RuleFamily = family_of(rules)
         self.rng = rng
         self.stats = stats
         self.n = rules.players
-        self.wild = frozenset(TILE_INDEX[t] for t in rules.wilds)
+        self.wild = self.family.wild_kinds(rules)
         self.game_id = f"{cfg.game_prefix}{cfg.seed}-{index:05d}"
         self.build = rng.choice(cfg.builds) if cfg.builds else cfg.build
         self.underpay = cfg.dianji_underpay_build is not None and self.build == cfg.dianji_underpay_build
@@ -238,11 +242,13 @@ class _Game:
         self.seats4 = seats
         opts = {k: v for k, v in cfg.options.items() if k != "players"}
         self.creator = rng.randrange(self.n)
+        # a 20分敲锣 room opens every player at its start points (the family's check_room judges it)
         start_points = rules.qiaoluo_points if rules.qiaoluo else 0
         self.b = GameBuilder(self.game_id, preset=cfg.preset, seats=seats, options=opts, creator=self.creator,
                              start_points=start_points, server=cfg.server, build=self.build,
                              billing=cfg.billing, fee=cfg.fee, start=EPOCH + timedelta(hours=3 * index))
         self.r = Replayer()
+        self.table: Table = self.r.table
 
     # -- writing ---------------------------------------------------------------
 
@@ -255,13 +261,12 @@ class _Game:
     # -- the room --------------------------------------------------------------
 
     def play(self) -> list[ev.Event]:
-        cfg, rules = self.cfg, self.rules
-        self.emit_open()
-        n = self.n
-        if n == 3:
+        cfg, rules, family = self.cfg, self.rules, self.family
+        self.r.apply(self.b.open())
+        if self.n == 3:
             self.emit(ev.RoomResized, seats=self.seats4[:3])
         charged = False
-        dealer = self.creator
+        dealer = family.first_dealer(self.creator)
         max_hands = cfg.max_hands if cfg.max_hands is not None else 200
         reason = "hands_done"
         hand_no = 0
@@ -272,22 +277,20 @@ class _Game:
             if not charged:
                 charged = True
                 self.charge_fee()
-            dealer = dealer_after(dealer, result)
-            if rules.qiaoluo and min(self.r.work.scores) <= 0:
+            # the next dealer, as the family rotates the deal
+            dealer = family.next_dealer(dealer, list(result.winners), result.how_won, result.from_seat)
+            if family.game_over(rules, self.table.scores):
                 reason = "knocked_out"
                 break
-        self.emit(ev.GameClosed, reason=reason, scores=list(self.r.work.scores))
+        self.emit(ev.GameClosed, reason=reason, scores=list(self.table.scores))
         self.stats.games += 1
         return self.b.events
 
-    def emit_open(self) -> None:
-        self.r.apply(self.b.open())
-
     def charge_fee(self) -> None:
-        """钻石: the fee is charged when the first hand is settled (never before);
-        a 4→3 room refunds the creator the difference (creator billing)."""
+        """Billing: the family's events due when the first hand is settled (a 4-seat room
+        turned into a 3-seat room opened with four seats)."""
         cfg = self.cfg
-        for fe in S.fees_at_first_settlement(cfg.billing, self.creator, cfg.fee, 4, self.n):
+        for fe in self.family.fees_at_first_settlement(cfg.billing, self.creator, cfg.fee, 4, self.n):
             if fe.kind == "charged":
                 self.emit(ev.FeeCharged, seat=fe.seat, amount=fe.amount)
             else:
@@ -298,22 +301,27 @@ class _Game:
 # one hand
 
 
+def _always_legal(seat: int, tile: int, kong_discard: bool) -> bool:
+    """The pass book's win judge: the simulator records only win chances the family
+    scored as legal, so every recorded chance counts."""
+    return True
+
+
 class _Hand:
     def __init__(self, game: _Game, number: int, dealer: int):
         self.g = game
         self.rules = game.rules
+        self.family = game.family
         self.rng = game.rng
         self.n = game.n
         self.wild = game.wild
         self.number = number
         self.dealer = dealer
-        self.w = game.r.work  # the live table (read only)
-        # passing restrictions, cleared by the seat's own draw / chow / pong / kong
-        self.guohu = [False] * self.n
-        self.guo_pong: list[set[int]] = [set() for _ in range(self.n)]
-        self.guo_kong: list[set[int]] = [set() for _ in range(self.n)]
+        self.table = game.table  # the live table (read only)
+        #: the passing restrictions: what each seat let go since its own last draw or claim
+        self.book = PassBook(self.n, self.family.tile_passes)
         self.flavour = [self._pick_flavour() for _ in range(self.n)]
-        self.kongs_declared = [0] * self.n
+        self.pool = self.family.tail_pool(self.rules)
 
     def _pick_flavour(self) -> Optional[str]:
         x = self.rng.random()
@@ -371,14 +379,13 @@ class _Hand:
             wall[here], wall[j] = wall[j], wall[here]
 
     def remaining(self) -> int:
-        """Tiles that count as remaining for 黄庄 (the face-up tail counts by default)."""
-        w = self.w
-        if self.rules.draw_reserve_counts_tail:
-            return w.undrawn
-        return w.undrawn - len(w.tail)
+        """Tiles that count as remaining for the exhaustive draw (the family's count)."""
+        table = self.table
+        return self.family.remaining(self.rules, table.undrawn, len(table.tail))
 
     def reserve(self) -> int:
-        return self.rules.reserve_for(sum(self.kongs_declared))
+        """The family's exhaustive-draw reserve for the kongs declared so far."""
+        return self.family.reserve(self.rules, sum(self.table.kongs))
 
     # -- play ------------------------------------------------------------------
 
@@ -389,8 +396,11 @@ class _Hand:
         self.emit(ev.HandStarted, hand=self.number, dealer=self.dealer,
                   wall=[TILE_NAMES[t] for t in wall] if g.cfg.include_wall else None, dice=None)
         if self.rules.yangzhu:
+            # 养猪: each player bets once before the deal, one of the bets the family allows
+            # (the bot bets nothing half the time)
+            bets = [x for x in (0, 0, 1, 2) if self.family.check_bet(self.rules, x, False, False) is None]
             for s in range(n):
-                self.emit(ev.PigBetPlaced, seat=s, bet=rng.choice((0, 0, 1, 2)))
+                self.emit(ev.PigBetPlaced, seat=s, bet=rng.choice(bets))
         hands: list[list[str]] = [[] for _ in range(n)]
         hands[self.dealer] = [TILE_NAMES[t] for t in sorted(wall[0:14])]
         pos = 14
@@ -399,14 +409,15 @@ class _Hand:
             hands[s] = [TILE_NAMES[t] for t in sorted(wall[pos:pos + 13])]
             pos += 13
         self.head = pos
-        self.tail_next = TOTAL - 3
+        self.tail_next = TOTAL - 1 - self.pool
         self.emit(ev.TilesDealt, hands=hands)
         for seat in range(n):
             # a seat dealt many winds (wilds help) plays for the wind hands
             winds = sum(1 for name in hands[seat] if TILE_INDEX[name] in WINDS or TILE_INDEX[name] in self.wild)
             if winds >= 6:
                 self.flavour[seat] = "winds"
-        self.emit(ev.TailTurned, tiles=[TILE_NAMES[wall[-1]], TILE_NAMES[wall[-2]]])
+        if self.pool:
+            self.emit(ev.TailTurned, tiles=[TILE_NAMES[wall[TOTAL - 1 - k]] for k in range(self.pool)])
         try:
             self._loop()
         except _HandOver as over:
@@ -416,7 +427,7 @@ class _Hand:
     def _loop(self) -> None:
         n = self.n
         seat = self.dealer
-        drew: Optional[tuple[int, str]] = None  # (tile, source) of the draw that gave the turn
+        drew: Optional[tuple[int, bool]] = None  # (tile, from the tail after a kong) of the draw that gave the turn
         after_call = False
         while True:
             t, after_kong = self._turn(seat, drew, after_call)
@@ -430,48 +441,40 @@ class _Hand:
                 continue
             nxt = (seat + 1) % n
             if self.remaining() <= self.reserve():
-                # 黄庄: the hand ends drawn when the remaining tiles are down to the reserve.
+                # the family's exhaustive draw (黄庄): drawn once the remaining tiles are down to its reserve
                 self.emit(ev.HandDrawn, remaining=self.remaining())
                 self._end(HandResult(winners=(), how="drawn", from_seat=None))
             tile = self.wall[self.head]
             self.head += 1
-            self._clear(nxt)
+            self.book.clear(nxt)  # a seat's own draw ends its passes
             self.emit(ev.TileDrawn, seat=nxt, tile=TILE_NAMES[tile], source="wall")
-            seat, drew, after_call = nxt, (tile, "wall"), False
-
-    def _clear(self, seat: int) -> None:
-        """The seat's own draw, chow, pong or kong lifts 过胡 / 过手碰 / 过手杠."""
-        self.guohu[seat] = False
-        self.guo_pong[seat].clear()
-        self.guo_kong[seat].clear()
+            seat, drew, after_call = nxt, (tile, False), False
 
     # -- a seat's turn -----------------------------------------------------------
 
     def _view(self, seat: int) -> "SeatView":
-        w = self.w
-        return SeatView(self.rules, self.wild, w.hands[seat], w.melds[seat])
+        table = self.table
+        return SeatView(self.wild, table.hands[seat], table.melds[seat])
 
-    def _turn(self, seat: int, drew: Optional[tuple[int, str]], after_call: bool) -> tuple[int, bool]:
+    def _turn(self, seat: int, drew: Optional[tuple[int, bool]], after_call: bool) -> tuple[int, bool]:
         """Act until the seat discards (or the hand ends); return (discard, right after a kong)."""
-        kong_this_turn = drew is not None and drew[1] == "tail"
+        kong_this_turn = drew is not None and drew[1]
         while True:
-            view = self._view(seat)
             if drew is not None:
-                win = self_draw_win(self, seat, view, drew[0], drew[1] == "tail")
+                win = self._self_draw_win(seat, drew[0], drew[1])
                 if win is not None and not self._holds_out(seat, win):
                     self._win([(seat, win)], "self_draw", drew[0], None)
+            view = self._view(seat)
             kong = self._choose_kong(seat, view)
             if kong is not None:
                 kind, own, added = kong
-                self._clear(seat)
+                self.book.clear(seat)  # a seat's own kong ends its passes
                 if added:
                     self.emit(ev.KongAdded, seat=seat, kind=TILE_NAMES[kind], tile=TILE_NAMES[own[0]])
-                    self.kongs_declared[seat] += 1
-                    self._robbing(seat, own[0], kind)
+                    self._robbing(seat, own[0])
                 else:
                     self.emit(ev.KongConcealed, seat=seat, kind=TILE_NAMES[kind],
                               tiles=[TILE_NAMES[x] for x in own])
-                    self.kongs_declared[seat] += 1
                 self.g.stats.bump(self.g.stats.claims, "kong_added" if added else "kong_concealed")
                 if after_call:
                     self.g.stats.bump(self.g.stats.claims, "kong_after_call")
@@ -482,42 +485,46 @@ class _Hand:
             self.emit(ev.TileDiscarded, seat=seat, tile=TILE_NAMES[t])
             return t, kong_this_turn
 
-    def _replacement(self, seat: int) -> tuple[int, str]:
-        """After a kong: take one face-up tail tile (one that wins if any), turn the next one."""
-        w = self.w
-        tail = list(w.tail)
-        view = self._view(seat)
-        choice = None
-        for t in tail:
-            if would_win_with(view, t):
-                choice = t
-                break
+    def _replacement(self, seat: int) -> tuple[int, bool]:
+        """After a kong: take one face-up tail tile (one that wins if any) and turn the next
+        one; a family without a tail pool replaces from the wall."""
+        table = self.table
+        if not self.pool:
+            tile = self.wall[self.head]
+            self.head += 1
+            self.emit(ev.TileDrawn, seat=seat, tile=TILE_NAMES[tile], source="wall")
+            return tile, True
+        tail = list(table.tail)
+        choice = next((t for t in tail if self._would_win_with(seat, t)), None)
         if choice is None:
             choice = tail[0] if len(tail) == 1 or self.rng.random() < 0.5 else tail[1]
         self.emit(ev.TileDrawn, seat=seat, tile=TILE_NAMES[choice], source="tail")
         if self.tail_next >= self.head:
             self.emit(ev.TailTurned, tiles=[TILE_NAMES[self.wall[self.tail_next]]])
             self.tail_next -= 1
-        return choice, "tail"
+        return choice, True
 
     def _can_kong_now(self) -> bool:
-        # A kong is allowed down to the reserve (still at exactly 20), and needs a
-        # face-up tail tile and a wall tile to turn up after it.
-        if not S.kong_allowed_at(self.rules, self.remaining(), sum(self.kongs_declared)):
+        # The family's rule: a kong is allowed while the remaining tiles are at least the
+        # reserve.  Physically it also needs a replacement tile (a face-up tail tile, and
+        # a wall tile to turn up after it).
+        if self.remaining() < self.reserve():
             return False
-        return len(self.w.tail) >= 1 and self.tail_next >= self.head
+        if not self.pool:
+            return self.head <= self.tail_next
+        return len(self.table.tail) >= 1 and self.tail_next >= self.head
 
-    def _holds_out(self, seat: int, win: "WinScore") -> bool:
+    def _holds_out(self, seat: int, win: Score) -> bool:
         """A "kongs" or "winds" bot close to 四杠 / 大四喜 lets a smaller win go while
         plenty of wall is left (a legal choice; a passed discard win is 过胡)."""
         if self.remaining() <= 40 or "sigang" in win.fans or "dasixi" in win.fans:
             return False
         flavour = self.flavour[seat]
-        melds = self.w.melds[seat]
+        melds = self.table.melds[seat]
         if flavour == "kongs":
             return 2 <= sum(1 for m in melds if m.is_kong) < 4
         if flavour == "winds":
-            hand = self.w.hands[seat]
+            hand = self.table.hands[seat]
             wind_sets = sum(1 for m in melds if m.kind != "chow" and WINDS[0] <= m.of <= WINDS[-1])
             wind_sets += sum(1 for t in WINDS if hand[t] >= 3)
             return wind_sets >= 2
@@ -525,19 +532,19 @@ class _Hand:
 
     def _choose_kong(self, seat: int, view: "SeatView") -> Optional[tuple[int, list[int], bool]]:
         """Natural kongs are declared most of the time; a kong that spends chickens
-        (precious) now and then; the bot picks among the engine's kong options."""
+        (precious) now and then; the bot picks among the family's kong options."""
         if not self._can_kong_now():
             return None
         rng = self.rng
         x = rng.random()
         if self.flavour[seat] == "kongs":
-            options = own_kongs(view)
+            options = self._own_kongs(view)
             return rng.choice(options) if options else None
         if x >= 0.85:
             return None
-        if x >= 0.2 and not _natural_kong_possible(view):
+        if x >= 0.2 and not view.natural_kong_possible():
             return None  # only chicken kongs are possible: the bot keeps its chickens this time
-        options = own_kongs(view)
+        options = self._own_kongs(view)
         if not options:
             return None
         natural = [o for o in options if all(t == o[0] for t in o[1])]
@@ -547,6 +554,18 @@ class _Hand:
             return rng.choice(options)
         return None
 
+    def _own_kongs(self, view: "SeatView") -> list[tuple[int, list[int], bool]]:
+        """Kongs from the hand as the family offers them: (kind, tiles from hand, added?)."""
+        out: list[tuple[int, list[int], bool]] = []
+        if not view.melds and max(view.nat) + view.wilds < 4 and max(view.counts) < 4:
+            return out  # no kind reaches four even with every chicken (cheap pre-check)
+        family, rules = self.family, self.rules
+        for k, tiles in family.concealed_kong_options(rules, view.counts):
+            out.append((k, list(tiles), False))
+        for k, tile in family.added_kong_options(rules, view.counts, view.melds):
+            out.append((k, [tile], True))
+        return out
+
     def _choose_discard(self, seat: int, view: "SeatView") -> int:
         g = self.g
         cfg = g.cfg
@@ -554,56 +573,97 @@ class _Hand:
         if cfg.colluding_pair is not None and seat in cfg.colluding_pair:
             a, b = cfg.colluding_pair
             partner = b if seat == a else a
-            if partner < self.n and not self.guohu[partner]:
-                pv = self._view(partner)
-                for t in plain_waits(pv):
-                    if view.counts[t] > 0 and t not in self.wild:
-                        if discard_win(self, partner, pv, t, seat, False) is not None:
-                            return t
-        return bot_discard(view, self.rng, self.flavour[seat])
+            if partner < self.n:
+                table = self.table
+                for t in self.family.waits(self.rules, table.hands[partner], table.melds[partner]):
+                    if view.counts[t] > 0 and t not in self.wild and self._may_win_on(partner, t) \
+                            and self._discard_win(partner, t, False) is not None:
+                        return t
+        return bot_discard(self, view, self.flavour[seat])
+
+    # -- wins, as the family scores them ------------------------------------------
+
+    def _may_win_on(self, seat: int, tile: int) -> bool:
+        """No pass rule (过胡) bars ``seat`` from winning on ``tile`` from another seat."""
+        return self.family.pass_violation(self.book, seat, "win", tile, _always_legal) is None
+
+    def _self_draw_win(self, seat: int, tile: int, after_kong: bool) -> Optional[Score]:
+        """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong)."""
+        family, rules = self.family, self.rules
+        counts, melds = self.table.hands[seat], self.table.melds[seat]
+        # cheap superset first: the hand without its melds' max-four headroom
+        if not family.is_winning(rules, counts, ()):
+            return None
+        if melds and not family.is_winning(rules, counts, melds):
+            return None
+        sc = family.score(rules, _tiles(counts), melds, WinContext("self_draw", tile, after_kong=after_kong))
+        return sc if sc.wins else None
+
+    def _win_from(self, seat: int, tile: int, ctx: WinContext) -> Optional[Score]:
+        """A legal win on ``tile`` taken from another seat (a discard or a robbed kong's
+        tile), pass rules aside: one tile from complete, complete with it, enough fan."""
+        family, rules, table = self.family, self.rules, self.table
+        counts, melds = table.hands[seat], table.melds[seat]
+        entry = family.seat_waits(rules, counts, table.keys[seat], table.held[seat], melds)
+        if not entry or not family.completes(rules, entry, counts, melds, tile):
+            return None
+        sc = family.score(rules, _tiles(counts) + [tile], melds, ctx)
+        return sc if sc.wins else None
+
+    def _discard_win(self, seat: int, tile: int, kong_discard: bool) -> Optional[Score]:
+        """点炮: a legal win on another seat's discard (pass rules aside)."""
+        return self._win_from(seat, tile, WinContext("discard", tile, kong_discard=kong_discard))
+
+    def _would_win_with(self, seat: int, tile: int) -> bool:
+        """Whether drawing ``tile`` completes the seat's hand (for choosing the tail tile)."""
+        counts = list(self.table.hands[seat])
+        counts[tile] += 1
+        return self.family.is_winning(self.rules, counts, self.table.melds[seat])
 
     # -- claims on a discard -------------------------------------------------------
 
     def _claims(self, d: int, t: int, after_kong: bool) -> Optional[tuple[int, str]]:
         """Offer the discard to the other seats; return (seat, claim) executed, or None.
 
-        Rules enforced: priority 胡 > 杠 > 碰 > 吃 (several winners allowed);
-        过胡 bars every discard win, 过手碰 / 过手杠 bar that tile, until the seat's
-        own next draw, chow, pong or kong.
+        What each seat may claim, the claim ranks and the passing restrictions are the
+        family's; a claim the pass book bars is never offered, and every legal claim
+        a seat lets go is recorded in the book.
         """
         n, rng, stats = self.n, self.rng, self.g.stats
+        family, rules, book, table = self.family, self.rules, self.book, self.table
+        rank = family.claim_rank
         cfg = self.g.cfg
         order = [(d + k) % n for k in range(1, n)]
         offers: dict[int, dict[str, Any]] = {}
         could: dict[int, list[str]] = {}
         kong_ok = self._can_kong_now()
         for s in order:
-            view = self._view(s)
+            counts = table.hands[s]
             o: dict[str, Any] = {}
             c: list[str] = []
-            win = discard_win(self, s, view, t, d, after_kong)
+            win = self._discard_win(s, t, after_kong)
             if win is not None:
                 c.append("win")
-                if not self.guohu[s]:
+                if family.pass_violation(book, s, "win", t, _always_legal) is None:
                     o["win"] = win
-            k = exposed_kong(view, t)
-            if k is not None:
+            kongs = family.exposed_kong_options(rules, counts, t)
+            if kongs:
                 c.append("kong")
-                if kong_ok and t not in self.guo_kong[s]:
-                    o["kong"] = k
-            p = pong_tiles(view, t)
-            if p is not None:
+                if kong_ok and family.pass_violation(book, s, "kong", t, _always_legal) is None:
+                    o["kong"] = list(kongs[0])  # natural tiles first
+            if family.could_pong(rules, counts, t):
                 c.append("pong")
-                if t not in self.guo_pong[s]:
-                    o["pong"] = p
+                if family.pass_violation(book, s, "pong", t, _always_legal) is None:
+                    o["pong"] = [t, t]
             elif cfg.illegal_claimer == s and rng.random() < 0.5:
-                bad = wild_pong_tiles(view, t)
+                bad = wild_pong_tiles(self.wild, counts, t)
                 if bad is not None:
                     o["pong"] = bad
-            if self.rules.chow:
-                chows = chow_options(view, t, s, d)
-                if chows:
-                    o["chow"] = chows
+            chows = family.chow_options(rules, counts, t, s, d)
+            if chows:
+                # a chicken joins a chow only as its plain tile; the bot prefers plain tiles
+                plain = [list(p) for p in chows if p[0] not in self.wild and p[1] not in self.wild]
+                o["chow"] = plain or [list(p) for p in chows]
             could[s] = c
             if o:
                 offers[s] = o
@@ -623,47 +683,42 @@ class _Hand:
                 decided[s] = "pong"
             elif "chow" in o and rng.random() < 0.45:
                 decided[s] = "chow"
-        winners = [s for s in order if decided.get(s) == "win"]
+        # The family's highest-ranked claim takes the discard: every seat that declared it
+        # when it is a win (一炮多响), else the first such seat from the discarder's next.
+        best = max(decided.values(), key=rank.__getitem__, default=None)
+        winners = [s for s in order if decided.get(s) == "win"] if best == "win" else []
         top: Optional[tuple[int, str]] = None
-        if not winners:
-            for claim in ("kong", "pong", "chow"):
-                top = next(((s, claim) for s in order if decided.get(s) == claim), None)
-                if top:
-                    break
+        if best is not None and best != "win":
+            top = next((s, best) for s in order if decided.get(s) == best)
         # Log each offered seat's answer, in seat order from the discarder's next.
         for s in order:
             o = offers.get(s)
             if o is not None:
                 c = decided.get(s)
                 if c is None:
-                    self.emit(ev.ClaimPassed, seat=s,
-                              claims=[k for k in ("win", "kong", "pong", "chow") if k in o])
+                    self.emit(ev.ClaimPassed, seat=s, claims=sorted(o, key=rank.__getitem__, reverse=True))
                 else:
                     self.emit(ev.ClaimDeclared, seat=s, claim=c)
-            # passing restrictions: a win, kong or pong the seat could make and did not
+            # the pass book: every claim the seat could make and did not make
             taken = decided.get(s)
             if top is not None and top[0] != s:
                 taken = None
-            if "win" in could[s] and taken != "win" and not winners:
-                if not self.guohu[s] and "win" in (o or {}):
-                    stats.bump(stats.claims, "win_declined")
-                self.guohu[s] = True
-            if "kong" in could[s] and taken != "kong":
-                self.guo_kong[s].add(t)
-            if "pong" in could[s] and taken != "pong":
-                self.guo_pong[s].add(t)
+            for c in could[s]:
+                if c != taken:
+                    if c == "win" and "win" in (o or {}) and not winners:
+                        stats.bump(stats.claims, "win_declined")
+                    book.let_go(s, c, t, after_kong)
         if winners:
             self._win([(s, offers[s]["win"]) for s in winners], "discard", t, d)
         if top is None:
             return None
         s, claim = top
-        self._clear(s)
+        book.clear(s)  # a seat's own claim ends its passes
         stats.bump(stats.claims, claim)
         if claim == "kong":
             own = offers[s]["kong"]
             self.emit(ev.KongExposed, seat=s, from_seat=d, kind=TILE_NAMES[t], tile=TILE_NAMES[t],
                       tiles=[TILE_NAMES[x] for x in own])
-            self.kongs_declared[s] += 1
             stats.bump(stats.claims, "kong_exposed_wild" if any(x != t for x in own) else "kong_exposed")
         elif claim == "pong":
             own = offers[s]["pong"]
@@ -675,19 +730,22 @@ class _Hand:
             self.emit(ev.Chowed, seat=s, from_seat=d, tile=TILE_NAMES[t], tiles=[TILE_NAMES[x] for x in own])
         return s, claim
 
-    def _robbing(self, adder: int, tile: int, kind: int) -> None:
-        """抢杠: seats that can win on the added tile may rob the kong."""
-        n = self.n
+    def _robbing(self, adder: int, tile: int) -> None:
+        """抢杠: right after the added kong, seats that can win on the added tile may rob it.
+        A seat the pass book bars (过胡) may not; a seat that lets a rob go is recorded."""
+        if not self.family.can_rob("kong_added"):
+            return
         robbers = []
-        for k in range(1, n):
-            s = (adder + k) % n
-            win = robbing_win(self, s, self._view(s), tile, adder)
-            if win is not None:
-                if self.rng.random() < 0.9:
-                    robbers.append((s, win))
-                else:
-                    self.emit(ev.ClaimPassed, seat=s, claims=["win"])
-                    self.guohu[s] = True
+        for k in range(1, self.n):
+            s = (adder + k) % self.n
+            win = self._win_from(s, tile, WinContext("robbed_kong", tile))
+            if win is None or not self._may_win_on(s, tile):
+                continue
+            if self.rng.random() < 0.9:
+                robbers.append((s, win))
+            else:
+                self.emit(ev.ClaimPassed, seat=s, claims=["win"])
+                self.book.let_rob_go(s)
         if robbers:
             for s, _ in robbers:
                 self.emit(ev.ClaimDeclared, seat=s, claim="win")
@@ -695,11 +753,9 @@ class _Hand:
 
     # -- the end of a hand ---------------------------------------------------------
 
-    def _win(self, winners: list[tuple[int, "WinScore"]], how: str, tile: int, from_seat: Optional[int]) -> None:
+    def _win(self, winners: list[tuple[int, Score]], how: str, tile: int, from_seat: Optional[int]) -> None:
         stats = self.g.stats
-        if how == "self_draw":
-            pass
-        elif how == "discard" and len(winners) > 1:
+        if how == "discard" and len(winners) > 1:
             stats.bump(stats.claims, "multi_win")
         stats.bump(stats.claims, f"win_{how}")
         ws = []
@@ -711,12 +767,12 @@ class _Hand:
             ws.append(ev.Winner(seat=s, fans=list(sc.fans), fan=sc.fan, points=sc.points))
         self.emit(ev.HandWon, winners=ws, how=how, tile=TILE_NAMES[tile], from_seat=from_seat)
         result = HandResult(winners=tuple(s for s, _ in winners), how=how, from_seat=from_seat)
-        self._settle(result, winners)
+        self._settle(result, [(s, sc.points) for s, sc in winners])
         stats.wins += 1
         self._end(result)
 
-    def _settle(self, result: "HandResult", winners: list) -> None:
-        transfers, scores = settle_hand(self, result, winners)
+    def _settle(self, result: "HandResult", winners: list[tuple[int, int]]) -> None:
+        transfers, scores = settle_hand(self.g, result, winners)
         self.emit(ev.HandSettled, transfers=transfers, scores=scores)
 
     def _end(self, result: "HandResult") -> None:
@@ -727,7 +783,7 @@ class _Hand:
 
 
 # ---------------------------------------------------------------------------
-# the rules, as the engine states them (audits.hands / audits.fans / audits.settlement)
+# the bots' view of a hand and their choices (strategy, not rules)
 
 
 class HandResult(msgspec.Struct, frozen=True):
@@ -737,175 +793,86 @@ class HandResult(msgspec.Struct, frozen=True):
     how: str
     from_seat: Optional[int]
 
+    @property
+    def how_won(self) -> Optional[str]:
+        """``how`` for a won hand, None for a drawn one."""
+        return None if self.how == "drawn" else self.how
 
-class WinScore(msgspec.Struct, frozen=True):
-    """A legal win as the engine scores it."""
 
-    fans: tuple[str, ...]
-    fan: int
-    points: int
+def _tiles(counts: Sequence[int]) -> list[int]:
+    return [t for t in range(NUM_KINDS) for _ in range(counts[t])]
 
 
 class SeatView:
-    """One seat's concealed tiles and melds, with the split the engine works on."""
+    """One seat's concealed tiles and melds, split into naturals and chickens (a bot's view)."""
 
-    __slots__ = ("rules", "wild", "counts", "melds", "nat", "w", "use", "has_melds", "wild_tiles")
+    __slots__ = ("counts", "melds", "nat", "wilds", "wild_tiles")
 
-    def __init__(self, rules: Ruleset, wild: frozenset[int], counts: list[int], melds: list):
-        self.rules = rules
-        self.wild = wild
+    def __init__(self, wild: frozenset[int], counts: list[int], melds: list[Meld]):
         self.counts = counts
         self.melds = melds
         nat = list(counts)
-        w = 0
+        wilds = 0
         wild_tiles: list[int] = []
         for k in wild:
             c = nat[k]
             if c:
-                w += c
+                wilds += c
                 wild_tiles.extend([k] * c)
                 nat[k] = 0
+        #: the naturals (chickens removed) and how many chickens are held
         self.nat = nat
-        self.w = w
+        self.wilds = wilds
         self.wild_tiles = sorted(wild_tiles)
-        self.use = H.meld_use_of(melds) if melds else None
-        self.has_melds = bool(melds)
 
-    def tiles(self) -> list[int]:
-        c = self.counts
-        return [t for t in range(NUM_KINDS) for _ in range(c[t])]
+    def natural_kong_possible(self) -> bool:
+        """Cheap pre-check: four natural of a kind, or the fourth natural tile of one's own pong."""
+        nat = self.nat
+        if max(nat) == 4:
+            return True
+        return any(m.kind == "pong" and nat[m.of] for m in self.melds)
 
 
-def _score(view: SeatView, extra: Optional[int], ctx: "F.WinContext", passed_win: bool = False) -> Optional[WinScore]:
-    """The engine's verdict on winning now (``extra``: the tile won on, not yet in hand)."""
-    nat, w = view.nat, view.w
-    if extra is not None:
-        nat = list(nat)
-        if extra in view.wild and ctx.how == "self_draw":
-            w += 1
-        else:
-            nat[extra] += 1  # a discarded or robbed chicken is a plain tile
-    # fast path: a complete hand (or 四小鸡) before the slow scorer; the check
-    # without the melds' max-four headroom comes first (it can only accept more)
-    if w < 4 and not (H.is_winning(nat, w, None, view.has_melds)
-                      and (view.use is None or H.is_winning(nat, w, view.use, view.has_melds))):
+def wild_pong_tiles(wild: frozenset[int], counts: Sequence[int], t: int) -> Optional[list[int]]:
+    """An illegal pong (the ``illegal_claimer`` anomaly): one natural tile and a chicken
+    acting as wild."""
+    if t in wild or counts[t] != 1:
         return None
-    tiles = view.tiles()
-    if extra is not None:
-        tiles.append(extra)
-    sc = F.score_hand(tiles, view.melds, view.rules, ctx, passed_win)
-    if not sc.wins:
-        return None
-    return WinScore(tuple(sc.fans), sc.fan, sc.points)
+    chicken = next((k for k in sorted(wild) if counts[k]), None)
+    return None if chicken is None else [t, chicken]
 
 
-def self_draw_win(hand: "_Hand", seat: int, view: SeatView, tile: int, after_kong: bool) -> Optional[WinScore]:
-    """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong)."""
-    return _score(view, None, F.WinContext("self_draw", tile, after_kong=after_kong))
+def bot_discard(hand: _Hand, view: SeatView, flavour: Optional[str]) -> int:
+    """A simple bot: keep 听牌 if it can, else throw the least useful tile; keep chickens.
 
-
-def discard_win(hand: "_Hand", seat: int, view: SeatView, tile: int, from_seat: int,
-                kong_discard: bool) -> Optional[WinScore]:
-    """点炮: a win on another seat's discard (≥1 fan; 过胡 is the caller's business)."""
-    return _score(view, tile, F.WinContext("discard", tile, kong_discard=kong_discard))
-
-
-def robbing_win(hand: "_Hand", seat: int, view: SeatView, tile: int, adder: int) -> Optional[WinScore]:
-    """抢杠: a win on the tile added to a kong (counts as a self-draw: 底和 is enough)."""
-    return _score(view, tile, F.WinContext("robbed_kong", tile))
-
-
-def would_win_with(view: SeatView, tile: int) -> bool:
-    """Whether drawing ``tile`` completes the hand (for choosing the tail tile)."""
-    nat, w = list(view.nat), view.w
-    if tile in view.wild:
-        w += 1
-    else:
-        nat[tile] += 1
-    return w >= 4 or (H.is_winning(nat, w, None, view.has_melds)
-                      and (view.use is None or H.is_winning(nat, w, view.use, view.has_melds)))
-
-
-def plain_waits(view: SeatView) -> list[int]:
-    """Plain tiles that would complete the hand."""
-    return H.waits(view.nat, view.w, view.use, view.has_melds)
-
-
-def _natural_kong_possible(view: SeatView) -> bool:
-    """Cheap pre-check: four natural of a kind, or the fourth natural tile of one's own pong."""
-    nat = view.nat
-    if max(nat) == 4:
-        return True
-    return any(m.kind == "pong" and nat[m.of] for m in view.melds)
-
-
-def own_kongs(view: SeatView) -> list[tuple[int, list[int], bool]]:
-    """Kongs from the hand as the engine offers them: (kind, tiles from hand, added?).
-
-    暗杠: 4 natural, or 3/2/1 natural + chickens; 补杠: on one's own pong, the
-    fourth tile natural or a chicken (:mod:`audits.claims`).
+    The bot's own estimate of 听牌 after each discard (a strategy, not a rule: one
+    more chicken completes the naturals, ignoring the melds' max-four headroom; a
+    "pairs" bot also counts 七对 shapes), on the shape engine's suit keys updated
+    in place.  Whether a move is legal is always the family's call.
     """
-    out: list[tuple[int, list[int], bool]] = []
-    if not view.melds and max(view.nat) + view.w < 4 and max(view.counts) < 4:
-        return out  # no kind reaches four even with every chicken (cheap pre-check)
-    for k, tiles in C.concealed_kong_options(view.counts, view.rules):
-        out.append((k, list(tiles), False))
-    for k, tile in C.added_kong_options(view.counts, view.melds, view.rules):
-        out.append((k, [tile], True))
-    return out
-
-
-def exposed_kong(view: SeatView, t: int) -> Optional[list[int]]:
-    """直杠 on a discard: 3 natural, or a natural pair + 1 chicken (the bot prefers natural)."""
-    opts = C.exposed_kong_options(view.counts, t, view.rules)
-    return list(opts[0]) if opts else None
-
-
-def pong_tiles(view: SeatView, t: int) -> Optional[list[int]]:
-    """碰: two equal tiles of the discard's kind (two chickens may pong a discarded chicken)."""
-    return [t, t] if C.pong_possible(view.counts, t) else None
-
-
-def wild_pong_tiles(view: SeatView, t: int) -> Optional[list[int]]:
-    """An illegal pong (anomaly): one natural tile and a chicken acting as wild."""
-    if t not in view.wild and view.counts[t] == 1 and view.wild_tiles:
-        return [t, view.wild_tiles[0]]
-    return None
-
-
-def chow_options(view: SeatView, t: int, claimer: int, discarder: int) -> list[list[int]]:
-    """吃 options from the engine (a chicken only as its plain self); plain tiles preferred."""
-    out = [list(p) for p in C.chow_options(view.counts, t, claimer, discarder, view.rules)]
-    plain = [o for o in out if o[0] not in view.wild and o[1] not in view.wild]
-    return plain or out
-
-
-def bot_discard(view: SeatView, rng: random.Random, flavour: Optional[str]) -> int:
-    """A simple bot: keep 听牌 if it can, else throw the least useful tile; keep chickens."""
-    _counts, nat = view.counts, view.nat
+    rng = hand.rng
+    nat = view.nat
     cands = [t for t in range(NUM_KINDS) if nat[t]]
     if not cands:
         return view.wild_tiles[-1]
     if view.wild_tiles and rng.random() < 0.03:
         return view.wild_tiles[-1]  # now and then a chicken goes (plain 1s for everyone)
-    # the bot's own estimate of 听牌 after each discard (one more chicken completes
-    # the hand; ignores the melds' max-four headroom): suit keys updated in place
     tenpai = []
-    keys = list(H.hand_keys(nat))
-    w1 = view.w + 1
-    complete = H.is_complete_keys
+    keys = list(shapes.hand_keys(nat))
+    w1 = view.wilds + 1
+    complete = shapes.is_complete_keys
     for t in cands:
-        su = t // 9
+        su = SUIT_OF[t]
         delta = KEY_STEP[t]
         keys[su] -= delta
         if complete(keys[0], keys[1], keys[2], keys[3], w1):
             tenpai.append(t)
         keys[su] += delta
-    if flavour == "pairs" and not view.has_melds and not tenpai:
+    if flavour == "pairs" and not view.melds and not tenpai:
         work = list(nat)
         for t in cands:
             work[t] -= 1
-            if H.is_seven_pairs(work, w1, False):
+            if shapes.is_seven_pairs(work, w1, False):
                 tenpai.append(t)
             work[t] += 1
     pool = tenpai or cands
@@ -943,26 +910,24 @@ def bot_discard(view: SeatView, rng: random.Random, flavour: Optional[str]) -> i
     return best
 
 
-def settle_hand(hand: "_Hand", result: HandResult, winners: list[tuple[int, WinScore]]
+def settle_hand(game: _Game, result: HandResult, winners: list[tuple[int, int]]
                 ) -> tuple[list[ev.Transfer], list[int]]:
-    """The hand's transfers and scores, by :func:`audits.settlement.settle`."""
-    w = hand.w
-    rules = hand.rules
-    how = None if result.how == "drawn" else result.how
-    pairs = [(s, sc.points) for s, sc in winners]
-    chickens = list(w.chickens) if rules.dianji else None
-    if hand.g.underpay and chickens is not None:
-        # anomaly: this build pays every 点鸡 transfer one short
-        tr_win = S.win_transfers(rules, pairs, how, result.from_seat, list(w.bets)) if pairs else []
-        tr_dj = [msgspec.structs.replace(t, amount=t.amount - 1) for t in S.dianji_transfers(rules, chickens)]
-        paid, scores, _ = S.apply_transfers(rules, w.scores, tr_win + [t for t in tr_dj if t.amount > 0])
-        return paid, scores
-    paid, scores, _ = S.settle(rules, list(w.scores), pairs, how, result.from_seat,
-                               list(w.bets) if rules.yangzhu else None, chickens)
+    """The hand's transfers and scores: the family's settlement of the table's facts
+    (bets, 点鸡 tallies).  The ``dianji_underpay_build`` anomaly then pays every
+    net-compared (点鸡) transfer one short."""
+    family, rules, table = game.family, game.rules, game.table
+    facts = family.hand_facts(rules, table.received, table.bets)
+    settled = family.settle(rules, list(table.scores), winners, result.how_won, result.from_seat, facts)
+    if not game.underpay:
+        return settled.transfers, settled.scores
+    short = set(family.net_reasons[0])
+    paid: list[ev.Transfer] = []
+    scores = list(table.scores)
+    for t in settled.transfers:
+        if t.reason in short:
+            t = msgspec.structs.replace(t, amount=t.amount - 1)
+        if t.amount > 0:
+            paid.append(t)
+            scores[t.payer] -= t.amount
+            scores[t.payee] += t.amount
     return paid, scores
-
-
-def dealer_after(dealer: int, result: HandResult) -> int:
-    """The winner deals; the dealer keeps the deal after 黄庄; after 一炮多响 the discarder."""
-    return S.next_dealer(dealer, list(result.winners), None if result.how == "drawn" else result.how,
-                         result.from_seat)

@@ -17,7 +17,7 @@ from itertools import combinations_with_replacement
 
 from mahjong.agari import Agari
 
-from audits.hands import is_complete, hand_keys, is_complete_keys
+from audits.rules.hands import is_complete, hand_keys, is_complete_keys
 
 HONOURS = range(27, 34)
 

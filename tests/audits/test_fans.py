@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 
-from audits.fans import FAN_VALUES, WinContext, fan_total, may_win, points, score_hand
+from audits.rules.family import WinContext
+from audits.rules.qujing.fans import FAN_VALUES, fan_total, may_win, points, score_hand
 from replay.melds import Meld
 from schema.ruleset import resolve
 from schema.tiles import parse_hand, tile_index
@@ -304,6 +305,28 @@ def test_sixiaoji_shuanggui_any_four_ghosts():
     assert score("5577z2468m3579p", "9s", ruleset=resolve("qujing-shuanggui")).fans == ["sixiaoji"]
 
 
+def test_sixiaoji_near_miss_not_on_a_discard_or_a_rob():
+    # 四小鸡 wins on one's own turn only (default): on a discard or a robbed kong it is no hand
+    for how in ("discard", "robbed_kong"):
+        s = score("1111s2468m3579p", "9s", how=how)
+        assert not s.wins and "sixiaoji" not in s.fans, how
+
+
+def test_sixiaoji_on_discard_option():
+    rs = resolve("qujing-xiaoji", {"sixiaoji_on_discard": True})
+    s = score("1111s2468m3579p", "9s", how="discard", ruleset=rs)
+    assert s.wins and s.fans == ["sixiaoji"]
+    assert not score("1111s2468m3579p", "9s", how="robbed_kong", ruleset=rs).wins
+
+
+def test_sixiaoji_better_ordinary_reading_wins_over_it_under_a_higher_cap():
+    # four chickens and a complete 清一色 + 大对 reading: 4 fan beats 四小鸡's 3 with fan_cap 4
+    rs = resolve("qujing-xiaoji", {"fan_cap": 4})
+    s = score("1111s111222999m", "5m", ruleset=rs)
+    assert s.wins and "sixiaoji" not in s.fans and s.fan > 3
+    assert score("1111s2468m3579p", "9s", ruleset=rs).fans == ["sixiaoji"]  # near miss: no ordinary reading
+
+
 # totals, cap, highest reading, win conditions ---------------------------------
 def test_fan_values_table():
     assert FAN_VALUES["dihu"] == 0 and FAN_VALUES["qingyise"] == 2 and FAN_VALUES["dasixi"] == 3
@@ -327,6 +350,7 @@ def test_discard_win_needs_one_fan():
 
 def test_guohu_blocks_any_discard_win():
     assert not may_win("discard", 3, passed_win=True) and may_win("self_draw", 0, passed_win=True)
+    assert not may_win("robbed_kong", 0, passed_win=True) and may_win("robbed_kong", 0)  # 过胡 bars robs too
     s = score("123m456p789s234m5z", "5z", how="discard", passed_win=True)
     assert s.complete and not s.wins
 

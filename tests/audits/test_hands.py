@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from audits import hands
-from audits.hands import (hand_keys, is_complete, is_complete_keys, is_one_from_complete, is_seven_pairs,
+from audits.rules import hands
+from audits.rules.hands import (hand_keys, is_complete, is_complete_keys, is_one_from_complete, is_seven_pairs,
                           is_winning, meld_use_of, readings, split_wilds, suit_key, waits)
 from replay.melds import Meld
 from schema.tiles import counts_of, parse_hand, tile_index
@@ -90,6 +90,18 @@ def test_waits():
     assert waits(C("1112345678999m")) == list(range(9))
     assert waits(C("123m456p789s1122z")) == [27, 28]
     assert waits(C("123m456p789s11z2z"), 1) == [27, 28] or waits(C("123m456p789s11z2z"), 1)
+
+
+def test_waits_refuse_a_kind_whose_four_tiles_are_held():
+    # naturals 123m 66z and two wilds wait on anything; the wilds' own kind (held four
+    # times with the two in a kong) cannot be drawn
+    c = C("123m66z")
+    physical = list(C("123m66z11s"))
+    physical[ONE_S] += 2
+    physical[tile_index("6s")] += 2
+    got = waits(c, 2, None, True, physical=physical)
+    assert ONE_S not in got and tile_index("5z") in got
+    assert ONE_S in waits(c, 2, None, True)  # near miss: without the physical count it is offered
 
 
 def test_waits_near_miss_not_waiting():

@@ -2,7 +2,7 @@
 
 import random
 
-from audits import hands as H
+from audits.rules import hands as H
 
 
 def test_prefilled_entries_equal_the_solver():

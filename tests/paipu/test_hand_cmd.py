@@ -80,3 +80,83 @@ def test_hand_batch():
     out = [json.loads(x) for x in r.stdout.splitlines()]
     assert len(out) == 3 and out[0]["wins"] and not out[1]["wins"] and "error" in out[2]
     assert r.exit_code == 2
+
+
+def _examples() -> list[list[str]]:
+    """The ``paipu hand`` examples of the module docstring, as argument lists."""
+    import shlex
+
+    from paipu import hand_cmd
+
+    out = []
+    for line in (hand_cmd.__doc__ or "").splitlines():
+        line = line.strip()
+        if line.startswith("paipu hand "):
+            out.append(shlex.split(line)[2:])
+    return out
+
+
+def test_docstring_examples_run_and_win():
+    examples = _examples()
+    assert len(examples) == 3
+    for args in examples:
+        r = run(*args)
+        assert r.exit_code == 0, (args, r.output)
+        assert ("WINS" in r.stdout) or json.loads(r.stdout)["wins"], args
+
+
+def test_hand_first_docstring_example_near_miss_one_tile_short():
+    # the example as it once read (12 concealed tiles + the winning tile) is refused, not scored
+    r = run("234m456p789s55z", "1s", "--tile", "1m", "--self-draw")
+    assert r.exit_code == 2 and "needs 14" in r.stderr
+
+
+def test_hand_waits_refuse_a_kind_held_four_times():
+    # two chickens in hand and two in the 6s kong: no fifth 1s can come
+    d = json.loads(run("123m11s66z", "--melds", "ckong:1166s pong:333p", "--json").stdout)
+    assert d["waits"] and "1s" not in d["waits"] and "5z" in d["waits"]
+
+
+def test_hand_waits_near_miss_chicken_still_in_the_wall():
+    d = json.loads(run("123m11s66z", "--melds", "ckong:6666s pong:333p", "--json").stdout)
+    assert "1s" in d["waits"]
+
+
+def test_hand_refuses_a_chow_when_the_room_has_no_chow():
+    r = run("34m222p66p", "--tile", "2m", "--melds", "chow:567s ckong:4p", "--after-kong")
+    assert r.exit_code == 2 and "吃" in r.stderr and "chow=true" in r.stderr
+    assert "Traceback" not in r.output and r.stderr.strip().count("\n") == 0
+
+
+def test_hand_refuses_illegal_melds_and_keeps_legal_ones():
+    for melds in ("pong:7z7z1s", "kong:2p1s1s1s", "chow:135m"):
+        r = run("123m456p789s5z", "--tile", "5z", "--melds", melds, "--option", "chow=true")
+        assert r.exit_code == 2, (melds, r.output)
+    # near misses: two chickens pong a discarded chicken as plain 1s; a pair + 1 chicken konges
+    for melds in ("pong:1s1s1s", "kong:2p2p2p1s"):
+        r = run("123m456p789s5z", "--tile", "5z", "--melds", melds, "--json")
+        assert r.exit_code == 0 and json.loads(r.stdout)["wins"], (melds, r.output)
+
+
+def test_hand_sixiaoji_is_a_self_draw_not_a_discard_win():
+    d = json.loads(run("1111s2468m3579p1z", "--tile", "9s", "--discard", "--json").stdout)
+    assert not d["wins"] and "sixiaoji" not in d["fans"]
+    d = json.loads(run("1111s2468m3579p1z", "--tile", "9s", "--self-draw", "--passed-win", "--json").stdout)
+    assert d["wins"] and d["fans"] == ["sixiaoji"]  # 过胡 never bars a self-draw
+
+
+def test_hand_sixiaoji_on_discard_with_passed_win_is_not_a_win():
+    base = ["1111s2468m3579p1z", "--tile", "9s", "--discard", "--option", "sixiaoji_on_discard=true", "--json"]
+    d = json.loads(run(*base, "--passed-win").stdout)
+    assert not d["wins"] and d["payments"] == [] and "过胡" in d["reason"]
+    d = json.loads(run(*base).stdout)  # near miss: no win passed
+    assert d["wins"] and d["fans"] == ["sixiaoji"]
+
+
+def test_hand_transfers_need_seats_of_the_table():
+    args = ["123m456p789s1s", "--tile", "5z", "--melds", "pong:2z", "--robbed-kong"]
+    assert run(*args, "--seat", "0", "--from-seat", "4").exit_code == 2
+    assert run(*args, "--seat", "2", "--from-seat", "2").exit_code == 2
+    assert run(*args, "--seat", "0").exit_code == 2  # a robbed kong names its adder
+    d = json.loads(run(*args, "--seat", "3", "--from-seat", "1", "--json").stdout)
+    assert d["transfers"] == [{"payer": 1, "payee": 3, "amount": 3, "reason": "qianggang"}]

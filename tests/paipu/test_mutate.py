@@ -8,7 +8,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from audits.audit import audit_game
+from audits import audit_game
 from audits.catalogue import CATALOGUE
 from paipu.sim.mutate import FAULTS, mutate
 from paipu.sim_cmd import register
@@ -44,6 +44,11 @@ def games():
 
 def test_the_fault_table():
     assert len(FAULTS) >= 20
+    # the rule defects of issue 10 each have a fault class
+    codes = {f.code for f in FAULTS.values()}
+    assert {"CLAIM_OWN_DISCARD", "ROB_LATE", "YANGZHU_BET_INVALID", "QIAOLUO_START_POINTS",
+            "ROOM_SEATS_MISMATCH"} <= codes
+    assert FAULTS["rob_during_guohu"].code == "WIN_DURING_GUOHU"
     for name, f in FAULTS.items():
         assert f.code in CATALOGUE, name
         assert f.name == name and f.description
@@ -65,6 +70,8 @@ def test_each_fault_is_detected_with_its_code(games, name):
         found = {(f.code, f.seq) for f in audit_game(_log(events)).findings}
         for want in expected:
             assert want in found, (name, g[0].game, want, sorted(found))
+        # one fault, one finding: the rest of the planted log is legal
+        assert found == set(expected), (name, g[0].game, sorted(found))
         if applied >= 3:
             break
     assert applied >= 1, f"{name}: no game in the seeded set has the situation it needs"
@@ -88,7 +95,7 @@ def test_structural_faults_break_only_where_planted(games):
         with pytest.raises(ReplayError):
             for e in events:
                 r.apply(e)
-        assert r.work.seq == seq - back, name
+        assert r.table.seq == seq - back, name
 
 
 def test_not_applicable_is_none():

@@ -1,18 +1,22 @@
 """The reference simulator: legal, replayable, audited clean, deterministic."""
 
 import collections
+import random
 
 import pytest
 import typer
 from typer.testing import CliRunner
 
-from audits.audit import audit_game
+from audits import audit_game
+from paipu.sim import simulate as sim
 from paipu.sim_cmd import register
 from paipu.sim.simulate import SimConfig, SimStats, simulate_games, write_log
 from replay import Replayer
 from schema import events as ev
+from schema.builder import GameBuilder
 from schema.reader import GameLog, read_games
 from schema.tiles import TILE_INDEX
+from tests.audits.helpers import added_kong_of_7z
 
 COMBOS = [
     ("qujing-xiaoji", {}, 4),
@@ -56,7 +60,7 @@ def test_simulated_games_replay_with_tiles_conserved_and_scores_zero_sum(run):
         opened = g[0]
         for e in g:
             r.apply(e)
-            w = r.work
+            w = r.table
             if type(e) in (ev.HandWon, ev.HandDrawn):
                 # every tile is somewhere: concealed, in a meld, in the discards (unclaimed) or undrawn
                 held = sum(sum(h) for h in w.hands)
@@ -240,3 +244,88 @@ def test_rare_hand_seeding_deals_wind_triplets_or_quads_and_stays_clean():
     assert seeded == hands
     plain = list(simulate_games(SimConfig(preset="qujing-xiaoji", games=6, seed=3, max_hands=3)))
     assert plain != games
+
+
+# --- the bots play by the family's rules: 过胡 bars robbing, 四小鸡 is a self-draw ------
+
+def test_no_rob_during_guohu_and_no_sixiaoji_on_a_discard(run):
+    games, _ = run
+    for g in games:
+        passed: set[int] = set()  # seats that let a win go since their own last draw or claim
+        for e in g:
+            kind = type(e)
+            if kind is ev.ClaimPassed and "win" in e.claims:
+                passed.add(e.seat)
+            elif kind in (ev.TileDrawn, ev.Chowed, ev.Ponged, ev.KongExposed, ev.KongAdded, ev.KongConcealed):
+                passed.discard(e.seat)
+            elif kind is ev.HandStarted:
+                passed.clear()
+            elif kind is ev.HandWon and e.how != "self_draw":
+                assert not passed & {x.seat for x in e.winners}, (e.game, e.seq)
+                assert all("sixiaoji" not in x.fans for x in e.winners), (e.game, e.seq)
+
+
+class _Always(random.Random):
+    """A bot's chance that always says yes (random() = 0)."""
+
+    def random(self) -> float:
+        return 0.0
+
+
+def _hand_at(builder: GameBuilder, options: dict = None):
+    """The simulator's hand, at the table ``builder``'s events leave (seat 0 deals)."""
+    cfg = SimConfig(options=options or {})
+    game = sim._Game(cfg, sim._ruleset(cfg), _Always(0), 0, SimStats())
+    game.b = builder
+    game.r = Replayer()
+    for e in builder.events:
+        game.r.apply(e)
+    game.table = game.r.table
+    return sim._Hand(game, 1, 0)
+
+
+def test_a_seat_robs_an_added_kong_it_can_win_on():
+    b = GameBuilder("g-rob")
+    added_kong_of_7z(b)
+    hand = _hand_at(b)
+    with pytest.raises(sim._HandOver) as over:
+        hand._robbing(3, TILE_INDEX["7z"])
+    assert over.value.args[0].winners == (2,) and over.value.args[0].how == "robbed_kong"
+    assert [type(e) for e in b.events[-3:]] == [ev.ClaimDeclared, ev.HandWon, ev.HandSettled]
+
+
+def test_a_seat_in_guohu_does_not_rob():
+    for let_go in (lambda book: book.let_go(2, "win", TILE_INDEX["9p"]), lambda book: book.let_rob_go(2)):
+        b = GameBuilder("g-rob")
+        added_kong_of_7z(b)
+        before = len(b.events)
+        hand = _hand_at(b)
+        let_go(hand.book)
+        hand._robbing(3, TILE_INDEX["7z"])  # no _HandOver: nobody robs
+        assert len(b.events) == before
+
+
+def _four_chickens() -> GameBuilder:
+    """Seat 1 holds four chickens and nothing that completes; the dealer throws 9s."""
+    b = GameBuilder("g-4j")
+    b.open()
+    b.hand(1, dealer=0)
+    b.deal("123456789m2345p9s", "1111s2468m3579p1z", "147m258p369s1234z", "369m147p258s5676z")
+    b.tail("9s", "8s")
+    b.discard(0, "9s")
+    return b
+
+
+def test_sixiaoji_is_no_discard_win_for_the_bots():
+    hand = _hand_at(_four_chickens())
+    assert hand._discard_win(1, TILE_INDEX["9s"], False) is None
+    # near miss: a room that lets 四小鸡 win on a discard
+    hand = _hand_at(_four_chickens(), {"sixiaoji_on_discard": True})
+    assert hand._discard_win(1, TILE_INDEX["9s"], False).fans == ["sixiaoji"]
+
+
+def test_sixiaoji_wins_on_the_bots_own_draw():
+    b = _four_chickens()
+    b.draw(1, "5z")
+    hand = _hand_at(b)
+    assert hand._self_draw_win(1, TILE_INDEX["5z"], False).fans == ["sixiaoji"]

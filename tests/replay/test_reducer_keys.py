@@ -3,7 +3,7 @@
 import glob
 import os
 
-from audits.hands import hand_keys
+from audits.rules.hands import hand_keys
 from replay import Replayer
 from schema.reader import read_games
 
@@ -19,7 +19,7 @@ def test_kept_keys_match_the_hands_after_every_event():
         r = Replayer()
         for e, line in zip(g.events, g.lines):
             r.apply(e, line)
-            w = r.work
+            w = r.table
             for s, h in enumerate(w.hands):
                 assert list(hand_keys(h)) == w.keys[s], (g.game, e.seq, s)
                 assert sum(h) == w.held[s], (g.game, e.seq, s)
