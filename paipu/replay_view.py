@@ -7,6 +7,7 @@ from typing import Optional
 
 import msgspec
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -40,7 +41,7 @@ def state_to_json(state: TableState) -> dict:
 def render(state: TableState, console: Console) -> None:
     """Draw the table: one row per seat."""
     console.print(
-        f"[bold]game[/] {state.game}  [bold]hand[/] {state.hand}  [bold]seq[/] {state.seq}  "
+        f"[bold]game[/] {escape(state.game or '')}  [bold]hand[/] {state.hand}  [bold]seq[/] {state.seq}  "
         f"[bold]phase[/] {state.phase}  [bold]undrawn[/] {state.undrawn}  "
         f"[bold]tail[/] {' '.join(TILE_NAMES[t] for t in state.tail) or '—'}",
         highlight=False,
@@ -64,7 +65,7 @@ def render(state: TableState, console: Console) -> None:
         hand_text = format_hand(hand)
         if hand:
             hand_text += "\n" + " ".join(CHINESE_NAMES[t] for t in hand)
-        table.add_row(seat, player, str(state.scores[s]), hand_text, melds, discards)
+        table.add_row(seat, Text(player), str(state.scores[s]), hand_text, melds, discards)
     console.print(table)
 
 
