@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from . import store
-from .console import EXIT_FINDINGS, fail
+from .console import EXIT_FINDINGS, EXIT_INTERNAL, fail
 from .store.query import (  # noqa: F401  (re-exported: the guard lives in paipu.store.query)
     DEFAULT_MEMORY, DEFAULT_TIMEOUT, QueryRefused, check_output, check_read_only, open_read_only, run_query,
     time_limit,
@@ -82,6 +82,19 @@ def _emit(cols: list[str], rows: list[tuple], fmt: str, output: Optional[str]) -
         render(cols, rows, fmt, sys.stdout)
 
 
+def _apply_limits(max_line_bytes: Optional[int]) -> Any:
+    """Check the input limits (environment and option) and put them in force, or fail with one sentence."""
+    from schema import limits
+
+    try:
+        lim = limits.from_env()
+        if max_line_bytes is not None:
+            lim = limits.Limits(max_line_bytes=max_line_bytes, max_depth=lim.max_depth)
+    except ValueError as e:
+        _fail(str(e))
+    return limits.set_limits(lim)  # ingest reads every file in this process (workers only audit)
+
+
 # ---------------------------------------------------------------------------
 # the commands
 
@@ -97,11 +110,19 @@ def register(app: typer.Typer) -> None:
         batch_events: int = typer.Option(store.DEFAULT_BATCH_EVENTS, "--batch-events", min=1,
                                          help="Events per transaction."),
         jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes for the audit."),
+        max_line_bytes: Optional[int] = typer.Option(
+            None, "--max-line-bytes", help="Longest log line read (default 1 MiB; a longer line is reported "
+            "and skipped)."),
     ) -> None:
-        """Load games into the history store: events, games, hands, players, transfers, findings."""
+        """Load games into the history store: events, games, hands, players, transfers, findings.
+
+        Every game read is counted once: added, replaced, unchanged or refused (with why).
+        Exit 3 if paipu hit an internal error on a game (every other game is stored).
+        """
         missing = [p for p in paths if p != "-" and not os.path.exists(p)]
         if missing:
             _fail(f"no such file or folder: {missing[0]}")
+        previous_limits = _apply_limits(max_line_bytes)
         err = _err()
         progress = None
         bar = None
@@ -123,18 +144,29 @@ def register(app: typer.Typer) -> None:
         except duckdb.Error as e:
             _fail(f"the store {db} could not be written: {_first_line(e)}")
         finally:
+            from schema import limits
+
+            limits.set_limits(previous_limits)
             if bar is not None:
                 bar.stop()
+        # one line each, never wrapped (paths and ids stay greppable)
         for o in report.orphans:
-            err.print(f"paipu: {o}", highlight=False)
+            typer.echo(f"paipu: {o}", err=True)
         for g in report.replaced:
-            err.print(f"paipu: game {g} changed since it was stored; replaced", highlight=False)
+            typer.echo(f"paipu: game {g} changed since it was stored; replaced", err=True)
+        for why in report.refused[:20]:
+            typer.echo(f"paipu: refused {why}", err=True)
+        if len(report.refused) > 20:
+            typer.echo(f"paipu: … and {len(report.refused) - 20} more games refused", err=True)
         if report.audit_note:
             err.print(f"paipu: {report.audit_note}", highlight=False)
         rate = f", {report.events_per_second:,.0f} events/s" if report.events else ""
         typer.echo(f"{report.games_read} games read: {report.added} added, {len(report.replaced)} replaced, "
-                   f"{report.unchanged} unchanged; {report.events:,} events, {report.findings:,} findings "
-                   f"written to {db} in {report.seconds:.1f}s{rate}")
+                   f"{report.unchanged} unchanged, {len(report.refused)} refused; {report.events:,} events, "
+                   f"{report.findings:,} findings written to {db} in {report.seconds:.1f}s{rate}")
+        if report.internal_errors:
+            _fail(f"{report.internal_errors} game(s) hit an internal error in paipu (a bug; please report it "
+                  "with the input); every other game was stored", EXIT_INTERNAL)
 
     @app.command("query")
     def query_cmd(
