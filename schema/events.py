@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Annotated, Literal, Optional, Union
 
 import msgspec
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
 from .ruleset import Ruleset
 from .tiles import Tile
@@ -47,6 +47,10 @@ Wall = Annotated[list[Tile], Meta(min_length=136, max_length=136)]
 Tiles = Annotated[list[Tile], Meta(max_length=136)]
 #: The time of an event: RFC 3339, with a UTC offset.
 Time = Annotated[datetime, Meta(tz=True)]
+#: A SHA-256 digest in lower-case hex (tamper evidence, docs/seal.md).
+Digest = Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
+#: The salt of a wall commitment: 16 to 64 random bytes in lower-case hex.
+Salt = Annotated[str, Meta(pattern="^[0-9a-f]{32,128}$")]
 
 Claim = Literal["win", "kong", "pong", "chow"]
 WinKind = Literal["self_draw", "discard", "robbed_kong"]
@@ -80,7 +84,18 @@ def _overrides_struct() -> type:
 RulesetOverrides = _overrides_struct()
 
 
-class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True,
+class _Chained(msgspec.Struct, frozen=True, tag_field="type", tag=True, gc=False,
+               forbid_unknown_fields=True, kw_only=True):
+    """The optional tamper-evidence field every event may carry (docs/seal.md).
+
+    Unset, it is not written at all, so logs without it read and round-trip as before.
+    """
+
+    #: SHA-256 of the previous line of the same game, as written (without its newline).
+    prev: Union[Digest, UnsetType] = UNSET
+
+
+class Event(_Chained, frozen=True, tag_field="type", tag=True,
             gc=False, forbid_unknown_fields=True):
     """Fields every event carries."""
 
@@ -136,6 +151,11 @@ class GameClosed(Event):
 
     reason: CloseReason
     scores: PerSeat
+    #: The wall commitment's reveal for a hand that closed with the room, unsettled (docs/seal.md).
+    reveal_salt: Union[Salt, UnsetType] = UNSET
+    reveal_wall: Union[Wall, UnsetType] = UNSET
+    #: SHA-256 of this line without its ``,"seal":"…"`` (written last): ends a game's chain.
+    seal: Union[Digest, UnsetType] = UNSET
 
 
 # --- one hand --------------------------------------------------------------
@@ -148,6 +168,9 @@ class HandStarted(Event):
     dice: Optional[Annotated[list[Annotated[int, Meta(ge=1, le=6)]], Meta(max_length=2)]] = None
     #: When present, exactly the 136 tiles of the set.
     wall: Optional[Wall] = None
+    #: SHA-256 of the reveal's salt, ``:`` and the wall's tiles joined by ``,`` (docs/seal.md):
+    #: the wall is fixed before the deal and shown after the hand.
+    wall_commit: Union[Digest, UnsetType] = UNSET
 
 
 class PigBetPlaced(Event):
@@ -281,6 +304,10 @@ class HandSettled(Event):
 
     transfers: Annotated[list[Transfer], Meta(max_length=256)]
     scores: PerSeat
+    #: The reveal of the hand's wall commitment: the salt, and the wall when HandStarted did not
+    #: carry it (docs/seal.md).
+    reveal_salt: Union[Salt, UnsetType] = UNSET
+    reveal_wall: Union[Wall, UnsetType] = UNSET
 
 
 AnyEvent = Union[

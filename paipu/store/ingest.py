@@ -567,7 +567,9 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     content_hash = h.hexdigest()
     # the same events with game id and times set aside (duplicates under another id)
     astuple = msgspec.structs.astuple
-    body = _enc.encode_lines([(type(e).__name__, astuple(e)[3:]) for e in events])
+    # the game's content without id, times and the optional seal fields (docs/seal.md)
+    body = _enc.encode_lines([(type(e).__name__, [v for i, v in enumerate(astuple(e)) if i in _BODY[type(e)]])
+                              for e in events])
     body_hash = hashlib.blake2b(body, digest_size=16).hexdigest()
     out.spool = spool
     out.events = len(events)
@@ -589,6 +591,12 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
         add_audit(log, out, audit)
     return content_hash, out
 
+
+#: Per event type, the positions of the fields the body hash covers: all but game, seq, at
+#: and the optional tamper-evidence fields, so sealing a log does not change its body.
+_SEAL_FIELDS = frozenset({"prev", "wall_commit", "reveal_salt", "reveal_wall", "seal"})
+_BODY = {t: frozenset(i for i, f in enumerate(t.__struct_fields__) if i >= 3 and f not in _SEAL_FIELDS)
+         for t in ev.EVENT_TYPES}
 
 _HAND_EVENTS = frozenset({ev.TileDrawn, ev.TileDiscarded, ev.TilesDealt, ev.Ponged, ev.Chowed, ev.KongExposed,
                           ev.KongAdded, ev.KongConcealed, ev.PigBetPlaced, ev.HandWon, ev.HandDrawn,
