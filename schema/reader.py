@@ -159,6 +159,9 @@ class GzipStream:
     next call.  Concatenated gzip members are read one after another.
     """
 
+    #: Compressed bytes read at a time (small, so the undecompressed tail zlib hands back stays small).
+    IN_BYTES = 1 << 18
+
     def __init__(self, raw: IO[bytes]):
         self.raw = raw
         self._d = zlib.decompressobj(31)
@@ -175,7 +178,7 @@ class GzipStream:
                 leftover = d.unused_data + self._in
                 self._in = b""
                 if not leftover:
-                    leftover = self.raw.read(CHUNK_BYTES)
+                    leftover = self.raw.read(self.IN_BYTES)
                 if not leftover.strip(b"\0"):
                     if leftover and self.raw.read(1):
                         raise GzipDamage("corrupt gzip data after the end of a member")
@@ -183,7 +186,7 @@ class GzipStream:
                 self._d = d = zlib.decompressobj(31)
                 self._in = leftover
             if not self._in:
-                self._in = self.raw.read(CHUNK_BYTES)
+                self._in = self.raw.read(self.IN_BYTES)
                 if not self._in:
                     if not self._any:
                         return b""  # an empty file holds no lines
@@ -220,6 +223,8 @@ class GzipStream:
             if not chunk:
                 self._done = True
                 break
+            if not out and len(chunk) >= want:
+                return chunk  # the usual case: one call fills the request, no copy
             out += chunk
         return bytes(out)
 

@@ -227,6 +227,35 @@ def verify_file(path: str) -> list[SealProblem]:
     return verify_chain(lines())
 
 
+def looks_sealed(path: str, probe_bytes: int = 1 << 20) -> bool:
+    """Whether the first ``probe_bytes`` of the log mention the scheme's fields (a cheap test
+    before :func:`verify_file`, so unsealed logs cost nothing more)."""
+    from .reader import open_source
+
+    if path == "-":
+        return False
+    try:
+        src = open_source(path)
+        try:
+            head = src.read(probe_bytes)
+        finally:
+            src.close()
+    except OSError:
+        return False
+    return b'"prev":' in head or b'"seal":' in head or b'"wall_commit":' in head
+
+
+def problems_by_game(path: str) -> dict[Optional[str], list[SealProblem]]:
+    """:func:`verify_file` grouped by game id (what the audit attaches to each game's findings);
+    empty, without reading the whole file, for a log that does not use the scheme."""
+    if not looks_sealed(path):
+        return {}
+    out: dict[Optional[str], list[SealProblem]] = {}
+    for p in verify_file(path):
+        out.setdefault(p.game, []).append(p)
+    return out
+
+
 # --- sealing ---------------------------------------------------------------------------------
 
 
@@ -286,5 +315,5 @@ def seal_lines(raw_lines: Iterable[bytes], salt: Optional[Callable[[], str]] = N
         yield out
 
 
-__all__ = ["KINDS", "SealError", "SealProblem", "digest", "seal_lines", "verify_chain", "verify_file",
-           "wall_commitment"]
+__all__ = ["KINDS", "SealError", "SealProblem", "digest", "looks_sealed", "problems_by_game", "seal_lines",
+           "verify_chain", "verify_file", "wall_commitment"]

@@ -209,6 +209,8 @@ def op_seat(raw: bytes, rng: Rng) -> bytes:
     d = _loads(raw)
     if d is None:
         return raw
+    if not isinstance(d, dict):
+        return raw
     keys = [k for k in ("seat", "from_seat", "dealer", "creator") if k in d]
     if not keys:
         return op_wrong_type(raw, rng)
@@ -222,6 +224,8 @@ def op_type_swap(raw: bytes, rng: Rng) -> bytes:
              "HandWon", "HandDrawn", "HandSettled", "GameClosed", "KongAdded", "Ponged", "FeeCharged", "Nope"]
     d = _loads(raw)
     if d is None:
+        return raw
+    if not isinstance(d, dict):
         return raw
     d["type"] = rng.choice(types)
     return _dumps(d)

@@ -33,6 +33,8 @@ def test_fuzzed_inputs_through_the_command_line_never_show_a_traceback_or_exit_3
         while wanted and i < 5000:
             c = fz.make(i)
             hit = wanted & set(c.ops)
+            if "deep" in hit and b"[" * 5000 not in c.data and b'{"a":' * 5000 not in c.data:
+                hit.discard("deep")  # the command line must meet nesting past the recursion limit
             if hit:
                 wanted -= hit
                 cases.append(c)

@@ -14,7 +14,6 @@ import pytest
 
 from audits.audit import audit_paths
 from paipu.audit_cmd import run_audit
-from schema import limits
 from schema.reader import LogReader, decode_line, read_games
 from tests.reliability.helpers import lines, paipu
 
@@ -74,6 +73,7 @@ def test_deep_nesting_through_the_cli_with_two_jobs_shows_no_traceback(tmp_path)
 
 
 def test_depth_counts_brackets_outside_strings_only():
+    from schema import limits
     assert limits.depth(b'{"a":[[1],[2,[3]]]}') == 4
     assert limits.depth(b'{"a":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}') == 1
     assert limits.depth(b'{"a":"\\"[[[[","b":[{}]}') == 3
@@ -85,6 +85,7 @@ def test_depth_counts_brackets_outside_strings_only():
 
 
 def test_overlong_line_is_skipped_and_the_next_line_read(tmp_path, monkeypatch):
+    from schema import limits
     alone = _clean(tmp_path)
     monkeypatch.setenv(limits.ENV_MAX_LINE_BYTES, "4096")
     old = limits.set_limits(None)
@@ -123,6 +124,7 @@ def test_a_final_overlong_line_without_newline_is_reported(tmp_path):
 
 
 def test_limits_from_the_environment_are_checked():
+    from schema import limits
     assert limits.from_env({}) == limits.DEFAULT_LIMITS
     assert limits.from_env({limits.ENV_MAX_DEPTH: "64"}).max_depth == 64
     with pytest.raises(ValueError, match="PAIPU_MAX_LINE_BYTES='lots' is not a whole number"):
@@ -290,7 +292,7 @@ def test_audit_text_of_a_16_mb_bad_tile_takes_seconds_not_minutes(tmp_path):
             + b"T" * 16_000_000 + b'"}\n')
     path = _write(tmp_path / "tile.jsonl", *lines("before")[:-1], tile, *lines("after"))
     t = time.perf_counter()
-    r = paipu("audit", path, env={limits.ENV_MAX_LINE_BYTES: str(64 << 20)})
+    r = paipu("audit", path, env={"PAIPU_MAX_LINE_BYTES": str(64 << 20)})
     seconds = time.perf_counter() - t
     assert r.returncode == 1 and seconds < 20, (r.returncode, seconds)
     assert len(r.stdout) < 20_000 and b"Traceback" not in r.stderr

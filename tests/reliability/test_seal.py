@@ -186,3 +186,17 @@ def test_the_seal_command_seals_checks_and_refuses_clearly(tmp_path):
     r = paipu("seal", str(junk), "-o", str(tmp_path / "j.jsonl"))
     assert r.returncode == 2 and b"not JSON" in r.stderr and b"Traceback" not in r.stderr
     assert not [n for n in os.listdir(tmp_path) if ".partial-" in n]
+
+
+def test_problems_by_game_reads_only_sealed_logs(tmp_path):
+    raw = _sample()
+    plain = tmp_path / "plain.jsonl"
+    plain.write_bytes(b"\n".join(raw) + b"\n")
+    assert not S.looks_sealed(str(plain)) and S.problems_by_game(str(plain)) == {}
+    sealed = _sealed(raw)
+    sealed[3] = sealed[3].replace(b'"seq":3', b'"seq":3 ')
+    bad = tmp_path / "bad.jsonl.gz"
+    bad.write_bytes(gzip.compress(b"\n".join(sealed) + b"\n"))
+    got = S.problems_by_game(str(bad))
+    game = json.loads(raw[0])["game"]
+    assert list(got) == [game] and [(p.code, p.line) for p in got[game]] == [("SEAL_CHAIN_BROKEN", 5)]
