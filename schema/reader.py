@@ -175,14 +175,19 @@ class GzipStream:
         while True:
             d = self._d
             if d.eof:
-                leftover = d.unused_data + self._in
+                # the bytes after this member (zlib leaves them in unused_data, and again in
+                # unconsumed_tail when the output was capped: take them once)
+                leftover = d.unused_data
                 self._in = b""
                 if not leftover:
                     leftover = self.raw.read(self.IN_BYTES)
                 if not leftover.strip(b"\0"):
-                    if leftover and self.raw.read(1):
-                        raise GzipDamage("corrupt gzip data after the end of a member")
-                    return b""  # a clean end (NUL padding allowed)
+                    # a clean end, NUL padding allowed; anything after the padding is damage
+                    while leftover:
+                        if leftover.strip(b"\0"):
+                            raise GzipDamage("corrupt gzip data after the end of a member")
+                        leftover = self.raw.read(self.IN_BYTES)
+                    return b""
                 self._d = d = zlib.decompressobj(31)
                 self._in = leftover
             if not self._in:

@@ -245,7 +245,7 @@ LINE_OPS: dict[str, Callable[[bytes, Rng], bytes]] = {
 
 #: Operators on the victim's lines as a whole (order, count) or on the whole file.
 STREAM_OPS = ("duplicate", "drop", "swap", "interleave")
-FILE_OPS = ("file_cut", "gzip_cut", "gzip_flip", "gzip_no_trailer")
+FILE_OPS = ("file_cut", "gzip_cut", "gzip_flip", "gzip_no_trailer", "gzip_members")
 
 
 # --- one input -------------------------------------------------------------------------------
@@ -387,6 +387,10 @@ class Fuzzer:
         if op == "file_cut":
             n = rng.randrange(len(data) + 1)
             return data[:n], whole_before(n), False
+        if op == "gzip_members":  # several gzip members one after another: whole, nothing damaged
+            cuts = sorted(rng.randrange(len(data) + 1) for _ in range(rng.randint(1, 3)))
+            parts = [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)])]
+            return b"".join(gzip.compress(p_) for p_ in parts), keep, True
         z = gzip.compress(data, compresslevel=rng.choice([1, 6, 9]))
         if op == "gzip_no_trailer":
             return z[:-rng.choice([1, 4, 8])], keep, True

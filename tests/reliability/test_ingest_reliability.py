@@ -196,7 +196,7 @@ def test_a_second_ingest_into_a_busy_store_fails_with_a_clear_message(tmp_path, 
         from paipu import store
         def hold(batch):
             print("writing", flush=True)
-            time.sleep(6)
+            time.sleep(4)
         store.ingest([{path!r}], {db!r}, before_commit=hold)
         print("done", flush=True)
     """)

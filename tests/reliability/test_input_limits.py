@@ -297,3 +297,21 @@ def test_audit_text_of_a_16_mb_bad_tile_takes_seconds_not_minutes(tmp_path):
     assert r.returncode == 1 and seconds < 20, (r.returncode, seconds)
     assert len(r.stdout) < 20_000 and b"Traceback" not in r.stderr
     assert b"(16,000,021 characters)" in r.stdout
+
+
+@pytest.mark.parametrize("size", [1, 100, 4096, 1 << 22])
+def test_the_gzip_stream_reads_every_member_once_whatever_the_read_size(size):
+    import io
+
+    from schema.reader import GzipStream
+    parts = [b"".join(lines(f"g{i}")) for i in range(3)]
+    z = b"".join(gzip.compress(p) for p in parts) + gzip.compress(b"") + b"\0" * 7
+    s = GzipStream(io.BytesIO(z))
+    out = bytearray()
+    while True:
+        chunk = s.read(size)
+        if not chunk:
+            break
+        assert len(chunk) <= size
+        out += chunk
+    assert bytes(out) == b"".join(parts)
