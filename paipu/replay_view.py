@@ -7,6 +7,7 @@ from typing import Optional
 
 import msgspec
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -56,7 +57,7 @@ def state_to_json(state: TableState, ruleset: Optional[Ruleset] = None) -> dict:
 def render(state: TableState, console: Console, ruleset: Optional[Ruleset] = None) -> None:
     """Draw the table: one row per seat (with the 点鸡 tally when the room plays it)."""
     console.print(
-        f"[bold]game[/] {state.game}  [bold]hand[/] {state.hand}  [bold]seq[/] {state.seq}  "
+        f"[bold]game[/] {escape(state.game or '')}  [bold]hand[/] {state.hand}  [bold]seq[/] {state.seq}  "
         f"[bold]phase[/] {state.phase}  [bold]undrawn[/] {state.undrawn}  "
         f"[bold]tail[/] {' '.join(TILE_NAMES[t] for t in state.tail) or '—'}",
         highlight=False,
@@ -82,7 +83,7 @@ def render(state: TableState, console: Console, ruleset: Optional[Ruleset] = Non
         if hand:
             hand_text += "\n" + " ".join(CHINESE_NAMES[t] for t in hand)
         extra = (str(tally[s]),) if tally else ()
-        table.add_row(seat, player, str(state.scores[s]), hand_text, melds, discards, *extra)
+        table.add_row(seat, Text(player), str(state.scores[s]), hand_text, melds, discards, *extra)
     console.print(table)
 
 

@@ -14,6 +14,7 @@ from xml.etree import ElementTree as ET
 
 import msgspec
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from audits.audit import GameAudit
@@ -22,6 +23,25 @@ from audits.findings import Finding
 from schema.reader import LogProblem
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+#: The most characters of any one value (game id, message, expected/actual) the text
+#: and JUnit reports print: the report's cost stays linear in its input, however
+#: long a value in the log (the JSON report keeps every value whole).
+ECHO_CHARS = 200
+
+
+def clip(text: str, limit: int = ECHO_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def _value(v: object) -> str:
+    """``repr`` of an expected/actual value, clipped (a huge value is not rendered whole first)."""
+    if isinstance(v, (str, bytes)) and len(v) > ECHO_CHARS:
+        return clip(repr(v[:ECHO_CHARS + 2]), ECHO_CHARS) + f" ({len(v):,} characters)"
+    return clip(repr(v))
 
 
 def orphan_findings(orphans: Iterable[LogProblem]) -> list[Finding]:
@@ -65,7 +85,8 @@ def summary_by_game(audits: Sequence[GameAudit]) -> Table:
     for a in audits:
         sev = Counter(f.severity for f in a.findings)
         codes = ", ".join(sorted({f.code for f in a.findings})) or "-"
-        t.add_row(a.game, a.file, str(a.hands), "yes" if a.complete else "[red]no[/]",
+        t.add_row(escape(clip(a.game, 60)), escape(clip(a.file, 80)), str(a.hands),
+                  "yes" if a.complete else "[red]no[/]",
                   str(sev.get("error", 0)), str(sev.get("warning", 0)), codes)
     return t
 
@@ -95,14 +116,16 @@ def write_text(out: IO[str], audits: Sequence[GameAudit], orphans: Sequence[LogP
 
 def format_finding(f: Finding) -> str:
     """One line: ``file:line: [severity] CODE game hand seq seat: message (expected … actual …)``."""
-    where = f"{f.file}:{f.line}: " if f.file and f.line is not None else ""
+    where = f"{clip(f.file, 120)}:{f.line}: " if f.file and f.line is not None else ""
+    message = clip(f.message, 2 * ECHO_CHARS)
     if not f.game:  # input that names no game
-        return f"{where}[{f.severity}] {f.code}: {f.message}"
+        return f"{where}[{f.severity}] {f.code}: {message}"
     seat = f" seat {f.seat}" if f.seat is not None else ""
     tail = ""
     if f.expected is not None or f.actual is not None:
-        tail = f" (expected {f.expected!r}, actual {f.actual!r})"
-    return f"{where}[{f.severity}] {f.code} game {f.game} hand {f.hand} seq {f.seq}{seat}: {f.message}{tail}"
+        tail = f" (expected {_value(f.expected)}, actual {_value(f.actual)})"
+    return (f"{where}[{f.severity}] {f.code} game {clip(f.game, 80)} hand {f.hand} seq {f.seq}{seat}: "
+            f"{message}{tail}")
 
 
 # --- JSON lines ---------------------------------------------------------------------

@@ -17,17 +17,14 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from . import store
-from .console import EXIT_FINDINGS, fail
+from .console import EXIT_FINDINGS, EXIT_INTERNAL, fail
+from .store.query import (  # noqa: F401  (re-exported: the guard lives in paipu.store.query)
+    DEFAULT_MEMORY, DEFAULT_TIMEOUT, QueryRefused, check_output, check_read_only, open_read_only, run_query,
+    time_limit,
+)
 
 EXIT_FOUND = EXIT_FINDINGS
 FORMATS = ("table", "csv", "json", "parquet")
-
-#: Statement types ``paipu query`` runs; everything else is refused.
-READ_STATEMENTS = {"SELECT", "EXPLAIN"}
-
-
-class QueryRefused(ValueError):
-    """A query that is not a single read-only statement."""
 
 
 def _err() -> Console:
@@ -35,61 +32,6 @@ def _err() -> Console:
 
 
 _fail = fail
-
-
-# ---------------------------------------------------------------------------
-# query: read-only, in four layers
-
-
-def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
-    """Refuse anything but one SELECT / EXPLAIN statement (parsed by DuckDB itself)."""
-    try:
-        statements = con.extract_statements(sql)
-    except duckdb.Error as e:
-        raise QueryRefused(f"the query does not parse: {_first_line(e)}") from None
-    if len(statements) != 1:
-        raise QueryRefused(f"give exactly one statement, not {len(statements)}")
-    kind = statements[0].type.name
-    if kind not in READ_STATEMENTS:
-        raise QueryRefused(f"`paipu query` only reads: a {kind} statement is refused "
-                           "(allowed: SELECT, WITH, FROM, SHOW, DESCRIBE, SUMMARIZE, EXPLAIN)")
-
-
-def open_read_only(db: str, output: Optional[str] = None) -> duckdb.DuckDBPyConnection:
-    """A locked-down connection: read-only, no file or network access except ``output``,
-    no extension installs, configuration locked."""
-    con = store.connect(db, read_only=True)
-    try:
-        if output:
-            con.execute("SET allowed_paths = $p", {"p": [os.path.abspath(output)]})
-        con.execute("SET enable_external_access = false")
-        con.execute("SET autoinstall_known_extensions = false")
-        con.execute("SET lock_configuration = true")
-    except duckdb.Error:
-        con.close()
-        raise
-    return con
-
-
-def run_query(db: str, sql: str, fmt: str = "table", output: Optional[str] = None) -> tuple[list[str], list[tuple]]:
-    """Run one read-only query; write parquet to ``output`` or return (columns, rows)."""
-    con = open_read_only(db, output if fmt == "parquet" else None)
-    try:
-        check_read_only(con, sql)
-        try:
-            if fmt == "parquet":
-                rel = con.sql(sql)
-                rel.write_parquet(os.path.abspath(output))
-                return list(rel.columns), []
-            cur = con.execute(sql)
-            cols = [d[0] for d in cur.description] if cur.description else []
-            return cols, cur.fetchall()
-        except duckdb.PermissionException:
-            raise QueryRefused("the query touches files or the network, which `paipu query` does not allow") from None
-        except duckdb.Error as e:
-            raise QueryRefused(f"the query failed: {_first_line(e)}") from None
-    finally:
-        con.close()
 
 
 def _first_line(e: BaseException) -> str:
@@ -140,6 +82,19 @@ def _emit(cols: list[str], rows: list[tuple], fmt: str, output: Optional[str]) -
         render(cols, rows, fmt, sys.stdout)
 
 
+def _apply_limits(max_line_bytes: Optional[int]) -> Any:
+    """Check the input limits (environment and option) and put them in force, or fail with one sentence."""
+    from schema import limits
+
+    try:
+        lim = limits.from_env()
+        if max_line_bytes is not None:
+            lim = limits.Limits(max_line_bytes=max_line_bytes, max_depth=lim.max_depth)
+    except ValueError as e:
+        _fail(str(e))
+    return limits.set_limits(lim)  # ingest reads every file in this process (workers only audit)
+
+
 # ---------------------------------------------------------------------------
 # the commands
 
@@ -155,11 +110,19 @@ def register(app: typer.Typer) -> None:
         batch_events: int = typer.Option(store.DEFAULT_BATCH_EVENTS, "--batch-events", min=1,
                                          help="Events per transaction."),
         jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes for the audit."),
+        max_line_bytes: Optional[int] = typer.Option(
+            None, "--max-line-bytes", help="Longest log line read (default 1 MiB; a longer line is reported "
+            "and skipped)."),
     ) -> None:
-        """Load games into the history store: events, games, hands, players, transfers, findings."""
+        """Load games into the history store: events, games, hands, players, transfers, findings.
+
+        Every game read is counted once: added, replaced, unchanged or refused (with why).
+        Exit 3 if paipu hit an internal error on a game (every other game is stored).
+        """
         missing = [p for p in paths if p != "-" and not os.path.exists(p)]
         if missing:
             _fail(f"no such file or folder: {missing[0]}")
+        previous_limits = _apply_limits(max_line_bytes)
         err = _err()
         progress = None
         bar = None
@@ -181,18 +144,29 @@ def register(app: typer.Typer) -> None:
         except duckdb.Error as e:
             _fail(f"the store {db} could not be written: {_first_line(e)}")
         finally:
+            from schema import limits
+
+            limits.set_limits(previous_limits)
             if bar is not None:
                 bar.stop()
+        # one line each, never wrapped (paths and ids stay greppable)
         for o in report.orphans:
-            err.print(f"paipu: {o}", highlight=False)
+            typer.echo(f"paipu: {o}", err=True)
         for g in report.replaced:
-            err.print(f"paipu: game {g} changed since it was stored; replaced", highlight=False)
+            typer.echo(f"paipu: game {g} changed since it was stored; replaced", err=True)
+        for why in report.refused[:20]:
+            typer.echo(f"paipu: refused {why}", err=True)
+        if len(report.refused) > 20:
+            typer.echo(f"paipu: … and {len(report.refused) - 20} more games refused", err=True)
         if report.audit_note:
             err.print(f"paipu: {report.audit_note}", highlight=False)
         rate = f", {report.events_per_second:,.0f} events/s" if report.events else ""
         typer.echo(f"{report.games_read} games read: {report.added} added, {len(report.replaced)} replaced, "
-                   f"{report.unchanged} unchanged; {report.events:,} events, {report.findings:,} findings "
-                   f"written to {db} in {report.seconds:.1f}s{rate}")
+                   f"{report.unchanged} unchanged, {len(report.refused)} refused; {report.events:,} events, "
+                   f"{report.findings:,} findings written to {db} in {report.seconds:.1f}s{rate}")
+        if report.internal_errors:
+            _fail(f"{report.internal_errors} game(s) hit an internal error in paipu (a bug; please report it "
+                  "with the input); every other game was stored", EXIT_INTERNAL)
 
     @app.command("query")
     def query_cmd(
@@ -200,14 +174,16 @@ def register(app: typer.Typer) -> None:
         db: str = typer.Option(store.DEFAULT_DB, "--db", help="The store."),
         fmt: str = typer.Option("table", "--format", "-f", help="table, csv, json or parquet."),
         output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
+        timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", help="Stop the query after this many seconds."),
+        memory: str = typer.Option(DEFAULT_MEMORY, "--memory", help="Memory limit of the query (e.g. 500MB, 2GB)."),
     ) -> None:
-        """Run read-only SQL on the store (writes, ATTACH, COPY, INSTALL … are refused)."""
+        """Run read-only SQL on the store (writes, ATTACH, COPY, INSTALL, EXPLAIN ANALYZE … are refused)."""
         if fmt not in FORMATS:
             _fail(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}")
         if fmt == "parquet" and not output:
             _fail("--format parquet needs --output FILE")
         try:
-            cols, rows = run_query(db, sql, fmt, output)
+            cols, rows = run_query(db, sql, fmt, output, timeout=timeout, memory=memory)
         except (store.StoreError, QueryRefused) as e:
             _fail(str(e))
         if fmt != "parquet":
@@ -221,6 +197,8 @@ def register(app: typer.Typer) -> None:
         fmt: str = typer.Option("table", "--format", "-f", help="table, csv or json."),
         output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
         list_checks: bool = typer.Option(False, "--list", help="List the checks, their statistics and parameters."),
+        timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", help="Stop the checks after this many seconds."),
+        memory: str = typer.Option(DEFAULT_MEMORY, "--memory", help="Memory limit of the checks (e.g. 500MB, 2GB)."),
     ) -> None:
         """Run the named anomaly checks (paipu/store/sql/*.sql); print only failing rows.
 
@@ -239,12 +217,14 @@ def register(app: typer.Typer) -> None:
                         typer.echo(f"  --param {p.name}=… ({p.type}, default {p.default}): {p.doc}")
                 return
             params = A.parse_params(param or [])
-            con = open_read_only(db)
+            check_output(db, output)
+            con = open_read_only(db, memory=memory)
             try:
-                results = A.run_checks(con, only, params, checks)
+                with time_limit(con, timeout):
+                    results = A.run_checks(con, only, params, checks)
             finally:
                 con.close()
-        except (A.AnomalyError, store.StoreError) as e:
+        except (A.AnomalyError, store.StoreError, QueryRefused) as e:
             _fail(str(e))
         cols = ["code", *A.COLUMNS]
         rows = [(r.check.code, *row) for r in results for row in r.rows]
@@ -256,4 +236,4 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(EXIT_FOUND)
 
 
-__all__ = ["QueryRefused", "check_read_only", "open_read_only", "register", "render", "run_query"]
+__all__ = ["QueryRefused", "check_output", "check_read_only", "open_read_only", "register", "render", "run_query"]

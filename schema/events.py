@@ -10,9 +10,10 @@ new event types arrive with a new schema version, never through loose typing.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal, Optional, Union
+from typing import Annotated, Literal, Optional, Union
 
 import msgspec
+from msgspec import UNSET, Meta, UnsetType
 
 from .ruleset import Ruleset
 from .tiles import Tile
@@ -20,7 +21,37 @@ from .tiles import Tile
 #: The event-log schema version this paipu reads and writes.
 SCHEMA_VERSION = 1
 
-Seat = int
+# --- field constraints ----------------------------------------------------------
+# Every number a log carries is stored as a DuckDB INTEGER (32-bit) and every list is
+# walked by the audit, so the schema bounds them: a value out of bounds makes the line
+# unreadable (file:line: field), never a failed ingest batch or an internal error.
+
+#: The bounds of a 32-bit signed integer (DuckDB INTEGER).
+INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+
+#: Any integer a log may carry (scores, start points, transfer amounts).
+Int32 = Annotated[int, Meta(ge=INT32_MIN, le=INT32_MAX)]
+#: A count or number that is never negative (seq, hand, fee, fan, points, remaining).
+Count = Annotated[int, Meta(ge=0, le=INT32_MAX)]
+#: A seat: a room has 3 or 4 players, seated 0..3.
+Seat = Annotated[int, Meta(ge=0, le=3)]
+#: Ids and names (game, player, server, build, preset): short strings.
+Name = Annotated[str, Meta(max_length=256)]
+#: Player ids by seat: a room has 3 or 4 players (see ``Ruleset.players``).
+Seats = Annotated[list[Name], Meta(min_length=3, max_length=4)]
+#: One value per seat (scores).
+PerSeat = Annotated[list[Int32], Meta(min_length=3, max_length=4)]
+#: A full wall: every tile of the 136-tile set, head first.
+Wall = Annotated[list[Tile], Meta(min_length=136, max_length=136)]
+#: A list of tiles (a hand, a meld, the tail): never more than the whole set.
+Tiles = Annotated[list[Tile], Meta(max_length=136)]
+#: The time of an event: RFC 3339, with a UTC offset.
+Time = Annotated[datetime, Meta(tz=True)]
+#: A SHA-256 digest in lower-case hex (tamper evidence, docs/seal.md).
+Digest = Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
+#: The salt of a wall commitment: 16 to 64 random bytes in lower-case hex.
+Salt = Annotated[str, Meta(pattern="^[0-9a-f]{32,128}$")]
+
 Claim = Literal["win", "kong", "pong", "chow"]
 WinKind = Literal["self_draw", "discard", "robbed_kong"]
 TransferReason = Literal["win", "qianggang", "yangzhu", "dianji"]
@@ -38,8 +69,9 @@ FanName = Literal[
 
 def _overrides_struct() -> type:
     """Every ruleset option, each optional: ``None`` keeps the preset's value."""
+    # integers within 32 bits, as everywhere in a log (the store keeps them as INTEGER)
     fields = [
-        (f.name, Optional[f.type], None)  # type: ignore[valid-type]
+        (f.name, Optional[Int32 if f.type is int else f.type], None)  # type: ignore[valid-type]
         for f in msgspec.structs.fields(Ruleset)
     ]
     return msgspec.defstruct(
@@ -52,13 +84,24 @@ def _overrides_struct() -> type:
 RulesetOverrides = _overrides_struct()
 
 
-class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True,
+class _Chained(msgspec.Struct, frozen=True, tag_field="type", tag=True, gc=False,
+               forbid_unknown_fields=True, kw_only=True):
+    """The optional tamper-evidence field every event may carry (docs/seal.md).
+
+    Unset, it is not written at all, so logs without it read and round-trip as before.
+    """
+
+    #: SHA-256 of the previous line of the same game, as written (without its newline).
+    prev: Union[Digest, UnsetType] = UNSET
+
+
+class Event(_Chained, frozen=True, tag_field="type", tag=True,
             gc=False, forbid_unknown_fields=True):
     """Fields every event carries."""
 
-    game: str
-    seq: int
-    at: datetime
+    game: Name
+    seq: Count
+    at: Time
 
 
 # --- the room -------------------------------------------------------------
@@ -66,48 +109,53 @@ class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True,
 class GameOpened(Event):
     """A room opened: who plays, under which rules, for what fee."""
 
-    schema_version: int
-    server: str
-    build: str
-    preset: str
+    schema_version: Count
+    server: Name
+    build: Name
+    preset: Name
     #: Player ids by seat (4, or 3 for a 3-seat room).
-    seats: list[str]
+    seats: Seats
     #: The seat of the room's creator, who deals the first hand.
     creator: Seat
     #: Options that differ from the preset.
     options: RulesetOverrides = msgspec.field(default_factory=RulesetOverrides)  # type: ignore[valid-type]
     #: Points each player starts with (20 under 20分敲锣).
-    start_points: int = 0
+    start_points: Int32 = 0
     billing: Billing = "creator"
     #: The room's fee in diamonds (钻石).
-    fee: int = 0
+    fee: Count = 0
 
 
 class RoomResized(Event):
     """A 4-seat room turned into a 3-seat room before play: the remaining players."""
 
-    seats: list[str]
+    seats: Seats
 
 
 class FeeCharged(Event):
     """Diamonds taken from a player for the room."""
 
     seat: Seat
-    amount: int
+    amount: Count
 
 
 class FeeRefunded(Event):
     """Diamonds given back to a player (the creator on a 4→3 change)."""
 
     seat: Seat
-    amount: int
+    amount: Count
 
 
 class GameClosed(Event):
     """The room closed, with every player's final score."""
 
     reason: CloseReason
-    scores: list[int]
+    scores: PerSeat
+    #: The wall commitment's reveal for a hand that closed with the room, unsettled (docs/seal.md).
+    reveal_salt: Union[Salt, UnsetType] = UNSET
+    reveal_wall: Union[Wall, UnsetType] = UNSET
+    #: SHA-256 of this line without its ``,"seal":"…"`` (written last): ends a game's chain.
+    seal: Union[Digest, UnsetType] = UNSET
 
 
 # --- one hand --------------------------------------------------------------
@@ -115,29 +163,33 @@ class GameClosed(Event):
 class HandStarted(Event):
     """A hand begins.  ``wall`` (all tiles in draw order, head first) is optional."""
 
-    hand: int
+    hand: Count
     dealer: Seat
-    dice: Optional[list[int]] = None
-    wall: Optional[list[Tile]] = None
+    dice: Optional[Annotated[list[Annotated[int, Meta(ge=1, le=6)]], Meta(max_length=2)]] = None
+    #: When present, exactly the 136 tiles of the set.
+    wall: Optional[Wall] = None
+    #: SHA-256 of the reveal's salt, ``:`` and the wall's tiles joined by ``,`` (docs/seal.md):
+    #: the wall is fixed before the deal and shown after the hand.
+    wall_commit: Union[Digest, UnsetType] = UNSET
 
 
 class PigBetPlaced(Event):
     """养猪: a player's bet of 0, 1 or 2 before the deal."""
 
     seat: Seat
-    bet: int
+    bet: Annotated[int, Meta(ge=0, le=2)]
 
 
 class TilesDealt(Event):
     """The deal: each seat's tiles (the dealer 14, the others 13)."""
 
-    hands: list[list[Tile]]
+    hands: Annotated[list[Tiles], Meta(min_length=3, max_length=4)]
 
 
 class TailTurned(Event):
     """Tail tiles turned face up (翻屁股): two after the deal, one after each kong."""
 
-    tiles: list[Tile]
+    tiles: Tiles
 
 
 class TileDrawn(Event):
@@ -164,7 +216,7 @@ class ClaimPassed(Event):
     """A seat passed on the claims it was offered on the last discard."""
 
     seat: Seat
-    claims: list[Claim]
+    claims: Annotated[list[Claim], Meta(max_length=8)]
 
 
 class Chowed(Event):
@@ -173,7 +225,7 @@ class Chowed(Event):
     seat: Seat
     from_seat: Seat
     tile: Tile
-    tiles: list[Tile]
+    tiles: Tiles
 
 
 class Ponged(Event):
@@ -182,7 +234,7 @@ class Ponged(Event):
     seat: Seat
     from_seat: Seat
     tile: Tile
-    tiles: list[Tile]
+    tiles: Tiles
 
 
 class KongExposed(Event):
@@ -193,7 +245,7 @@ class KongExposed(Event):
     from_seat: Seat
     kind: Tile
     tile: Tile
-    tiles: list[Tile]
+    tiles: Tiles
 
 
 class KongAdded(Event):
@@ -209,7 +261,7 @@ class KongConcealed(Event):
 
     seat: Seat
     kind: Tile
-    tiles: list[Tile]
+    tiles: Tiles
 
 
 class Winner(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
@@ -217,17 +269,17 @@ class Winner(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown
 
     seat: Seat
     #: The fans the server awarded.
-    fans: list[FanName]
+    fans: Annotated[list[FanName], Meta(max_length=64)]
     #: The fan total the server claimed, before the cap.
-    fan: int
+    fan: Count
     #: What each paying seat owes before bets (P = base × 2^min(fan, cap)).
-    points: int
+    points: Count
 
 
 class HandWon(Event):
     """和 / 胡: one or several winners on one tile."""
 
-    winners: list[Winner]
+    winners: Annotated[list[Winner], Meta(min_length=1, max_length=3)]
     how: WinKind
     tile: Tile
     #: The discarder or the kong adder; ``None`` on a self-draw.
@@ -237,21 +289,25 @@ class HandWon(Event):
 class HandDrawn(Event):
     """黄庄: the hand ends with no winner, ``remaining`` tiles left undrawn."""
 
-    remaining: int
+    remaining: Annotated[int, Meta(ge=0, le=136)]
 
 
 class Transfer(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     payer: Seat
     payee: Seat
-    amount: int
+    amount: Int32
     reason: TransferReason
 
 
 class HandSettled(Event):
     """Every point transfer of the hand, in the order paid, and each score after."""
 
-    transfers: list[Transfer]
-    scores: list[int]
+    transfers: Annotated[list[Transfer], Meta(max_length=256)]
+    scores: PerSeat
+    #: The reveal of the hand's wall commitment: the salt, and the wall when HandStarted did not
+    #: carry it (docs/seal.md).
+    reveal_salt: Union[Salt, UnsetType] = UNSET
+    reveal_wall: Union[Wall, UnsetType] = UNSET
 
 
 AnyEvent = Union[

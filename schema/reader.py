@@ -4,6 +4,12 @@ A line that is not JSON, or does not match the schema, becomes a
 :class:`LogProblem` naming file, line and field; it never stops the other games.
 Games may be interleaved in one file: each is handed out when its
 ``GameClosed`` arrives, or at the end of input (then it is *truncated*).
+
+Work per input is bounded (:mod:`schema.limits`): an overlong or too deeply
+nested line is reported and skipped before any decoder sees it, and a problem
+message never echoes more than :data:`ECHO_CHARS` characters of the input.  A
+damaged ``.gz`` (cut short, missing its trailer, corrupt) yields every line read
+before the damage, then the damage as a problem on that file.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from typing import IO, Iterable, Iterator, Optional, Union
 
 import msgspec
 
+from . import limits as _limits
 from .events import AnyEvent, Event, GameClosed, GameOpened, SCHEMA_VERSION
 
 _decoder = msgspec.json.Decoder(AnyEvent)
@@ -63,9 +70,24 @@ class GameLog:
         return not self.closed
 
 
+#: The most characters of the input a problem message quotes (longer values are cut
+#: with an ellipsis): a message stays one short sentence whatever the line holds.
+ECHO_CHARS = 120
+
+
+def clip(text: str, limit: int = ECHO_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
 def _explain(err: msgspec.ValidationError) -> tuple[str, Optional[str]]:
-    text = str(err)
-    message, sep, path = text.partition(" - at `")
+    # the field path comes last; a value echoed in the message is clipped, the path kept
+    message, sep, path = str(err).rpartition(" - at `")
+    if not sep:
+        message, path = path, ""
+    message, path = clip(message), clip(path)
     fld = None
     if sep:
         fld = path.rstrip("`").removeprefix("$").removeprefix(".") or None
@@ -79,50 +101,206 @@ def _explain(err: msgspec.ValidationError) -> tuple[str, Optional[str]]:
     return (f"{message} at field `{fld}`" if fld else message), fld
 
 
+def _screened(raw: bytes) -> Optional[LogProblem]:
+    """The limits of :mod:`schema.limits` for one line not yet screened in its block."""
+    lim = _limits.current()
+    if len(raw) > lim.max_line_bytes:
+        return _marker_problem(_limits.Rejected("too_long", len(raw), lim.max_line_bytes, _limits.game_hint(raw)))
+    if _limits.too_deep(raw, lim.max_depth):
+        return _marker_problem(_limits.Rejected("too_deep", len(raw), lim.max_depth, _limits.game_hint(raw)))
+    return None
+
+
+def _marker_problem(r: _limits.Rejected) -> LogProblem:
+    return LogProblem("", 0, _limits.describe(r), game=r.game)
+
+
 def decode_line(raw: bytes, file: str, line: int) -> Union[Event, LogProblem]:
-    """Decode one log line into an event, or a problem naming file, line and field."""
+    """Decode one log line into an event, or a problem naming file, line and field.
+
+    Never raises: a line past the limits (:mod:`schema.limits`), a rejection
+    marker left by :func:`line_blocks`, bad JSON and schema mismatches all
+    become a :class:`LogProblem`.
+    """
+    mark = _limits.rejection(raw)
+    if mark is not None:
+        return LogProblem(file, line, _limits.describe(mark), game=mark.game)
+    bad = _screened(raw)
+    if bad is not None:
+        return LogProblem(file, line, bad.message, game=bad.game)
     try:
         return _decoder.decode(raw)
     except msgspec.ValidationError as e:
         message, fld = _explain(e)
         try:
             game = _game_decoder.decode(raw).game
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             game = None
+        if game is not None and len(game) > 256:
+            game = None  # not a game id the schema accepts: the line belongs to no game
         return LogProblem(file, line, message, game=game, field=fld)
     except msgspec.DecodeError as e:
-        return LogProblem(file, line, f"not JSON ({e})")
+        return LogProblem(file, line, f"not JSON ({clip(str(e))})")
+    except RecursionError:  # screened above; kept so no input can crash the reader
+        return LogProblem(file, line, "JSON nested too deeply to read")
+
+
+class GzipDamage(OSError):
+    """A ``.gz`` log that ends early or is corrupt (raised after every good byte was read)."""
+
+
+class GzipStream:
+    """A gzip decompressor that hands out every byte it can before reporting damage.
+
+    ``gzip.GzipFile`` loses the bytes of the read call in which it meets a
+    truncated stream (a file copied while being written has every line but no
+    trailer, and read whole, showed no game at all).  Here each ``read`` returns
+    what was decompressed; the damage is raised as :class:`GzipDamage` on the
+    next call.  Concatenated gzip members are read one after another.
+    """
+
+    #: Compressed bytes read at a time (small, so the undecompressed tail zlib hands back stays small).
+    IN_BYTES = 1 << 18
+
+    def __init__(self, raw: IO[bytes]):
+        self.raw = raw
+        self._d = zlib.decompressobj(31)
+        self._in = b""
+        self._any = False  # any compressed byte seen
+        self._error: Optional[GzipDamage] = None
+        self._done = False
+
+    def _chunk(self, want: int) -> bytes:
+        """Up to ``want`` decompressed bytes; ``b""`` at a clean end; raises :class:`GzipDamage`."""
+        while True:
+            d = self._d
+            if d.eof:
+                # the bytes after this member (zlib leaves them in unused_data, and again in
+                # unconsumed_tail when the output was capped: take them once)
+                leftover = d.unused_data
+                self._in = b""
+                if not leftover:
+                    leftover = self.raw.read(self.IN_BYTES)
+                if not leftover.strip(b"\0"):
+                    # a clean end, NUL padding allowed; anything after the padding is damage
+                    while leftover:
+                        if leftover.strip(b"\0"):
+                            raise GzipDamage("corrupt gzip data after the end of a member")
+                        leftover = self.raw.read(self.IN_BYTES)
+                    return b""
+                self._d = d = zlib.decompressobj(31)
+                self._in = leftover
+            if not self._in:
+                self._in = self.raw.read(self.IN_BYTES)
+                if not self._in:
+                    if not self._any:
+                        return b""  # an empty file holds no lines
+                    raise GzipDamage("the gzip data ends early (the file was cut short or is still being "
+                                     "written); lines before the damage were read")
+                self._any = True
+            try:
+                out = d.decompress(self._in, want)
+            except zlib.error as e:
+                raise GzipDamage(f"corrupt gzip data ({e}); lines before the damage were read") from None
+            self._in = d.unconsumed_tail
+            if out:
+                return out
+
+    def read(self, n: int = -1) -> bytes:
+        """Up to ``n`` bytes (all with ``n < 0``); damage is raised only once nothing good is left."""
+        if self._error is not None:
+            err, self._error = self._error, None
+            self._done = True
+            raise err
+        if self._done:
+            return b""
+        want = n if n is not None and n >= 0 else 1 << 62
+        out = bytearray()
+        while len(out) < want:
+            try:
+                chunk = self._chunk(min(want - len(out), CHUNK_BYTES))
+            except GzipDamage as e:
+                if out:
+                    self._error = e
+                    break
+                self._done = True
+                raise
+            if not chunk:
+                self._done = True
+                break
+            if not out and len(chunk) >= want:
+                return chunk  # the usual case: one call fills the request, no copy
+            out += chunk
+        return bytes(out)
+
+    def close(self) -> None:
+        self.raw.close()
 
 
 def open_source(path: str) -> IO[bytes]:
-    """Open a log for binary reading: ``-`` is stdin; ``.gz`` is decompressed."""
+    """Open a log for binary reading: ``-`` is stdin; ``.gz`` is decompressed (see :class:`GzipStream`)."""
     if path == "-":
         return sys.stdin.buffer
     f = open(path, "rb")
     if path.endswith(".gz"):
-        return gzip.GzipFile(fileobj=f)  # type: ignore[return-value]
+        return GzipStream(f)  # type: ignore[return-value]
     return f
 
 
 CHUNK_BYTES = 1 << 22
 
 
-def line_blocks(src: IO[bytes]) -> Iterator[bytes]:
-    """Whole lines in blocks of about :data:`CHUNK_BYTES`."""
+def line_blocks(src: IO[bytes], limits: Optional[_limits.Limits] = None) -> Iterator[bytes]:
+    """Whole lines in blocks of about :data:`CHUNK_BYTES`, screened by :func:`schema.limits.screen`.
+
+    A line longer than the limit is never held whole: its bytes are skipped as
+    they arrive and one rejection marker stands in its place, so the cost is
+    linear in its size and the next line is read as usual.  If reading fails
+    (a damaged ``.gz``), every whole line before the damage is yielded first,
+    then the error is raised.
+    """
+    lim = limits or _limits.current()
+    max_line = lim.max_line_bytes
     rest = b""
+    skip: Optional[list] = None  # [bytes skipped so far, head of the line] of an overlong line
+
+    def skipped(size: int) -> bytes:
+        assert skip is not None
+        return _limits.marker("too_long", size, max_line, skip[1])
+
     while True:
-        block = src.read(CHUNK_BYTES)
+        try:
+            block = src.read(CHUNK_BYTES)
+        except (OSError, EOFError, zlib.error):
+            if skip is not None:
+                yield skipped(skip[0])
+            elif rest:
+                yield _limits.screen(rest, lim)
+            raise
         if not block:
-            if rest:
-                yield rest
+            if skip is not None:
+                yield skipped(skip[0])
+            elif rest:
+                yield _limits.screen(rest, lim)
             return
+        if skip is not None:
+            nl = block.find(b"\n")
+            if nl < 0:
+                skip[0] += len(block)
+                continue
+            yield skipped(skip[0] + nl) + b"\n"
+            skip = None
+            block = block[nl + 1:]
+            if not block:
+                continue
         block = rest + block
         cut = block.rfind(b"\n") + 1
-        if cut == 0:
-            rest = block
-            continue
         rest = block[cut:]
-        yield block[:cut]
+        if len(rest) > max_line:
+            skip = [len(rest), rest[:_limits.GAME_SEARCH_BYTES]]
+            rest = b""
+        if cut:
+            yield _limits.screen(block[:cut], lim)
 
 
 def iter_lines(path: str) -> Iterator[tuple[int, Union[Event, LogProblem]]]:
@@ -142,14 +320,15 @@ def _blocks(path: str) -> Iterator[tuple[int, Optional[list[Event]], list[tuple[
     """The log in blocks: ``(first line number, events, [])`` for a block whose every
     line is an event, else ``(first, None, [(line number, event or problem), ...])``."""
     name = "<stdin>" if path == "-" else path
-    src = open_source(path)
     first = 1
+    src = None
     try:
+        src = open_source(path)
         for block in line_blocks(src):
             lines = block.splitlines()
             try:
                 events = _decoder.decode_lines(block)
-            except (msgspec.ValidationError, msgspec.DecodeError):
+            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
                 events = None
             if events is not None and len(events) == len(lines):
                 yield first, events, []
@@ -157,10 +336,11 @@ def _blocks(path: str) -> Iterator[tuple[int, Optional[list[Event]], list[tuple[
                 yield first, None, [(n, decode_line(raw, name, n))
                                     for n, raw in enumerate(lines, first) if raw.strip()]
             first += len(lines)
-    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as e:
+    except (OSError, EOFError, zlib.error) as e:  # gzip.BadGzipFile and GzipDamage are OSErrors
+        # the file's damage, as a problem on the file (worded as audits.parallel words it)
         yield -1, None, [(-1, LogProblem(name, 0, f"cannot read: {e}"))]
     finally:
-        if src is not sys.stdin.buffer:
+        if src is not None and src is not sys.stdin.buffer:
             src.close()
 
 

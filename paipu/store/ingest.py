@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -264,7 +266,15 @@ def connect(db: str, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     try:
         con = duckdb.connect(db, read_only=read_only)
     except duckdb.Error as e:
-        raise StoreError(f"cannot open the store {db}: {_first_line(e)}") from None
+        text = _first_line(e)
+        if "lock" in text.lower():
+            # DuckDB allows one writing process per file: another ingest (or a query
+            # opened while it writes) holds it
+            holder = re.search(r"\(PID (\d+)\)", str(e))
+            who = f" (process {holder.group(1)})" if holder else ""
+            raise StoreError(f"the store {db} is in use by another paipu process{who}; "
+                             "wait for it to finish, then run again") from None
+        raise StoreError(f"cannot open the store {db}: {text}") from None
     if not read_only:
         try:
             _create(con)
@@ -436,7 +446,7 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
             h.reported, h.kongs, h.first_draw, h.first_draw_seq, h.settled_seq is not None))
         for s in range(nn):
             before = h.score_before[s] if s < len(h.score_before) else None
-            after = h.score_after[s] if h.score_after is not None else None
+            after = h.score_after[s] if h.score_after is not None and s < len(h.score_after) else None
             claims = h.chows[s] + h.pongs[s] + h.kexp[s]
             out.rows["hand_players"].append(R["hand_players"](
                 log.game, h.hand, s, player(s), nn, s == h.dealer, before, after,
@@ -454,8 +464,11 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
             hand_no = e.hand
             cur = _HandAcc(e, n, scores)
         elif cur is not None and t in _HAND_EVENTS:
+            # the hand's own seat count: a RoomResized in the middle of a hand changes the
+            # room's seats, never the per-seat counters of the hand under way
+            hn = cur.n
             seat = getattr(e, "seat", None)
-            ok = _seat_ok(seat, n)
+            ok = _seat_ok(seat, hn)
             if t is ev.TileDrawn:
                 cur.draws += 1
                 if ok:
@@ -470,7 +483,7 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
             elif t is ev.TilesDealt:
                 for s, tiles in enumerate(e.hands):
                     cur.dealt += len(tiles)
-                    if s < n and wild:
+                    if s < hn and wild:
                         cur.chickens[s] += sum(1 for x in tiles if x in wild)
             elif t is ev.Ponged:
                 if ok:
@@ -502,12 +515,12 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
                     out.rows["wins"].append(R["wins"](
                         log.game, cur.hand, e.seq, w.seat, player(w.seat), e.how, e.from_seat,
                         player(e.from_seat), e.tile, list(w.fans), w.fan, w.points))
-                    if e.how == "self_draw" and _seat_ok(w.seat, n):
+                    if e.how == "self_draw" and _seat_ok(w.seat, hn):
                         cur.self_draw[w.seat] = True
                 cur.fans = fans
                 cur.fan = max((w.fan for w in e.winners), default=None)
                 cur.points = sum(w.points for w in e.winners)
-                if _seat_ok(e.from_seat, n):
+                if _seat_ok(e.from_seat, hn):
                     if e.how == "discard":
                         cur.dealt_in[e.from_seat] = True
                     elif e.how == "robbed_kong":
@@ -520,14 +533,15 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
                     out.rows["transfers"].append(R["transfers"](
                         log.game, cur.hand, e.seq, i, tr.payer, tr.payee, player(tr.payer), player(tr.payee),
                         tr.amount, tr.reason))
-                    if _seat_ok(tr.payer, n) and _seat_ok(tr.payee, n):
+                    if _seat_ok(tr.payer, hn) and _seat_ok(tr.payee, hn):
                         cur.paid[tr.payer] += tr.amount
                         cur.received[tr.payee] += tr.amount
                         if tr.reason == "dianji":
                             cur.dianji[tr.payer] -= tr.amount
                             cur.dianji[tr.payee] += tr.amount
-                if len(e.scores) == n:
+                if len(e.scores) == hn:
                     cur.score_after = list(e.scores)
+                if len(e.scores) == n:
                     scores = list(e.scores)
                 finish(cur)
                 cur = None
@@ -553,7 +567,9 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     content_hash = h.hexdigest()
     # the same events with game id and times set aside (duplicates under another id)
     astuple = msgspec.structs.astuple
-    body = _enc.encode_lines([(type(e).__name__, astuple(e)[3:]) for e in events])
+    # the game's content without id, times and the optional seal fields (docs/seal.md)
+    body = _enc.encode_lines([(type(e).__name__, [v for i, v in enumerate(astuple(e)) if i in _BODY[type(e)]])
+                              for e in events])
     body_hash = hashlib.blake2b(body, digest_size=16).hexdigest()
     out.spool = spool
     out.events = len(events)
@@ -576,6 +592,12 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     return content_hash, out
 
 
+#: Per event type, the positions of the fields the body hash covers: all but game, seq, at
+#: and the optional tamper-evidence fields, so sealing a log does not change its body.
+_SEAL_FIELDS = frozenset({"prev", "wall_commit", "reveal_salt", "reveal_wall", "seal"})
+_BODY = {t: frozenset(i for i, f in enumerate(t.__struct_fields__) if i >= 3 and f not in _SEAL_FIELDS)
+         for t in ev.EVENT_TYPES}
+
 _HAND_EVENTS = frozenset({ev.TileDrawn, ev.TileDiscarded, ev.TilesDealt, ev.Ponged, ev.Chowed, ev.KongExposed,
                           ev.KongAdded, ev.KongConcealed, ev.PigBetPlaced, ev.HandWon, ev.HandDrawn,
                           ev.HandSettled})
@@ -594,6 +616,13 @@ class IngestReport:
     unchanged: int = 0
     #: Ids of games whose content changed and were replaced.
     replaced: list[str] = field(default_factory=list)
+    #: Games read but not written, each with why (one sentence): a game id seen
+    #: twice in one run with different content, or a game the store could not take.
+    #: Every game read is counted once: read = added + replaced + unchanged + refused.
+    refused: list[str] = field(default_factory=list)
+    #: Games refused because of a bug in paipu (counted among ``refused`` too): the
+    #: command exits 3 after storing every other game.
+    internal_errors: int = 0
     events: int = 0
     findings: int = 0
     batches: int = 0
@@ -647,12 +676,61 @@ class _Batch:
         self.events += rows.events
 
 
+#: Spool folders are named ``.<store file name>.ingest-<pid>-<random>`` beside the store.
+SPOOL_MARK = ".ingest-"
+
+
+def spool_prefix(db: str) -> str:
+    """The path prefix of the spool folders of the store ``db`` (beside it, hidden)."""
+    folder, name = os.path.split(os.path.abspath(db))
+    return os.path.join(folder, f".{name}{SPOOL_MARK}")
+
+
+def sweep_spools(db: str) -> int:
+    """Remove spool folders left beside ``db`` by killed ingests; returns how many.
+
+    Call only while holding the store's write lock (an open read-write
+    connection): then no other ingest of this store is running.
+    """
+    prefix = spool_prefix(db)
+    folder, start = os.path.split(prefix)
+    swept = 0
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    own = f"{start}{os.getpid()}-"
+    for n in names:
+        # with the lock held, a spool of another process is a dead ingest's (this
+        # process's own are in use by another connection of it)
+        if n.startswith(start) and not n.startswith(own) and os.path.isdir(os.path.join(folder, n)):
+            shutil.rmtree(os.path.join(folder, n), ignore_errors=True)
+            swept += 1
+    return swept
+
+
+def _make_spool(db: str) -> str:
+    if db == ":memory:":
+        return tempfile.mkdtemp(prefix="paipu-ingest-")
+    prefix = spool_prefix(db)
+    folder, start = os.path.split(prefix)
+    return tempfile.mkdtemp(prefix=f"{start}{os.getpid()}-", dir=folder)
+
+
 def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jobs: int = 1,
            batch_events: int = DEFAULT_BATCH_EVENTS,
            progress: Optional[Callable[[IngestReport], None]] = None,
            before_commit: Optional[Callable[[int], None]] = None,
            con: Optional[duckdb.DuckDBPyConnection] = None) -> IngestReport:
     """Load the games of ``paths`` into the store ``db``; see the module docs for the guarantees.
+
+    Every game read is counted once in the report: added, replaced, unchanged or
+    refused (with why).  A game id read twice in one run is kept once: a second
+    copy with the same content counts as unchanged, one with other content is
+    refused (the first one read wins), never dropped silently.
+
+    The spool folder lives beside the store (``.<name>.ingest-…``); folders left
+    by killed ingests are swept when the next ingest has the store's lock.
 
     ``before_commit(batch_number)`` runs inside each batch's transaction just
     before it commits (a test hook: raising there rolls the batch back).
@@ -668,24 +746,42 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
         con = connect(db)
     started = time.perf_counter()
     reader = LogReader(paths)
-    spool_dir = tempfile.mkdtemp(prefix="paipu-ingest-")
-    batch = _Batch()
     pool = None
-    if auditor is not None and jobs > 1:
-        import multiprocessing as mp
-
-        # spawn, not fork: the parent holds DuckDB's threads
-        pool = mp.get_context("spawn").Pool(jobs)
-        auditor = _PoolAuditor(pool, jobs)
+    spool_dir = None
+    # game id -> (content hash, file) of every game read in this run
+    seen: dict[str, tuple[str, str]] = {}
     try:
+        if db != ":memory:":
+            sweep_spools(db)
+        spool_dir = _make_spool(db)
+        batch = _Batch()
+        if auditor is not None and jobs > 1:
+            import multiprocessing as mp
+
+            # spawn, not fork: the parent holds DuckDB's threads
+            pool = mp.get_context("spawn").Pool(jobs)
+            auditor = _PoolAuditor(pool, jobs)
         for log in reader.games():
             report.games_read += 1
             # rows and hash first; the audit runs only for games that will be written
-            content_hash, rows = game_rows(log, None, datetime.now(timezone.utc))
-            prior = batch.games.get(log.game)
-            if prior is not None and prior[0] == content_hash:
-                report.unchanged += 1
+            try:
+                content_hash, rows = game_rows(log, None, datetime.now(timezone.utc))
+            except Exception as x:  # a bug in paipu: count it, say so, keep the other games
+                report.refused.append(f"game {log.game} in {log.file}: paipu could not derive its rows "
+                                      f"(internal error {type(x).__name__}: {x}); please report it")
+                report.internal_errors += 1
                 continue
+            prior = seen.get(log.game)
+            if prior is not None:
+                if prior[0] == content_hash:
+                    report.unchanged += 1
+                else:
+                    where = "earlier in the same file" if prior[1] == log.file else f"from {prior[1]}"
+                    report.refused.append(
+                        f"game {log.game} in {log.file}: the id was already read {where} in this run with other "
+                        "content; this copy was not stored (ingest it on its own to replace the stored one)")
+                continue
+            seen[log.game] = (content_hash, log.file)
             batch.add(log.game, content_hash, rows, log)
             if batch.events >= batch_events:
                 _flush(con, batch, report, spool_dir, auditor, before_commit)
@@ -699,9 +795,8 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
         if pool is not None:
             pool.terminate()
             pool.join()
-        for f in os.listdir(spool_dir):
-            os.remove(os.path.join(spool_dir, f))
-        os.rmdir(spool_dir)
+        if spool_dir is not None:
+            shutil.rmtree(spool_dir, ignore_errors=True)
         if own:
             con.close()
     report.seconds = time.perf_counter() - started
@@ -712,7 +807,12 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
 
 def _flush(con: duckdb.DuckDBPyConnection, batch: _Batch, report: IngestReport, spool_dir: str,
            auditor: Optional[Callable[[GameLog], Any]], before_commit: Optional[Callable[[int], None]]) -> None:
-    """Write one batch in one transaction: skip unchanged games, replace changed ones."""
+    """Write one batch in one transaction: skip unchanged games, replace changed ones.
+
+    If the store rejects the batch (a value DuckDB cannot hold), the batch is
+    rolled back and its games are written one per transaction, so only the
+    game at fault is refused (with why) and every other game is stored.
+    """
     ids = list(batch.games)
     known = dict(con.execute(
         "SELECT game, content_hash FROM games WHERE game IN (SELECT unnest($ids))", {"ids": ids}).fetchall())
@@ -735,6 +835,47 @@ def _flush(con: duckdb.DuckDBPyConnection, batch: _Batch, report: IngestReport, 
     elif auditor is not None:
         for log, (_game, rows) in zip(logs, write):
             add_audit(log, rows, auditor)
+    report.unchanged += unchanged
+    try:
+        events, findings, raw = _write(con, write, replaced, spool_dir, before_commit, report.batches + 1)
+    except duckdb.Error as e:
+        if isinstance(e, duckdb.InterruptException) or not write:
+            raise
+        # one game the store cannot take must not cost the others: one transaction each
+        for game, rows in write:
+            try:
+                ev_n, f_n, r_s = _write(con, [(game, rows)], [game] if game in replaced else [], spool_dir,
+                                        None, report.batches + 1)
+            except duckdb.Error as x:
+                if isinstance(x, duckdb.InterruptException):
+                    raise
+                report.refused.append(f"game {game} in {rows.rows['games'][0].file}: the store could not take "
+                                      f"it ({_store_reason(x, spool_dir)}); nothing of it was written")
+                continue
+            report.batches += 1
+            _count(report, 1, [game] if game in replaced else [], ev_n, f_n, r_s)
+        return
+    report.batches += 1
+    _count(report, len(write), replaced, events, findings, raw)
+
+
+def _count(report: IngestReport, written: int, replaced: list[str], events: int, findings: int, raw: float) -> None:
+    report.added += written - len(replaced)
+    report.replaced += replaced
+    report.events += events
+    report.findings += findings
+    report.raw_seconds += raw
+
+
+def _store_reason(e: BaseException, spool_dir: str) -> str:
+    """DuckDB's reason in one line, without the spool's temporary paths."""
+    text = _first_line(e).replace(spool_dir + os.sep, "").replace(spool_dir, "the spool")
+    return text if len(text) <= 300 else text[:300] + "…"
+
+
+def _write(con: duckdb.DuckDBPyConnection, write: list[tuple[str, GameRows]], replaced: list[str], spool_dir: str,
+           before_commit: Optional[Callable[[int], None]], batch_no: int) -> tuple[int, int, float]:
+    """Write games in one transaction (replacing ``replaced``); returns events, findings, load seconds."""
     con.execute("BEGIN")
     try:
         if replaced:
@@ -742,6 +883,7 @@ def _flush(con: duckdb.DuckDBPyConnection, batch: _Batch, report: IngestReport, 
                 con.execute(f"DELETE FROM {t.name} WHERE game IN (SELECT unnest($ids))", {"ids": replaced})
         events = 0
         findings = 0
+        raw = 0.0
         if write:
             path = os.path.join(spool_dir, "events.ndjson")
             with open(path, "wb") as f:
@@ -765,10 +907,8 @@ def _flush(con: duckdb.DuckDBPyConnection, batch: _Batch, report: IngestReport, 
                     f.write(buf)
                 con.execute(_insert_sql(t), {"path": path})
             findings = sum(len(rows.rows["findings"]) for _g, rows in write)
-        else:
-            raw = 0.0
         if before_commit is not None:
-            before_commit(report.batches + 1)
+            before_commit(batch_no)
         con.execute("COMMIT")
     except BaseException:
         try:
@@ -776,13 +916,7 @@ def _flush(con: duckdb.DuckDBPyConnection, batch: _Batch, report: IngestReport, 
         except duckdb.Error:
             pass
         raise
-    report.batches += 1
-    report.added += len(write) - len(replaced)
-    report.replaced += replaced
-    report.unchanged += unchanged
-    report.events += events
-    report.findings += findings
-    report.raw_seconds += raw
+    return events, findings, raw
 
 
 def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
@@ -791,4 +925,4 @@ def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
 
 
 __all__ = ["DEFAULT_DB", "IngestReport", "StoreError", "TABLES", "connect", "ddl", "game_rows", "ingest",
-           "load_auditor", "schema_markdown", "table_counts"]
+           "load_auditor", "schema_markdown", "spool_prefix", "sweep_spools", "table_counts"]
