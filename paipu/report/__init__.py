@@ -58,6 +58,14 @@ def _environment():
     return env
 
 
+@lru_cache(maxsize=2)
+def _asset(name: str) -> Markup:
+    """A stylesheet or script from the templates folder, inlined as is (not a template)."""
+    from importlib.resources import files
+
+    return Markup(files("paipu.report").joinpath("templates", name).read_text(encoding="utf-8"))
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -88,7 +96,8 @@ def render_html(model: dict) -> str:
         return "?" if seat is None else f"seat {seat}"
 
     template = _environment().get_template("report.html.j2")
-    return template.render(**model, data=page_data(model), symbols=Markup(symbols()), version=_version(), name=name)
+    return template.render(**model, data=page_data(model), symbols=Markup(symbols()), version=_version(), name=name,
+                           css=_asset("report.css"), js=_asset("report.js"))
 
 
 def render_report(log: GameLog) -> tuple[str, dict]:
