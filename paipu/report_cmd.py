@@ -30,12 +30,23 @@ def _pick(path: str, game: Optional[str]):
     if path != "-" and os.path.isdir(path):
         fail(f"{path} is a folder; name one log file")
     reader = LogReader([path])
+    chosen = None
+    others = 0
     try:
         for log in reader.games():
-            if game is None or log.game == game:
-                return log
+            if chosen is None and (game is None or log.game == game):
+                chosen = log
+                if game is not None:
+                    return chosen
+            elif game is None:
+                others += 1
     except OSError as e:
         fail(f"cannot read {path}: {e.strerror or e}")
+    if chosen is not None:
+        if others:
+            typer.echo(f"paipu: {path} holds {others + 1} games; reporting the first, {chosen.game} "
+                       "(choose one with --game)", err=True)
+        return chosen
     problems = "; ".join(str(p) for p in reader.orphans[:3])
     what = f"game {game!r} is not in {path}" if game else f"no game in {path}"
     fail(what + (f" ({problems})" if problems else ""))

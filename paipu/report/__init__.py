@@ -96,7 +96,8 @@ def render_html(model: dict) -> str:
         return "?" if seat is None else f"seat {seat}"
 
     template = _environment().get_template("report.html.j2")
-    return template.render(**model, data=page_data(model), symbols=Markup(symbols()), version=_version(), name=name,
+    settled = {h["hand"] for h in model["hands"] if h["settlement"] is not None}
+    return template.render(**model, data=page_data(model), settled=settled, symbols=Markup(symbols()), version=_version(), name=name,
                            css=_asset("report.css"), js=_asset("report.js"))
 
 

@@ -307,7 +307,7 @@ def build_model(log: GameLog) -> dict:
             frames[idx]["findings"].append(n)
         zh, en = rule_name(f.code)
         event_text = frames[idx]["text"] if exact and idx is not None else \
-            (f"seq {f.seq}, which could not be replayed" if idx is not None else f"seq {f.seq}")
+            "an event that could not be applied to the table (the table shown is the one before it)."
         findings.append({
             "n": n, "code": f.code, "severity": f.severity, "zh": zh, "en": en, "rule": f.rule,
             "hand": f.hand, "seq": f.seq, "line": f.line, "seat": f.seat,

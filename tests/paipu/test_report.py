@@ -158,3 +158,25 @@ def test_the_longest_sample_report_is_under_1_mb(capsys):
     with capsys.disabled():
         print(f"\n  report of {longest.name}: {len(model['frames'])} events, {size / 1024:.0f} KB, {seconds:.3f} s")
     assert size < 1_000_000
+
+
+def test_a_game_that_breaks_at_its_first_event_still_makes_a_page(tmp_path):
+    lines = (SAMPLES / "faulty" / "wrong_fan.jsonl").read_text().splitlines()
+    log = tmp_path / "v9.jsonl"
+    log.write_text("\n".join([lines[0].replace('"schema_version":1', '"schema_version":9'), *lines[1:5]]) + "\n")
+    html, model = render_report(_log(log))
+    assert model["frames"] == [] and model["broken"]["seq"] == 0 and "schema version 9" in model["broken"]["message"]
+    assert "No event of this game could be replayed." in html and "nothing to correct" in html
+    (f,) = model["findings"]
+    assert f["code"] == "STRUCTURAL_BREAK" and f["frame"] is None and "Before the first hand" in html
+
+
+def test_a_file_of_several_games_reports_the_first_or_the_one_named(tmp_path):
+    both = tmp_path / "two.jsonl"
+    both.write_bytes((SAMPLES / "faulty" / "wrong_fan.jsonl").read_bytes() +
+                     (SAMPLES / "clean" / "xiaoji_default.jsonl").read_bytes())
+    second = _log(SAMPLES / "clean" / "xiaoji_default.jsonl").game
+    r = runner.invoke(_app(), ["report", str(both), "-o", "-"])
+    assert r.exit_code == 1 and "holds 2 games; reporting the first, sim-30-00000" in r.stderr
+    r = runner.invoke(_app(), ["report", str(both), "--game", second, "-o", "-"])
+    assert r.exit_code == 0 and f"Game <b>{second}</b>" in r.stdout and r.stderr == ""
