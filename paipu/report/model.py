@@ -18,6 +18,7 @@ import msgspec
 from audits.audit import explain_records
 from audits.catalogue import CATALOGUE
 from audits.corrections import hand_deltas, net_corrections, unbalanced, who_owes_whom
+from audits.explain import hand_command
 from audits.findings import Finding
 from replay import ReplayError, Replayer, TableState
 from schema import events as ev
@@ -208,11 +209,18 @@ def _pair_rows(recomputed: list, logged: list) -> list[dict]:
              "differs": rec.get((p, q, r), 0) != log.get((p, q, r), 0)} for p, q, r in keys]
 
 
-def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int]) -> dict:
+def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Optional[dict] = None) -> dict:
     winners = []
+    res = rec["result"]
     for w in rec["winners"]:
         item = {"seat": w["seat"], "picture": _picture(w["picture"]), "complete": w["complete"],
-                "logged_fan": w["logged_fan"], "logged_points": w["logged_points"]}
+                "logged_fan": w["logged_fan"], "logged_points": w["logged_points"], "command": None}
+        if res is not None and w["picture"] and w["picture"] != "?":
+            try:
+                item["command"] = hand_command(w["picture"], res["tile"], res["how"], [f[0] for f in w.get("fans", [])],
+                                               (game or {}).get("preset", ""), (game or {}).get("options"))
+            except (TileError, ValueError):
+                item["command"] = None
         if w["complete"]:
             item.update(fans=[{"id": f, "zh": zh, "en": FAN_ENGLISH.get(f, f), "value": v} for f, zh, v in w["fans"]],
                         fan=w["fan"], cap=w["cap"], capped=w["capped"], base=w["base"], points=w["points"],
@@ -220,7 +228,6 @@ def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int]) -> dict:
         else:
             item.update(fans=[], differs=True)
         winners.append(item)
-    res = rec["result"]
     return {
         "hand": hand, "dealer": dealer,
         "result": None if res is None else {"how": HOW.get(res["how"], res["how"]), "tile": res["tile"],
@@ -329,11 +336,14 @@ def build_model(log: GameLog) -> dict:
             by_hand[h]["last"] = fr["i"]
     cur_hand = None
     dealer = None
+    game_rec: Optional[dict] = None
     for rec in records:
-        if rec["kind"] == "hand":
+        if rec["kind"] == "game":
+            game_rec = rec
+        elif rec["kind"] == "hand":
             cur_hand, dealer = rec["hand"], rec["dealer"]
         elif rec["kind"] == "settlement":
-            s = _settlement(rec, cur_hand, dealer)
+            s = _settlement(rec, cur_hand, dealer, game_rec)
             if cur_hand in by_hand:
                 by_hand[cur_hand]["settlement"] = s
     for fd in findings:

@@ -180,3 +180,11 @@ def test_a_file_of_several_games_reports_the_first_or_the_one_named(tmp_path):
     assert r.exit_code == 1 and "holds 2 games; reporting the first, sim-30-00000" in r.stderr
     r = runner.invoke(_app(), ["report", str(both), "--game", second, "-o", "-"])
     assert r.exit_code == 0 and f"Game <b>{second}</b>" in r.stdout and r.stderr == ""
+
+
+def test_each_winner_shows_the_paipu_hand_command_that_scores_it():
+    html, model = render_report(_log(SAMPLES / "faulty" / "wrong_fan.jsonl"))
+    w = model["hands"][0]["settlement"]["winners"][0]
+    assert w["command"] == ('paipu hand 4456688m --tile 5m --melds "pong:111z pong:777p" --discard '
+                            "--preset qujing-xiaoji")
+    assert "Check it yourself: <code>paipu hand 4456688m --tile 5m --melds &#34;pong:111z pong:777p&#34;" in html
