@@ -247,8 +247,12 @@ def _ruleset_rows(opened: Optional[ev.GameOpened], rules) -> list[dict]:
     theirs = msgspec.structs.asdict(preset) if preset is not None else {}
     rows = []
     for k, v in mine.items():
-        shown = " ".join(v) if isinstance(v, tuple) and all(isinstance(x, str) for x in v) else \
-            (", ".join(map(str, v)) if isinstance(v, tuple) else v)
+        if isinstance(v, tuple):
+            shown = " ".join(map(str, v)) if all(isinstance(x, str) for x in v) else ", ".join(map(str, v))
+        elif isinstance(v, str):
+            shown = v
+        else:
+            shown = msgspec.json.encode(v).decode()  # true / false / numbers as the log spells them
         rows.append({"name": k, "value": "—" if shown == "" else shown, "changed": k in theirs and theirs[k] != v})
     return rows
 

@@ -188,3 +188,10 @@ def test_each_winner_shows_the_paipu_hand_command_that_scores_it():
     assert w["command"] == ('paipu hand 4456688m --tile 5m --melds "pong:111z pong:777p" --discard '
                             "--preset qujing-xiaoji")
     assert "Check it yourself: <code>paipu hand 4456688m --tile 5m --melds &#34;pong:111z pong:777p&#34;" in html
+
+
+def test_the_room_names_the_options_that_differ_from_the_preset_as_logs_spell_them():
+    html, model = render_report(_log(SAMPLES / "clean" / "xiaoji_dianji.jsonl"))
+    changed = [(r["name"], r["value"]) for r in model["room"]["ruleset"] if r["changed"]]
+    assert changed == [("dianji", "true")]
+    assert "qujing-xiaoji, <b>dianji=true</b>" in html
