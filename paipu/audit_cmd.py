@@ -224,7 +224,7 @@ def register(app: typer.Typer) -> None:
     def audit_cmd(
         paths: List[str] = typer.Argument(None, help="Log files, folders (recursive .jsonl/.jsonl.gz), or - for stdin."),
         fmt: str = typer.Option("text", "--format", "-f", help="text (summary tables), json (JSON lines of "
-                                "findings, streamed game by game) or junit (JUnit XML, one testcase per game)."),
+                                "findings and a summary record per game, streamed game by game) or junit (JUnit XML, one testcase per game)."),
         output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the report to this file (- for stdout)."),
         jobs: int = typer.Option(1, "--jobs", "-j", help="Audit games in this many processes."),
         explain: Optional[str] = typer.Option(None, "--explain", help="Derive one game's settlements step by step "
