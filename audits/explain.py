@@ -15,7 +15,10 @@ The walker appends plain records (JSON-ready dicts) while it audits a game:
 
 from __future__ import annotations
 
+import re
 from typing import Optional, Sequence
+
+import msgspec
 
 from schema import events as ev
 from schema.tiles import TILE_NAMES
@@ -25,9 +28,48 @@ from .rules.family import RuleFamily, Score
 
 
 def game_record(e: ev.GameOpened) -> dict:
-    """The room as opened."""
+    """The room as opened (``options``: the overrides the log set on its preset)."""
     return {"kind": "game", "game": e.game, "preset": e.preset, "seats": list(e.seats), "creator": e.creator,
-            "start_points": e.start_points}
+            "start_points": e.start_points, "options": msgspec.to_builtins(e.options)}
+
+
+#: Meld kinds as ``paipu hand --melds`` spells them.
+_MELD_SPEC = {"chow": "chow", "pong": "pong", "kong_exposed": "kong", "kong_added": "akong",
+              "kong_concealed": "ckong"}
+_PICTURE_MELD = re.compile(r"\[(\w+) ([0-9mpsz]+)\]")
+
+
+def hand_command(picture: str, tile: str, how: str, fans: Sequence[str] = (), preset: str = "",
+                 options: Optional[dict] = None) -> str:
+    """The ``paipu hand`` command line that scores a winner's hand as the audit did: the
+    concealed tiles without the winning tile, ``--tile``, the melds in ``paipu hand``'s
+    spelling, how the hand was won (杠上开花 and 杠上炮 from the fans), the preset and
+    the room's options.  ``picture`` is a settlement record's winner picture."""
+    from schema.tiles import format_hand, parse_hand, tile_index
+
+    concealed = picture.split(" [", 1)[0].strip()
+    tiles = parse_hand(concealed) if concealed else []
+    won = tile_index(tile)
+    if won in tiles:
+        tiles.remove(won)
+    parts = ["paipu hand", format_hand(tiles) or '""', "--tile", tile]
+    melds = [f"{_MELD_SPEC.get(kind, kind)}:{ts}" for kind, ts in _PICTURE_MELD.findall(picture)]
+    if melds:
+        parts += ["--melds", '"' + " ".join(melds) + '"']
+    parts.append({"self_draw": "--self-draw", "discard": "--discard", "robbed_kong": "--robbed-kong"}.get(how, ""))
+    if "gangshang_kaihua" in fans:
+        parts.append("--after-kong")
+    if "gangshang_pao" in fans:
+        parts.append("--kong-discard")
+    if preset:
+        parts += ["--preset", preset]
+    for key, value in sorted((options or {}).items()):
+        if key == "wilds" and isinstance(value, (list, tuple)):
+            parts += ["--option", f"wilds={','.join(str(v) for v in value)}"]
+        else:
+            shown = msgspec.json.encode(list(value) if isinstance(value, tuple) else value).decode()
+            parts += ["--option", f"'{key}={shown}'" if not shown.isalnum() else f"{key}={shown}"]
+    return " ".join(p for p in parts if p)
 
 
 def winner_record(family: RuleFamily, rules, winner: ev.Winner, score: Optional[Score], picture: str) -> dict:
@@ -59,7 +101,7 @@ def settlement_record(family: RuleFamily, won: Optional[ev.HandWon], winners: li
     }
 
 
-def _settlement_lines(rec: dict) -> list[str]:
+def _settlement_lines(rec: dict, game: Optional[dict] = None) -> list[str]:
     out = []
     res = rec["result"]
     if res is None:
@@ -70,6 +112,10 @@ def _settlement_lines(rec: dict) -> list[str]:
     for w in rec["winners"]:
         s = w["seat"]
         out.append(f"  seat {s} hand: {w['picture']}")
+        if res is not None and w["picture"] and w["picture"] != "?":
+            fans = [f[0] for f in w.get("fans", [])]
+            out.append("    " + hand_command(w["picture"], res["tile"], res["how"], fans,
+                                             (game or {}).get("preset", ""), (game or {}).get("options")))
         if not w["complete"]:
             out.append(f"  seat {s}: not a complete hand — no payment")
             continue
@@ -92,15 +138,17 @@ def _settlement_lines(rec: dict) -> list[str]:
 def render(records: Sequence[dict], findings: Sequence[Finding]) -> list[str]:
     """The text view: one line per step, then the findings (or "no findings")."""
     out: list[str] = []
+    game: Optional[dict] = None
     for rec in records:
         kind = rec["kind"]
         if kind == "game":
+            game = rec
             out.append(f"game {rec['game']}: preset {rec['preset']}, seats {', '.join(rec['seats'])}, "
                        f"creator seat {rec['creator']}, start {rec['start_points']}")
         elif kind == "hand":
             out.append(f"hand {rec['hand']}: dealer seat {rec['dealer']}")
         elif kind == "settlement":
-            out.extend(_settlement_lines(rec))
+            out.extend(_settlement_lines(rec, game))
         elif kind == "stopped":
             out.append(f"(the audit stopped: {rec['reason']})")
     if findings:

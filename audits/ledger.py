@@ -27,7 +27,9 @@ class GameAudit(msgspec.Struct, kw_only=True):
     the replay, or the log ended before ``GameClosed``.  ``logged_scores`` are
     the scores the server reported after each settled hand; ``ledger`` the
     scores each player *should* have had after each hand, every settlement
-    recomputed and the corrections carried forward.
+    recomputed and the corrections carried forward; ``ledger_hands`` the hand
+    number of each of those rows.  ``audits.corrections`` turns the two into who
+    owes whom.
     """
 
     game: str
@@ -37,6 +39,8 @@ class GameAudit(msgspec.Struct, kw_only=True):
     hands: int = 0
     logged_scores: list[list[int]] = []
     ledger: list[list[int]] = []
+    #: The hand number of each row of ``logged_scores`` and ``ledger``.
+    ledger_hands: list[int] = []
     ruleset: Optional[Ruleset] = None
     players: list[str] = []
     server: str = ""

@@ -74,6 +74,8 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
         _fail(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     if jobs < 1:
         _fail("--jobs must be at least 1")
+    if explain is not None and fmt == "junit":
+        _fail("--explain prints text or json, not junit")
     if not paths:
         _fail("no input: name log files, folders, or - for stdin")
     try:
@@ -92,6 +94,8 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
         if found is None:
             problems = "; ".join(str(p) for p in reader.orphans[:3])
             _fail(f"game {explain!r} is not in the input" + (f" ({problems})" if problems else ""))
+        if fmt == "json":
+            return _explain_json(found, output)
         lines = explain_game(found)
         reports.write_explain(out_text, lines)
         code = EXIT_FINDINGS if any(line.startswith("  [error]") for line in lines) else EXIT_OK
@@ -142,6 +146,27 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
             typer.echo(f"paipu: {p}", err=True)
         return EXIT_INPUT
     return EXIT_FINDINGS if failed else EXIT_OK
+
+
+def _explain_json(log, output: Optional[str]) -> int:
+    """``--explain`` with ``--format json``: the derivation records (``audits.explain``:
+    kinds ``game``, ``hand``, ``settlement``), then the game's findings, then its
+    summary record, one JSON object per line.  The exit code is as for text."""
+    from audits.audit import explain_records
+    from audits.corrections import summary_record
+
+    audit, records = explain_records(log)
+    enc = msgspec.json.Encoder()
+    buf = bytearray()
+    for item in [*records, *audit.findings, summary_record(audit)]:
+        enc.encode_into(item, buf, len(buf))
+        buf.extend(b"\n")
+    with _binary_output(output) as out:
+        out.write(bytes(buf))
+        out.flush()
+    if audit.internal_error:
+        return EXIT_INTERNAL
+    return EXIT_FINDINGS if audit.errors else EXIT_OK
 
 
 def _write_policy_notes(out: io.StringIO, results: list, policy) -> None:
@@ -199,10 +224,11 @@ def register(app: typer.Typer) -> None:
     def audit_cmd(
         paths: List[str] = typer.Argument(None, help="Log files, folders (recursive .jsonl/.jsonl.gz), or - for stdin."),
         fmt: str = typer.Option("text", "--format", "-f", help="text (summary tables), json (JSON lines of "
-                                "findings, streamed game by game) or junit (JUnit XML, one testcase per game)."),
+                                "findings and a summary record per game, streamed game by game) or junit (JUnit XML, one testcase per game)."),
         output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the report to this file (- for stdout)."),
         jobs: int = typer.Option(1, "--jobs", "-j", help="Audit games in this many processes."),
-        explain: Optional[str] = typer.Option(None, "--explain", help="Derive one game's settlements step by step."),
+        explain: Optional[str] = typer.Option(None, "--explain", help="Derive one game's settlements step by step "
+                                              "(with --format json: the derivation records, findings and summary)."),
         select: Optional[List[str]] = typer.Option(None, "--select", help="Report only these finding codes "
                                                    "(comma-separated; * patterns such as CLAIM_*)."),
         ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Never report these finding codes "

@@ -81,7 +81,7 @@ def replay_cmd(
     raise typer.Exit(run_replay(file, game, at, as_json))
 
 
-COMMAND_MODULES = ("hand_cmd", "audit_cmd", "sim_cmd", "store_cmd", "seal_cmd")
+COMMAND_MODULES = ("hand_cmd", "audit_cmd", "report_cmd", "sim_cmd", "store_cmd", "seal_cmd")
 
 
 def _register_commands() -> None:

@@ -3,7 +3,10 @@
 * :class:`JsonStream` writes each game's findings as soon as the game is
   judged (one JSON object per line, decodable into
   :class:`audits.Finding`; a waived finding carries an extra ``waived``
-  object with the waiver's reason and expiry), then the orphan problems.
+  object with the waiver's reason and expiry), then the game's summary record
+  (``"record": "summary"``: complete or not, logged scores and corrected
+  ledger per hand, net corrections by player, who owes whom; see
+  :func:`audits.corrections.summary_record`), then the orphan problems.
 * :func:`junit_xml` writes one ``testcase`` per game with its time, server,
   build and ruleset as properties; a game fails only when a finding at or
   above the fail-on level is left unwaived.  Findings that do not fail the
@@ -21,6 +24,7 @@ from xml.etree import ElementTree as ET
 
 import msgspec
 
+from audits.corrections import summary_record
 from schema.reader import LogProblem
 from schema.ruleset import PRESETS, Ruleset
 
@@ -65,7 +69,8 @@ class JsonStream:
         self.lines = 0
 
     def write_game(self, verdict: Verdict) -> None:
-        """The game's reported findings, then its waived ones, in audit order within each."""
+        """The game's reported findings, then its waived ones, in audit order within each,
+        then its summary record (with ``reported`` and ``failed`` under the policy)."""
         buf = bytearray()
         for f in verdict.reported:
             self._enc.encode_into(f, buf, len(buf))
@@ -74,10 +79,12 @@ class JsonStream:
             record = msgspec.to_builtins(f) | {"waived": {"reason": w.reason, "expires": w.expires.isoformat()}}
             self._enc.encode_into(record, buf, len(buf))
             buf.extend(b"\n")
-        if buf:
-            self.out.write(buf)
-            self.out.flush()
-            self.lines += len(verdict.reported) + len(verdict.waived)
+        summary = summary_record(verdict.audit) | {"reported": len(verdict.reported), "failed": verdict.failed}
+        self._enc.encode_into(summary, buf, len(buf))
+        buf.extend(b"\n")
+        self.out.write(buf)
+        self.out.flush()
+        self.lines += len(verdict.reported) + len(verdict.waived) + 1
 
     def write_orphans(self, orphans: Iterable[LogProblem]) -> None:
         """Problems that name no game, as ``STREAM_UNREADABLE_LINE`` findings."""

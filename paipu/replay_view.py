@@ -13,6 +13,7 @@ from rich.text import Text
 
 from audits.rules import family_of
 from replay import ReplayError, Replayer, TableState
+from schema import events as ev
 from schema.reader import LogReader
 from schema.ruleset import Ruleset
 from schema.tiles import CHINESE_NAMES, NUM_KINDS, TILE_NAMES, format_hand
@@ -52,6 +53,19 @@ def state_to_json(state: TableState, ruleset: Optional[Ruleset] = None) -> dict:
         "last_discard": ({"seat": state.last_discard[0], "tile": name(state.last_discard[1])}
                          if state.last_discard else None),
     }
+
+
+_HOW = {"self_draw": "自摸 self-draw", "discard": "点炮 on a discard", "robbed_kong": "抢杠 robbing a kong"}
+
+
+def won_line(won: "ev.HandWon", players: tuple[str, ...]) -> str:
+    """Who won, on which tile and how (shown while the table is at a won hand)."""
+    def name(s: Optional[int]) -> str:
+        return f"{players[s]} (seat {s})" if s is not None and 0 <= s < len(players) else f"seat {s}"
+
+    who = " and ".join(f"{name(w.seat)} with {w.fan} fan, {w.points} points" for w in won.winners)
+    frm = f" from {name(won.from_seat)}" if won.from_seat is not None and won.how != "self_draw" else ""
+    return f"won: {who} — on {won.tile} ({CHINESE_NAMES[TILE_NAMES.index(won.tile)]}) by {_HOW.get(won.how, won.how)}{frm}"
 
 
 def render(state: TableState, console: Console, ruleset: Optional[Ruleset] = None) -> None:
@@ -105,11 +119,14 @@ def run_replay(file: str, game: Optional[str], at: Optional[int], as_json: bool)
         return 2
     r = Replayer()
     code = 0
+    won: Optional[ev.HandWon] = None
     try:
         for e, line in zip(chosen.events, chosen.lines):
             if at is not None and e.seq > at:
                 break
             r.apply(e, line)
+            if isinstance(e, ev.HandWon):
+                won = e
         else:
             if chosen.problem is not None and (at is None or at >= 0):
                 err.print(f"paipu: {chosen.problem}; showing the table before it", highlight=False, markup=False)
@@ -128,4 +145,6 @@ def run_replay(file: str, game: Optional[str], at: Optional[int], as_json: bool)
         sys.stdout.write(msgspec.json.encode(state_to_json(state, r.ruleset)).decode() + "\n")
     else:
         render(state, out, r.ruleset)
+        if won is not None and state.phase == "won":
+            out.print(won_line(won, state.players), highlight=False, markup=False, soft_wrap=True)
     return code

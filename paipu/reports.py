@@ -143,9 +143,15 @@ def json_lines(findings: Iterable[Finding]) -> bytes:
 
 
 def read_json_lines(data: bytes) -> list[Finding]:
-    """Decode :func:`json_lines` output back into findings."""
-    dec = msgspec.json.Decoder(Finding)
-    return [dec.decode(line) for line in data.splitlines() if line.strip()]
+    """Decode :func:`json_lines` output back into findings (game summary records,
+    ``"record": "summary"``, are skipped)."""
+    out = []
+    for line in data.splitlines():
+        if line.strip():
+            obj = msgspec.json.decode(line)
+            if not (isinstance(obj, dict) and obj.get("record") == "summary"):
+                out.append(msgspec.convert(obj, Finding))
+    return out
 
 
 # --- JUnit XML -------------------------------------------------------------------------

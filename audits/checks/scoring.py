@@ -75,6 +75,7 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     ctx.logged = list(e.scores)
     ctx.audit.logged_scores.append(list(e.scores))
     ctx.audit.ledger.append(list(ctx.ledger))
+    ctx.audit.ledger_hands.append(t.hand)
     if won:
         ctx.next_dealer = fam.next_dealer(t.dealer, [x.seat for x in won.winners], won.how, won.from_seat)
     else:

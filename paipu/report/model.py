@@ -1,0 +1,401 @@
+"""The dispute report's data: one game's audit, replay and derivation as a JSON-ready model.
+
+:func:`build_model` reads nothing but the :class:`schema.reader.GameLog` it is given:
+it audits the game with its derivation records (:func:`audits.audit.explain_records`),
+replays it event by event (:class:`replay.Replayer`) into compact *frames* the page
+steps through, and turns the corrected ledger into who owes whom
+(:mod:`audits.corrections`).  The page (``templates/report.html.j2``) is a view of
+this model and holds no rule.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional, Sequence
+
+import msgspec
+
+from audits.audit import explain_records
+from audits.catalogue import CATALOGUE
+from audits.corrections import hand_deltas, net_corrections, unbalanced, who_owes_whom
+from audits.explain import hand_command
+from audits.findings import Finding
+from replay import ReplayError, Replayer, TableState
+from schema import events as ev
+from schema.reader import GameLog
+from schema.ruleset import PRESETS
+from schema.tiles import CHINESE_NAMES, TILE_NAMES, TileError, parse_hand
+
+from .names import CLAIMS, CLOSE_REASONS, FAN_ENGLISH, HOW, REASONS, WINDS, rule_name
+
+_T = TILE_NAMES
+
+
+def _tiles(ts: Sequence[int]) -> str:
+    return "".join(_T[t] for t in ts)
+
+
+def tile_token(name: str) -> str:
+    """A tile inside a sentence: ``[5m]`` (the page draws it as a picture)."""
+    return f"[{name}]"
+
+
+class _Names:
+    """Seat → player name, for sentences."""
+
+    def __init__(self, players: Sequence[str]):
+        self.players = list(players)
+
+    def __call__(self, seat: Optional[int]) -> str:
+        if seat is None:
+            return "?"
+        if 0 <= seat < len(self.players):
+            return self.players[seat]
+        return f"seat {seat}"
+
+
+def describe(e: ev.Event, who: _Names) -> str:
+    """The event in plain words, tiles as ``[5m]`` tokens."""
+    t = tile_token
+    if isinstance(e, ev.GameOpened):
+        return f"The room opens: {', '.join(e.seats)}; {who(e.creator)} created it."
+    if isinstance(e, ev.RoomResized):
+        return f"The room is resized to {len(e.seats)} seats: {', '.join(e.seats)}."
+    if isinstance(e, ev.HandStarted):
+        return f"Hand {e.hand} starts; {who(e.dealer)} deals (庄)."
+    if isinstance(e, ev.PigBetPlaced):
+        return f"{who(e.seat)} bets {e.bet} on 养猪."
+    if isinstance(e, ev.TilesDealt):
+        return "The tiles are dealt."
+    if isinstance(e, ev.TailTurned):
+        return "Tail tiles turned face up (翻屁股): " + " ".join(t(x) for x in e.tiles) + "."
+    if isinstance(e, ev.TileDrawn):
+        src = " from the face-up tail" if e.source == "tail" else ""
+        return f"{who(e.seat)} draws {t(e.tile)}{src}."
+    if isinstance(e, ev.TileDiscarded):
+        return f"{who(e.seat)} discards {t(e.tile)}."
+    if isinstance(e, ev.ClaimDeclared):
+        return f"{who(e.seat)} declares {CLAIMS.get(e.claim, e.claim)}."
+    if isinstance(e, ev.ClaimPassed):
+        return f"{who(e.seat)} passes on {', '.join(CLAIMS.get(c, c) for c in e.claims)}."
+    if isinstance(e, ev.Chowed):
+        return f"{who(e.seat)} chows (吃) {t(e.tile)} from {who(e.from_seat)} with {' '.join(t(x) for x in e.tiles)}."
+    if isinstance(e, ev.Ponged):
+        return f"{who(e.seat)} pongs (碰) {t(e.tile)} from {who(e.from_seat)} with {' '.join(t(x) for x in e.tiles)}."
+    if isinstance(e, ev.KongExposed):
+        return (f"{who(e.seat)} kongs (直杠) {t(e.tile)} from {who(e.from_seat)} with "
+                f"{' '.join(t(x) for x in e.tiles)}.")
+    if isinstance(e, ev.KongAdded):
+        return f"{who(e.seat)} adds {t(e.tile)} to the pong of {t(e.kind)} (补杠)."
+    if isinstance(e, ev.KongConcealed):
+        return f"{who(e.seat)} declares a concealed kong (暗杠): {' '.join(t(x) for x in e.tiles)}."
+    if isinstance(e, ev.HandWon):
+        names = " and ".join(who(w.seat) for w in e.winners)
+        how = HOW.get(e.how, e.how)
+        frm = f" from {who(e.from_seat)}" if e.from_seat is not None and e.how != "self_draw" else ""
+        claimed = "; ".join(f"{who(w.seat)} claims {w.fan} fan, {w.points} points" for w in e.winners)
+        return f"{names} win{'s' if len(e.winners) == 1 else ''} on {t(e.tile)} by {how}{frm} ({claimed})."
+    if isinstance(e, ev.HandDrawn):
+        return f"黄庄 exhaustive draw: {e.remaining} tiles left; no win."
+    if isinstance(e, ev.HandSettled):
+        pays = "; ".join(f"{who(x.payer)} pays {who(x.payee)} {x.amount} ({REASONS.get(x.reason, x.reason)})"
+                         for x in e.transfers) or "no payments"
+        return f"The hand is settled: {pays}. Scores: {', '.join(str(s) for s in e.scores)}."
+    if isinstance(e, ev.FeeCharged):
+        return f"{who(e.seat)} is charged {e.amount} 钻石 (diamonds)."
+    if isinstance(e, ev.FeeRefunded):
+        return f"{who(e.seat)} is refunded {e.amount} 钻石 (diamonds)."
+    if isinstance(e, ev.GameClosed):
+        return f"The game closes: {CLOSE_REASONS.get(e.reason, e.reason)}; final scores {', '.join(map(str, e.scores))}."
+    return type(e).__name__
+
+
+def _added(before: Sequence[int], after: Sequence[int]) -> list[int]:
+    """Positions in ``after`` (a sorted hand) of the tiles that were not in ``before``."""
+    left: dict[int, int] = {}
+    for x in before:
+        left[x] = left.get(x, 0) + 1
+    marks = []
+    for i, x in enumerate(after):
+        if left.get(x, 0) > 0:
+            left[x] -= 1
+        else:
+            marks.append(i)
+    return marks
+
+
+def marks_of(prev: Optional[TableState], cur: TableState, e: ev.Event) -> list[list[Any]]:
+    """What the event moved, as ``[seat, zone, index]`` (zones: ``c`` concealed, ``r``
+    discards, ``m`` melds, ``t`` the tail pool with seat -1)."""
+    out: list[list[Any]] = []
+    if isinstance(e, ev.HandWon):
+        k = _T.index(e.tile)
+        for w in e.winners:
+            if e.how == "self_draw" and w.seat < len(cur.concealed):
+                hand = cur.concealed[w.seat]
+                if k in hand:
+                    out.append([w.seat, "c", len(hand) - 1 - hand[::-1].index(k)])
+        if e.how == "discard" and e.from_seat is not None and e.from_seat < len(cur.discards):
+            ds = cur.discards[e.from_seat]
+            if ds:
+                out.append([e.from_seat, "r", len(ds) - 1])
+        if e.how == "robbed_kong" and e.from_seat is not None and e.from_seat < len(cur.melds):
+            for i, m in enumerate(cur.melds[e.from_seat]):
+                if m.kind == "kong_added" and k in m.tiles:
+                    out.append([e.from_seat, "m", i])
+        return out
+    if prev is None or prev.hand != cur.hand or len(prev.concealed) != len(cur.concealed):
+        return out
+    if isinstance(e, ev.TilesDealt):
+        return out
+    for s in range(len(cur.concealed)):
+        for i in _added(prev.concealed[s], cur.concealed[s]):
+            out.append([s, "c", i])
+        for i in range(len(prev.discards[s]), len(cur.discards[s])):
+            out.append([s, "r", i])
+        pm = prev.melds[s]
+        for i, m in enumerate(cur.melds[s]):
+            if i >= len(pm) or pm[i] != m:
+                out.append([s, "m", i])
+    for i in _added(prev.tail, cur.tail):
+        out.append([-1, "t", i])
+    return out
+
+
+def frame_of(i: int, st: TableState, e: ev.Event, marks: list, who: _Names) -> dict:
+    """One step of the viewer: the table after event ``e`` in compact form."""
+    return {
+        "i": i, "seq": st.seq, "hand": st.hand, "phase": st.phase, "turn": st.turn, "dealer": st.dealer,
+        "type": type(e).__name__, "seat": getattr(e, "seat", None), "text": describe(e, who),
+        "players": list(st.players), "scores": list(st.scores),
+        "c": [_tiles(h) for h in st.concealed],
+        "m": [[[m.kind, _tiles(m.tiles), m.from_seat, m.wilds] for m in ms] for ms in st.melds],
+        "r": ["".join(("*" if c >= 0 else "") + _T[t] for t, c in ds) for ds in st.discards],
+        "tail": _tiles(st.tail), "undrawn": st.undrawn, "marks": marks, "findings": [],
+    }
+
+
+def _picture(text: str) -> dict:
+    """A derivation's hand picture (``234m22p567s [pong 666p]``) as tiles and melds."""
+    concealed, *rest = text.split(" [", 1)
+    melds = re.findall(r"\[(\w+) ([0-9mpsz]+)\]", "[" + rest[0] if rest else "")
+    try:
+        tiles = [_T[x] for x in parse_hand(concealed)] if concealed.strip() else []
+        mtiles = [[kind, [_T[x] for x in parse_hand(ts)]] for kind, ts in melds]
+    except TileError:
+        return {"text": text, "tiles": [], "melds": []}
+    return {"text": text, "tiles": tiles, "melds": mtiles}
+
+
+def _pair_rows(recomputed: list, logged: list) -> list[dict]:
+    """Transfers side by side: per (payer, payee, reason), the recomputed and logged sums."""
+    keys: list[tuple] = []
+    rec: dict[tuple, int] = {}
+    log: dict[tuple, int] = {}
+    label: dict[tuple, str] = {}
+    for p, q, a, r, lab in recomputed:
+        k = (p, q, r)
+        if k not in rec and k not in log:
+            keys.append(k)
+        rec[k] = rec.get(k, 0) + a
+        label[k] = lab
+    for p, q, a, r in logged:
+        k = (p, q, r)
+        if k not in rec and k not in log:
+            keys.append(k)
+        log[k] = log.get(k, 0) + a
+    return [{"payer": p, "payee": q, "reason": r, "label": label.get((p, q, r), REASONS.get(r, r)),
+             "recomputed": rec.get((p, q, r), 0), "logged": log.get((p, q, r), 0),
+             "differs": rec.get((p, q, r), 0) != log.get((p, q, r), 0)} for p, q, r in keys]
+
+
+def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Optional[dict] = None) -> dict:
+    winners = []
+    res = rec["result"]
+    for w in rec["winners"]:
+        item = {"seat": w["seat"], "picture": _picture(w["picture"]), "complete": w["complete"],
+                "logged_fan": w["logged_fan"], "logged_points": w["logged_points"], "command": None}
+        if res is not None and w["picture"] and w["picture"] != "?":
+            try:
+                item["command"] = hand_command(w["picture"], res["tile"], res["how"], [f[0] for f in w.get("fans", [])],
+                                               (game or {}).get("preset", ""), (game or {}).get("options"))
+            except (TileError, ValueError):
+                item["command"] = None
+        if w["complete"]:
+            item.update(fans=[{"id": f, "zh": zh, "en": FAN_ENGLISH.get(f, f), "value": v} for f, zh, v in w["fans"]],
+                        fan=w["fan"], cap=w["cap"], capped=w["capped"], base=w["base"], points=w["points"],
+                        differs=(w["fan"] != w["logged_fan"] or w["points"] != w["logged_points"]))
+        else:
+            item.update(fans=[], differs=True)
+        winners.append(item)
+    return {
+        "hand": hand, "dealer": dealer,
+        "result": None if res is None else {"how": HOW.get(res["how"], res["how"]), "tile": res["tile"],
+                                            "from_seat": res["from_seat"], "self_draw": res["how"] == "self_draw"},
+        "winners": winners, "bets": rec["bets"], "tallies": rec["tallies"],
+        "transfers": _pair_rows(rec["transfers"], rec["logged_transfers"]),
+        "scores_after": rec["scores_after"], "logged_scores": rec["logged_scores"],
+        "differs": rec["scores_after"] != rec["logged_scores"],
+    }
+
+
+def _ruleset_rows(opened: Optional[ev.GameOpened], rules) -> list[dict]:
+    if rules is None:
+        return []
+    mine = msgspec.structs.asdict(rules)
+    preset = PRESETS.get(opened.preset) if opened is not None else None
+    theirs = msgspec.structs.asdict(preset) if preset is not None else {}
+    rows = []
+    for k, v in mine.items():
+        if isinstance(v, tuple):
+            shown = " ".join(map(str, v)) if all(isinstance(x, str) for x in v) else ", ".join(map(str, v))
+        elif isinstance(v, str):
+            shown = v
+        else:
+            shown = msgspec.json.encode(v).decode()  # true / false / numbers as the log spells them
+        rows.append({"name": k, "value": "—" if shown == "" else shown, "changed": k in theirs and theirs[k] != v})
+    return rows
+
+
+def _money_text(f: Finding, hands: list[int], deltas: list[list[int]], who: _Names) -> str:
+    """What a finding's hand moved wrongly, in words."""
+    if CATALOGUE.get(f.code) is not None and CATALOGUE[f.code].group == "billing":
+        return (f"Room fee in 钻石 (diamonds), not points: expected {f.expected!r}, logged {f.actual!r}."
+                if f.expected is not None or f.actual is not None else "Room fee in 钻石 (diamonds), not points.")
+    if f.hand not in hands:
+        return "No settled hand to correct here."
+    d = deltas[hands.index(f.hand)]
+    if not any(d):
+        return f"Hand {f.hand}'s payments stand as logged: no points moved wrongly."
+    too_much = [f"{who(s)} {-v:+d}" for s, v in enumerate(d) if v < 0]
+    too_little = [f"{who(s)} {v:+d}" for s, v in enumerate(d) if v > 0]
+    moved = sum(v for v in d if v > 0)
+    parts = []
+    if too_much:
+        parts.append("got too much: " + ", ".join(x.replace("+", "") for x in too_much))
+    if too_little:
+        parts.append("got too little: " + ", ".join(x.replace("+", "") for x in too_little))
+    return f"Hand {f.hand}'s payments moved {moved} point{'s' if moved != 1 else ''} wrongly — " + "; ".join(parts) + "."
+
+
+def build_model(log: GameLog) -> dict:
+    """The report of one game as a JSON-ready dict (see the module docstring)."""
+    audit, records = explain_records(log)
+    r = Replayer()
+    frames: list[dict] = []
+    broken: Optional[dict] = None
+    prev: Optional[TableState] = None
+    for e, line in zip(log.events, log.lines):
+        try:
+            r.apply(e, line)
+        except ReplayError as x:
+            broken = {"seq": x.seq, "line": x.line, "message": x.message, "hand": x.hand}
+            break
+        st = r.state()
+        who = _Names(st.players)
+        frames.append(frame_of(len(frames), st, e, marks_of(prev, st, e), who))
+        prev = st
+    if broken is None and log.problem is not None:
+        p = log.problem
+        broken = {"seq": None, "line": getattr(p, "line", None), "message": str(p), "hand": None}
+    opened = r.opened
+    players = list(audit.players or (opened.seats if opened else []))
+    who = _Names(players)
+
+    # findings, each pointing at the frame of its event (or the last one before it)
+    seqs = [fr["seq"] for fr in frames]
+    hands = list(audit.ledger_hands)
+    deltas = hand_deltas(audit.logged_scores, audit.ledger)
+    findings = []
+    for n, f in enumerate(audit.findings):
+        idx = None
+        for i in range(len(seqs) - 1, -1, -1):
+            if seqs[i] <= f.seq:
+                idx = i
+                break
+        exact = idx is not None and seqs[idx] == f.seq
+        if idx is not None:
+            frames[idx]["findings"].append(n)
+        zh, en = rule_name(f.code)
+        event_text = frames[idx]["text"] if exact and idx is not None else \
+            "an event that could not be applied to the table (the table shown is the one before it)."
+        findings.append({
+            "n": n, "code": f.code, "severity": f.severity, "zh": zh, "en": en, "rule": f.rule,
+            "hand": f.hand, "seq": f.seq, "line": f.line, "seat": f.seat,
+            "player": who(f.seat) if f.seat is not None else None, "message": f.message,
+            "expected": _show(f.expected), "actual": _show(f.actual), "frame": idx, "exact": exact,
+            "event": event_text, "money": _money_text(f, hands, deltas, who),
+        })
+
+    # hands: frame ranges and settlements
+    hand_list: list[dict] = []
+    by_hand: dict[int, dict] = {}
+    for fr in frames:
+        h = fr["hand"]
+        if h and h not in by_hand:
+            by_hand[h] = {"hand": h, "first": fr["i"], "last": fr["i"], "dealer": fr["dealer"],
+                          "settlement": None, "findings": []}
+            hand_list.append(by_hand[h])
+        if h:
+            by_hand[h]["last"] = fr["i"]
+    cur_hand = None
+    dealer = None
+    game_rec: Optional[dict] = None
+    for rec in records:
+        if rec["kind"] == "game":
+            game_rec = rec
+        elif rec["kind"] == "hand":
+            cur_hand, dealer = rec["hand"], rec["dealer"]
+        elif rec["kind"] == "settlement":
+            s = _settlement(rec, cur_hand, dealer, game_rec)
+            if cur_hand in by_hand:
+                by_hand[cur_hand]["settlement"] = s
+    for fd in findings:
+        if fd["hand"] in by_hand:
+            by_hand[fd["hand"]]["findings"].append(fd["n"])
+
+    # the corrected ledger and who owes whom
+    ledger_rows = []
+    for k, (h, logged, corr) in enumerate(zip(hands or range(1, len(audit.ledger) + 1), audit.logged_scores,
+                                              audit.ledger)):
+        ledger_rows.append({"hand": h, "logged": list(logged), "corrected": list(corr), "delta": deltas[k],
+                            "differs": list(logged) != list(corr)})
+    net = net_corrections(audit.logged_scores, audit.ledger)
+    owes = [{"from": who(p.debtor), "from_seat": p.debtor, "to": who(p.creditor), "to_seat": p.creditor,
+             "amount": p.amount} for p in who_owes_whom(net)]
+
+    n = len(players)
+    first_dealer = hand_list[0]["dealer"] if hand_list else (opened.creator if opened else 0)
+    fees = list(prev.fees_charged) if prev is not None else [0] * n
+    room = {
+        "game": log.game, "file": log.file,
+        "players": [{"seat": s, "name": players[s], "wind": WINDS[(s - first_dealer) % n] if n else "",
+                     "creator": opened is not None and s == opened.creator,
+                     "fee": fees[s] if s < len(fees) else 0} for s in range(n)],
+        "preset": opened.preset if opened else "", "server": audit.server, "build": audit.build,
+        "fee": opened.fee if opened else 0, "billing": opened.billing if opened else "",
+        "start_points": opened.start_points if opened else 0,
+        "ruleset": _ruleset_rows(opened, audit.ruleset),
+        "wilds": list(audit.ruleset.wilds) if audit.ruleset else [],
+        "opened_at": opened.at.isoformat() if opened else "",
+    }
+    return {
+        "room": room,
+        "complete": audit.complete, "broken": broken, "clean": not audit.findings,
+        "errors": audit.errors, "findings": findings, "frames": frames, "hands": hand_list,
+        "ledger": ledger_rows, "net": [{"seat": s, "player": who(s), "amount": v} for s, v in enumerate(net)],
+        "owes": owes, "unbalanced": unbalanced(net),
+        "final_logged": list(audit.logged_scores[-1]) if audit.logged_scores else [],
+        "final_corrected": list(audit.ledger[-1]) if audit.ledger else [],
+    }
+
+
+def _show(value: Any) -> Optional[str]:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    return msgspec.json.encode(value).decode()
+
+
+__all__ = ["build_model", "describe", "frame_of", "marks_of", "tile_token"]

@@ -1,0 +1,95 @@
+"""Names a player reads in the dispute report: each finding code's Chinese rule name with
+an English one, the fans in English, the winds and how a hand was won."""
+
+from __future__ import annotations
+
+#: Finding code → (Chinese rule name, English name).  A test keeps it complete
+#: against :data:`audits.catalogue.CATALOGUE`.
+RULE_NAMES: dict[str, tuple[str, str]] = {
+    "STREAM_SEQ_GAP": ("记录跳号", "events missing from the log"),
+    "STREAM_SEQ_REPEAT": ("记录重复", "an event repeated in the log"),
+    "STREAM_UNREADABLE_LINE": ("记录无法读取", "an unreadable log line"),
+    "GAME_TRUNCATED": ("牌局未结束", "the log ends before the game does"),
+    "STRUCTURAL_BREAK": ("记录断裂", "an event that cannot happen at this point"),
+    "INTERNAL_ERROR": ("paipu 内部错误", "paipu failed on this game"),
+    "ROOM_SEATS_MISMATCH": ("座位数不符", "seats do not match the room"),
+    "TILE_OVERCOUNT": ("牌数超限", "more than four of one tile"),
+    "HAND_SIZE": ("相公 / 手牌张数不对", "wrong number of tiles in hand"),
+    "DRAW_NOT_WALL_ORDER": ("不按牌墙顺序摸牌", "tiles not drawn in wall order"),
+    "TAIL_REFILL_WRONG": ("翻屁股未补", "face-up tail not refilled"),
+    "KONG_REPLACEMENT_NOT_FROM_TAIL": ("杠后未摸翻屁股", "kong replacement not from the face-up tail"),
+    "TAIL_DRAW_WITHOUT_KONG": ("无杠摸翻屁股", "a tail tile taken without a kong"),
+    "EXHAUSTIVE_DRAW_MISSED": ("应黄庄未黄庄", "exhaustive draw missed"),
+    "EXHAUSTIVE_DRAW_EARLY": ("提前黄庄", "exhaustive draw declared early"),
+    "DEALER_ROTATION": ("坐庄错误", "wrong dealer"),
+    "TURN_ORDER": ("出牌顺序错误", "out of turn"),
+    "CLAIM_CHOW_DISABLED": ("未开吃却吃牌", "chow in a room without chow"),
+    "CLAIM_CHOW_WRONG_SEAT": ("吃非上家", "chow not from the seat before"),
+    "CLAIM_OWN_DISCARD": ("碰吃自己的牌", "claim of one's own discard"),
+    "CLAIM_TILES_NOT_IN_HAND": ("用了手里没有的牌", "claim with tiles not held"),
+    "CLAIM_MELD_INVALID": ("无效的吃碰杠", "invalid meld"),
+    "CLAIM_WILD_IN_PONG": ("碰牌用鸡", "chicken used as wild in a pong"),
+    "CLAIM_WILD_IN_CHOW": ("吃牌用鸡", "chicken used as wild in a chow"),
+    "KONG_ILLEGAL_CHICKENS": ("杠牌用鸡不合规", "illegal chickens in a kong"),
+    "CLAIM_PRIORITY": ("胡杠碰吃优先级", "claim priority"),
+    "GUOSHOU_PENG": ("过手碰", "pong of a tile passed"),
+    "GUOSHOU_GANG": ("过手杠", "kong of a tile passed"),
+    "WIN_INCOMPLETE": ("诈胡", "win with an incomplete hand"),
+    "WIN_ZERO_FAN_DISCARD": ("无番点炮", "discard win without a fan"),
+    "WIN_DURING_GUOHU": ("过胡", "win after passing a win"),
+    "ROB_CONCEALED_KONG": ("抢暗杠", "robbing a concealed kong"),
+    "ROB_LATE": ("抢杠过时", "robbing a kong too late"),
+    "WIN_MISSED_MULTI": ("一炮多响漏胡", "a winner of several skipped"),
+    "FAN_MISMATCH": ("番数算错", "wrong fan count"),
+    "POINTS_MISMATCH": ("满牌 / 分数算错", "wrong points (fan cap)"),
+    "TRANSFER_MISMATCH": ("付分错误", "wrong payment"),
+    "QIANGGANG_PAYER": ("抢杠包三家", "robbed kong: the adder pays for all"),
+    "MULTI_WIN_ORDER": ("一炮多响付分顺序", "several winners paid out of order"),
+    "YANGZHU_MISMATCH": ("养猪算错", "wrong pig-bet payment"),
+    "YANGZHU_BET_INVALID": ("养猪下注无效", "invalid pig bet"),
+    "QIAOLUO_START_POINTS": ("敲锣起始分", "wrong start points"),
+    "DIANJI_MISMATCH": ("点鸡算错", "wrong chicken points"),
+    "SCORE_CONTINUITY": ("分数不连续", "scores do not follow the payments"),
+    "SCORE_MISMATCH": ("终局分数不符", "final scores differ"),
+    "SCORE_BELOW_ZERO": ("敲锣负分", "a score below zero"),
+    "GAME_NOT_ENDED_AT_ZERO": ("敲锣未结束", "game not ended at zero"),
+    "FEE_NOT_CHARGED": ("未扣钻石", "room fee not charged"),
+    "FEE_CHARGED_EARLY": ("提前扣钻石", "room fee charged early"),
+    "FEE_CHARGED_TWICE": ("重复扣钻石", "room fee charged twice"),
+    "FEE_ON_DISSOLVED": ("解散房间扣钻石", "fee for a dissolved room"),
+    "FEE_AMOUNT": ("钻石数额错误", "wrong fee amount"),
+    "REFUND_MISSING": ("未退钻石", "refund missing"),
+    "REFUND_UNEXPECTED": ("多退钻石", "unexpected refund"),
+}
+
+#: Fan id → English name (the Chinese names come from the rule family).
+FAN_ENGLISH: dict[str, str] = {
+    "dihu": "plain win", "wuji": "no chicken", "menqing_zimo": "concealed self-draw",
+    "gangshang_kaihua": "win on a kong replacement", "gangshang_pao": "win on a discard after a kong",
+    "shuanggang": "two kongs", "hunyise": "half flush", "duidui": "all pongs", "quanqiuren": "all melded",
+    "xiaosanyuan": "little three dragons", "wumeihua": "five plum blossoms", "qingyise": "full flush",
+    "ziyise": "all honours", "xiaoqidui": "seven pairs", "dasanyuan": "big three dragons",
+    "xiaosixi": "little four winds", "longzhuabei": "dragon claw", "sigang": "four kongs",
+    "dasixi": "big four winds", "sixiaoji": "four chickens",
+}
+
+#: Seat winds, by distance from the dealer.
+WINDS = ("东 East", "南 South", "西 West", "北 North")
+
+#: How a hand was won.
+HOW = {"self_draw": "自摸 self-draw", "discard": "点炮 on a discard", "robbed_kong": "抢杠 robbing a kong"}
+
+#: Transfer reasons.
+REASONS = {"win": "win", "qianggang": "抢杠 包三家", "yangzhu": "养猪 pig bet", "dianji": "点鸡 chickens"}
+
+#: Claims.
+CLAIMS = {"win": "胡 win", "kong": "杠 kong", "pong": "碰 pong", "chow": "吃 chow"}
+
+#: Why a game closed.
+CLOSE_REASONS = {"hands_done": "all hands played", "knocked_out": "a player reached 0 (敲锣)",
+                 "dissolved": "the room was dissolved"}
+
+
+def rule_name(code: str) -> tuple[str, str]:
+    """(Chinese, English) name of a finding code; the code itself when unnamed."""
+    return RULE_NAMES.get(code, (code, code.replace("_", " ").lower()))
