@@ -174,10 +174,11 @@ class HandStarted(Event):
 
 
 class PigBetPlaced(Event):
-    """养猪: a player's bet of 0, 1 or 2 before the deal."""
+    """养猪: a player's bet before the deal (0, 1 or 2 is the rule the audit judges:
+    YANGZHU_BET_INVALID)."""
 
     seat: Seat
-    bet: Annotated[int, Meta(ge=0, le=2)]
+    bet: Count
 
 
 class TilesDealt(Event):

@@ -10,7 +10,7 @@ of a log, shaped so that a standard validator names the failing field:
   ``TileDrawn`` rather than "not valid under any of the given schemas".
 * **Bounds the reader and the audit enforce**: ``seq`` >= 0; seats (``seat``,
   ``creator``, ``dealer``, ``from_seat``, ``payer``, ``payee``) 0..3; 3 or 4
-  seats, hands and scores; 养猪 bets 0..2; dice 1..6; amounts, fees and
+  seats, hands and scores; 养猪 bets >= 0 (0, 1 or 2 is the audit's rule); dice 1..6; amounts, fees and
   remaining tiles >= 0; hand numbers >= 1.
 * **RFC 3339 times**: ``at`` has ``format: date-time`` and a pattern (a
   validator need not check formats), so ``yesterday`` is refused.
@@ -67,7 +67,8 @@ _FIELD_RULES: dict[str, dict[str, dict[str, Any]]] = {
     "GameClosed": {"scores": {"minItems": 3, "maxItems": 4}},
     "HandStarted": {"hand": {"type": "integer", "minimum": 1},
                     "dice": {"items": {"type": "integer", "minimum": 1, "maximum": 6}}},
-    "PigBetPlaced": {"bet": {"type": "integer", "minimum": 0, "maximum": 2}},
+    # 养猪 bets: the audit judges the amount (YANGZHU_BET_INVALID), so any count is readable
+    "PigBetPlaced": {"bet": _NON_NEGATIVE},
     "TilesDealt": {"hands": {"minItems": 3, "maxItems": 4}},
     "HandDrawn": {"remaining": _NON_NEGATIVE},
     "HandSettled": {"scores": {"minItems": 3, "maxItems": 4}},

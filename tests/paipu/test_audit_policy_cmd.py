@@ -173,7 +173,11 @@ def test_json_with_jobs_is_in_input_order_and_identical_to_one_job(tmp_path):
     assert audit("sample_logs", "-f", "json", "-o", str(two), "--jobs", "2").exit_code == 1
     assert one.read_bytes() == two.read_bytes()
     found = read_json_lines(one.read_bytes())
-    assert len(found) == 29
+    import json
+    from pathlib import Path
+    planted = sum(len(json.loads(p.read_text(encoding="utf-8"))["findings"])
+                  for p in Path("sample_logs").rglob("*.expected.json"))
+    assert len(found) == planted > 0
     files = [f.file for f in found]
     assert files == sorted(files)  # input order: files sorted, as the reader walks folders
 

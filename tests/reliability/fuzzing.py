@@ -33,7 +33,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from audits.audit import audit_game, audit_paths
+from audits import audit_game, audit_paths
 from schema.reader import LogReader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from audits.audit import audit_paths
+from audits import audit_paths
 from paipu.audit_cmd import run_audit
 from schema.reader import LogReader, decode_line, read_games
 from tests.reliability.helpers import lines, paipu

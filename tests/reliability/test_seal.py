@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from audits.audit import audit_paths
+from audits import audit_paths
 from schema import seal as S
 from tests.reliability.helpers import ROOT, lines, paipu
 
