@@ -77,9 +77,8 @@ def winner_record(family: RuleFamily, rules, winner: ev.Winner, score: Optional[
     rec = {"seat": winner.seat, "picture": picture, "complete": bool(score and score.complete),
            "logged_fan": winner.fan, "logged_points": winner.points}
     if score is not None and score.complete:
-        capped = min(score.fan, rules.fan_cap)
         rec.update(fans=[[f, family.fan_chinese.get(f, f), family.fan_values[f]] for f in score.fans],
-                   fan=score.fan, cap=rules.fan_cap, capped=capped, base=rules.base,
+                   fan=score.fan, cap=rules.fan_cap, capped=score.capped, base=rules.base,
                    points=family.points(score.fan, rules))
     return rec
 

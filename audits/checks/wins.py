@@ -63,7 +63,7 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
         want = ctx.family.points(x.fan, ctx.rules)
         if x.points != want:
             ctx.find("POINTS_MISMATCH", e, seat=x.seat, expected=want, actual=x.points,
-                     message=f"{ctx.rules.base} × 2^min({x.fan}, {ctx.rules.fan_cap}) = {want}")
+                     message=f"{x.fan} fan pays {want} per payer, not {x.points}")
     ctx.open_discard = None
     if ctx.explained is not None:
         ctx.won_pictures = [ctx.picture(x.seat, tile, e.how) if 0 <= x.seat < ctx.n else "?" for x in e.winners]

@@ -272,6 +272,8 @@ class RuleFamily:
     net_reasons: tuple[tuple[str, ...], str]
     #: (ruleset, bet, placed_before, dealt) -> violation of a pig bet (养猪).
     check_bet: Callable[..., Optional[Violation]]
+    #: (ruleset) -> the points every player starts the game with (敲锣: 20).
+    start_points: Callable[[Ruleset], int]
     #: (ruleset, seats, start_points) -> violations of the room as opened.
     check_room: Callable[..., list[Violation]]
     #: (ruleset, scores) -> the game must end now (敲锣 at 0).

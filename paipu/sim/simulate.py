@@ -243,7 +243,7 @@ class _Game:
         opts = {k: v for k, v in cfg.options.items() if k != "players"}
         self.creator = rng.randrange(self.n)
         # a 20分敲锣 room opens every player at its start points (the family's check_room judges it)
-        start_points = rules.qiaoluo_points if rules.qiaoluo else 0
+        start_points = self.family.start_points(rules)
         self.b = GameBuilder(self.game_id, preset=cfg.preset, seats=seats, options=opts, creator=self.creator,
                              start_points=start_points, server=cfg.server, build=self.build,
                              billing=cfg.billing, fee=cfg.fee, start=EPOCH + timedelta(hours=3 * index))

@@ -59,6 +59,7 @@ QUJING = RuleFamily(
     transfer_code=_transfer_code,
     net_reasons=(("dianji",), "DIANJI_MISMATCH"),
     check_bet=settlement.check_bet,
+    start_points=settlement.start_points,
     check_room=settlement.check_room,
     game_over=settlement.game_over,
     first_dealer=settlement.first_dealer,

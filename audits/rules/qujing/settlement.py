@@ -199,17 +199,22 @@ def check_bet(ruleset: Ruleset, bet: int, placed_before: bool, dealt: bool) -> O
     return None
 
 
-def check_room(ruleset: Ruleset, seats: Sequence[str], start_points: int) -> list[Violation]:
+def start_points(ruleset: Ruleset) -> int:
+    """20分敲锣: every player starts with ``qiaoluo_points`` (20); otherwise at 0."""
+    return ruleset.qiaoluo_points if ruleset.qiaoluo else 0
+
+
+def check_room(ruleset: Ruleset, seats: Sequence[str], start: int) -> list[Violation]:
     """The room as opened: as many seats as its ``players`` option (§2), and under
     20分敲锣 every player starts with ``qiaoluo_points`` (20)."""
     out = []
     if len(seats) != ruleset.players:
         out.append(Violation("ROOM_SEATS_MISMATCH", f"{len(seats)} seats in a room of {ruleset.players} players",
                              ruleset.players, len(seats)))
-    if ruleset.qiaoluo and start_points != ruleset.qiaoluo_points:
+    if ruleset.qiaoluo and start != start_points(ruleset):
         out.append(Violation("QIAOLUO_START_POINTS",
-                             f"20分敲锣 starts every player at {ruleset.qiaoluo_points}, not {start_points}",
-                             ruleset.qiaoluo_points, start_points))
+                             f"20分敲锣 starts every player at {start_points(ruleset)}, not {start}",
+                             start_points(ruleset), start))
     return out
 
 
