@@ -73,6 +73,7 @@ class AuditContext:
         self.family: Optional[RuleFamily] = None
         self.wild: frozenset[int] = frozenset()
         self.max_reserve = 0
+        self.tail_pool = 0
         self.n = 0
         # per game
         self.logged: list[int] = []
@@ -134,6 +135,8 @@ class AuditContext:
         self.wild = self.family.wild_kinds(t.ruleset)
         #: no exhaustive draw is possible while more tiles than this remain undrawn
         self.max_reserve = max(self.family.reserve(t.ruleset, k) for k in range(5))
+        #: face-up tail tiles the family keeps as the kong-replacement pool
+        self.tail_pool = self.family.tail_pool(t.ruleset)
         self.n = len(t.players)
         self.logged = list(t.scores)
         self.ledger = list(t.scores)
@@ -154,7 +157,7 @@ class AuditContext:
         self.rob_chance: Optional[tuple[int, int, list[int]]] = None
         #: per seat: its wait entry (the family's), None when stale
         self.waits: list = [None] * n
-        self.win_legal: list[dict] = [{} for _ in range(n)]
+        self.win_legal: list[Optional[dict]] = [None] * n
         self.last_draw: Optional[tuple[int, str, int]] = None
         self.tail_drawn = [False] * n
         self.kong_discard = False
@@ -174,7 +177,7 @@ class AuditContext:
     def seat_changed(self, seat: int) -> None:
         """The seat's concealed hand changed: its wait entry and win judgements are stale."""
         self.waits[seat] = None
-        self.win_legal[seat] = {}
+        self.win_legal[seat] = None
 
     # -- rule questions on the live table (answered by the family) ----------------------
 
@@ -214,13 +217,16 @@ class AuditContext:
         """Could ``seat`` legally win on ``tile`` from another seat (complete, enough fan)?
         Scored only when asked (过胡, priority, 一炮多响), cached until its hand changes."""
         key = (tile, kong_discard, how)
-        got = self.win_legal[seat].get(key)
+        known = self.win_legal[seat]
+        if known is None:
+            known = self.win_legal[seat] = {}
+        got = known.get(key)
         if got is None:
             got = False
             if self.completes(seat, tile):
                 sc = self.score(seat, tile, how, kong_discard)
                 got = sc.complete and self.family.fan_enough(self.rules, how, sc.fan)
-            self.win_legal[seat][key] = got
+            known[key] = got
         return got
 
     def barred(self, seat: int, claim: str, tile: int) -> Optional[str]:

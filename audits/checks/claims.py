@@ -18,7 +18,8 @@ from ..context import AuditContext, OpenDiscard
 
 def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
     """Note what every other seat could do with the discard (for the passes and priority)."""
-    fam, rules, hands, melds = ctx.family, ctx.rules, ctx.table.hands, ctx.table.melds
+    table = ctx.table
+    fam, rules, hands, melds, keys, held = ctx.family, ctx.rules, table.hands, table.melds, table.keys, table.held
     waits = ctx.waits
     win: set[int] = set()
     pong: set[int] = set()
@@ -33,8 +34,8 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
             if fam.could_kong(rules, counts, tile):
                 kong.add(s)
         entry = waits[s]
-        if entry is None:
-            entry = ctx.wait_entry(s)
+        if entry is None:  # the family's wait entry, cached until the seat's hand changes
+            entry = waits[s] = fam.seat_waits(rules, counts, keys[s], held[s], melds[s])
         if entry and fam.completes(rules, entry, counts, melds[s], tile):
             win.add(s)
     ctx.open_discard = OpenDiscard(seat, tile, seq, win, pong, kong, ctx.kong_discard)

@@ -110,7 +110,7 @@ def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
         if got != want:
             ctx.find("DRAW_NOT_WALL_ORDER", e, expected=[TILE_NAMES[x] for x in want], actual=list(e.tiles),
                      message="the turned tail tiles are not the wall's last tiles in order")
-    pool = ctx.family.tail_pool(ctx.rules)
+    pool = ctx.tail_pool
     if len(t.tail) + len(e.tiles) > pool:
         ctx.find("TAIL_REFILL_WRONG", e, expected=pool, actual=len(t.tail) + len(e.tiles),
                  message=f"more than {pool} tail tiles face up")
@@ -125,7 +125,7 @@ def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
 
 def tail_full(ctx: AuditContext, e: ev.Event) -> None:
     """The family's face-up tail pool (翻屁股: two tiles) is full whenever play goes on."""
-    pool = ctx.family.tail_pool(ctx.rules)
+    pool = ctx.tail_pool
     if len(ctx.table.tail) != pool and not ctx.tail_reported:
         ctx.tail_reported = True
         ctx.find("TAIL_REFILL_WRONG", e, expected=pool, actual=len(ctx.table.tail),
@@ -134,22 +134,22 @@ def tail_full(ctx: AuditContext, e: ev.Event) -> None:
 
 def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     t = ctx.table
-    claims.rob_chance_passed(ctx)
+    if ctx.rob_chance is not None:
+        claims.rob_chance_passed(ctx)
     if ctx.open_discard is not None:
         claims.missed_wins(ctx, e, [])
         claims.discard_settled(ctx)
     seat = e.seat
     tile = TILE_INDEX[e.tile]
     replacement = t.phase == "replacement" and t.pending_kong == seat
-    from_tail = ctx.family.tail_pool(ctx.rules) > 0
     if e.source == "wall":
-        if replacement and from_tail:
+        if replacement and ctx.tail_pool:
             ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected="tail", actual="wall",
                      message=f"seat {seat} drew from the wall after a kong, not from the tail pair")
         elif not replacement and (t.phase != "draw" or seat != t.turn):
             ctx.find("TURN_ORDER", e, seat=seat, expected=t.turn if t.phase == "draw" else "a discard",
                      actual=seat, message=f"seat {seat} draws out of turn")
-        if not replacement:
+        if not replacement and t.undrawn <= ctx.max_reserve:
             exhaustion_missed(ctx, e, seat)
         wall = t.wall
         if wall is not None and len(wall) == FULL_WALL and t.wall_head <= t.wall_tail and wall[t.wall_head] != tile:
@@ -161,12 +161,13 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     else:
         if not replacement:
             ctx.find("TAIL_DRAW_WITHOUT_KONG", e, seat=seat, message=f"seat {seat} took a tail tile without a kong")
-        elif len(t.tail) != ctx.family.tail_pool(ctx.rules):
+        elif len(t.tail) != ctx.tail_pool:
             tail_full(ctx, e)
     ctx.apply(e)
     # 过手碰 / 过手杠 / 过胡 last until the player's own next draw.
-    ctx.passes.clear(seat)
-    ctx.seat_changed(seat)
+    if ctx.passes.dirty[seat]:
+        ctx.passes.clear(seat)
+    ctx.waits[seat] = ctx.win_legal[seat] = None  # the seat's hand changed (hot path: seat_changed inline)
     ctx.robbable = False
     ctx.last_draw = (seat, e.source, tile)
     ctx.tail_drawn[seat] = e.source == "tail" or replacement
@@ -196,7 +197,7 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
                  message=f"seat {seat} discarded after a kong without taking a replacement")
     elif t.phase != "discard" or seat != t.turn:
         ctx.find("TURN_ORDER", e, seat=seat, expected=t.turn, actual=seat, message=f"seat {seat} discards out of turn")
-    if len(t.tail) != ctx.family.tail_pool(ctx.rules):
+    if len(t.tail) != ctx.tail_pool:
         tail_full(ctx, e)
     if 0 <= seat < ctx.n and seat not in ctx.size_reported:
         held = t.held[seat] + 3 * len(t.melds[seat])
@@ -210,7 +211,7 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
     ctx.tail_drawn[seat] = False
     ctx.last_draw = None
     ctx.robbable = False
-    ctx.seat_changed(seat)
+    ctx.waits[seat] = ctx.win_legal[seat] = None  # the seat's hand changed (hot path: seat_changed inline)
     claims.open_discard(ctx, seat, TILE_INDEX[e.tile], e.seq)
 
 

@@ -17,7 +17,7 @@ from replay.state import KEY_STEP, SUIT_OF
 from schema.ruleset import Ruleset
 
 from .. import hands
-from .claims import wild_kinds
+from .claims import _WILD_KINDS, wild_kinds
 from .fans import sixiaoji
 
 
@@ -33,7 +33,7 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
         return False
     natural_keys = list(keys)
     wilds = 0
-    wild = wild_kinds(ruleset)
+    wild = _WILD_KINDS.get(ruleset.wilds) or wild_kinds(ruleset)
     for k in wild:
         n = counts[k]
         if n:
@@ -45,7 +45,7 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
         return [None, wilds, natural_keys, {}]
     if not melds:
         # 小七对: every natural kind with an odd count needs one wild
-        odd = counts.count(1) + counts.count(3) + counts.count(5) + counts.count(7)
+        odd = counts.count(1) + counts.count(3)  # counts are 0..4 (a fifth copy is TILE_OVERCOUNT)
         for k in wild:
             odd -= counts[k] & 1
         if odd <= wilds + 1:
