@@ -22,6 +22,8 @@ from typing import Literal
 
 import msgspec
 
+from schema.seal import KINDS as SEAL_KINDS
+
 Severity = Literal["error", "warning", "info"]
 
 
@@ -124,6 +126,9 @@ _ENTRIES: list[tuple[str, str, Severity, str]] = [
      "A 4-seat room turned 3-seat refunds the creator the difference (creator billing)."),
     ("billing", "REFUND_UNEXPECTED", "warning", "Refunds go only to the creator of a resized room under creator billing."),
 ]
+
+# --- tamper evidence (docs/seal.md): the scheme's own kinds, stated once in schema.seal -------
+_ENTRIES += [("stream", code, "error", rule) for code, rule in SEAL_KINDS.values()]
 
 #: Every finding code by name.
 CATALOGUE: dict[str, Code] = {

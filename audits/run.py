@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
+import os
 from typing import Iterable, Iterator, Optional
 
+import msgspec
+
 from schema.reader import LogProblem, LogReader
+from schema.seal import problems_by_game
 
 from .audit import audit_game
+from .catalogue import CATALOGUE
+from .findings import Finding
 from .ledger import GameAudit
 
 
@@ -19,18 +25,45 @@ def audit_paths(paths: Iterable[str], jobs: int = 1, orphans: Optional[list[LogP
     (missing files, lines without a game id); it is complete once the iterator
     is exhausted.  ``jobs > 1`` audits games in that many worker processes.
     """
+    seals = _SealFindings()
     if jobs > 1:
         from .parallel import audit_parallel
 
-        yield from audit_parallel(paths, jobs, orphans)
+        for audit in audit_parallel(paths, jobs, orphans):
+            yield seals.attach(audit)
         return
     reader = LogReader(paths)
     try:
         for log in reader.games():
-            yield audit_game(log)
+            yield seals.attach(audit_game(log))
     finally:
         if orphans is not None:
             orphans.extend(reader.orphans)
+
+
+class _SealFindings:
+    """Tamper evidence (docs/seal.md): a file that uses the optional hash chain and wall
+    commitments is verified once, and each game's broken promises join its findings.
+    A file that does not use the scheme costs one probe of its first block; stdin
+    cannot be read twice and is not verified here (``paipu seal --check`` can)."""
+
+    def __init__(self) -> None:
+        self.by_file: dict[str, dict] = {}
+
+    def attach(self, audit: GameAudit) -> GameAudit:
+        path = audit.file
+        if path in ("-", "<stdin>", "") or not os.path.isfile(path):
+            return audit
+        problems = self.by_file.get(path)
+        if problems is None:
+            problems = self.by_file[path] = problems_by_game(path)
+        mine = problems.get(audit.game)
+        if not mine:
+            return audit
+        found = [Finding(code=p.code, severity=CATALOGUE[p.code].severity, game=audit.game, hand=0,
+                         seq=p.seq if p.seq is not None else 0, rule=CATALOGUE[p.code].rule, message=p.message,
+                         file=path, line=p.line) for p in mine]
+        return msgspec.structs.replace(audit, findings=list(audit.findings) + found)
 
 
 __all__ = ["audit_paths"]
