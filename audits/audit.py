@@ -77,16 +77,17 @@ def walk(ctx: AuditContext) -> GameAudit:
     if len(lines) < len(log.events):
         lines = list(lines) + [None] * (len(log.events) - len(lines))
     replayer = ctx.replayer
-    is_next = replayer.is_next
+    w = replayer.table
     handlers = HANDLERS
     for e, line in zip(log.events, lines):
         ctx.line = replayer.line = line
         try:
-            if is_next(e):
+            # the game's next event (Replayer.is_next, inlined on this hot path) goes to its checks
+            if e.seq == w.seq + 1 and e.game == w.game and w.game is not None:
                 handlers[type(e)](ctx, e)
             else:
                 # the opening, or an event out of sequence (the reducer raises the break)
-                ctx.apply(e)
+                replayer.apply(e)
                 if type(e) is ev.GameOpened:
                     table.opened(ctx, e)
         except ReplayError as x:

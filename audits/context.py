@@ -29,14 +29,19 @@ from .rules.family import PassBook, RuleFamily, Score, WinContext
 ONCE_PER_HAND = frozenset({"DRAW_NOT_WALL_ORDER", "TURN_ORDER"})
 
 
+#: No seat (shared, never changed): what most discards' could-take sets are.
+NOBODY: frozenset[int] = frozenset()
+
+
 class OpenDiscard:
     """The last discard, until someone claims it or play moves on: which seats could
     win, pong or kong it (the family's answers) and the claims declared on it."""
 
     __slots__ = ("seat", "tile", "seq", "could_win", "could_pong", "could_kong", "declared", "kong_discard")
 
-    def __init__(self, seat: int, tile: int, seq: int, could_win: set[int], could_pong: set[int],
-                 could_kong: set[int], kong_discard: bool):
+    def __init__(self, seat: int, tile: int, seq: int, could_win: "set[int] | frozenset[int]",
+                 could_pong: "set[int] | frozenset[int]", could_kong: "set[int] | frozenset[int]",
+                 kong_discard: bool):
         self.seat = seat
         self.tile = tile
         self.seq = seq
@@ -50,7 +55,7 @@ class OpenDiscard:
 
     def could(self, claim: str) -> set[int]:
         """The seats that could make ``claim`` on this discard (chow is judged when made)."""
-        return {"win": self.could_win, "kong": self.could_kong, "pong": self.could_pong}.get(claim, set())
+        return {"win": self.could_win, "kong": self.could_kong, "pong": self.could_pong}.get(claim, NOBODY)
 
 
 class AuditContext:
@@ -60,9 +65,9 @@ class AuditContext:
         self.log = log
         self.replayer = Replayer()
         self.table = self.replayer.table
-        #: Apply an event to the table: the reducer's one checked path (the walker sets
-        #: ``replayer.line`` to the event's log line first).
-        self.apply = self.replayer.apply
+        #: Apply the event being checked to the table (the reducer's checks run; the
+        #: walker has asked ``is_next`` and set ``replayer.line`` first).
+        self.apply = self.replayer.advance
         self.findings: list[Finding] = []
         self.audit = GameAudit(game=log.game, file=log.file, findings=self.findings)
         #: The --explain derivation, as data (``audits.explain``), when asked for.
@@ -158,6 +163,11 @@ class AuditContext:
         #: per seat: its wait entry (the family's), None when stale
         self.waits: list = [None] * n
         self.win_legal: list[Optional[dict]] = [None] * n
+        #: per seat: the tile it drew last and its wait entry and win judgements from
+        #: before that draw (discarding the tile it drew gives it that hand again)
+        self.kept_tile: list[int] = [-1] * n
+        self.kept_waits: list = [None] * n
+        self.kept_legal: list[Optional[dict]] = [None] * n
         self.last_draw: Optional[tuple[int, str, int]] = None
         self.tail_drawn = [False] * n
         self.kong_discard = False
@@ -178,6 +188,7 @@ class AuditContext:
         """The seat's concealed hand changed: its wait entry and win judgements are stale."""
         self.waits[seat] = None
         self.win_legal[seat] = None
+        self.kept_tile[seat] = -1
 
     # -- rule questions on the live table (answered by the family) ----------------------
 

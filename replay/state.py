@@ -184,6 +184,13 @@ class Replayer:
         _APPLY[type(event)](self, event)
         w.seq = event.seq
 
+    def advance(self, event: ev.Event) -> None:
+        """Apply the game's next event: :meth:`apply` for a caller that has already
+        asked :meth:`is_next` (the audit's walker).  Every structural check of the
+        event's content still runs; only the sequence test is not repeated."""
+        _APPLY[type(event)](self, event)
+        self._w.seq = event.seq
+
     def state(self) -> TableState:
         """An immutable snapshot of the table now."""
         w = self._w

@@ -13,7 +13,7 @@ from typing import Iterable
 from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from ..context import AuditContext, OpenDiscard
+from ..context import NOBODY, AuditContext, OpenDiscard
 
 
 def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
@@ -21,23 +21,24 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
     table = ctx.table
     fam, rules, hands, melds, keys, held = ctx.family, ctx.rules, table.hands, table.melds, table.keys, table.held
     waits = ctx.waits
-    win: set[int] = set()
-    pong: set[int] = set()
-    kong: set[int] = set()
+    # most discards interest nobody: the sets are made only for a seat that could take it
+    win: "set[int] | frozenset[int]" = NOBODY
+    pong: "set[int] | frozenset[int]" = NOBODY
+    kong: "set[int] | frozenset[int]" = NOBODY
     for s in range(ctx.n):
         if s == seat:
             continue
         counts = hands[s]
         if counts[tile] >= 2:  # cheap pre-test: every pong or kong of a discard needs a pair of it
             if fam.could_pong(rules, counts, tile):
-                pong.add(s)
+                pong = {s} if pong is NOBODY else pong | {s}
             if fam.could_kong(rules, counts, tile):
-                kong.add(s)
+                kong = {s} if kong is NOBODY else kong | {s}
         entry = waits[s]
         if entry is None:  # the family's wait entry, cached until the seat's hand changes
             entry = waits[s] = fam.seat_waits(rules, counts, keys[s], held[s], melds[s])
         if entry and fam.completes(rules, entry, counts, melds[s], tile):
-            win.add(s)
+            win = {s} if win is NOBODY else win | {s}
     ctx.open_discard = OpenDiscard(seat, tile, seq, win, pong, kong, ctx.kong_discard)
 
 

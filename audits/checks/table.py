@@ -167,7 +167,12 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     # 过手碰 / 过手杠 / 过胡 last until the player's own next draw.
     if ctx.passes.dirty[seat]:
         ctx.passes.clear(seat)
-    ctx.waits[seat] = ctx.win_legal[seat] = None  # the seat's hand changed (hot path: seat_changed inline)
+    # the seat's hand changed (seat_changed, inline on this hot path); what was known of
+    # the hand before the draw is kept for a discard of the drawn tile (摸切)
+    ctx.kept_tile[seat] = tile
+    ctx.kept_waits[seat] = ctx.waits[seat]
+    ctx.kept_legal[seat] = ctx.win_legal[seat]
+    ctx.waits[seat] = ctx.win_legal[seat] = None
     ctx.robbable = False
     ctx.last_draw = (seat, e.source, tile)
     ctx.tail_drawn[seat] = e.source == "tail" or replacement
@@ -211,8 +216,14 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
     ctx.tail_drawn[seat] = False
     ctx.last_draw = None
     ctx.robbable = False
-    ctx.waits[seat] = ctx.win_legal[seat] = None  # the seat's hand changed (hot path: seat_changed inline)
-    claims.open_discard(ctx, seat, TILE_INDEX[e.tile], e.seq)
+    tile = TILE_INDEX[e.tile]
+    if ctx.kept_tile[seat] == tile:  # 摸切: the hand is again the one before the draw
+        ctx.waits[seat] = ctx.kept_waits[seat]
+        ctx.win_legal[seat] = ctx.kept_legal[seat]
+    else:  # the seat's hand changed (seat_changed, inline on this hot path)
+        ctx.waits[seat] = ctx.win_legal[seat] = None
+    ctx.kept_tile[seat] = -1
+    claims.open_discard(ctx, seat, tile, e.seq)
 
 
 def hand_drawn(ctx: AuditContext, e: ev.HandDrawn) -> None:
