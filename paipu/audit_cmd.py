@@ -97,7 +97,7 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
         if fmt == "json":
             return _explain_json(found, output)
         lines = explain_game(found)
-        reports.write_explain(out_text, lines)
+        reports.write_explain(out_text, lines, terminal=_to_terminal(output))
         code = EXIT_FINDINGS if any(line.startswith("  [error]") for line in lines) else EXIT_OK
         if any(" INTERNAL_ERROR " in line for line in lines):
             code = EXIT_INTERNAL
@@ -132,7 +132,7 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
             _emit(junit_xml(results, orphans, policy), output)
         else:
             shown = [msgspec.structs.replace(r.verdict.audit, findings=r.verdict.reported) for r in results]
-            reports.write_text(out_text, shown, orphans)
+            reports.write_text(out_text, shown, orphans, terminal=_to_terminal(output))
             _write_policy_notes(out_text, results, policy)
             _emit(out_text.getvalue(), output)
     for w in unmatched_waivers(policy, used.values()):
@@ -199,6 +199,11 @@ def _binary_output(output: Optional[str]) -> Iterator[IO[bytes]]:
         _fail(f"cannot write {output}: {e.strerror or e}")
     with f:
         yield f
+
+
+def _to_terminal(output: Optional[str]) -> bool:
+    """The text goes to a terminal (standard output, not piped): fit it and colour it."""
+    return (not output or output == "-") and sys.stdout.isatty()
 
 
 def _emit(text: str, output: Optional[str]) -> None:

@@ -1,4 +1,5 @@
-"""Audit reports: rich summary tables, JSON lines of findings, JUnit XML, ``--explain`` text.
+"""Audit reports as text: rich summary tables, finding lines, ``--explain`` text (JSON
+and JUnit are in :mod:`paipu.formats`).
 
 Every output is built from :class:`audits.audit.GameAudit` objects plus the
 orphan problems (input that names no game).  Orphans are reported as
@@ -8,14 +9,15 @@ shows them.
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
-from typing import IO, Iterable, Sequence
-from xml.etree import ElementTree as ET
+from typing import IO, Iterable, Optional, Sequence
 
 import msgspec
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from audits.audit import GameAudit
 from audits.catalogue import CATALOGUE
@@ -59,6 +61,20 @@ def all_findings(audits: Iterable[GameAudit], orphans: Iterable[LogProblem] = ()
 
 # --- text -----------------------------------------------------------------------
 
+#: The text report's width when it does not go to a terminal (a pipe or a file).
+PLAIN_WIDTH = 140
+
+
+def text_console(out: IO[str], terminal: bool = False) -> Console:
+    """The console the text views print through.  ``terminal``: the text will be shown
+    on a terminal, so it takes the terminal's width and colours the severities
+    (``NO_COLOR`` still turns colour off); otherwise plain text, :data:`PLAIN_WIDTH` wide."""
+    if terminal:
+        width = shutil.get_terminal_size((PLAIN_WIDTH, 24)).columns
+        return Console(file=out, width=max(40, width), force_terminal=True, highlight=False, soft_wrap=False)
+    return Console(file=out, width=PLAIN_WIDTH, force_terminal=False, no_color=True, highlight=False,
+                   soft_wrap=False)
+
 def summary_by_code(findings: Sequence[Finding]) -> Table:
     """One row per finding code: severity, how many findings, in how many games, the rule."""
     t = Table(title="Findings by code", show_lines=False)
@@ -92,9 +108,10 @@ def summary_by_game(audits: Sequence[GameAudit]) -> Table:
 
 
 def write_text(out: IO[str], audits: Sequence[GameAudit], orphans: Sequence[LogProblem] = (),
-               limit: int = 50) -> None:
-    """The human summary: totals, the two tables, and the first ``limit`` findings."""
-    console = Console(file=out, width=140, highlight=False, soft_wrap=False)
+               limit: int = 50, terminal: bool = False) -> None:
+    """The human summary: totals, the two tables, and the first ``limit`` findings
+    (``terminal``: fitted to the terminal and coloured, see :func:`text_console`)."""
+    console = text_console(out, terminal)
     findings = all_findings(audits, orphans)
     errors = sum(1 for f in findings if f.severity == "error")
     hands = sum(a.hands for a in audits)
@@ -109,7 +126,7 @@ def write_text(out: IO[str], audits: Sequence[GameAudit], orphans: Sequence[LogP
         console.print(summary_by_game(with_findings))
     console.print("Findings:")
     for f in findings[:limit]:
-        console.print("  " + format_finding(f), markup=False)
+        console.print(styled_finding(f))
     if len(findings) > limit:
         console.print(f"  … and {len(findings) - limit} more (use --format json for all)")
 
@@ -128,22 +145,21 @@ def format_finding(f: Finding) -> str:
             f"{message}{tail}")
 
 
+def styled_finding(f: Finding) -> Text:
+    """:func:`format_finding` indented, with its severity coloured (shown only on a terminal)."""
+    line = format_finding(f)
+    tag = f"[{f.severity}]"
+    text = Text("  " + line)
+    at = line.find(tag)
+    if at >= 0:
+        text.stylize(_SEVERITY_STYLE.get(f.severity, ""), 2 + at, 2 + at + len(tag))
+    return text
+
+
 # --- JSON lines ---------------------------------------------------------------------
 
-_enc = msgspec.json.Encoder()
-
-
-def json_lines(findings: Iterable[Finding]) -> bytes:
-    """One JSON object per finding, one per line; each decodes back into :class:`Finding`."""
-    buf = bytearray()
-    for f in findings:
-        _enc.encode_into(f, buf, len(buf))
-        buf.extend(b"\n")
-    return bytes(buf)
-
-
 def read_json_lines(data: bytes) -> list[Finding]:
-    """Decode :func:`json_lines` output back into findings (game summary records,
+    """Decode ``paipu audit --format json`` output back into findings (game summary records,
     ``"record": "summary"``, are skipped)."""
     out = []
     for line in data.splitlines():
@@ -154,42 +170,19 @@ def read_json_lines(data: bytes) -> list[Finding]:
     return out
 
 
-# --- JUnit XML -------------------------------------------------------------------------
-
-def junit_xml(audits: Sequence[GameAudit], orphans: Sequence[LogProblem] = ()) -> str:
-    """JUnit XML: one testcase per game (classname = file, name = game id); a game
-    with findings has one ``failure`` element listing them.  Orphan problems form
-    one extra testcase named ``<unreadable input>``."""
-    cases = []
-    for a in audits:
-        cases.append((a.file, a.game, a.findings, a.hands))
-    if orphans:
-        cases.append(("<input>", "<unreadable input>", orphan_findings(orphans), 0))
-    failures = sum(1 for c in cases if c[2])
-    suite = ET.Element("testsuite", name="paipu audit", tests=str(len(cases)), failures=str(failures),
-                       errors="0", skipped="0")
-    for file, game, findings, hands in cases:
-        tc = ET.SubElement(suite, "testcase", classname=file, name=game or "<no game>")
-        props = ET.SubElement(tc, "properties")
-        ET.SubElement(props, "property", name="hands", value=str(hands))
-        if findings:
-            codes = Counter(f.code for f in findings)
-            msg = f"{len(findings)} finding(s): " + ", ".join(f"{c}×{n}" for c, n in sorted(codes.items()))
-            fail = ET.SubElement(tc, "failure", message=msg, type=findings[0].code)
-            fail.text = "\n".join(format_finding(f) for f in findings)
-    root = ET.Element("testsuites", tests=str(len(cases)), failures=str(failures))
-    root.append(suite)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
-
-
 # --- --explain ---------------------------------------------------------------------------
 
-def write_explain(out: IO[str], lines: Sequence[str]) -> None:
-    """Print an ``explain_game`` derivation as plain text (no markup interpretation)."""
-    console = Console(file=out, width=140, highlight=False)
+def write_explain(out: IO[str], lines: Sequence[str], terminal: bool = False) -> None:
+    """Print an ``explain_game`` derivation (no markup interpretation; on a terminal,
+    fitted to its width with the findings' severities coloured)."""
+    console = text_console(out, terminal)
     for line in lines:
-        console.print(line, markup=False)
+        sev: Optional[str] = next((k for k in _SEVERITY_STYLE if line.lstrip().startswith(f"[{k}]")), None)
+        if sev is not None and terminal:
+            console.print(Text(line, style=_SEVERITY_STYLE[sev]))
+        else:
+            console.print(line, markup=False)
 
 
-__all__ = ["all_findings", "format_finding", "json_lines", "junit_xml", "orphan_findings", "read_json_lines",
-           "summary_by_code", "summary_by_game", "write_explain", "write_text"]
+__all__ = ["all_findings", "format_finding", "orphan_findings", "read_json_lines",
+           "styled_finding", "summary_by_code", "summary_by_game", "text_console", "write_explain", "write_text"]
