@@ -96,7 +96,7 @@ def run(path: str, jobs: int) -> dict:
     t0 = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-m", "paipu", "audit", path, "--format", "json", "-o", "-",
                               "--jobs", str(jobs)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    stats = {"first": None, "lines": 0, "hwm_kb": 0, "tree_kb": 0, "games_in_order": True}
+    stats = {"first": None, "lines": 0, "summaries": 0, "hwm_kb": 0, "tree_kb": 0, "games_in_order": True}
     done = threading.Event()
 
     def sample() -> None:
@@ -113,9 +113,12 @@ def run(path: str, jobs: int) -> dict:
     last = -1
     assert child.stdout is not None
     for line in child.stdout:
-        if stats["first"] is None:
-            stats["first"] = time.perf_counter() - t0
-        stats["lines"] += 1
+        if line.startswith(b'{"record":"summary"'):  # a game's summary record, not a finding
+            stats["summaries"] += 1
+        else:
+            if stats["first"] is None:
+                stats["first"] = time.perf_counter() - t0
+            stats["lines"] += 1
         k = int(line.split(b'"game":"k', 1)[1].split(b"-", 1)[0])
         stats["games_in_order"] &= k >= last
         last = k
@@ -142,7 +145,7 @@ def main() -> None:
     for jobs in (int(j) for j in args.jobs.split(",")):
         s = run(big, jobs)
         first = f"{s['first']:.2f} s" if s["first"] is not None else "none"
-        print(f"  --jobs {jobs}: first finding after {first}; {s['lines']} findings in {s['total']:.0f} s "
+        print(f"  --jobs {jobs}: first finding after {first}; {s['lines']} findings and {s['summaries']} game summaries in {s['total']:.0f} s "
               f"(exit {s['exit']}, input order {'kept' if s['games_in_order'] else 'BROKEN'}); "
               f"peak RSS {s['hwm_kb'] / 1024:.0f} MB (paipu process), "
               f"{s['tree_kb'] / 1024:.0f} MB (sampled sum with workers)")
