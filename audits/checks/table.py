@@ -136,8 +136,10 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     t = ctx.table
     if ctx.rob_chance is not None:
         claims.rob_chance_passed(ctx)
-    if ctx.open_discard is not None:
-        claims.missed_wins(ctx, e, [])
+    d = ctx.open_discard
+    if d is not None:
+        if d.declared:
+            claims.missed_wins(ctx, e, [])
         claims.discard_settled(ctx)
     seat = e.seat
     tile = TILE_INDEX[e.tile]
