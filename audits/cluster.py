@@ -42,8 +42,10 @@ from schema import limits as _limits
 from schema.events import AnyEvent, GameClosed
 from schema.reader import FileSpan, LogProblem, decode_line, find_logs
 
-#: Plain logs larger than this are cut into spans of about this size.
+#: Plain logs are cut into spans of at most about this size ...
 SPLIT_BYTES = 32 << 20
+#: ... and at least this size (a file is cut into about two spans per worker thread in between).
+MIN_SPLIT_BYTES = 1 << 20
 #: Tasks in flight per worker thread (results wait here only until their turn).
 WINDOW_PER_WORKER = 4
 #: Seconds to wait for a scheduler to answer, and for a local cluster's workers to start.
@@ -253,12 +255,14 @@ def _one_line(e: BaseException) -> str:
 
 
 def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[LogProblem]] = None, *,
-                  split_bytes: int = SPLIT_BYTES, window: Optional[int] = None) -> Iterator[Any]:
+                  split_bytes: Optional[int] = None, window: Optional[int] = None) -> Iterator[Any]:
     """Audit every game in ``paths`` on a Dask cluster, in input order (see the module docs).
 
     ``cluster`` is an address or ``local:N`` (see :func:`connect`), or a
     ``distributed.Client`` to use (and leave open).  Pass a list as ``orphans``
-    to collect the problems that name no game.
+    to collect the problems that name no game.  ``split_bytes`` is the span size
+    (default: two spans per worker thread, between :data:`MIN_SPLIT_BYTES` and
+    :data:`SPLIT_BYTES`).
     """
     from .run import attach_seals
 
@@ -279,13 +283,15 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
             for path in find_logs(paths):
                 seals[path] = client.submit(seal_problems, path, pure=False, priority=1)
                 try:
-                    small = os.path.getsize(path) <= split_bytes
+                    size: Optional[int] = os.path.getsize(path)
                 except OSError:  # not visible here: the workers decide
-                    small = False
-                if small or path.endswith(".gz"):
+                    size = None
+                cut = split_bytes or (SPLIT_BYTES if size is None else
+                                      min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, size // (2 * threads))))
+                if (size is not None and size <= cut) or path.endswith(".gz"):
                     spans = [FileSpan(path)]
                 else:
-                    spans = client.submit(plan_spans, path, split_bytes, pure=False, priority=2).result()
+                    spans = client.submit(plan_spans, path, cut, pure=False, priority=2).result()
                 for span in spans:
                     yield path, client.submit(audit_span, span, *lim_args, pure=False)
 
@@ -323,5 +329,5 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
                 local.close()
 
 
-__all__ = ["CONNECT_SECONDS", "ClusterError", "SPLIT_BYTES", "audit_cluster", "audit_span", "connect",
+__all__ = ["CONNECT_SECONDS", "ClusterError", "MIN_SPLIT_BYTES", "SPLIT_BYTES", "audit_cluster", "audit_span", "connect",
            "plan_spans", "seal_problems"]
