@@ -233,7 +233,7 @@ def connect(cluster: str) -> tuple[Any, Any]:
         if n < 1:
             raise ClusterError(f"--cluster {cluster!r}: give local:N with N worker processes (N ≥ 1)")
         try:
-            local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+            local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
                                  silence_logs=logging.ERROR)
         except Exception as e:
             raise ClusterError(f"could not start {n} local Dask workers: {_one_line(e)}") from None

@@ -129,7 +129,7 @@ def start_local_cluster(workers: int) -> tuple[object, object, float]:
     from distributed import Client, LocalCluster
 
     t = time.perf_counter()
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                            silence_logs=logging.ERROR)
     client = Client(cluster)
     client.run(lambda: __import__("audits.audit"))  # workers import the audit once, as a long run would
