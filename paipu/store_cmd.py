@@ -260,14 +260,10 @@ def register(app: typer.Typer) -> None:
             text = "".join(A.summary_line(r) + "\n" for r in rows) if not rows_out else None
             if rows_out:
                 _emit(cols, rows, "table", output)
-            elif output:
-                try:
-                    with open(output, "w", encoding="utf-8") as f:
-                        f.write(text)
-                except OSError as e:
-                    _fail(f"cannot write {output}: {e.strerror}")
             else:
-                sys.stdout.write(text)
+                from .audit_cmd import _emit as emit_text
+
+                emit_text(text, output)
         else:
             _emit(cols, rows, fmt, output)
         err = _err()

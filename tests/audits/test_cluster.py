@@ -11,7 +11,6 @@ import time
 import msgspec
 import pytest
 
-from audits import audit_paths
 from audits import cluster
 from audits.cluster import ClusterError, audit_cluster, plan_spans
 from paipu.sim.simulate import SimConfig, simulate_games

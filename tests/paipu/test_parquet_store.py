@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import textwrap
 
 import duckdb
 import pytest
@@ -18,7 +15,7 @@ from paipu.store.ingest import TABLES
 from paipu.store.parquet import Dataset, open_dataset
 from paipu.store.query import QueryRefused, run_query
 from paipu.store_cmd import register
-from tests.paipu.test_store import dianji_game, write
+from tests.paipu.test_store import dianji_game, kill_ingest_in_batch_2, write
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -148,16 +145,8 @@ def test_a_killed_ingest_leaves_no_partial_batch_visible(tmp_path):
     games = [dianji_game(f"g{i}", start_hour=i) for i in range(4)]
     path = write(tmp_path / "all.jsonl", *games)
     per_game = len(games[0].events)
-    script = textwrap.dedent(f"""
-        import os
-        from paipu import store
-        def die(batch):
-            if batch == 2:
-                os._exit(9)   # the second batch's files are in place, its commit record is not
-        store.ingest([{path!r}], parquet={ds!r}, batch_events={2 * per_game}, before_commit=die)
-    """)
-    proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, timeout=120)
-    assert proc.returncode == 9, proc.stderr.decode()
+    # the second batch's files are in place, its commit record is not
+    kill_ingest_in_batch_2(path, 2 * per_game, f"parquet={ds!r}")
     assert len({f.rsplit("part-", 1)[1] for f in _files(ds, "games")}) == 2  # two batches' files on disk
     count = "SELECT count(*), count(DISTINCT game) FROM {}"
     assert run_query("", count.format("games"), parquet=ds)[1] == [(2, 2)]
