@@ -140,8 +140,8 @@ def _audit_report(paths: List[str], fmt: str, output: Optional[str], jobs: int, 
     out_text = io.StringIO()
     orphans: list = []
     show = sys.stderr.isatty() if progress is None else progress
-    games = _timed(_with_progress(audit_paths(paths, jobs=jobs, orphans=orphans,
-                                              cluster=client[0] if client else None), show))
+    on = {"cluster": client[0]} if client else {}
+    games = _timed(_with_progress(audit_paths(paths, jobs=jobs, orphans=orphans, **on), show))
     if client is not None:
         games = _cluster_errors(games)
     failed = False

@@ -187,3 +187,15 @@ def test_audit_command_on_local_cluster_prints_and_exits_as_one_process(tmp_path
     assert bad.exit_code == 2 and "local:N" in bad.stderr and "Traceback" not in bad.output
     mixed = runner.invoke(_app(), ["audit", SAMPLES, "--cluster", "local:2", "--jobs", "2"])
     assert mixed.exit_code == 2 and "do not mix" in mixed.stderr
+
+
+def test_audit_command_reaches_a_running_scheduler_by_its_address(client):
+    from typer.testing import CliRunner
+
+    from tests.paipu.test_audit_cmd import _app
+
+    runner = CliRunner()
+    one = runner.invoke(_app(), ["audit", SAMPLES, "--format", "json"])
+    many = runner.invoke(_app(), ["audit", SAMPLES, "--format", "json", "--cluster", client.scheduler.address])
+    assert many.exit_code == one.exit_code == 1 and many.stdout == one.stdout
+    assert client.scheduler.address.startswith("tcp://")
