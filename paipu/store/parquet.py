@@ -73,6 +73,7 @@ class Dataset:
         import fsspec
 
         self.url = url.rstrip("/") or url
+        self._commits: Optional[list[dict]] = None
         try:
             self.fs, self.root = fsspec.core.url_to_fs(self.url)
         except (ImportError, ValueError) as e:
@@ -129,13 +130,16 @@ class Dataset:
     # --- batches
 
     def commits(self) -> list[dict]:
-        """The commit records of the committed batches, oldest first."""
-        names = sorted(p for p in self.fs.ls(self._p(META, "batches"), detail=False) if p.endswith(".json"))
-        out = []
-        for p in names:
-            with self.fs.open(p, "r") as f:
-                out.append(json.load(f))
-        return sorted(out, key=lambda c: c["batch"])
+        """The commit records of the committed batches, oldest first (read once; this
+        object's own batches are added as it commits them)."""
+        if self._commits is None:
+            names = sorted(p for p in self.fs.ls(self._p(META, "batches"), detail=False) if p.endswith(".json"))
+            out = []
+            for p in names:
+                with self.fs.open(p, "r") as f:
+                    out.append(json.load(f))
+            self._commits = sorted(out, key=lambda c: c["batch"])
+        return self._commits
 
     def sweep(self) -> int:
         """Remove what killed ingests left: files of batches that never committed, and ``_paipu/tmp``.
@@ -209,6 +213,7 @@ class Dataset:
             if before_commit is not None:
                 before_commit()
             self._put_json(f"{META}/batches/{batch}.json", record)  # the commit
+            self.commits().append(record)
             self.fs.rm(self._p(META, "pending", f"{batch}.json"))
         finally:
             shutil.rmtree(local, ignore_errors=True)
@@ -222,17 +227,21 @@ class Dataset:
         if not self.local:
             con.register_filesystem(self.fs)
         replaced = any(c.get("replaces") for c in commits)
+        batches = _sql_list([c["batch"] for c in commits])
         for t in TABLES:
-            files = [self.duck(rel) for c in commits for rel in c["files"].get(t.name, ())]
             typed = ", ".join(f"CAST({c.name} AS {c.type}) AS {c.name}" for c in t.columns)
-            if not files:
+            if not any(c["files"].get(t.name) for c in commits):
                 empty = ", ".join(f"CAST(NULL AS {c.type}) AS {c.name}" for c in t.columns)
-                con.execute(f"CREATE OR REPLACE VIEW {t.name} AS SELECT {empty}, NULL::VARCHAR AS _batch WHERE false"
-                            if replaced else f"CREATE OR REPLACE VIEW {t.name} AS SELECT {empty} WHERE false")
                 if replaced:
-                    con.execute(f"CREATE OR REPLACE VIEW _{t.name}_all AS SELECT * FROM {t.name}")
+                    con.execute(f"CREATE OR REPLACE VIEW _{t.name}_all AS SELECT {empty}, NULL::VARCHAR AS _batch "
+                                "WHERE false")
+                else:
+                    con.execute(f"CREATE OR REPLACE VIEW {t.name} AS SELECT {empty} WHERE false")
                 continue
-            source = f"read_parquet({_sql_list(files)}, hive_partitioning = false)"
+            # every file of the table, but only the rows of committed batches (a killed ingest's
+            # files stay invisible until the next ingest removes them)
+            source = (f"read_parquet('{_sql_text(self.duck(t.name))}/*/*/part-*.parquet', hive_partitioning = false) "
+                      f"WHERE _batch IN (SELECT unnest({batches}))")
             if not replaced:
                 con.execute(f"CREATE OR REPLACE VIEW {t.name} AS SELECT {typed} FROM {source}")
             else:

@@ -128,8 +128,9 @@ def test_a_changed_game_is_replaced_and_read_once(tmp_path):
     first = write(tmp_path / "a.jsonl", dianji_game("g1"), dianji_game("g2"))
     changed = write(tmp_path / "b.jsonl", dianji_game("g2", underpay=True, build="2.0"))
     for kw in ({"parquet": ds}, {"db": db}):
-        store.ingest([first], **kw)
-        r = store.ingest([changed], **kw)
+        store.ingest([first], audit=False, **kw)  # no findings: an empty table beside a replaced game
+        assert store.ingest([first], audit=False, **kw).unchanged == 2
+        r = store.ingest([changed], audit=False, **kw)
         assert r.replaced == ["g2"]
     sql = "SELECT game, build, findings FROM games ORDER BY game"
     assert run_query(db, sql, parquet=ds) == run_query(db, sql)
