@@ -116,6 +116,26 @@ def full_audit(path: str, jobs: int) -> int:
     return sum(len(a.findings) for a in audit_paths([path], jobs=jobs))
 
 
+def cluster_audit(path: str, client: object) -> int:
+    from audits import audit_paths
+
+    return sum(len(a.findings) for a in audit_paths([path], cluster=client))
+
+
+def start_local_cluster(workers: int) -> tuple[object, object, float]:
+    """A Dask LocalCluster of ``workers`` processes (one thread each), its client, and the seconds it took."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    t = time.perf_counter()
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                           silence_logs=logging.ERROR)
+    client = Client(cluster)
+    client.run(lambda: __import__("audits.audit"))  # workers import the audit once, as a long run would
+    return cluster, client, time.perf_counter() - t
+
+
 def ingest(path: str) -> int:
     from paipu.store import ingest as run_ingest
 
@@ -197,6 +217,20 @@ def peak_rss_audit(path: str) -> tuple[float, float]:
     return int(rss_kb) / 1024, secs
 
 
+def cluster_row(stage: Callable[[str, Callable[[], object]], float], path: str, jobs2: float) -> float:
+    """The audit on a Dask ``local:2`` cluster against ``--jobs 2``: same findings, and the time ratio."""
+    cluster, client, started = start_local_cluster(2)
+    try:
+        same = cluster_audit(path, client) == full_audit(path, 2)
+        secs = stage("4b full audit, --cluster local:2", lambda: cluster_audit(path, client))
+    finally:
+        client.close()
+        cluster.close()
+    print(f"     local:2 / --jobs 2 = {secs / jobs2:.2f}× the time (cluster start {started:.1f} s, not counted; "
+          f"same findings: {same})", flush=True)
+    return secs
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=20000)
@@ -204,6 +238,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--big-mb", type=int, default=1024, help="size of the RSS probe file (0 skips it)")
     ap.add_argument("--win-hands", type=int, default=100000)
+    ap.add_argument("--cluster-only", action="store_true",
+                    help="only the audit on --jobs 2 against a Dask LocalCluster of 2 workers (local:2)")
     args = ap.parse_args()
 
     print(f"machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, "
@@ -222,10 +258,16 @@ def main() -> None:
               flush=True)
         return secs
 
+    if args.cluster_only:
+        jobs2 = stage("4 full audit, --jobs 2", lambda: full_audit(path, 2))
+        cluster_row(stage, path, jobs2)
+        return
+
     floor = stage("1 decode floor (msgspec)", lambda: decode_floor(path))
     stage("2 replay only", lambda: replay_only(path))
     audit1 = stage("3 full audit, 1 job", lambda: full_audit(path, 1))
     audit2 = stage("4 full audit, --jobs 2", lambda: full_audit(path, 2))
+    cluster2 = cluster_row(stage, path, audit2)
     ingest_s = stage("5 ingest into DuckDB", lambda: ingest(path))
 
     win = complete_hands(args.win_hands, args.seed)
@@ -244,6 +286,7 @@ def main() -> None:
     print("\nratios (target):")
     print(f"  full audit / decode floor (hands/s)   {floor / audit1:6.1%}   (≥ 35%)")
     print(f"  jobs 2 / jobs 1                       {audit1 / audit2:6.2f}×  (≥ 1.8×)")
+    print(f"  local:2 / jobs 2 (time; cluster cost) {cluster2 / audit2:6.2f}×")
     print(f"  win check / mahjong agari (counts)    {theirs / ours:6.1f}×  (≥ 10×)")
     print(f"  win check / mahjong agari (keys)      {theirs / ours_keys:6.1f}×  (≥ 10×)")
     print(f"  ingest                                {events / ingest_s / 1e6:6.2f} M events/s (≥ 1 M/s)")

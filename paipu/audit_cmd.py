@@ -56,19 +56,21 @@ def _timed(items: Iterator) -> Iterator[tuple[object, float]]:
 def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None, jobs: int = 1,
               explain: Optional[str] = None, progress: Optional[bool] = None,
               select: Optional[List[str]] = None, ignore: Optional[List[str]] = None,
-              fail_on: Optional[str] = None, waivers: Optional[str] = None) -> int:
+              fail_on: Optional[str] = None, waivers: Optional[str] = None, cluster: Optional[str] = None) -> int:
     """Run the audit command; returns the exit code (see the module docstring).
+
+    ``cluster`` (a Dask scheduler address or ``local:N``) audits on a Dask
+    cluster (:mod:`audits.cluster`): the same report and exit code as one process.
 
     ``select``/``ignore`` (codes or patterns, comma-separated), ``fail_on`` and
     ``waivers`` (a TOML file; default ``paipu.toml`` in the working directory)
     form the :class:`paipu.policy.Policy` every format applies.
     """
-    from audits import audit_paths, explain_game
+    from audits import explain_game
     from schema.reader import LogReader
 
     from . import reports
-    from .formats import GameResult, JsonStream, junit_xml
-    from .policy import PolicyError, build_policy, judge, unmatched_waivers
+    from .policy import PolicyError, build_policy
 
     if fmt not in FORMATS:
         _fail(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -78,6 +80,11 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
         _fail("--explain prints text or json, not junit")
     if not paths:
         _fail("no input: name log files, folders, or - for stdin")
+    if cluster is not None and jobs > 1:
+        _fail("--jobs and --cluster do not mix: the cluster's workers are the jobs")
+    if cluster is not None and "-" in paths and explain is None:
+        _fail("standard input cannot be shared with cluster workers; write it to a file the workers "
+              "can read, or audit it without --cluster")
     try:
         policy = build_policy(select, ignore, fail_on, waivers)
     except PolicyError as e:
@@ -104,9 +111,39 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
         _emit(out_text.getvalue(), output)
         return code
 
+    client = None
+    if cluster is not None:
+        from audits.cluster import ClusterError, connect
+
+        try:
+            client = connect(cluster)
+        except ClusterError as e:
+            _fail(str(e))
+    try:
+        return _audit_report(paths, fmt, output, jobs, progress, policy, client)
+    finally:
+        if client is not None:
+            for part in client:
+                if part is not None:
+                    part.close()
+
+
+def _audit_report(paths: List[str], fmt: str, output: Optional[str], jobs: int, progress: Optional[bool],
+                  policy, client) -> int:
+    """The audit of ``paths`` in one of the report formats; returns the exit code."""
+    from audits import audit_paths
+
+    from . import reports
+    from .formats import GameResult, JsonStream, junit_xml
+    from .policy import judge, unmatched_waivers
+
+    out_text = io.StringIO()
     orphans: list = []
     show = sys.stderr.isatty() if progress is None else progress
-    games = _timed(_with_progress(audit_paths(paths, jobs=jobs, orphans=orphans), show))
+    on = {"cluster": client[0]} if client else {}
+    games = _timed(_with_progress(audit_paths(paths, jobs=jobs, orphans=orphans, **on), show))
+    if client is not None:
+        games = _cluster_errors(games)
     failed = False
     internal = False  # some game hit a bug in paipu (INTERNAL_ERROR)
     used: dict = {}  # the waivers that matched, by identity (bounded by the waivers file)
@@ -146,6 +183,16 @@ def run_audit(paths: List[str], fmt: str = "text", output: Optional[str] = None,
             typer.echo(f"paipu: {p}", err=True)
         return EXIT_INPUT
     return EXIT_FINDINGS if failed else EXIT_OK
+
+
+def _cluster_errors(items: Iterator) -> Iterator:
+    """``items``, with a cluster that fails mid-run reported in one sentence (exit 2)."""
+    from audits.cluster import ClusterError
+
+    try:
+        yield from items
+    except ClusterError as e:
+        _fail(str(e))
 
 
 def _explain_json(log, output: Optional[str]) -> int:
@@ -242,6 +289,9 @@ def register(app: typer.Typer) -> None:
                                               "severity that fails a game and sets exit 1."),
         waivers: Optional[str] = typer.Option(None, "--waivers", help="TOML file of waivers and [audit] defaults "
                                               "(default: ./paipu.toml when it exists)."),
+        cluster: Optional[str] = typer.Option(None, "--cluster", help="Audit on a Dask cluster: a scheduler "
+                                              "address (tcp://host:8786) or local:N for N local worker "
+                                              "processes; the workers read the files themselves (docs/scale.md)."),
     ) -> None:
         """Audit game logs against the Qujing rules they declare; report every deviation.
 
@@ -250,4 +300,4 @@ def register(app: typer.Typer) -> None:
         unknown code).
         """
         raise typer.Exit(run_audit(list(paths or []), fmt, output, jobs, explain, None,
-                                   _codes_option(select), _codes_option(ignore), fail_on, waivers))
+                                   _codes_option(select), _codes_option(ignore), fail_on, waivers, cluster))

@@ -113,6 +113,9 @@ def register(app: typer.Typer) -> None:
         max_line_bytes: Optional[int] = typer.Option(
             None, "--max-line-bytes", help="Longest log line read (default 1 MiB; a longer line is reported "
             "and skipped)."),
+        parquet: Optional[str] = typer.Option(None, "--parquet", help="Write a hive-partitioned Parquet dataset "
+                                              "in this folder or fsspec URL instead of the DuckDB file "
+                                              "(docs/scale.md)."),
     ) -> None:
         """Load games into the history store: events, games, hands, players, transfers, findings.
 
@@ -138,11 +141,13 @@ def register(app: typer.Typer) -> None:
                 bar.update(task, description=f"ingesting: {r.games_read} games read, {r.events:,} events written")
         try:
             report = store.ingest(paths, db, audit=not no_audit, jobs=jobs, batch_events=batch_events,
-                                  progress=progress)
+                                  progress=progress, parquet=parquet)
         except store.StoreError as e:
             _fail(str(e))
         except duckdb.Error as e:
-            _fail(f"the store {db} could not be written: {_first_line(e)}")
+            _fail(f"the store {parquet or db} could not be written: {_first_line(e)}")
+        except OSError as e:
+            _fail(f"the store {parquet or db} could not be written: {e}")
         finally:
             from schema import limits
 
@@ -163,7 +168,7 @@ def register(app: typer.Typer) -> None:
         rate = f", {report.events_per_second:,.0f} events/s" if report.events else ""
         typer.echo(f"{report.games_read} games read: {report.added} added, {len(report.replaced)} replaced, "
                    f"{report.unchanged} unchanged, {len(report.refused)} refused; {report.events:,} events, "
-                   f"{report.findings:,} findings written to {db} in {report.seconds:.1f}s{rate}")
+                   f"{report.findings:,} findings written to {parquet or db} in {report.seconds:.1f}s{rate}")
         if report.internal_errors:
             _fail(f"{report.internal_errors} game(s) hit an internal error in paipu (a bug; please report it "
                   "with the input); every other game was stored", EXIT_INTERNAL)
@@ -176,6 +181,8 @@ def register(app: typer.Typer) -> None:
         output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
         timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", help="Stop the query after this many seconds."),
         memory: str = typer.Option(DEFAULT_MEMORY, "--memory", help="Memory limit of the query (e.g. 500MB, 2GB)."),
+        parquet: Optional[str] = typer.Option(None, "--parquet", help="Query the Parquet dataset in this folder "
+                                              "or URL instead of the DuckDB file."),
     ) -> None:
         """Run read-only SQL on the store (writes, ATTACH, COPY, INSTALL, EXPLAIN ANALYZE … are refused)."""
         if fmt not in FORMATS:
@@ -183,7 +190,7 @@ def register(app: typer.Typer) -> None:
         if fmt == "parquet" and not output:
             _fail("--format parquet needs --output FILE")
         try:
-            cols, rows = run_query(db, sql, fmt, output, timeout=timeout, memory=memory)
+            cols, rows = run_query(db, sql, fmt, output, timeout=timeout, memory=memory, parquet=parquet)
         except (store.StoreError, QueryRefused) as e:
             _fail(str(e))
         if fmt != "parquet":
@@ -192,24 +199,34 @@ def register(app: typer.Typer) -> None:
     @app.command("anomalies")
     def anomalies_cmd(
         db: str = typer.Option(store.DEFAULT_DB, "--db", help="The store."),
+        parquet: Optional[str] = typer.Option(None, "--parquet", help="Run on the Parquet dataset in this folder "
+                                              "or URL instead of the DuckDB file."),
         only: Optional[List[str]] = typer.Option(None, "--only", help="Run only this check (repeatable)."),
         param: Optional[List[str]] = typer.Option(None, "--param", "-p", help="name=value (repeatable)."),
-        fmt: str = typer.Option("table", "--format", "-f", help="table, csv or json."),
+        rows_out: bool = typer.Option(False, "--rows", help="Every failing row, not one line per fired check."),
+        checks_dir: Optional[str] = typer.Option(None, "--checks-dir", help="A folder of your own checks "
+                                                 "(<code>.sql, the library's format), run with the library's."),
+        fmt: str = typer.Option("text", "--format", "-f", help="text (default), table, csv, json or parquet "
+                                "(parquet needs --output)."),
         output: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
         list_checks: bool = typer.Option(False, "--list", help="List the checks, their statistics and parameters."),
         timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", help="Stop the checks after this many seconds."),
         memory: str = typer.Option(DEFAULT_MEMORY, "--memory", help="Memory limit of the checks (e.g. 500MB, 2GB)."),
     ) -> None:
-        """Run the named anomaly checks (paipu/store/sql/*.sql); print only failing rows.
+        """Run the anomaly checks (paipu/store/sql/*.sql and --checks-dir); report the ones that fire.
 
-        Exit code 1 when any check returns rows.
+        By default one line per check that fired: its row count and its strongest
+        evidence (the statistic, its value, rate, baseline and sample size).  --rows
+        gives every failing row with the same columns.  Exit code 1 when any check fires.
         """
         from paipu.store import anomalies as A
 
-        if fmt not in ("table", "csv", "json"):
-            _fail(f"unknown format {fmt!r}; formats: table, csv, json")
+        if fmt not in ANOMALY_FORMATS:
+            _fail(f"unknown format {fmt!r}; formats: {', '.join(ANOMALY_FORMATS)}")
+        if fmt == "parquet" and not output:
+            _fail("--format parquet needs --output FILE")
         try:
-            checks = A.load_checks()
+            checks = A.load_all(checks_dir)
             if list_checks:
                 for c in A.select(checks, only):
                     typer.echo(f"{c.code}: {c.title}\n  statistic: {c.statistic}\n  threshold: {c.threshold}")
@@ -217,8 +234,13 @@ def register(app: typer.Typer) -> None:
                         typer.echo(f"  --param {p.name}=… ({p.type}, default {p.default}): {p.doc}")
                 return
             params = A.parse_params(param or [])
-            check_output(db, output)
-            con = open_read_only(db, memory=memory)
+            if parquet is not None:
+                from .store.query import check_dataset_output
+
+                check_dataset_output(parquet, output)
+            else:
+                check_output(db, output)
+            con = open_read_only(db, memory=memory, parquet=parquet)
             try:
                 with time_limit(con, timeout):
                     results = A.run_checks(con, only, params, checks)
@@ -226,14 +248,87 @@ def register(app: typer.Typer) -> None:
                 con.close()
         except (A.AnomalyError, store.StoreError, QueryRefused) as e:
             _fail(str(e))
-        cols = ["code", *A.COLUMNS]
-        rows = [(r.check.code, *row) for r in results for row in r.rows]
-        _emit(cols, rows, fmt, output)
+        if rows_out:
+            cols = ["code", *A.COLUMNS]
+            rows = [(r.check.code, *row) for r in results for row in r.rows]
+        else:
+            cols = list(A.SUMMARY_COLUMNS)
+            rows = A.summary_rows(results)
+        if fmt == "parquet":
+            _write_parquet(cols, rows, output)
+        elif fmt == "text":
+            text = "".join(A.summary_line(r) + "\n" for r in rows) if not rows_out else None
+            if rows_out:
+                _emit(cols, rows, "table", output)
+            else:
+                from .audit_cmd import _emit as emit_text
+
+                emit_text(text, output)
+        else:
+            _emit(cols, rows, fmt, output)
         err = _err()
-        for r in results:
-            err.print(f"{r.check.code}: {len(r.rows)} rows in {r.seconds * 1000:.0f} ms", highlight=False)
-        if rows:
+        fired = sum(1 for r in results if r.rows)
+        err.print(f"{len(results)} checks run, {fired} fired, "
+                  f"{sum(len(r.rows) for r in results)} rows in {sum(r.seconds for r in results) * 1000:.0f} ms"
+                  + ("" if rows_out or not fired else "; --rows lists every row"), highlight=False)
+        if fired:
             raise typer.Exit(EXIT_FOUND)
+
+    @app.command("export")
+    def export_cmd(
+        db: str = typer.Option(store.DEFAULT_DB, "--db", help="The DuckDB store to read."),
+        parquet: str = typer.Option(..., "--parquet", help="The Parquet dataset to write (folder or fsspec URL)."),
+    ) -> None:
+        """Copy the DuckDB store into a Parquet dataset (idempotent by content hash).
+
+        The way out when another DuckDB cannot read the store: export with the paipu that
+        wrote it, then `paipu import` with the new one.
+        """
+        from .store.parquet import export_store
+
+        try:
+            n, skipped = export_store(db, parquet)
+        except store.StoreError as e:
+            _fail(str(e))
+        except (duckdb.Error, OSError) as e:
+            _fail(f"the dataset {parquet} could not be written: {_first_line(e)}")
+        typer.echo(f"{n} games exported from {db} to {parquet} ({skipped} already there)")
+
+    @app.command("import")
+    def import_cmd(
+        parquet: str = typer.Option(..., "--parquet", help="The Parquet dataset to read (folder or fsspec URL)."),
+        db: str = typer.Option(store.DEFAULT_DB, "--db", help="The DuckDB store to write (created if missing)."),
+    ) -> None:
+        """Load a Parquet dataset into a DuckDB store (idempotent by content hash; changed games replaced)."""
+        from .store.parquet import import_dataset
+
+        try:
+            added, replaced, unchanged = import_dataset(parquet, db)
+        except store.StoreError as e:
+            _fail(str(e))
+        except (duckdb.Error, OSError) as e:
+            _fail(f"the store {db} could not be written: {_first_line(e)}")
+        typer.echo(f"{added} games added, {replaced} replaced, {unchanged} unchanged in {db} from {parquet}")
+
+
+ANOMALY_FORMATS = ("text", "table", "csv", "json", "parquet")
+
+
+def _write_parquet(cols: list[str], rows: list[tuple], output: str) -> None:
+    """Rows as a Parquet file (written by DuckDB from the rows given)."""
+    con = duckdb.connect()
+    try:
+        values = {c: [r[k] for r in rows] for k, c in enumerate(cols)}
+        rel = con.sql("SELECT " + ", ".join(f"unnest($c{k}) AS \"{c}\"" for k, c in enumerate(cols)),
+                      params={f"c{k}": values[c] for k, c in enumerate(cols)}) if rows else None
+        if rel is None:
+            con.execute("CREATE TABLE empty_rows (" + ", ".join(f'"{c}" VARCHAR' for c in cols) + ")")
+            rel = con.table("empty_rows")
+        rel.write_parquet(os.path.abspath(output))
+    except (duckdb.Error, OSError) as e:
+        _fail(f"cannot write {output}: {_first_line(e)}")
+    finally:
+        con.close()
 
 
 __all__ = ["QueryRefused", "check_output", "check_read_only", "open_read_only", "register", "render", "run_query"]

@@ -237,6 +237,42 @@ class GzipStream:
         self.raw.close()
 
 
+class FileSpan(msgspec.Struct, frozen=True):
+    """Part of one plain (not ``.gz``) log: the bytes ``[start, end)``, whose first line is
+    line ``first_line`` of the file (``end`` ``None``: to the end of the file).
+
+    A span starts at the beginning of a line and ends after a newline, at a point
+    where no game is open (see :func:`audits.cluster.plan_spans`), so reading the
+    spans of a file one after another gives exactly the games, problems and line
+    numbers of reading the file whole.
+    """
+
+    path: str
+    start: int = 0
+    end: Optional[int] = None
+    first_line: int = 1
+
+
+class _Window:
+    """Reads the bytes ``[start, end)`` of a file and no more."""
+
+    def __init__(self, span: FileSpan):
+        self.f = open(span.path, "rb")
+        self.f.seek(span.start)
+        self.left = None if span.end is None else span.end - span.start
+
+    def read(self, n: int = -1) -> bytes:
+        if self.left is None:
+            return self.f.read(n)
+        want = self.left if n is None or n < 0 else min(n, self.left)
+        out = self.f.read(want)
+        self.left -= len(out)
+        return out
+
+    def close(self) -> None:
+        self.f.close()
+
+
 def open_source(path: str) -> IO[bytes]:
     """Open a log for binary reading: ``-`` is stdin; ``.gz`` is decompressed (see :class:`GzipStream`)."""
     if path == "-":
@@ -316,14 +352,15 @@ def iter_lines(path: str) -> Iterator[tuple[int, Union[Event, LogProblem]]]:
             yield from items
 
 
-def _blocks(path: str) -> Iterator[tuple[int, Optional[list[Event]], list[tuple[int, Union[Event, LogProblem]]]]]:
-    """The log in blocks: ``(first line number, events, [])`` for a block whose every
-    line is an event, else ``(first, None, [(line number, event or problem), ...])``."""
+def _blocks(path: str, span: Optional[FileSpan] = None
+            ) -> Iterator[tuple[int, Optional[list[Event]], list[tuple[int, Union[Event, LogProblem]]]]]:
+    """The log (or the ``span`` of it) in blocks: ``(first line number, events, [])`` for a
+    block whose every line is an event, else ``(first, None, [(line number, event or problem), ...])``."""
     name = "<stdin>" if path == "-" else path
-    first = 1
+    first = 1 if span is None else span.first_line
     src = None
     try:
-        src = open_source(path)
+        src = open_source(path) if span is None or (span.start == 0 and span.end is None) else _Window(span)
         for block in line_blocks(src):
             lines = block.splitlines()
             try:
@@ -344,10 +381,12 @@ def _blocks(path: str) -> Iterator[tuple[int, Optional[list[Event]], list[tuple[
             src.close()
 
 
-def find_logs(paths: Iterable[str]) -> Iterator[str]:
-    """Files named, and ``.jsonl``/``.jsonl.gz`` files under folders named, sorted."""
+def find_logs(paths: Iterable[Union[str, FileSpan]]) -> Iterator[Union[str, FileSpan]]:
+    """Files named, and ``.jsonl``/``.jsonl.gz`` files under folders named, sorted (spans as given)."""
     for p in paths:
-        if p != "-" and os.path.isdir(p):
+        if isinstance(p, FileSpan):
+            yield p
+        elif p != "-" and os.path.isdir(p):
             found = []
             for root, _dirs, files in os.walk(p):
                 for f in files:
@@ -363,25 +402,29 @@ class LogReader:
 
     Iterate :meth:`games` for :class:`GameLog` objects; problems that belong to
     no game (unreadable files, lines with no game id) collect in ``orphans``.
+    A :class:`FileSpan` among ``paths`` reads only that part of its file.
     """
 
-    def __init__(self, paths: Iterable[str]):
+    def __init__(self, paths: Iterable[Union[str, FileSpan]]):
         self.paths = list(paths)
         self.orphans: list[LogProblem] = []
 
     def games(self) -> Iterator[GameLog]:
-        for path in find_logs(self.paths):
+        for item in find_logs(self.paths):
+            span = item if isinstance(item, FileSpan) else None
+            path = span.path if span is not None else item
             name = "<stdin>" if path == "-" else path
             if path != "-" and not os.path.exists(path):
-                self.orphans.append(LogProblem(name, 0, "no such file"))
+                if span is None or span.start == 0:  # a file's problem is reported once, by its first span
+                    self.orphans.append(LogProblem(name, 0, "no such file"))
                 continue
-            yield from self._games_in(path, name)
+            yield from self._games_in(path, name, span)
 
-    def _games_in(self, path: str, name: str) -> Iterator[GameLog]:
+    def _games_in(self, path: str, name: str, span: Optional[FileSpan] = None) -> Iterator[GameLog]:
         open_games: dict[str, GameLog] = {}
         get = open_games.get
         closed_type = GameClosed
-        for first, events, items in _blocks(path):
+        for first, events, items in _blocks(path, span):
             if events is not None:
                 yield from self._clean_block(open_games, name, first, events)
                 continue
@@ -463,6 +506,6 @@ def encode_events(events: Iterable[Event]) -> bytes:
 
 
 __all__ = [
-    "GameLog", "LogProblem", "LogReader", "decode_line", "encode_events",
+    "FileSpan", "GameLog", "LogProblem", "LogReader", "decode_line", "encode_events",
     "find_logs", "iter_lines", "open_source", "read_games", "GameOpened",
 ]

@@ -10,8 +10,16 @@ statistic and the threshold, and declares its parameters::
 
 Parameters appear in the query as ``$name`` placeholders and are always bound
 by DuckDB, never pasted into the SQL text.  Every check returns only failing
-rows, with the columns of :data:`COLUMNS` (``game``, ``hand``, ``seq`` and
-``seat`` locate the fault; aggregate checks leave what does not apply NULL).
+rows, with the columns of :data:`COLUMNS`: ``game``, ``hand``, ``seq`` and
+``seat`` locate the fault (aggregate checks leave what does not apply NULL),
+``detail`` says it in a sentence, and the evidence is data too: ``statistic``
+names the statistic the threshold is on (``z``, ``chi2``, ``difference``,
+``score``, ``copies``), ``value`` is its value, ``rate`` the observed rate,
+``baseline`` what the rule or the population expects, ``n`` the sample size
+(NULL where one does not apply).
+
+A user's own checks (``paipu anomalies --checks-dir DIR``) are files in the same
+format, run beside the library's (:func:`load_all`).
 """
 
 from __future__ import annotations
@@ -29,7 +37,11 @@ import duckdb
 SQL_DIR = os.path.join(os.path.dirname(__file__), "sql")
 
 #: The columns every check returns, in order.
-COLUMNS = ("game", "hand", "seq", "seat", "player", "detail")
+COLUMNS = ("game", "hand", "seq", "seat", "player", "detail", "statistic", "value", "rate", "baseline", "n")
+
+#: The columns of :func:`summary_rows`: one row per check that fired, with its strongest evidence.
+SUMMARY_COLUMNS = ("code", "rows", "statistic", "value", "rate", "baseline", "n", "game", "hand", "seq", "seat",
+                   "player", "detail", "title")
 
 #: Parameter types a check may declare.
 PARAM_TYPES = ("INTEGER", "DOUBLE", "VARCHAR", "TIMESTAMPTZ")
@@ -135,6 +147,73 @@ def load_checks(directory: str = SQL_DIR) -> dict[str, Check]:
     return {c.code: c for c in (parse_check(os.path.join(directory, f)) for f in names)}
 
 
+def load_all(checks_dir: Optional[str] = None) -> dict[str, Check]:
+    """The library's checks, plus the user's checks in ``checks_dir`` (same format, one file each)."""
+    checks = load_checks()
+    if not checks_dir:
+        return checks
+    if not os.path.isdir(checks_dir):
+        raise AnomalyError(f"--checks-dir {checks_dir} is not a folder")
+    mine = load_checks(checks_dir)
+    if not mine:
+        raise AnomalyError(f"--checks-dir {checks_dir} holds no .sql check files")
+    for code, check in mine.items():
+        if code in checks:
+            raise AnomalyError(f"{check.path}: a check named {code!r} is already in the library; rename the file")
+    return {**checks, **mine}
+
+
+def strongest(result: CheckResult) -> Optional[tuple]:
+    """The row of ``result`` with the largest ``|value|`` (the first such row), or ``None``."""
+    i = COLUMNS.index("value")
+    best = None
+    for row in result.rows:
+        v = row[i]
+        if v is None:
+            continue
+        if best is None or abs(v) > abs(best[i]):
+            best = row
+    return best if best is not None else (result.rows[0] if result.rows else None)
+
+
+def summary_rows(results: Iterable[CheckResult]) -> list[tuple]:
+    """One row per check that fired (:data:`SUMMARY_COLUMNS`): its row count and strongest evidence."""
+    out = []
+    col = {c: k for k, c in enumerate(COLUMNS)}
+    for r in results:
+        row = strongest(r)
+        if row is None:
+            continue
+        out.append((r.check.code, len(r.rows), row[col["statistic"]], row[col["value"]], row[col["rate"]],
+                    row[col["baseline"]], row[col["n"]], row[col["game"]], row[col["hand"]], row[col["seq"]],
+                    row[col["seat"]], row[col["player"]], row[col["detail"]], r.check.title))
+    return out
+
+
+def summary_line(row: tuple) -> str:
+    """One line for a fired check: code, rows, the statistic of its strongest evidence, and that evidence."""
+    d = dict(zip(SUMMARY_COLUMNS, row))
+    parts = [f"{d['statistic']} = {_num(d['value'])}"]
+    if d["rate"] is not None:
+        parts.append(f"rate {d['rate']:.1%}")
+    if d["baseline"] is not None:
+        parts.append(f"baseline {d['baseline']:.1%}" if d["rate"] is not None else f"baseline {_num(d['baseline'])}")
+    if d["n"] is not None:
+        parts.append(f"n = {d['n']}")
+    where = ", ".join(f"{k} {d[k]}" for k in ("player", "game", "hand") if d[k] is not None)
+    rows = f"{d['rows']} row" + ("s" if d["rows"] != 1 else "")
+    return (f"{d['code']}: {rows}; strongest {', '.join(parts)}" + (f" ({where})" if where else "")
+            + f" — {d['detail']}")
+
+
+def _num(v: Any) -> str:
+    if v is None:
+        return "NULL"
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
+        return str(int(v))
+    return f"{v:.2f}" if isinstance(v, float) else str(v)
+
+
 def parse_params(pairs: Iterable[str]) -> dict[str, str]:
     """``["z=3", "since=2026-01-01"]`` → ``{"z": "3", "since": "2026-01-01"}``."""
     out: dict[str, str] = {}
@@ -202,5 +281,6 @@ def run_checks(con: duckdb.DuckDBPyConnection, only: Optional[Sequence[str]] = N
     return results
 
 
-__all__ = ["AnomalyError", "COLUMNS", "Check", "CheckResult", "Param", "SQL_DIR", "bind", "convert",
-           "load_checks", "parse_check", "parse_params", "run_checks", "select"]
+__all__ = ["AnomalyError", "COLUMNS", "Check", "CheckResult", "Param", "SQL_DIR", "SUMMARY_COLUMNS", "bind",
+           "convert", "load_all", "load_checks", "parse_check", "parse_params", "run_checks", "select", "strongest",
+           "summary_line", "summary_rows"]

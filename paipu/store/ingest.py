@@ -267,6 +267,8 @@ def connect(db: str, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(db, read_only=read_only)
     except duckdb.Error as e:
         text = _first_line(e)
+        if _version_trouble(text):
+            raise StoreError(incompatible_message(db, text)) from None
         if "lock" in text.lower():
             # DuckDB allows one writing process per file: another ingest (or a query
             # opened while it writes) holds it
@@ -284,6 +286,31 @@ def connect(db: str, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     return con
 
 
+def _version_trouble(text: str) -> bool:
+    """Whether DuckDB refused a file because another DuckDB version wrote it."""
+    t = text.lower()
+    return "version" in t and any(w in t for w in ("database file", "storage", "serializ", "can only read"))
+
+
+def incompatible_message(db: str, reason: str) -> str:
+    """What to say when this DuckDB cannot open the store ``db``, and the way out."""
+    return (f"the store {db} was written by a DuckDB this paipu's DuckDB {duckdb.__version__} cannot read "
+            f"({reason}); with the paipu and DuckDB that wrote it (its `meta` table records both), run "
+            f"`paipu export --db {db} --parquet DIR`, then here `paipu import --parquet DIR --db NEW.duckdb` "
+            "(or query DIR directly: `paipu query --parquet DIR`); see docs/scale.md")
+
+
+def writer_versions() -> dict[str, str]:
+    """The versions of paipu and DuckDB writing now (recorded in every store)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        paipu = version("paipu")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        paipu = "unknown"
+    return {"paipu_version": paipu, "duckdb_version": duckdb.__version__}
+
+
 def _create(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("BEGIN")
     for stmt in ddl():
@@ -292,9 +319,15 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
     row = rows[0] if rows else None
     if row is None:
         con.execute("INSERT INTO meta VALUES ('store_version', $v)", {"v": str(STORE_VERSION)})
+        for k, v in writer_versions().items():
+            con.execute("INSERT INTO meta VALUES ($k, $v)", {"k": f"created_by_{k}", "v": v})
     elif row[0] != str(STORE_VERSION):
         con.execute("ROLLBACK")
         raise StoreError(f"store version {row[0]} is not the version this paipu writes ({STORE_VERSION})")
+    # the last writer's versions: what an analyst needs to open the file again
+    for k, v in writer_versions().items():
+        con.execute("DELETE FROM meta WHERE key = $k", {"k": k})
+        con.execute("INSERT INTO meta VALUES ($k, $v)", {"k": k, "v": v})
     con.execute("COMMIT")
 
 
@@ -721,7 +754,7 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
            batch_events: int = DEFAULT_BATCH_EVENTS,
            progress: Optional[Callable[[IngestReport], None]] = None,
            before_commit: Optional[Callable[[int], None]] = None,
-           con: Optional[duckdb.DuckDBPyConnection] = None) -> IngestReport:
+           con: Optional[duckdb.DuckDBPyConnection] = None, parquet: Optional[str] = None) -> IngestReport:
     """Load the games of ``paths`` into the store ``db``; see the module docs for the guarantees.
 
     Every game read is counted once in the report: added, replaced, unchanged or
@@ -737,13 +770,25 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
     ``jobs > 1`` runs the audit in that many worker processes (started with
     ``spawn``, so a script calling this needs the usual ``if __name__ == "__main__":``
     guard).
+
+    ``parquet`` (a folder or fsspec URL) writes the Parquet dataset of
+    :mod:`paipu.store.parquet` instead of the DuckDB file ``db``, with the same
+    batches, counts and guarantees.
     """
     report = IngestReport()
     auditor, note = load_auditor() if audit else (None, "")
     report.audited, report.audit_note = auditor is not None, note
-    own = con is None
-    if own:
-        con = connect(db)
+    own = con is None and parquet is None
+    target: Any
+    if parquet is not None:
+        from .parquet import ParquetTarget
+
+        target = ParquetTarget(parquet)
+        db = ":memory:"  # the spool goes to a temporary folder
+    else:
+        if own:
+            con = connect(db)
+        target = _DuckTarget(con)
     started = time.perf_counter()
     reader = LogReader(paths)
     pool = None
@@ -784,12 +829,12 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
             seen[log.game] = (content_hash, log.file)
             batch.add(log.game, content_hash, rows, log)
             if batch.events >= batch_events:
-                _flush(con, batch, report, spool_dir, auditor, before_commit)
+                _flush(target, batch, report, spool_dir, auditor, before_commit)
                 batch = _Batch()
                 if progress:
                     progress(report)
         if batch.games:
-            _flush(con, batch, report, spool_dir, auditor, before_commit)
+            _flush(target, batch, report, spool_dir, auditor, before_commit)
         report.orphans = [str(p) for p in reader.orphans]
     finally:
         if pool is not None:
@@ -799,13 +844,31 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
             shutil.rmtree(spool_dir, ignore_errors=True)
         if own:
             con.close()
+        if parquet is not None:
+            target.close()
     report.seconds = time.perf_counter() - started
     if progress:
         progress(report)
     return report
 
 
-def _flush(con: duckdb.DuckDBPyConnection, batch: _Batch, report: IngestReport, spool_dir: str,
+class _DuckTarget:
+    """Where :func:`ingest` writes by default: the DuckDB store behind ``con``."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection):
+        self.con = con
+
+    def known(self, ids: list[str]) -> dict[str, str]:
+        """Content hash of each of ``ids`` already stored."""
+        return dict(self.con.execute(
+            "SELECT game, content_hash FROM games WHERE game IN (SELECT unnest($ids))", {"ids": ids}).fetchall())
+
+    def write(self, write: list[tuple[str, GameRows]], replaced: list[str], spool_dir: str,
+              before_commit: Optional[Callable[[int], None]], batch_no: int) -> tuple[int, int, float]:
+        return _write(self.con, write, replaced, spool_dir, before_commit, batch_no)
+
+
+def _flush(target: Any, batch: _Batch, report: IngestReport, spool_dir: str,
            auditor: Optional[Callable[[GameLog], Any]], before_commit: Optional[Callable[[int], None]]) -> None:
     """Write one batch in one transaction: skip unchanged games, replace changed ones.
 
@@ -814,8 +877,7 @@ def _flush(con: duckdb.DuckDBPyConnection, batch: _Batch, report: IngestReport, 
     game at fault is refused (with why) and every other game is stored.
     """
     ids = list(batch.games)
-    known = dict(con.execute(
-        "SELECT game, content_hash FROM games WHERE game IN (SELECT unnest($ids))", {"ids": ids}).fetchall())
+    known = target.known(ids)
     write: list[tuple[str, GameRows]] = []
     replaced: list[str] = []
     unchanged = 0
@@ -837,15 +899,15 @@ def _flush(con: duckdb.DuckDBPyConnection, batch: _Batch, report: IngestReport, 
             add_audit(log, rows, auditor)
     report.unchanged += unchanged
     try:
-        events, findings, raw = _write(con, write, replaced, spool_dir, before_commit, report.batches + 1)
+        events, findings, raw = target.write(write, replaced, spool_dir, before_commit, report.batches + 1)
     except duckdb.Error as e:
         if isinstance(e, duckdb.InterruptException) or not write:
             raise
         # one game the store cannot take must not cost the others: one transaction each
         for game, rows in write:
             try:
-                ev_n, f_n, r_s = _write(con, [(game, rows)], [game] if game in replaced else [], spool_dir,
-                                        None, report.batches + 1)
+                ev_n, f_n, r_s = target.write([(game, rows)], [game] if game in replaced else [], spool_dir,
+                                              None, report.batches + 1)
             except duckdb.Error as x:
                 if isinstance(x, duckdb.InterruptException):
                     raise
@@ -924,5 +986,6 @@ def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     return {t.name: con.execute(f"SELECT count(*) FROM {t.name}").fetchall()[0][0] for t in TABLES}
 
 
-__all__ = ["DEFAULT_DB", "IngestReport", "StoreError", "TABLES", "connect", "ddl", "game_rows", "ingest",
+__all__ = ["DEFAULT_DB", "IngestReport", "StoreError", "TABLES", "connect", "ddl", "game_rows", "incompatible_message",
+           "ingest", "writer_versions",
            "load_auditor", "schema_markdown", "spool_prefix", "sweep_spools", "table_counts"]

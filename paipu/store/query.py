@@ -102,12 +102,34 @@ def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
         raise QueryRefused("EXPLAIN ANALYZE runs its statement, so `paipu query` refuses it; use plain EXPLAIN")
 
 
-def open_read_only(db: str, output: Optional[str] = None, memory: str = DEFAULT_MEMORY
-                   ) -> duckdb.DuckDBPyConnection:
+def check_dataset_output(url: str, output: Optional[str]) -> None:
+    """Refuse an ``output`` path inside the Parquet dataset ``url``."""
+    if not output or "://" in url:
+        return
+    root = os.path.realpath(url)
+    if os.path.realpath(output) == root or os.path.realpath(output).startswith(root + os.sep):
+        raise QueryRefused(f"the output {output} is inside the dataset {url}; choose another --output")
+
+
+def open_read_only(db: str, output: Optional[str] = None, memory: str = DEFAULT_MEMORY, *,
+                   parquet: Optional[str] = None) -> duckdb.DuckDBPyConnection:
     """A locked-down connection: read-only, no file or network access except ``output``,
-    no spilling to disk, a memory limit, no extension installs, configuration locked."""
-    check_output(db, output)
-    con = connect(db, read_only=True)
+    no spilling to disk, a memory limit, no extension installs, configuration locked.
+
+    With ``parquet`` (a dataset folder or URL), the connection is an in-memory
+    database whose views read that dataset (:func:`paipu.store.parquet.open_dataset`)
+    and the only files it may open are the dataset's (and ``output``).
+    """
+    readable: list[str] = []
+    if parquet is not None:
+        from .parquet import allowed_root, open_dataset
+
+        check_dataset_output(parquet, output)
+        con = open_dataset(parquet)
+        readable = [allowed_root(parquet)]
+    else:
+        check_output(db, output)
+        con = connect(db, read_only=True)
     try:
         try:
             con.execute("SET memory_limit = $m", {"m": memory})
@@ -117,6 +139,8 @@ def open_read_only(db: str, output: Optional[str] = None, memory: str = DEFAULT_
         con.execute("SET temp_directory = ''")
         if output:
             con.execute("SET allowed_paths = $p", {"p": [os.path.abspath(output)]})
+        if readable:
+            con.execute("SET allowed_directories = $d", {"d": readable})
         con.execute("SET enable_external_access = false")
         con.execute("SET autoinstall_known_extensions = false")
         con.execute("SET lock_configuration = true")
@@ -152,15 +176,20 @@ def time_limit(con: duckdb.DuckDBPyConnection, seconds: Optional[float]) -> Iter
 
 
 def run_query(db: str, sql: str, fmt: str = "table", output: Optional[str] = None, *,
-              timeout: Optional[float] = DEFAULT_TIMEOUT, memory: str = DEFAULT_MEMORY
-              ) -> tuple[list[str], list[tuple]]:
+              timeout: Optional[float] = DEFAULT_TIMEOUT, memory: str = DEFAULT_MEMORY,
+              parquet: Optional[str] = None) -> tuple[list[str], list[tuple]]:
     """Run one read-only query; write parquet to ``output`` or return (columns, rows).
 
-    Raises :class:`QueryRefused` (one sentence) for anything refused or failed,
-    :class:`~paipu.store.ingest.StoreError` for a store that cannot be opened.
+    ``parquet`` runs it on the Parquet dataset at that folder or URL instead of the
+    DuckDB store ``db``.  Raises :class:`QueryRefused` (one sentence) for anything
+    refused or failed, :class:`~paipu.store.ingest.StoreError` for a store that
+    cannot be opened.
     """
-    check_output(db, output)
-    con = open_read_only(db, output if fmt == "parquet" else None, memory)
+    if parquet is not None:
+        check_dataset_output(parquet, output)
+    else:
+        check_output(db, output)
+    con = open_read_only(db, output if fmt == "parquet" else None, memory, parquet=parquet)
     try:
         check_read_only(con, sql)
         try:
@@ -182,5 +211,6 @@ def run_query(db: str, sql: str, fmt: str = "table", output: Optional[str] = Non
         con.close()
 
 
-__all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "QueryRefused", "StoreError", "check_output", "check_read_only",
+__all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "QueryRefused", "StoreError", "check_dataset_output", "check_output",
+           "check_read_only",
            "open_read_only", "run_query", "store_files", "time_limit"]

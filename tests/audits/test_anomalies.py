@@ -206,10 +206,14 @@ def test_anomalies_command(tmp_path):
     db = str(tmp_path / "s.duckdb")
     store.ingest([write(tmp_path / "a.jsonl", dianji_game("g1"), dianji_game("g2", underpay=True, build="2.0"))],
                  db, audit=False)
-    r = runner.invoke(app, ["anomalies", "--db", db, "--format", "csv"])
+    r = runner.invoke(app, ["anomalies", "--db", db, "--format", "csv", "--rows"])
     assert r.exit_code == 1
     lines = [x for x in r.stdout.splitlines() if x.startswith("code,") or x.startswith("dianji_payout,")]
-    assert lines[0] == "code,game,hand,seq,seat,player,detail" and len(lines) == 3
+    assert lines[0] == "code,game,hand,seq,seat,player,detail,statistic,value,rate,baseline,n" and len(lines) == 3
+    r = runner.invoke(app, ["anomalies", "--db", db, "--format", "csv"])  # one row per fired check
+    lines = r.stdout.splitlines()
+    assert r.exit_code == 1 and lines[0].startswith("code,rows,statistic,value,rate,baseline,n,")
+    assert len(lines) == 2 and lines[1].startswith("dianji_payout,2,difference,")
     r = runner.invoke(app, ["anomalies", "--db", db, "--only", "dianji_payout", "--param", "tolerance=1"])
     assert r.exit_code == 0
     r = runner.invoke(app, ["anomalies", "--db", db, "--only", "WIN_RATE", "--param", "z=abc"])
@@ -220,3 +224,76 @@ def test_anomalies_command(tmp_path):
     assert r.exit_code == 2 and "no store" in r.output
     r = runner.invoke(app, ["anomalies", "--list", "--only", "first_draw_shuffle"])
     assert r.exit_code == 0 and "critical" in r.output and "statistic:" in r.output
+
+
+def _cli(*args):
+    app = typer.Typer()
+    register(app)
+    return CliRunner().invoke(app, list(args))
+
+
+def _small_params(checks) -> list[str]:
+    names = {p.name for c in checks.values() for p in c.params}
+    return [x for k, v in SMALL.items() if k in names for x in ("--param", f"{k}={v}")]
+
+
+def test_default_output_is_one_line_per_fired_check_naming_its_statistic(planted_db):
+    found = {code: rows for code, rows in run(planted_db, None, **{k: v for k, v in SMALL.items()}).items()}
+    fired = [code for code in CHECKS if found[code]]
+    assert len(fired) >= 4 and sum(len(found[c]) for c in fired) > len(fired)  # many rows, few checks
+    r = _cli("anomalies", "--db", planted_db, *_small_params(CHECKS))
+    assert r.exit_code == 1
+    lines = r.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == fired
+    col = {c: k for k, c in enumerate(A.COLUMNS)}
+    for code, line in zip(fired, lines):
+        best = max(found[code], key=lambda row: abs(row[col["value"]]))
+        stat = best[col["statistic"]]
+        assert re.match(rf"{code}: {len(found[code])} rows?; strongest {stat} = ", line), line
+        assert line.endswith(best[col["detail"]])
+    collusion = next(line for line in lines if line.startswith("collusion_pairs"))
+    assert "rate " in collusion and "baseline " in collusion and "n = " in collusion
+    assert "--rows lists every row" in r.stderr
+    rows = _cli("anomalies", "--db", planted_db, "--rows", "--format", "json", *_small_params(CHECKS))
+    import json
+
+    listed = json.loads(rows.stdout)
+    assert len(listed) == sum(len(found[c]) for c in fired)
+    assert {"statistic", "value", "rate", "baseline", "n"} <= set(listed[0])
+
+
+def test_every_check_returns_its_statistic_as_columns(planted_db):
+    found = run(planted_db, None, **SMALL)
+    col = {c: k for k, c in enumerate(A.COLUMNS)}
+    for code, rows in found.items():
+        for row in rows:
+            assert row[col["statistic"]] in ("z", "chi2", "difference", "score", "copies"), code
+            assert isinstance(row[col["value"]], float), code
+            if row[col["statistic"]] == "z":
+                assert abs(row[col["value"]]) > 4.0 and 0 <= row[col["rate"]] <= 1 and row[col["n"]] > 0, code
+                assert f"z = {row[col['value']]:.1f}" in row[col["detail"]], code
+
+
+def test_parquet_output_and_users_own_checks(planted_db, tmp_path):
+    mine = tmp_path / "checks"
+    mine.mkdir()
+    (mine / "long_games.sql").write_text(
+        "-- title: games with many hands\n"
+        "-- statistic: hands per game against a limit\n"
+        "-- threshold: hands > $most\n"
+        "-- param most INTEGER = 7: most hands expected\n"
+        "SELECT game, NULL::INTEGER AS hand, NULL::INTEGER AS seq, NULL::INTEGER AS seat, NULL::VARCHAR AS player,\n"
+        "       format('{} hands', hands) AS detail, 'hands' AS statistic, hands::DOUBLE AS value,\n"
+        "       NULL::DOUBLE AS rate, $most::DOUBLE AS baseline, NULL::BIGINT AS n\n"
+        "FROM games WHERE hands > $most ORDER BY hands DESC, game\n", encoding="utf-8")
+    out = str(tmp_path / "fired.parquet")
+    r = _cli("anomalies", "--db", planted_db, "--checks-dir", str(mine), "--only", "long_games", "--only",
+             "dianji_payout", "--format", "parquet", "--output", out)
+    assert r.exit_code == 1, r.output
+    got = duckdb.connect().execute(f"SELECT code, rows, statistic FROM read_parquet('{out}') ORDER BY code").fetchall()
+    assert [g[0] for g in got] == ["dianji_payout", "long_games"] and got[1][2] == "hands" and got[1][1] > 0
+    (mine / "win_rate.sql").write_text((mine / "long_games.sql").read_text(), encoding="utf-8")
+    clash = _cli("anomalies", "--db", planted_db, "--checks-dir", str(mine))
+    assert clash.exit_code == 2 and "already in the library" in clash.stderr
+    missing = _cli("anomalies", "--db", planted_db, "--checks-dir", str(tmp_path / "none"))
+    assert missing.exit_code == 2 and "not a folder" in missing.stderr

@@ -230,21 +230,27 @@ def test_a_failure_mid_batch_leaves_the_store_as_before_that_batch(tmp_path):
     assert (r.added, r.unchanged) == (2, 2) and counts(db)["games"] == 6
 
 
-def test_a_killed_ingest_leaves_no_half_written_batch(tmp_path):
-    db = str(tmp_path / "s.duckdb")
-    games = [dianji_game(f"g{i}", start_hour=i) for i in range(4)]
-    path = write(tmp_path / "all.jsonl", *games)
-    per_game = len(games[0].events)
+def kill_ingest_in_batch_2(path: str, batch_events: int, where: str) -> None:
+    """Run ``store.ingest([path], <where>)`` in a child process that dies (exit 9) just before
+    the second batch would commit; ``where`` is the store argument as Python source."""
     script = textwrap.dedent(f"""
         import os
         from paipu import store
         def die(batch):
             if batch == 2:
-                os._exit(9)   # the process dies inside the second transaction
-        store.ingest([{path!r}], {db!r}, batch_events={2 * per_game}, before_commit=die)
+                os._exit(9)
+        store.ingest([{path!r}], {where}, batch_events={batch_events}, before_commit=die)
     """)
     proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, timeout=120)
     assert proc.returncode == 9, proc.stderr.decode()
+
+
+def test_a_killed_ingest_leaves_no_half_written_batch(tmp_path):
+    db = str(tmp_path / "s.duckdb")
+    games = [dianji_game(f"g{i}", start_hour=i) for i in range(4)]
+    path = write(tmp_path / "all.jsonl", *games)
+    per_game = len(games[0].events)
+    kill_ingest_in_batch_2(path, 2 * per_game, repr(db))  # the process dies inside the second transaction
     c = counts(db)
     assert c["games"] == 2 and c["events"] == 2 * per_game and c["hand_players"] == 8
     r = store.ingest([path], db)

@@ -4,6 +4,8 @@
 --   against the baseline p0 = the median of the players' claim rates (players with 100+
 --   offered; separately for 4- and 3-seat tables; the median, so that one extreme player does
 --   not move everyone else's baseline); stratified binomial z = (x − Σ n·p0) / sqrt(Σ n·p0(1 − p0)).
+-- sums: counts per table size first, then at most two products, so the result does not depend
+--   on the order rows are read in (the same answer from every store).
 -- threshold: |z| > $z, for players with at least $min_offered discards offered.
 -- param z DOUBLE = 4.0: z-score threshold (two-sided)
 -- param min_offered INTEGER = 500: fewest offered discards for a player to be judged
@@ -15,17 +17,19 @@ WITH hp AS (
 ), base AS (
     SELECT seats, coalesce(median(r) FILTER (WHERE n >= 100), sum(r * n) / nullif(sum(n), 0)) AS p0
     FROM rates GROUP BY seats
+), per_seats AS (
+    SELECT player, seats, sum(offered) AS n, sum(claims) AS x FROM hp GROUP BY player, seats
 ), per AS (
-    SELECT player, sum(offered) AS n, sum(claims) AS x, sum(offered * p0) AS e,
-           sum(offered * p0 * (1 - p0)) AS v
-    FROM hp JOIN base USING (seats)
+    SELECT player, sum(n) AS n, sum(x) AS x, sum(n * p0) AS e, sum(n * p0 * (1 - p0)) AS v
+    FROM per_seats JOIN base USING (seats)
     GROUP BY player
 ), z AS (
     SELECT *, (x - e) / sqrt(nullif(v, 0)) AS z FROM per WHERE n >= $min_offered
 )
 SELECT NULL::VARCHAR AS game, NULL::INTEGER AS hand, NULL::INTEGER AS seq, NULL::INTEGER AS seat, player,
        format('claimed {} of {} discards offered ({:.1f}%), baseline {:.1f}%, z = {:.1f}',
-              x, n, 100.0 * x / n, 100.0 * e / n, z) AS detail
+              x, n, 100.0 * x / n, 100.0 * e / n, z) AS detail,
+       'z' AS statistic, z::DOUBLE AS value, (x / n)::DOUBLE AS rate, (e / n)::DOUBLE AS baseline, n::BIGINT AS n
 FROM z
 WHERE abs(z) > $z
 ORDER BY abs(z) DESC, player

@@ -20,7 +20,8 @@ WITH rules AS (
 SELECT game, hand, settled_seq AS seq, seat, player,
        format('点鸡 net {} expected {} ({} chickens of {} at the table, base {}); server {} build {}',
               dianji_net, expected, chickens, sum(chickens) OVER (PARTITION BY game, hand), base,
-              server, build) AS detail
+              server, build) AS detail,
+       'difference' AS statistic, (dianji_net - expected)::DOUBLE AS value, NULL::DOUBLE AS rate, expected::DOUBLE AS baseline, NULL::BIGINT AS n
 FROM hp
 WHERE abs(dianji_net - expected) > $tolerance
 ORDER BY game, hand, seat

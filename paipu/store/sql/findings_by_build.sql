@@ -39,7 +39,8 @@ WITH g AS (
 SELECT ff.game, ff.hand, ff.seq, ff.seat, ff.player,
        format('server {} build {} {} from {}: findings in {} of {} hands ({:.1f}%, population {:.1f}%), z = {:.1f}; {}',
               z.server, z.build, $period, strftime(z.period, '%Y-%m-%d'), z.x, z.n, 100.0 * z.x / z.n,
-              100.0 * z.p0, z.z, c.top) AS detail
+              100.0 * z.p0, z.z, c.top) AS detail,
+       'z' AS statistic, z.z::DOUBLE AS value, (z.x / z.n)::DOUBLE AS rate, z.p0::DOUBLE AS baseline, z.n::BIGINT AS n
 FROM z
 JOIN first_f ff USING (server, build, period)
 JOIN codes c USING (server, build, period)

@@ -27,7 +27,8 @@ WITH g AS (
 )
 SELECT f.game, f.hand, f.seq, f.seat, f.player,
        format('{}: {} — player has findings in {} of {} hands ({:.1f}%, population {:.1f}%), z = {:.1f}',
-              f.code, f.message, z.x, z.n, 100.0 * z.x / z.n, 100.0 * z.p0, z.z) AS detail
+              f.code, f.message, z.x, z.n, 100.0 * z.x / z.n, 100.0 * z.p0, z.z) AS detail,
+       'z' AS statistic, z.z::DOUBLE AS value, (z.x / z.n)::DOUBLE AS rate, z.p0::DOUBLE AS baseline, z.n::BIGINT AS n
 FROM z JOIN f USING (player)
 WHERE z.z > $z AND z.x >= $min_hands
 ORDER BY z.z DESC, f.game, f.seq

@@ -24,14 +24,15 @@ WITH kinds AS (
     LEFT JOIN (SELECT server, build, tile, count(*) AS o FROM draws GROUP BY ALL) c
         ON c.server = b.server AND c.build = b.build AND c.tile = k.tile
 ), chi AS (
-    SELECT server, build, n, sum((o - n / 34.0) ^ 2 / (n / 34.0)) AS x2,
+    SELECT server, build, n, 34.0 * sum(o * o) / n - n AS x2,  -- = Σ (o − n/34)² / (n/34), summed exactly
            string_agg(format('{} {}', tile, o), ', ' ORDER BY o DESC, tile) FILTER (WHERE o > 2 * n / 34.0) AS high
     FROM obs GROUP BY server, build, n
 )
 SELECT NULL::VARCHAR AS game, NULL::INTEGER AS hand, NULL::INTEGER AS seq, NULL::INTEGER AS seat,
        NULL::VARCHAR AS player,
        format('server {} build {}: chi-square {:.1f} > {} over {} first draws (expected {:.1f} per kind); over twice expected: {}',
-              server, build, x2, $critical, n, n / 34.0, coalesce(high, 'none')) AS detail
+              server, build, x2, $critical, n, n / 34.0, coalesce(high, 'none')) AS detail,
+       'chi2' AS statistic, x2::DOUBLE AS value, NULL::DOUBLE AS rate, 33::DOUBLE AS baseline, n::BIGINT AS n
 FROM chi
 WHERE x2 > $critical
 ORDER BY x2 DESC

@@ -40,7 +40,8 @@ WITH g AS (
 )
 SELECT c.game, c.hand, h.settled_seq AS seq, c.payer AS seat, hp.player,
        format('seat {} paid seat {} {} (win + bets), expected {}; bets {} and {}; server {} build {}',
-              c.payer, c.winner, c.paid, c.expected, hp.bet, hw.bet, g.server, g.build) AS detail
+              c.payer, c.winner, c.paid, c.expected, hp.bet, hw.bet, g.server, g.build) AS detail,
+       'difference' AS statistic, (c.paid - c.expected)::DOUBLE AS value, NULL::DOUBLE AS rate, c.expected::DOUBLE AS baseline, NULL::BIGINT AS n
 FROM cmp c
 JOIN g USING (game)
 JOIN hands h ON h.game = c.game AND h.hand = c.hand

@@ -1,0 +1,333 @@
+"""The audit on a Dask cluster: the same results, in the same order, as the one-process audit.
+
+:func:`audit_cluster` gives exactly what ``audit_paths(paths, jobs=1)`` gives,
+with the work spread over the workers of a Dask ``distributed`` cluster (an
+existing scheduler, or a ``LocalCluster`` of worker processes started here):
+
+* **Tasks are parts of files.**  A plain log no larger than ``split_bytes`` is one
+  task; a larger one is first cut, by a task on the cluster
+  (:func:`plan_spans`), into :class:`~schema.reader.FileSpan` byte ranges that
+  start and end where no game is open, so every game lies whole in one span.  A
+  ``.gz`` log is one task (it cannot be entered in the middle).
+* **Workers read their own share.**  A task holds a path and a byte range; the
+  worker opens the file, reads the range with :class:`~schema.reader.LogReader`
+  and audits each game with :func:`audits.audit.audit_game`, exactly as one
+  process does.  Only the results (:class:`~audits.ledger.GameAudit`: findings,
+  summary, ledger) travel back, never decoded events; so the paths must name
+  the same files on the workers as here (a shared or network file system).
+* **Input order.**  Results are taken from the tasks in input order (files in
+  :func:`schema.reader.find_logs` order, spans in file order, games in each span
+  in reader order), while at most ``window`` tasks are in flight; the tamper
+  evidence of each file (docs/seal.md) is verified by one task per file and
+  joined to its games here, as :func:`audits.run.audit_paths` does.
+* **A worker that dies** has its tasks run again on another worker by the
+  scheduler (up to Dask's ``distributed.scheduler.allowed-failures``).  A task
+  is a pure function of its span, and each task's result is taken exactly once,
+  so no game is lost or counted twice.
+
+Standard input cannot be shared with workers: ``-`` is refused with
+:class:`ClusterError`, as is a scheduler that cannot be reached.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections import deque
+from typing import Any, Iterable, Iterator, Optional
+
+import msgspec
+
+from schema import limits as _limits
+from schema.events import AnyEvent, GameClosed
+from schema.reader import FileSpan, LogProblem, decode_line, find_logs
+
+#: Plain logs are cut into spans of at most about this size ...
+SPLIT_BYTES = 32 << 20
+#: ... and at least this size (a file is cut into about two spans per worker thread in between).
+MIN_SPLIT_BYTES = 1 << 20
+#: Tasks in flight per worker thread (results wait here only until their turn).
+WINDOW_PER_WORKER = 4
+#: Seconds to wait for a scheduler to answer, and for a local cluster's workers to start.
+CONNECT_SECONDS = 10
+
+_READ_BYTES = 1 << 22
+
+
+class ClusterError(RuntimeError):
+    """A cluster that cannot be used, or input it cannot read (one sentence for the user)."""
+
+
+# ---------------------------------------------------------------------------
+# tasks (run on the workers; module-level functions so any worker can import them)
+
+
+def plan_spans(path: str, split_bytes: int = SPLIT_BYTES) -> list[FileSpan]:
+    """Cut the plain log ``path`` into spans of at least ``split_bytes`` at game boundaries.
+
+    A cut is made after a line at which no game is open, as
+    :class:`~schema.reader.LogReader` groups lines: a line opens the game it
+    names (an event's ``game``, or the game a bad line is attributed to by
+    :func:`~schema.reader.decode_line`), and a line that decodes as
+    ``GameClosed`` closes it.  A file whose games never all close at once
+    between two cuts stays one span there.  A file too short to cut, a ``.gz``
+    file, or one that cannot be read is one span (the audit reports its problem).
+    """
+    whole = [FileSpan(path)]
+    if path == "-" or path.endswith(".gz"):
+        return whole
+    try:
+        if os.path.getsize(path) <= split_bytes:
+            return whole
+        f = open(path, "rb")
+    except OSError:
+        return whole
+    decoder = msgspec.json.Decoder(AnyEvent)
+    lim = _limits.current()
+    spans: list[FileSpan] = []
+    open_games: set[str] = set()
+    start, start_line = 0, 1  # where the span being measured begins
+    offset, line = 0, 1  # the byte and line number of the next line
+
+    def passed(lines: int, size: int) -> None:
+        """Account for lines read; cut after them if no game is open and the span is long enough."""
+        nonlocal offset, line, start, start_line
+        offset += size
+        line += lines
+        if not open_games and offset - start >= split_bytes:
+            spans.append(FileSpan(path, start, offset, start_line))
+            start, start_line = offset, line
+
+    with f:
+        rest = b""
+        eof = False
+        while not eof:
+            chunk = f.read(_READ_BYTES)
+            eof = not chunk
+            block = rest + chunk
+            rest = b""
+            if not eof:
+                cut = block.rfind(b"\n") + 1
+                if cut == 0 and len(block) > lim.max_line_bytes:
+                    # an overlong line: the reader skips it and reports it on the game its head names
+                    head, size = block[:_limits.GAME_SEARCH_BYTES], len(block)
+                    while True:
+                        more = f.read(_READ_BYTES)
+                        if not more:
+                            eof = True
+                            break
+                        nl = more.find(b"\n")
+                        if nl >= 0:
+                            size += nl + 1
+                            rest = more[nl + 1:]
+                            break
+                        size += len(more)
+                    _follow(open_games, LogProblem(path, 0, "", game=_limits.game_hint(head)))
+                    passed(1, size)
+                    continue
+                rest = block[cut:]
+                block = block[:cut]
+            if not block:
+                continue
+            pieces = block.split(b"\n")
+            if block.endswith(b"\n"):
+                pieces.pop()
+            last = len(pieces) - 1
+            if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):
+                # a bare CR also ends a line for the reader: a piece between newlines may be several lines
+                for k, piece in enumerate(pieces):
+                    lines = piece.splitlines() or [b""]
+                    for n, raw in enumerate(lines, line):
+                        _follow(open_games, decode_line(raw, path, n) if raw.strip() else None)
+                    passed(len(lines), len(piece) + (1 if k < last or block.endswith(b"\n") else 0))
+                continue
+            items: Optional[list] = None
+            if _limits.screen(block, lim) is block:
+                try:
+                    items = decoder.decode_lines(block)
+                except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+                    items = None
+                if items is not None and len(items) != len(pieces):
+                    items = None
+            if items is None:
+                items = [decode_line(raw, path, n) if raw.strip() else None for n, raw in enumerate(pieces, line)]
+            for k, (raw, item) in enumerate(zip(pieces, items)):
+                _follow(open_games, item)
+                passed(1, len(raw) + (1 if k < last or block.endswith(b"\n") else 0))
+    if not spans:
+        return whole
+    if start < offset:
+        spans.append(FileSpan(path, start, None, start_line))
+    else:  # the last cut fell at the end of the file
+        spans[-1] = FileSpan(path, spans[-1].start, None, spans[-1].first_line)
+    return spans
+
+
+def _follow(open_games: set[str], item: Any) -> None:
+    """Track the open games past one line (an event, a problem, or ``None`` for a blank line)."""
+    if item is None:
+        return
+    game = item.game
+    if game is None:
+        return
+    if type(item) is GameClosed:
+        open_games.discard(game)
+    else:
+        open_games.add(game)
+
+
+def audit_span(span: FileSpan, max_line_bytes: Optional[int] = None, max_depth: Optional[int] = None
+               ) -> tuple[list[Any], list[LogProblem]]:
+    """Audit every game of one span, as :func:`audits.run.audit_paths` does in one process.
+
+    Returns the :class:`~audits.ledger.GameAudit` results in reader order and the
+    problems that name no game.  The input limits of the caller are passed along
+    (a worker process does not share the caller's settings).
+    """
+    from .run import audit_serial
+
+    previous = _apply_limits(max_line_bytes, max_depth)
+    try:
+        orphans: list[LogProblem] = []
+        return list(audit_serial([span], orphans)), orphans
+    finally:
+        _limits.set_limits(previous)
+
+
+def seal_problems(path: str) -> dict:
+    """The tamper evidence of one file by game (``{}`` for a file that does not use the scheme)."""
+    from schema.seal import problems_by_game
+
+    if path == "-" or not os.path.isfile(path):
+        return {}
+    return problems_by_game(path)
+
+
+def _apply_limits(max_line_bytes: Optional[int], max_depth: Optional[int]) -> Any:
+    lim = _limits.current()
+    if max_line_bytes is None and max_depth is None:
+        return _limits.set_limits(lim)
+    return _limits.set_limits(_limits.Limits(max_line_bytes=max_line_bytes or lim.max_line_bytes,
+                                             max_depth=max_depth or lim.max_depth))
+
+
+# ---------------------------------------------------------------------------
+# this process
+
+
+def connect(cluster: str) -> tuple[Any, Any]:
+    """A Dask client for ``cluster``: ``local:N`` starts a ``LocalCluster`` of N worker
+    processes (one thread each); anything else is a scheduler address
+    (``tcp://host:8786``).  Returns ``(client, local cluster or None)``; close both."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as e:  # pragma: no cover - a dependency of paipu
+        raise ClusterError(f"--cluster needs dask[distributed] ({e})") from None
+    spec = cluster.strip()
+    if spec.startswith("local:") or spec == "local":
+        text = spec.partition(":")[2] or str(os.cpu_count() or 1)
+        try:
+            n = int(text)
+        except ValueError:
+            n = 0
+        if n < 1:
+            raise ClusterError(f"--cluster {cluster!r}: give local:N with N worker processes (N ≥ 1)")
+        try:
+            local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                 silence_logs=logging.ERROR)
+        except Exception as e:
+            raise ClusterError(f"could not start {n} local Dask workers: {_one_line(e)}") from None
+        try:
+            return Client(local, timeout=CONNECT_SECONDS), local
+        except Exception as e:
+            local.close()
+            raise ClusterError(f"could not connect to the local Dask cluster: {_one_line(e)}") from None
+    try:
+        return Client(spec, timeout=CONNECT_SECONDS), None
+    except Exception as e:
+        raise ClusterError(f"cannot reach the Dask scheduler at {spec} ({_one_line(e)}); "
+                           "give its address as tcp://host:port, or local:N") from None
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[LogProblem]] = None, *,
+                  split_bytes: Optional[int] = None, window: Optional[int] = None) -> Iterator[Any]:
+    """Audit every game in ``paths`` on a Dask cluster, in input order (see the module docs).
+
+    ``cluster`` is an address or ``local:N`` (see :func:`connect`), or a
+    ``distributed.Client`` to use (and leave open).  Pass a list as ``orphans``
+    to collect the problems that name no game.  ``split_bytes`` is the span size
+    (default: two spans per worker thread, between :data:`MIN_SPLIT_BYTES` and
+    :data:`SPLIT_BYTES`).
+    """
+    from .run import attach_seals
+
+    paths = list(paths)
+    if "-" in paths:
+        raise ClusterError("standard input cannot be shared with cluster workers; write it to a file "
+                           "the workers can read, or audit it without --cluster")
+    own = not hasattr(cluster, "submit")
+    client, local = connect(cluster) if own else (cluster, None)
+    lim = _limits.current()
+    lim_args = (lim.max_line_bytes, lim.max_depth)
+    try:
+        threads = sum(client.nthreads().values()) or 1
+        window = window or WINDOW_PER_WORKER * threads
+        seals: dict[str, Any] = {}  # path -> future of its tamper evidence
+
+        def tasks() -> Iterator[tuple[str, Any]]:
+            for path in find_logs(paths):
+                seals[path] = client.submit(seal_problems, path, pure=False, priority=1)
+                try:
+                    size: Optional[int] = os.path.getsize(path)
+                except OSError:  # not visible here: the workers decide
+                    size = None
+                cut = split_bytes or (SPLIT_BYTES if size is None else
+                                      min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, size // (2 * threads))))
+                if (size is not None and size <= cut) or path.endswith(".gz"):
+                    spans = [FileSpan(path)]
+                else:
+                    spans = client.submit(plan_spans, path, cut, pure=False, priority=2).result()
+                for span in spans:
+                    yield path, client.submit(audit_span, span, *lim_args, pure=False)
+
+        queue: deque[tuple[str, Any]] = deque()
+        source = tasks()
+        exhausted = False
+        while True:
+            while not exhausted and len(queue) < window:
+                try:
+                    queue.append(next(source))
+                except StopIteration:
+                    exhausted = True
+            if not queue:
+                break
+            path, future = queue.popleft()
+            games, lost = future.result()
+            future.release()
+            if orphans is not None:
+                orphans.extend(lost)
+            if games:
+                problems = seals[path].result()
+                for audit in games:
+                    yield attach_seals(audit, problems)
+    except ClusterError:
+        raise
+    except Exception as e:
+        if type(e).__name__ == "KilledWorker":
+            raise ClusterError(f"a task failed on every worker it was given ({_one_line(e)}); "
+                               "see the workers' logs") from None
+        raise
+    finally:
+        if own:
+            client.close()
+            if local is not None:
+                local.close()
+
+
+__all__ = ["CONNECT_SECONDS", "ClusterError", "MIN_SPLIT_BYTES", "SPLIT_BYTES", "audit_cluster", "audit_span", "connect",
+           "plan_spans", "seal_problems"]
