@@ -127,6 +127,34 @@ _ENTRIES: list[tuple[str, str, Severity, str]] = [
     ("billing", "REFUND_UNEXPECTED", "warning", "Refunds go only to the creator of a resized room under creator billing."),
 ]
 
+# --- Sichuan 四川麻将 and 血战到底 (sichuan.md §14) ------------------------------------------
+_ENTRIES += [
+    ("table", "TILE_NOT_IN_SET", "error", "Only the tiles of the ruleset's set are played (Sichuan: the 108 suited tiles)."),
+    ("table", "KONG_WITHOUT_REPLACEMENT", "error", "A kong is declared only while a wall tile is left to replace it."),
+    ("table", "HAND_END_WRONG", "error",
+     "A hand ends at the first winning moment (first_win) or at the third winner (血战), else only when the wall is empty."),
+    ("table", "VOID_NOT_DECLARED", "error",
+     "定缺: every seat declares one suit void, once, before the dealer's first action."),
+    ("table", "EXCHANGE_INVALID", "error",
+     "换三张 (only where on): each seat gives three held tiles of one suit, once, before 定缺."),
+    ("claims", "VOID_DISCARD_ORDER", "error", "定缺: while a seat holds tiles of its void suit it discards only those."),
+    ("claims", "CLAIM_VOID_SUIT", "error",
+     "定缺: no pong or kong of one's void suit (nor any while void tiles are held, where claims_while_void is off)."),
+    ("claims", "CLAIM_ON_LAST_DISCARD", "error", "Only 胡 may claim the final discard (last_discard_claims = win_only)."),
+    ("claims", "ACTION_AFTER_WIN", "error",
+     "血战到底: a seat that has won leaves; it never draws, discards, claims, konges or wins again."),
+    ("wins", "WIN_NOT_VOID", "error", "缺门: a winning hand holds no tile of the winner's void suit (at most two suits)."),
+    ("wins", "WIN_DURING_GUOSHUI", "error",
+     "过水: after passing a win, a discard win or robbing before one's own next action must be worth more (higher_fan)."),
+    ("wins", "LAST_FOUR_WIN_NOT_TAKEN", "error", "最后四张自动和: over the last four wall tiles every legal win is taken."),
+    ("scoring", "KONG_PAYMENT_MISMATCH", "error",
+     "刮风下雨: 直杠 2B from the discarder, 补杠 1B and 暗杠 2B from each seat still in, as each kong stands."),
+    ("scoring", "ZHUANYI_MISMATCH", "error",
+     "呼叫转移: a 杠上炮 discarder moves its last kong's income to the first winner (by option: all kongs, every winner)."),
+    ("scoring", "END_CHECK_MISMATCH", "error",
+     "流局查卫生: at an exhaustive end 查花猪, 查大叫 and 退税 among the seats still in, and only then."),
+]
+
 # --- tamper evidence (docs/seal.md): the scheme's own kinds, stated once in schema.seal -------
 _ENTRIES += [("stream", code, "error", rule) for code, rule in SEAL_KINDS.values()]
 

@@ -42,7 +42,8 @@ Seats = Annotated[list[Name], Meta(min_length=3, max_length=4)]
 #: One value per seat (scores).
 PerSeat = Annotated[list[Int32], Meta(min_length=3, max_length=4)]
 #: A full wall: every tile of the 136-tile set, head first.
-Wall = Annotated[list[Tile], Meta(min_length=136, max_length=136)]
+#: (The 108-tile Sichuan set is the one shorter wall; its family checks the exact count.)
+Wall = Annotated[list[Tile], Meta(min_length=108, max_length=136)]
 #: A list of tiles (a hand, a meld, the tail): never more than the whole set.
 Tiles = Annotated[list[Tile], Meta(max_length=136)]
 #: The time of an event: RFC 3339, with a UTC offset.
@@ -54,7 +55,11 @@ Salt = Annotated[str, Meta(pattern="^[0-9a-f]{32,128}$")]
 
 Claim = Literal["win", "kong", "pong", "chow"]
 WinKind = Literal["self_draw", "discard", "robbed_kong"]
-TransferReason = Literal["win", "qianggang", "yangzhu", "dianji"]
+TransferReason = Literal[
+    "win", "qianggang", "yangzhu", "dianji",
+    # Sichuan (sichuan.md §10.8): 刮风下雨, 呼叫转移, 查花猪, 查大叫, 退税
+    "kong", "zhuanyi", "huazhu", "dajiao", "tuishui",
+]
 DrawSource = Literal["wall", "tail"]
 Billing = Literal["creator", "aa"]
 CloseReason = Literal["hands_done", "knocked_out", "dissolved"]
@@ -64,7 +69,12 @@ FanName = Literal[
     "dihu", "wuji", "menqing_zimo", "gangshang_kaihua", "gangshang_pao", "shuanggang",
     "hunyise", "duidui", "quanqiuren", "xiaosanyuan", "wumeihua", "qingyise", "ziyise",
     "xiaoqidui", "dasanyuan", "xiaosixi", "longzhuabei", "sigang", "dasixi", "sixiaoji",
+    # Sichuan 成都计番 (sichuan.md §9; shared spellings above keep their place)
+    "jihu", "jingoudiao", "jiangdui", "daiyaojiu", "longqidui", "gen", "qianggang", "haidi",
+    "haidi_pao", "zimo", "menqing", "zhongzhang", "tianhe", "dihe",
 ]
+#: A suit as a void declaration names it (定缺).
+Suit = Literal["m", "p", "s"]
 
 
 def _overrides_struct() -> type:
@@ -265,6 +275,23 @@ class KongConcealed(Event):
     tiles: Tiles
 
 
+# --- Sichuan: the exchange and the void declaration (sichuan.md §4, §12) ----------
+
+class TilesExchanged(Event):
+    """换三张: each seat gave three tiles of one suit to the seat ``direction`` names
+    (``next`` 下家, ``prev`` 上家, ``across`` seat + 2); ``given[s]`` are seat s's tiles."""
+
+    direction: Literal["next", "prev", "across"]
+    given: Annotated[list[Annotated[list[Tile], Meta(max_length=4)]], Meta(min_length=3, max_length=4)]
+
+
+class VoidDeclared(Event):
+    """定缺: ``seat`` declares ``suit`` its void suit (缺门) for the hand."""
+
+    seat: Seat
+    suit: Name
+
+
 class Winner(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """One winner as the server scored it."""
 
@@ -316,6 +343,7 @@ AnyEvent = Union[
     HandStarted, PigBetPlaced, TilesDealt, TailTurned, TileDrawn, TileDiscarded,
     ClaimDeclared, ClaimPassed, Chowed, Ponged, KongExposed, KongAdded, KongConcealed,
     HandWon, HandDrawn, HandSettled,
+    TilesExchanged, VoidDeclared,
 ]
 
 EVENT_TYPES: tuple[type[Event], ...] = AnyEvent.__args__  # type: ignore[attr-defined]

@@ -25,8 +25,9 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
     win: "set[int] | frozenset[int]" = NOBODY
     pong: "set[int] | frozenset[int]" = NOBODY
     kong: "set[int] | frozenset[int]" = NOBODY
+    out = table.out  # seats that have won and left (血战); empty in most families
     for s in range(ctx.n):
-        if s == seat:
+        if s == seat or (out and s in out):
             continue
         counts = hands[s]
         if counts[tile] >= 2:  # cheap pre-test: every pong or kong of a discard needs a pair of it

@@ -58,6 +58,8 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
         ctx.find("DEALER_ROTATION", e, seat=e.dealer, expected=want, actual=e.dealer)
     ctx.apply(e)
     ctx.reset_hand()
+    if ctx.family.hand_book is not None:
+        ctx.hand_book = ctx.family.hand_book(ctx.rules, ctx.n, e.dealer)
     if ctx.explained is not None:
         ctx.explained.append({"kind": "hand", "hand": e.hand, "dealer": e.dealer})
 
@@ -77,7 +79,7 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
         for name in tiles:
             seen[TILE_INDEX[name]] += 1
     check_overcount(ctx, e)
-    if wall is not None and len(wall) == FULL_WALL:
+    if wall is not None and len(wall) == t.total:
         # The dealer takes wall[0:14], then 13 each from the dealer's next seat on.
         pos = 14
         spans = {dealer: (0, 14)}
@@ -104,7 +106,7 @@ def check_overcount(ctx: AuditContext, e: ev.Event) -> None:
 def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
     t = ctx.table
     wall = t.wall
-    if wall is not None and len(wall) == FULL_WALL:
+    if wall is not None and len(wall) == t.total:
         want = [wall[t.wall_tail - k] for k in range(len(e.tiles)) if t.wall_tail - k >= 0]
         got = [TILE_INDEX[x] for x in e.tiles]
         if got != want:
@@ -154,7 +156,7 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
         if not replacement and t.undrawn <= ctx.max_reserve:
             exhaustion_missed(ctx, e, seat)
         wall = t.wall
-        if wall is not None and len(wall) == FULL_WALL and t.wall_head <= t.wall_tail and wall[t.wall_head] != tile:
+        if wall is not None and len(wall) == t.total and t.wall_head <= t.wall_tail and wall[t.wall_head] != tile:
             ctx.find("DRAW_NOT_WALL_ORDER", e, seat=seat, expected=TILE_NAMES[wall[t.wall_head]],
                      actual=e.tile, message=f"draw #{t.wall_head} of the wall")
         ctx.seen[tile] += 1
@@ -239,3 +241,20 @@ def hand_drawn(ctx: AuditContext, e: ev.HandDrawn) -> None:
                  message=f"黄庄 declared with {remaining} tiles remaining (reserve {reserve})")
     ctx.apply(e)
     ctx.won = None
+
+
+# --- declarations before play: 换三张 and 定缺 (families that play them: Sichuan) ------
+# The family judges them (``RuleFamily.observe``); the walker applies them.
+
+def exchanged(ctx: AuditContext, e: ev.TilesExchanged) -> None:
+    """The three-tile exchange: every seat's hand changes."""
+    ctx.apply(e)
+    for s in range(ctx.n):
+        ctx.seat_changed(s)
+
+
+def void_declared(ctx: AuditContext, e: ev.VoidDeclared) -> None:
+    """A void-suit declaration (the table records the suit)."""
+    ctx.apply(e)
+    if 0 <= e.seat < ctx.n:
+        ctx.seat_changed(e.seat)

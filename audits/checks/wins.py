@@ -70,12 +70,19 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
     ctx.apply(e)
     ctx.won = e
     ctx.won_scores = scores
+    if ctx.first_won is None:
+        ctx.first_won = e
+    ctx.last_draw = None
 
 
 def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, tile: int, late_rob: bool) -> None:
     """One winner: complete, enough fan, not barred by 过胡 (a late rob is reported as late
     alone: the chance it let go is the same one), and the fans logged."""
     s = x.seat
+    if sc.complete and sc.code:  # the family names why a complete hand does not win (缺门)
+        ctx.find(sc.code, e, seat=s, actual=format_hand(ctx.hand_tiles(s, tile, e.how)),
+                 message=f"seat {s}'s hand with {e.tile} does not win: {sc.reason}")
+        return
     if not sc.complete:
         ctx.find("WIN_INCOMPLETE", e, seat=s, actual=format_hand(ctx.hand_tiles(s, tile, e.how)),
                  message=f"seat {s}'s hand is not complete with {e.tile}")
@@ -86,10 +93,11 @@ def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, til
         ctx.find("WIN_ZERO_FAN_DISCARD", e, seat=s, expected=">= 1 fan", actual=sc.fan,
                  message=(f"{special} seat {s} won on a discarded {e.tile} without fan" if special else
                           f"seat {s} won on a discard with {sc.fan} fan (底和 is self-draw only)"))
-    elif e.how != "self_draw" and not late_rob and ctx.barred(s, "win", tile) is not None:
+    elif e.how != "self_draw" and not late_rob and (code := ctx.barred(s, "win", tile)) is not None:
         ctx.won_guohu.add(s)
-        ctx.find("WIN_DURING_GUOHU", e, seat=s,
-                 message=f"seat {s} let a win go (过胡) and has not drawn or claimed since")
+        ctx.find(code, e, seat=s,
+                 message=f"seat {s} let a win go ({'过胡' if code == 'WIN_DURING_GUOHU' else '过水'}) "
+                         "and has not drawn or claimed since")
     if (sorted(x.fans) != sorted(sc.fans) or x.fan != sc.fan) and not _equal_reading(ctx, s, tile, e.how, x, sc):
         ctx.find("FAN_MISMATCH", e, seat=s, expected={"fans": sc.fans, "fan": sc.fan},
                  actual={"fans": list(x.fans), "fan": x.fan})
@@ -101,8 +109,7 @@ def _equal_reading(ctx: AuditContext, seat: int, tile: int, how: str, logged: ev
     if logged.fan != best.fan:
         return False
     fam = ctx.family
-    ctx_win = WinContext(how=how, win_tile=tile, after_kong=how == "self_draw" and ctx.tail_drawn[seat],
-                         kong_discard=how == "discard" and ctx.kong_discard)
+    ctx_win = ctx.win_context(seat, tile, how)
     want = sorted(logged.fans)
     return any(sorted(names) == want and total == best.fan
                for names, total, _ in fam.reading_fans(ctx.rules, ctx.hand_tiles(seat, tile, how),

@@ -55,6 +55,14 @@ class WinContext:
     kong_discard: bool = False
     first_turn: bool = False
 
+    # -- Sichuan (sichuan.md §9.3, §9.4); neutral defaults for the other families ----------
+    #: a self-draw of the last wall tile (海底捞月) or a win on the final discard (海底炮)
+    sea_bottom: bool = False
+    #: ``tianhe`` / ``dihe`` when the win is one of them (families that score them), else ""
+    tiandi: str = ""
+    #: the winner's declared void suit (0 m, 1 p, 2 s; -1: none declared)
+    void: int = -1
+
     @property
     def plain_tile(self) -> Optional[int]:
         """The winning tile when it is plain even if it is a wild kind: a tile another
@@ -80,6 +88,9 @@ class Score:
     points: int
     reading: Optional[Reading] = None
     reason: str = ""
+    #: the catalogue code of why a complete hand does not win, when the family names one
+    #: (Sichuan: WIN_NOT_VOID); "" otherwise
+    code: str = ""
 
     def to_dict(self) -> dict:
         """The score as plain data (tiles spelled), for JSON views."""
@@ -121,6 +132,8 @@ class HandFacts(NamedTuple):
 
     bets: Optional[list[int]]
     tallies: Optional[list[int]]
+    #: a family's own facts (Sichuan: the hand's money book, ``sichuan.settlement.Book``)
+    extra: Any = None
 
 
 class PassBook:
@@ -288,6 +301,27 @@ class RuleFamily:
     fees_at_first_settlement: Callable[..., list[FeeEvent]]
     #: (billing, creator, fee, already_charged) -> events due at a 4→3 change.
     fees_at_resize: Callable[..., list[FeeEvent]]
+
+    # -- pieces the Sichuan family added (defaults: the families before it need none) -------
+    #: (ruleset, n, dealer) -> the family's memory of one hand (its own rules and money
+    #: moments), or None; the walker keeps it as ``AuditContext.hand_book``.
+    hand_book: Optional[Callable[..., Any]] = None
+    #: the event types the family watches with ``observe`` (nothing else is slowed down).
+    observes: frozenset = frozenset()
+    #: (ruleset, table, event, book, ctx, after) -> [(seat, Violation)]: the family's own
+    #: checks of a watched event, on the table before it applies (``after`` False) and after
+    #: its handler ran (``after`` True); ``ctx`` answers ``legal_win_on``, ``barred``,
+    #: ``won_scores`` and the other AuditContext questions.
+    observe: Optional[Callable[..., list]] = None
+    #: (ruleset, table, seat, how, first_turn) -> extra WinContext fields for a win, or None.
+    win_extras: Optional[Callable[..., Optional[dict]]] = None
+    #: (ruleset, dealer, first winning moment (seats, how, from_seat) or None) -> the next
+    #: dealer; when set it replaces ``next_dealer`` (rotation that depends on options, or
+    #: hands with several winning moments).
+    dealer_after: Optional[Callable[..., int]] = None
+    #: the pass rule needs the value of wins (``pass_violation`` gets ``value=``: (seat,
+    #: tile, kong_discard or None for the current discard) -> the capped fan of a legal win).
+    pass_values: bool = False
 
     #: Free-form data a family's own functions share (documented by the family).
     data: Mapping[str, Any] = field(default_factory=dict)
