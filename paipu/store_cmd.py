@@ -116,6 +116,8 @@ def register(app: typer.Typer) -> None:
         parquet: Optional[str] = typer.Option(None, "--parquet", help="Write a hive-partitioned Parquet dataset "
                                               "in this folder or fsspec URL instead of the DuckDB file "
                                               "(docs/scale.md)."),
+        cluster: Optional[str] = typer.Option(None, "--cluster", help="Run the audit on a Dask cluster: a "
+                                              "scheduler address (tcp://host:8786) or local:N worker processes."),
     ) -> None:
         """Load games into the history store: events, games, hands, players, transfers, findings.
 
@@ -139,9 +141,17 @@ def register(app: typer.Typer) -> None:
 
             def progress(r: store.IngestReport) -> None:
                 bar.update(task, description=f"ingesting: {r.games_read} games read, {r.events:,} events written")
+        client = local = None
+        if cluster is not None and not no_audit:
+            from audits.cluster import ClusterError, connect
+
+            try:
+                client, local = connect(cluster)
+            except ClusterError as e:
+                _fail(str(e))
         try:
             report = store.ingest(paths, db, audit=not no_audit, jobs=jobs, batch_events=batch_events,
-                                  progress=progress, parquet=parquet)
+                                  progress=progress, parquet=parquet, cluster=client)
         except store.StoreError as e:
             _fail(str(e))
         except duckdb.Error as e:
@@ -154,6 +164,10 @@ def register(app: typer.Typer) -> None:
             limits.set_limits(previous_limits)
             if bar is not None:
                 bar.stop()
+            if client is not None:
+                client.close()
+            if local is not None:
+                local.close()
         # one line each, never wrapped (paths and ids stay greppable)
         for o in report.orphans:
             typer.echo(f"paipu: {o}", err=True)
