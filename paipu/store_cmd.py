@@ -132,15 +132,12 @@ def register(app: typer.Typer) -> None:
         progress = None
         bar = None
         if sys.stderr.isatty():
-            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+            from .progress import bar_for
 
-            bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
-                           transient=True)
-            task = bar.add_task("ingesting", total=None)
-            bar.start()
+            bar = bar_for("ingesting", paths, True).start()
 
             def progress(r: store.IngestReport) -> None:
-                bar.update(task, description=f"ingesting: {r.games_read} games read, {r.events:,} events written")
+                bar.update(r.games_read, f"{r.events:,} events written")
         client = local = None
         if cluster is not None and not no_audit:
             from audits.cluster import ClusterError, connect
