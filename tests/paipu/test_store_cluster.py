@@ -12,8 +12,7 @@ from typer.testing import CliRunner
 
 from paipu import store
 from paipu.store.ingest import TABLES
-
-distributed = pytest.importorskip("distributed")
+from tests.audits.test_cluster import client  # noqa: F401  (fixture: a LocalCluster of 2 processes)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLES = sorted(glob.glob(os.path.join(ROOT, "sample_logs", "*", "*.jsonl")))
@@ -30,13 +29,6 @@ def contents(db: str, parquet: bool = False) -> dict[str, list]:
                 for t in TABLES}
     finally:
         con.close()
-
-
-@pytest.fixture(scope="module")
-def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                  silence_logs=40) as cluster, distributed.Client(cluster) as c:
-        yield c
 
 
 @pytest.fixture(scope="module")
