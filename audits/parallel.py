@@ -1,39 +1,47 @@
-"""The audit in several processes: each worker reads the input itself and audits its share of the games.
+"""The audit in several processes: workers read their own share of the input; this process only merges.
 
 :func:`audit_parallel` gives exactly what the single-process audit gives
-(``audit_paths(paths, jobs=1)``), only faster on several cores:
+(``audit_paths(paths, jobs=1)``), only faster on several cores.  No decoded
+event and no :class:`~schema.reader.GameLog` crosses a process boundary: only
+tasks (a path and a byte range) go out and :class:`~audits.ledger.GameAudit`
+results come back.
 
-* **Each worker** reads every file (plain or ``.gz``) in blocks of whole lines
+* **Plain logs are cut into byte ranges** of a few MB (whole small files are one
+  range), each cut just after a line that mentions ``GameClosed`` (a guess that
+  no game is open there).  A worker reads its range with
+  :class:`schema.reader.LogReader` and audits each game, exactly as one process
+  does, and says whether a game was still open at the range's end.  The ranges
+  of a file are taken in order: while every earlier cut fell between games, a
+  range read alone gives exactly what the whole file gives.  At the first cut
+  that fell inside a game (logs of several tables written at once), that
+  range's results are dropped and the rest of the file is dealt as below.
+* **Dealt logs** (``.gz``, which cannot be entered in the middle, and the rest of
+  a file whose cut failed): every worker reads the log in blocks of whole lines
   and finds each line's game id with one msgspec ``decode_lines`` call per block
-  into a one-field struct (the rest of the line is skipped, not built; a block
-  holding an odd line is scanned line by line, exactly as
-  :func:`schema.reader.decode_line` would name the game).  Every worker deals
-  the lines the same way (a new game goes to the least loaded worker, a game's
-  lines all go to one worker), so each one knows its own share without being
-  told: it decodes only its own lines, groups them into games the way
-  :class:`schema.reader.LogReader` does, audits each game as it closes (and the
-  ones still open at the end of a file), and sends back the
-  :class:`~audits.audit.GameAudit` results with their place in the input.
-* **This process** only merges the results in input order.  No decoded event
-  and no :class:`~schema.reader.GameLog` crosses a process boundary.
-* **Stdin** (``-``) can be read once only: then this process reads and deals
-  the lines and sends each worker its share of every block.
+  into a one-field struct (a block holding an odd line is scanned line by line,
+  exactly as :func:`schema.reader.decode_line` would name the game).  Every
+  worker deals the lines the same way (a new game goes to the least loaded
+  worker; a game's lines all go to one worker), so each one knows its share
+  without being told: it decodes only its own lines, groups them into games the
+  way the reader does and audits each game as it closes (and those still open
+  at the end of the file).
+* **Stdin** (``-``) can be read once only: this process reads and deals it and
+  sends each worker its share of every block.
 
 Order guaranteed (the order of ``LogReader.games()``, hence of the one-job
 audit): files in :func:`schema.reader.find_logs` order; within a file, each game
 when its ``GameClosed`` line is read (line order), then the games still open at
-the end of the file in the order of their first line.  Results are merged by
-that key as soon as every worker has read past it, so output streams while the
-input is read.  Orphan problems (missing or unreadable files, lines naming no
-game) are collected in file and line order, like ``LogReader.orphans``, and are
-complete once the iterator is exhausted.
+the end of the file in the order of their first line.  Results stream out as
+soon as everything before them is done.  Orphan problems (missing or unreadable
+files, lines naming no game) are collected in file and line order, like
+``LogReader.orphans``, and are complete once the iterator is exhausted.
 
-Memory stays bounded: a worker runs at most ``window`` blocks ahead of the
-slowest one (of this process, when it deals stdin); a result waits only until
-every worker has read past its line.  A game whose
-audit raises is reported as an incomplete audit with an ``INTERNAL_ERROR``
-finding (as :func:`audits.audit.audit_game` does itself); it never stops the
-others.  A worker that dies stops the audit with a one-line :class:`RuntimeError`.
+Memory stays bounded: at most ``window`` ranges per worker are in flight, and a
+worker dealing a log runs at most ``window`` blocks ahead of the slowest one.
+A game whose audit raises is reported as an incomplete audit with an
+``INTERNAL_ERROR`` finding (as :func:`audits.audit.audit_game` does itself); it
+never stops the others.  A worker that dies stops the audit with a one-line
+:class:`RuntimeError`.
 
 Workers start with ``fork`` on Linux and ``spawn`` elsewhere; they take
 everything they need as arguments (no module state set after import).
@@ -46,6 +54,7 @@ import os
 import sys
 import traceback
 import zlib
+from collections import deque
 from itertools import compress
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Iterator, Optional
@@ -53,12 +62,17 @@ from typing import Any, Callable, Iterable, Iterator, Optional
 import msgspec
 
 from schema.events import AnyEvent, GameClosed
-from schema.reader import GameLog, LogProblem, decode_line, find_logs, line_blocks, open_source
+from schema.reader import (FileSpan, GameLog, LogProblem, LogReader, _Window, decode_line, find_logs, line_blocks,
+                           open_source)
 
 #: Lines are dealt in blocks of about this many bytes (smaller blocks start the workers sooner).
 DEAL_BYTES = 1 << 20
-#: Blocks a worker may have queued before this process waits for it.
+#: Blocks (or ranges) a worker may have in flight before this process waits for it.
 WINDOW = 6
+#: Plain logs are cut into ranges of at most about this many bytes (at least an eighth of it,
+#: about eight ranges per worker in between).
+SPAN_BYTES = 8 << 20
+_PLAN_BYTES = 1 << 22
 
 
 class _PeekGame(msgspec.Struct):
@@ -188,48 +202,44 @@ def _read_blocks(src: Any, deal_bytes: int) -> Iterator[bytes]:
         yield block[start:] if start else block
 
 
-def _dealt(files: list[str], jobs: int, lost: list[tuple[tuple, LogProblem]], deal_bytes: int) -> Iterator[tuple]:
-    """The input dealt to ``jobs`` workers, block by block, the same way in every process that reads it.
+def _dealt(fidx: int, path: str, start: int, first: int, jobs: int, lost: list[tuple[tuple, LogProblem]],
+           deal_bytes: int) -> Iterator[tuple]:
+    """One log (from byte ``start``, line ``first``) dealt to ``jobs`` workers, block by block,
+    the same way in every process that deals it.
 
     Yields ``("block", fidx, name, first_line, end_line, lines, who)`` per block
-    (``who``: one owner byte per line, see :meth:`_Dealer.deal`) and ``("eof", fidx)``
-    at the end of each file that exists; problems of whole files go to ``lost``.
+    (``who``: one owner byte per line, see :meth:`_Dealer.deal`), then ``("eof", fidx)``;
+    a file that cannot be read goes to ``lost``.
     """
+    name = "<stdin>" if path == "-" else path
     peek = msgspec.json.Decoder(_PeekGame)
     full = msgspec.json.Decoder(AnyEvent)
     dealer = _Dealer(jobs)
-    for fidx, path in enumerate(files):
-        name = "<stdin>" if path == "-" else path
-        if path != "-" and not os.path.exists(path):
-            lost.append(((fidx, 0, 0), LogProblem(name, 0, "no such file")))
-            continue
-        first = 1
+    try:
+        src = open_source(path) if start == 0 else _Window(FileSpan(path, start, None, first))
+    except OSError as e:
+        lost.append(((fidx, 1, 0), LogProblem(name, 0, f"cannot read: {e}")))
+        src = None
+    if src is not None:
         try:
-            src = open_source(path)
-        except OSError as e:
-            lost.append(((fidx, 1, 0), LogProblem(name, 0, f"cannot read: {e}")))
-            src = None
-        if src is not None:
-            try:
-                blocks = _read_blocks(src, deal_bytes)
-                while True:
-                    try:
-                        block = next(blocks)
-                    except StopIteration:
-                        break
-                    except (OSError, EOFError, zlib.error) as e:  # gzip.BadGzipFile is an OSError
-                        lost.append(((fidx, 1, 0), LogProblem(name, 0, f"cannot read: {e}")))
-                        break
-                    lines = block.splitlines()
-                    who = dealer.deal(block, lines, peek, full)
-                    end = first + len(lines) - 1
-                    yield ("block", fidx, name, first, end, lines, who)
-                    first = end + 1
-            finally:
-                if src is not sys.stdin.buffer:
-                    src.close()
-        dealer.clear()  # the next file's games are new games, as in the reader
-        yield ("eof", fidx)
+            blocks = _read_blocks(src, deal_bytes)
+            while True:
+                try:
+                    block = next(blocks)
+                except StopIteration:
+                    break
+                except (OSError, EOFError, zlib.error) as e:  # gzip.BadGzipFile is an OSError
+                    lost.append(((fidx, 1, 0), LogProblem(name, 0, f"cannot read: {e}")))
+                    break
+                lines = block.splitlines()
+                who = dealer.deal(block, lines, peek, full)
+                end = first + len(lines) - 1
+                yield ("block", fidx, name, first, end, lines, who)
+                first = end + 1
+        finally:
+            if src is not sys.stdin.buffer:
+                src.close()
+    yield ("eof", fidx)
 
 
 def _owner_table(w: int) -> bytes:
@@ -242,6 +252,44 @@ def _share(dealt: tuple, table: bytes) -> tuple:
     _, fidx, name, first, end, lines, who = dealt
     sel = who.translate(table)
     return ("lines", fidx, name, first, end, b"\n".join(compress(lines, sel)), sel)
+
+
+def _plan(path: str, target: int) -> Iterator[tuple[int, Optional[int], int]]:
+    """Cut a plain log into spans ``(start, end, first_line)`` of about ``target`` bytes (the last
+    one's ``end`` is ``None``), each cut just after a line that mentions ``GameClosed``.
+
+    A cut is a guess that no game is open there; the worker that reads the span before
+    it finds out (see :func:`audit_parallel`).  Cuts stop at the first bare carriage
+    return (the reader ends a line there too, so newlines no longer count lines).
+    """
+    start, first = 0, 1
+    try:
+        f = open(path, "rb")
+    except OSError:
+        yield (0, None, 1)
+        return
+    with f:
+        offset, line = 0, 1  # the file offset and line number of the chunk read
+        want = target
+        while True:
+            chunk = f.read(_PLAN_BYTES)
+            if not chunk or (b"\r" in chunk and chunk.count(b"\r") != chunk.count(b"\r\n")):
+                break
+            i = want - offset
+            while 0 <= i < len(chunk):
+                k = chunk.find(b'"GameClosed"', i)
+                nl = chunk.find(b"\n", k) if k >= 0 else -1
+                if nl < 0:
+                    break
+                cut, cut_line = offset + nl + 1, line + chunk.count(b"\n", 0, nl + 1)
+                yield (start, cut, first)
+                start, first = cut, cut_line
+                want = cut + target
+                i = want - offset
+            line += chunk.count(b"\n")
+            offset += len(chunk)
+            want = max(want, offset)
+    yield (start, None, first)
 
 
 # ---------------------------------------------------------------------------
@@ -261,8 +309,8 @@ def _failed_audit(log: GameLog, x: BaseException) -> Any:
 
 
 class _Games:
-    """One worker's games: decodes the lines dealt to it, groups them into games the way
-    :class:`schema.reader.LogReader` does, and audits each game as it closes."""
+    """One worker's games: audits a span read whole, or decodes the lines dealt to it and
+    groups them into games the way :class:`schema.reader.LogReader` does."""
 
     def __init__(self, audit: Optional[Callable[[GameLog], Any]]):
         if audit is None:
@@ -276,6 +324,20 @@ class _Games:
             return self.audit(log)
         except Exception as x:  # one bad game never stops the others
             return _failed_audit(log, x)
+
+    def span(self, fidx: int, span: FileSpan, last: bool) -> tuple[bool, list[Any], list[tuple[tuple, LogProblem]]]:
+        """Audit the games of a span read on its own: (whether a game was left open at its end
+        or the file could not be read — then the span must be dealt again —, results, problems)."""
+        reader = LogReader([span])
+        results = []
+        redo = False
+        for log in reader.games():
+            if not log.closed and not last:
+                redo = True  # the cut was inside a game
+                continue
+            results.append(self.run(log))
+        problems = [((fidx, 0, p.line), p) for p in reader.orphans]
+        return redo or any(p.line <= 0 for p in reader.orphans), results, problems
 
     def handle(self, msg: tuple) -> tuple[tuple, list[tuple[tuple, Any]], list[tuple[tuple, LogProblem]]]:
         """One ``("lines", …)`` or ``("eof", fidx)`` message: (mark, results, problems)."""
@@ -328,49 +390,38 @@ class _Games:
         return (fidx, 0, end_line), results, problems
 
 
-def _report_bug(wid: int, out: Any, x: BaseException) -> None:
-    """Tell the parent about a bug in a worker (one line) rather than leave it waiting."""
-    where = traceback.extract_tb(x.__traceback__)[-1] if x.__traceback__ else None
-    at = f" at {os.path.basename(where.filename)}:{where.lineno}" if where else ""
-    out.put((wid, None, f"{type(x).__name__}: {x}{at}", None))
-
-
-def _worker(wid: int, conn: Any, out: Any, audit: Optional[Callable[[GameLog], Any]]) -> None:
-    """Decode and audit the lines this process deals (stdin); reply once per message received."""
-    try:
-        games = _Games(audit)
-        while True:
-            msg = conn.recv()
-            if msg[0] == "stop":
-                return
-            out.put((wid, *games.handle(msg)))
-    except BaseException as x:
-        _report_bug(wid, out, x)
-    finally:
-        out.close()
-        out.join_thread()
-
-
-def _reader(wid: int, jobs: int, files: list[str], deal_bytes: int, out: Any, credits: Any,
-            audit: Optional[Callable[[GameLog], Any]]) -> None:
-    """Read every file, deal each block as every worker deals it, decode and audit this worker's
-    share.  One reply per block and per file end (after taking a credit: the parent gives one back
-    once every worker has read past it), then a last one marked past every line."""
+def _worker(wid: int, jobs: int, conn: Any, out: Any, credit: Any, audit: Optional[Callable[[GameLog], Any]],
+            deal_bytes: int) -> None:
+    """Run the tasks this process sends, in order; see :func:`audit_parallel` for the replies."""
     try:
         games = _Games(audit)
         table = _owner_table(wid)
-        lost: list[tuple[tuple, LogProblem]] = []
-        for dealt in _dealt(files, jobs, lost, deal_bytes):
-            mark, results, problems = games.handle(_share(dealt, table) if dealt[0] == "block" else dealt)
-            if lost:  # whole-file problems: every worker meets them, worker 0 reports them
-                if wid == 0:
-                    problems += lost
-                lost.clear()
-            credits.acquire()
-            out.put((wid, mark, results, problems))
-        out.put((wid, (len(files), 0, 0), [], lost if wid == 0 else []))
-    except BaseException as x:
-        _report_bug(wid, out, x)
+        while True:
+            task = conn.recv()
+            kind = task[0]
+            if kind == "stop":
+                return
+            tid = task[1]
+            if kind == "span":
+                _, tid, fidx, path, start, end, first, last = task
+                out.put((wid, tid, *games.span(fidx, FileSpan(path, start, end, first), last)))
+            elif kind == "deal":
+                _, tid, fidx, path, start, first = task
+                lost: list[tuple[tuple, LogProblem]] = []
+                for dealt in _dealt(fidx, path, start, first, jobs, lost, deal_bytes):
+                    mark, results, problems = games.handle(_share(dealt, table) if dealt[0] == "block" else dealt)
+                    if lost:  # whole-file problems: every worker meets them, worker 0 reports them
+                        if wid == 0:
+                            problems += lost
+                        lost.clear()
+                    credit.acquire()
+                    out.put((wid, tid, mark, results, problems))
+            else:  # ("lines" | "eof", tid, …): a share of stdin, dealt by this process
+                out.put((wid, tid, *games.handle(task[:1] + task[2:])))
+    except BaseException as x:  # a bug here: tell the parent (one line) rather than leave it waiting
+        where = traceback.extract_tb(x.__traceback__)[-1] if x.__traceback__ else None
+        at = f" at {os.path.basename(where.filename)}:{where.lineno}" if where else ""
+        out.put((wid, None, f"{type(x).__name__}: {x}{at}", None, None))
     finally:
         out.close()
         out.join_thread()
@@ -386,6 +437,24 @@ def _context(start_method: Optional[str]) -> Any:
     if start_method is None:
         start_method = "fork" if sys.platform.startswith("linux") else "spawn"
     return mp.get_context(start_method)
+
+
+class _Slot:
+    """One task's place in the output: a span (one reply), or a file every worker deals
+    (``deal``) or this process deals (``stdin``: replies per block, merged by key)."""
+
+    def __init__(self, tid: int, kind: str, fidx: int, jobs: int, span: Optional[tuple] = None):
+        self.tid, self.kind, self.fidx, self.span = tid, kind, fidx, span
+        self.reply: Optional[tuple] = None
+        self.cancelled = False
+        self.marks: list[tuple] = [(-1, 0, 0)] * jobs
+        self.ready: list[tuple[tuple, int, Any]] = []  # heap of (key, tiebreak, GameAudit)
+        self.pending = [0] * jobs  # stdin messages sent and not yet answered, per worker
+
+    @property
+    def done(self) -> bool:
+        end = (self.fidx, 2, 0)
+        return all(m == end for m in self.marks) and not any(self.pending)
 
 
 def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[LogProblem]] = None, *,
@@ -404,30 +473,29 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
     out = ctx.Queue()
     procs: list[Any] = []
     conns: list[Any] = []
-    # stdin can be read once only: then this process reads and deals, else each worker reads for itself
-    dealing = "-" in files
     credits = [ctx.Semaphore(window) for _ in range(jobs)]
     for w in range(jobs):
-        if dealing:
-            r, s = ctx.Pipe(duplex=False)
-            args: tuple = (w, r, out, audit)
-        else:
-            args = (w, jobs, files, DEAL_BYTES, out, credits[w], audit)
-        p = ctx.Process(target=_worker if dealing else _reader, args=args, daemon=True, name=f"paipu-audit-{w}")
+        r, s = ctx.Pipe(duplex=False)
+        p = ctx.Process(target=_worker, args=(w, jobs, r, out, credits[w], audit, DEAL_BYTES), daemon=True,
+                        name=f"paipu-audit-{w}")
         p.start()
-        if dealing:
-            r.close()
-            conns.append(s)
+        r.close()
         procs.append(p)
+        conns.append(s)
 
     lost: list[tuple[tuple, LogProblem]] = []
-    pending = [0] * jobs  # messages sent and not yet answered, per worker (this process dealing)
-    held: list[list[tuple]] = [[] for _ in range(jobs)]  # marks of replies whose credit is not yet back
-    marks: list[tuple] = [(-1, 0, 0)] * jobs  # each worker has answered for every line up to its mark
-    done = (len(files), 0, 0)  # the mark of a worker that read everything
-    ready: list[tuple[tuple, int, Any]] = []  # heap of (key, tiebreak, GameAudit)
+    slots: deque[_Slot] = deque()  # in output order
+    by_tid: dict[int, _Slot] = {}
+    spans_out = [0] * jobs  # span tasks sent and not yet answered, per worker
+    held: list[list[tuple]] = [[] for _ in range(jobs)]  # marks of deal replies whose credit is not back
+    fallen: set[int] = set()  # files whose cuts failed: dealt from the failed span on
     tie = 0
     finished = False
+
+    def new_slot(kind: str, fidx: int, span: Optional[tuple] = None) -> _Slot:
+        slot = _Slot(len(by_tid), kind, fidx, jobs, span)
+        by_tid[slot.tid] = slot
+        return slot
 
     def receive() -> None:
         nonlocal tie
@@ -435,68 +503,127 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
 
         while True:
             try:
-                wid, mark, results, problems = out.get(timeout=1.0)
+                wid, tid, a, b, c = out.get(timeout=1.0)
                 break
             except queue.Empty:
-                dead = [p for p in procs if p.exitcode not in (None, 0)]
+                dead = [p for p in procs if p.exitcode is not None]
                 if dead:
                     raise RuntimeError(f"audit worker {dead[0].name} died (exit code {dead[0].exitcode})")
-        if mark is None:
-            raise RuntimeError(f"audit worker {wid} failed: {results}")
-        pending[wid] -= 1
-        marks[wid] = mark
+        if tid is None:
+            raise RuntimeError(f"audit worker {wid} failed: {a}")
+        slot = by_tid[tid]
+        if slot.kind == "span":
+            spans_out[wid] -= 1
+            slot.reply = (a, b, c)
+            return
+        mark, results, problems = a, b, c
+        slot.marks[wid] = mark
         for key, res in results:
-            heapq.heappush(ready, (key, tie, res))
+            heapq.heappush(slot.ready, (key, tie, res))
             tie += 1
         lost.extend(problems)
-        if not dealing:
-            if mark != done:
-                held[wid].append(mark)
-            # a reply's credit comes back once every worker has read past it, so results
-            # wait here for at most ``window`` blocks of a worker that runs ahead
-            low = min(marks)
-            for w in range(jobs):
-                h = held[w]
-                while h and h[0] <= low:
-                    h.pop(0)
-                    credits[w].release()
+        if slot.kind == "stdin":
+            slot.pending[wid] -= 1
+            return
+        held[wid].append(mark)
+        # a reply's credit comes back once every worker has read past it, so results wait
+        # here for at most ``window`` blocks of a worker that runs ahead
+        low = min(slot.marks)
+        for w in range(jobs):
+            h = held[w]
+            while h and h[0] <= low:
+                h.pop(0)
+                credits[w].release()
 
-    def drain() -> Iterator[Any]:
-        low = min(marks)
-        while ready and ready[0][0] <= low:
-            yield heapq.heappop(ready)[2]
+    def deal(slot: _Slot, path: str, start: int, first: int) -> None:
+        for c in conns:
+            c.send(("deal", slot.tid, slot.fidx, path, start, first))
 
-    def answered() -> bool:
-        """Whether a worker's answer is waiting (so results stream while input is dealt)."""
-        try:
-            return not out.empty()
-        except (OSError, ValueError):
-            return False
+    def flush() -> Iterator[Any]:
+        """Yield what the slots at the head of the output have ready."""
+        while slots:
+            head = slots[0]
+            if head.cancelled:
+                slots.popleft()
+                continue
+            if head.kind == "span":
+                if head.reply is None:
+                    return
+                redo, results, problems = head.reply
+                if redo:  # a game open at the cut (or the file unreadable): deal the file from this span on
+                    fallen.add(head.fidx)
+                    for s in slots:
+                        if s.fidx == head.fidx:
+                            s.cancelled = True
+                    path, start, _end, first, _last = head.span  # type: ignore[misc]
+                    slot = new_slot("deal", head.fidx)
+                    slots[0] = slot
+                    deal(slot, path, start, first)
+                    continue
+                slots.popleft()
+                lost.extend(problems)
+                yield from results
+                continue
+            low = min(head.marks)
+            while head.ready and head.ready[0][0] <= low:
+                yield heapq.heappop(head.ready)[2]
+            if not head.done:
+                return
+            slots.popleft()
 
-    def send(w: int, msg: tuple) -> Iterator[Any]:
-        while pending[w] >= window:
-            receive()
-            yield from drain()
-        conns[w].send(msg)
-        pending[w] += 1
-        while answered():
-            receive()
-        yield from drain()
+    def barrier() -> Iterator[Any]:
+        """Wait for every slot so far (before a task every worker takes part in)."""
+        while slots:
+            yield from flush()
+            if slots:
+                receive()
 
     try:
-        if dealing:
-            tables = [_owner_table(w) for w in range(jobs)]
-            for dealt in _dealt(files, jobs, lost, DEAL_BYTES):
-                for w in range(jobs):
-                    yield from send(w, _share(dealt, tables[w]) if dealt[0] == "block" else dealt)
-            while any(pending):
-                receive()
-                yield from drain()
-        else:
-            while min(marks) != done:
-                receive()
-                yield from drain()
-        yield from drain()
+        for fidx, path in enumerate(files):
+            name = "<stdin>" if path == "-" else path
+            if path != "-" and not os.path.exists(path):
+                lost.append(((fidx, 0, 0), LogProblem(name, 0, "no such file")))
+                continue
+            if path == "-":
+                yield from barrier()
+                slot = new_slot("stdin", fidx)
+                slots.append(slot)
+                tables = [_owner_table(w) for w in range(jobs)]
+                for dealt in _dealt(fidx, path, 0, 1, jobs, lost, DEAL_BYTES):
+                    for w in range(jobs):
+                        while slot.pending[w] >= window:
+                            receive()
+                            yield from flush()
+                        msg = _share(dealt, tables[w]) if dealt[0] == "block" else dealt
+                        conns[w].send(msg[:1] + (slot.tid,) + msg[1:])
+                        slot.pending[w] += 1
+                yield from barrier()
+                continue
+            if path.endswith(".gz"):
+                yield from barrier()
+                slot = new_slot("deal", fidx)
+                slots.append(slot)
+                deal(slot, path, 0, 1)
+                continue
+            try:
+                size = os.path.getsize(path)
+            except OSError:
+                size = 0
+            target = min(SPAN_BYTES, max(size // (8 * jobs), SPAN_BYTES // 8))
+            plan = _plan(path, target) if size > target else iter([(0, None, 1)])
+            for start, end, first in plan:
+                if fidx in fallen:
+                    break
+                while min(spans_out) >= window:
+                    receive()
+                    yield from flush()
+                w = spans_out.index(min(spans_out))
+                slot = new_slot("span", fidx, (path, start, end, first, end is None))
+                slots.append(slot)
+                conns[w].send(("span", slot.tid, fidx, path, start, end, first, end is None))
+                spans_out[w] += 1
+                yield from flush()
+        yield from barrier()
         finished = True
     finally:
         for c in conns:
@@ -519,4 +646,4 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
             orphans.extend(p for _k, p in lost)
 
 
-__all__ = ["DEAL_BYTES", "WINDOW", "audit_parallel"]
+__all__ = ["DEAL_BYTES", "SPAN_BYTES", "WINDOW", "audit_parallel"]

@@ -663,8 +663,10 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     # the same events with game id and times set aside (duplicates under another id)
     astuple = msgspec.structs.astuple
     # the game's content without id, times and the optional seal fields (docs/seal.md)
-    body = _enc.encode_lines([(type(e).__name__, [v for i, v in enumerate(astuple(e)) if i in _BODY[type(e)]])
-                              for e in events])
+    parts = _BODY_PARTS
+    body = _enc.encode_lines([
+        (name, astuple(e)[cut] if cut is not None else [v for i, v in enumerate(astuple(e)) if i in _BODY[type(e)]])
+        for e in events for name, cut in (parts[type(e)],)])
     body_hash = hashlib.blake2b(body, digest_size=16).hexdigest()
     out.spool = spool
     out.events = len(events)
@@ -692,6 +694,17 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
 _SEAL_FIELDS = frozenset({"prev", "wall_commit", "reveal_salt", "reveal_wall", "seal"})
 _BODY = {t: frozenset(i for i, f in enumerate(t.__struct_fields__) if i >= 3 and f not in _SEAL_FIELDS)
          for t in ev.EVENT_TYPES}
+
+
+def _body_cut(t: type) -> Optional[slice]:
+    """The fields of ``_BODY[t]`` as one slice of the event's tuple, if they are consecutive."""
+    pos = sorted(_BODY[t])
+    return slice(pos[0], pos[-1] + 1) if pos and pos == list(range(pos[0], pos[-1] + 1)) else None
+
+
+#: Per event type, its name and the slice of its fields the body hash covers (a tuple slice
+#: encodes as the same JSON array as the list of those fields, at a fraction of the cost).
+_BODY_PARTS = {t: (t.__name__, _body_cut(t)) for t in ev.EVENT_TYPES}
 
 _HAND_EVENTS = frozenset({ev.TileDrawn, ev.TileDiscarded, ev.TilesDealt, ev.Ponged, ev.Chowed, ev.KongExposed,
                           ev.KongAdded, ev.KongConcealed, ev.PigBetPlaced, ev.HandWon, ev.HandDrawn,
