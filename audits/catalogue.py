@@ -127,6 +127,33 @@ _ENTRIES: list[tuple[str, str, Severity, str]] = [
     ("billing", "REFUND_UNEXPECTED", "warning", "Refunds go only to the creator of a resized room under creator billing."),
 ]
 
+# --- Guangdong 鸡平和 (guangdong.md §12): the rules no earlier code states ---------------
+_ENTRIES += [
+    ("table", "KONG_WITHOUT_REPLACEMENT", "error",
+     "A kong is declared only while a drawable tile remains for its replacement (Guangdong)."),
+    ("table", "ROUND_WIND_MISMATCH", "error",
+     "A logged round wind (圈风) or seat wind (门风) is the one the dealer sequence gives (Guangdong §3)."),
+    ("claims", "CLAIM_ON_LAST_DISCARD", "error",
+     "Once the last tile is drawn and discarded, the only claim on that discard is 胡 (Guangdong)."),
+    ("wins", "WIN_BELOW_MIN_FAN", "error", "起和番: a win needs at least the room's min_fan (Guangdong)."),
+    ("wins", "WIN_DURING_LOUHE", "error",
+     "漏和: a player who let a legal win on a tile go may not win on that tile (any discard by option) "
+     "before their own next draw, chow, pong or kong (Guangdong)."),
+    ("wins", "ROB_EXPOSED_KONG", "error",
+     "抢杠: a kong made on a discard is not robbable; a win on that discard is an ordinary 点炮 (Guangdong)."),
+    ("scoring", "FAN_NAMES_DIFFER", "warning",
+     "The fan total and points are right but the fan names omit one that holds (Guangdong)."),
+    ("scoring", "BAO_PAYER", "error",
+     "包: a self-draw with a liability is paid 3·P wholly by the liable seat (杠上开花包杠 > "
+     "大四喜/大三元 > 12张落地, 包先不包后) (Guangdong)."),
+    ("scoring", "BAO_UNDUE", "error", "包: no bao_* transfer where no liability exists (Guangdong)."),
+    ("scoring", "KONG_PAYMENT_UNDUE", "error",
+     "Kongs pay nothing unless kong_payments = on_win, and then only when the hand is won (Guangdong)."),
+    ("scoring", "KONG_PAYMENT_MISMATCH", "error",
+     "kong_payments = on_win: exposed 3·B from the feeder, added 1·B and concealed 2·B from each other seat "
+     "(Guangdong)."),
+]
+
 # --- tamper evidence (docs/seal.md): the scheme's own kinds, stated once in schema.seal -------
 _ENTRIES += [("stream", code, "error", rule) for code, rule in SEAL_KINDS.values()]
 

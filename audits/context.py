@@ -217,11 +217,17 @@ class AuditContext:
             tiles.append(tile)
         return tiles
 
-    def score(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None) -> Score:
+    def win_context(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None,
+                    winners: int = 1) -> WinContext:
+        """The family's win context for ``seat`` winning on ``tile`` (the table as it is now)."""
+        return self.family.win_context(
+            self.rules, self.table, seat, how, tile, how == "self_draw" and self.tail_drawn[seat],
+            how == "discard" and (self.kong_discard if kong_discard is None else kong_discard), winners)
+
+    def score(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None,
+              winners: int = 1) -> Score:
         """The family's best reading of the seat's hand won on ``tile`` (as the table is now)."""
-        ctx = WinContext(how=how, win_tile=tile,
-                         after_kong=how == "self_draw" and self.tail_drawn[seat],
-                         kong_discard=how == "discard" and (self.kong_discard if kong_discard is None else kong_discard))
+        ctx = self.win_context(seat, tile, how, kong_discard, winners)
         return self.family.score(self.rules, self.hand_tiles(seat, tile, how), self.table.melds[seat], ctx)
 
     def legal_win_on(self, seat: int, tile: int, kong_discard: bool, how: str = "discard") -> bool:
@@ -236,13 +242,13 @@ class AuditContext:
             got = False
             if self.completes(seat, tile):
                 sc = self.score(seat, tile, how, kong_discard)
-                got = sc.complete and self.family.fan_enough(self.rules, how, sc.fan)
+                got = sc.complete and self.family.fan_enough(self.rules, how, sc.capped)
             known[key] = got
         return got
 
     def barred(self, seat: int, claim: str, tile: int) -> Optional[str]:
         """The pass rule (the family's) that bars ``seat``'s ``claim`` on ``tile``, or None."""
-        return self.family.pass_violation(self.passes, seat, claim, tile, self.legal_win_on)
+        return self.family.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, self.rules)
 
     def picture(self, seat: int, tile: Optional[int], how: str) -> str:
         """The seat's hand for --explain: concealed tiles (with the tile won on) and melds."""

@@ -88,6 +88,8 @@ class Table:
         "dealer", "turn", "hands", "melds", "discards", "tail", "undrawn", "wall",
         "wall_head", "wall_tail", "received", "bets", "last_discard", "kongs", "fees",
         "opened", "pending_kong", "keys", "held",
+        # neutral facts families without a face-up tail interpret (Guangdong)
+        "tail_turned", "dealer_changes", "fed", "turn_kongs",
     )
 
     def __init__(self) -> None:
@@ -134,6 +136,16 @@ class Table:
         #: as tiles move, so a win check needs no recount) and how many tiles it holds.
         self.keys: list[list[int]] = []
         self.held: list[int] = []
+        #: Whether any tail tile was turned face up this hand; with none, a tail draw
+        #: takes the wall's last undrawn tile (families with no face-up pool).
+        self.tail_turned = False
+        #: How many hands so far started with a dealer other than the previous hand's.
+        self.dealer_changes = 0
+        #: This hand's claims in order: (claimer, feeder, meld kind, tile kind).
+        self.fed: list[tuple[int, int, str, int]] = []
+        #: The kongs declared in the current turn, in order: (meld kind, feeder or None);
+        #: cleared by the next discard.
+        self.turn_kongs: list[tuple[str, Optional[int]]] = []
 
 
 class Replayer:
@@ -297,6 +309,9 @@ class Replayer:
         w.tail = []
         w.last_discard = None
         w.pending_kong = None
+        w.tail_turned = False
+        w.fed = []
+        w.turn_kongs = []
 
     def _resized(self, e: ev.RoomResized) -> None:
         w = self._w
@@ -331,6 +346,8 @@ class Replayer:
             self._break("hand_in_play", f"hand {e.hand} starts while hand {w.hand} is still in play", e)
         self._seat(e.dealer, e)
         self._reset_seats(len(w.players))
+        if w.hand and e.dealer != w.dealer:
+            w.dealer_changes += 1
         w.hand = e.hand
         w.dealer = e.dealer
         w.turn = e.dealer
@@ -372,6 +389,7 @@ class Replayer:
     def _tail_turned(self, e: ev.TailTurned) -> None:
         w = self._w
         self._in_hand(e)
+        w.tail_turned = True
         for name in e.tiles:
             w.tail.append(TILE_INDEX[name])
             w.wall_tail -= 1
@@ -384,7 +402,13 @@ class Replayer:
         seat = e.seat
         if not 0 <= seat < len(w.players):
             self._seat(seat, e)
-        if e.source == "tail":
+        if e.source == "tail" and not w.tail_turned:
+            # no face-up pool this hand: the replacement is the wall's last undrawn tile
+            if w.undrawn - len(w.tail) <= 0:
+                self._break("empty_wall", "draw from an empty wall", e)
+            w.wall_tail -= 1
+            w.undrawn -= 1
+        elif e.source == "tail":
             if t not in w.tail:
                 self._break("not_in_tail", f"{e.tile} is not among the face-up tail tiles "
                             f"({' '.join(TILE_NAMES[x] for x in w.tail) or 'none'})", e, seat)
@@ -422,6 +446,8 @@ class Replayer:
         w.turn = (seat + 1) % len(w.players)
         w.phase = "draw"
         w.pending_kong = None
+        if w.turn_kongs:
+            w.turn_kongs = []
 
     def _claim_declared(self, e: ev.ClaimDeclared) -> None:
         self._in_hand(e)
@@ -461,12 +487,14 @@ class Replayer:
         seat, t, own = self._take_claim(e, "a chow", 2)
         tiles = tuple(sorted(own + [t]))
         self._w.melds[seat].append(Meld("chow", tiles[0], tiles, 0, e.from_seat))
+        self._w.fed.append((seat, e.from_seat, "chow", tiles[0]))
         self._called(seat)
 
     def _ponged(self, e: ev.Ponged) -> None:
         seat, t, own = self._take_claim(e, "a pong", 2)
         wilds = sum(1 for x in own if x != t)
         self._w.melds[seat].append(Meld("pong", t, (t, *own), wilds, e.from_seat))
+        self._w.fed.append((seat, e.from_seat, "pong", t))
         self._called(seat)
 
     def _kong_done(self, seat: int) -> None:
@@ -482,6 +510,8 @@ class Replayer:
         tiles = (t, *own)
         wilds = sum(1 for x in tiles if x != kind)
         self._w.melds[seat].append(Meld("kong_exposed", kind, tiles, wilds, e.from_seat))
+        self._w.fed.append((seat, e.from_seat, "kong_exposed", kind))
+        self._w.turn_kongs.append(("kong_exposed", e.from_seat))
         self._kong_done(seat)
 
     def _kong_added(self, e: ev.KongAdded) -> None:
@@ -498,6 +528,7 @@ class Replayer:
             self._break("no_pong", f"seat {seat} has no pong of {e.kind} to add a kong to", e, seat)
         self._take(seat, (t,), e)
         melds[i] = Meld("kong_added", kind, (*m.tiles, t), m.wilds + (t != kind), m.from_seat)
+        w.turn_kongs.append(("kong_added", None))
         self._kong_done(seat)
 
     def _kong_concealed(self, e: ev.KongConcealed) -> None:
@@ -511,6 +542,7 @@ class Replayer:
         self._take(seat, own, e)
         wilds = sum(1 for x in own if x != kind)
         w.melds[seat].append(Meld("kong_concealed", kind, tuple(own), wilds, None))
+        w.turn_kongs.append(("kong_concealed", None))
         self._kong_done(seat)
 
     def _won(self, e: ev.HandWon) -> None:

@@ -54,7 +54,11 @@ Salt = Annotated[str, Meta(pattern="^[0-9a-f]{32,128}$")]
 
 Claim = Literal["win", "kong", "pong", "chow"]
 WinKind = Literal["self_draw", "discard", "robbed_kong"]
-TransferReason = Literal["win", "qianggang", "yangzhu", "dianji"]
+TransferReason = Literal[
+    "win", "qianggang", "yangzhu", "dianji",
+    # Guangdong 鸡平和 (guangdong.md §8.7): the 包 liabilities and kong payments
+    "bao_gangkai", "bao_special", "bao_luodi", "kong",
+]
 DrawSource = Literal["wall", "tail"]
 Billing = Literal["creator", "aa"]
 CloseReason = Literal["hands_done", "knocked_out", "dissolved"]
@@ -64,7 +68,14 @@ FanName = Literal[
     "dihu", "wuji", "menqing_zimo", "gangshang_kaihua", "gangshang_pao", "shuanggang",
     "hunyise", "duidui", "quanqiuren", "xiaosanyuan", "wumeihua", "qingyise", "ziyise",
     "xiaoqidui", "dasanyuan", "xiaosixi", "longzhuabei", "sigang", "dasixi", "sixiaoji",
+    # Guangdong 鸡平和 (guangdong.md §7): base types, additional fans, special hands,
+    # floor events and 天/地/人和 (shared spellings above keep their place)
+    "jihu", "pinghu", "zimo", "menfeng", "quanfeng", "sanyuan", "hunpeng", "qingpeng",
+    "hunyaojiu", "qingyaojiu", "jiulian", "shisanyao", "qidui", "haidi", "qianggang",
+    "yipao_sanxiang", "tianhe", "dihe", "renhe",
 ]
+#: A wind as a log states it (Guangdong 圈风 / 门风).
+Wind = Literal["east", "south", "west", "north"]
 
 
 def _overrides_struct() -> type:
@@ -171,6 +182,10 @@ class HandStarted(Event):
     #: SHA-256 of the reveal's salt, ``:`` and the wall's tiles joined by ``,`` (docs/seal.md):
     #: the wall is fixed before the deal and shown after the hand.
     wall_commit: Union[Digest, UnsetType] = UNSET
+    #: The round wind (圈风) and each seat's wind (门风) when the server states them
+    #: (Guangdong; checked against the dealer sequence, ROUND_WIND_MISMATCH).
+    round_wind: Union[Wind, UnsetType] = UNSET
+    seat_winds: Union[Annotated[list[Wind], Meta(min_length=3, max_length=4)], UnsetType] = UNSET
 
 
 class PigBetPlaced(Event):

@@ -45,7 +45,7 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     won = ctx.won
     if t.phase not in ("won", "drawn"):
         ctx.find("STRUCTURAL_BREAK", e, actual="settlement", message="a hand settled before it ended")
-    facts = fam.hand_facts(rules, t.received, t.bets)
+    facts = fam.table_facts(rules, t, won)
     how = won.how if won else None
     frm = won.from_seat if won else None
     logged_winners = [(x.seat, x.points) for x in won.winners] if won else []
@@ -60,8 +60,8 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     true_winners = []
     if won:
         for x, sc in zip(won.winners, ctx.won_scores):
-            if sc is not None and sc.complete and fam.fan_enough(rules, how, sc.fan) and x.seat not in ctx.won_guohu:
-                true_winners.append((x.seat, fam.points(sc.fan, rules)))
+            if sc is not None and sc.complete and fam.fan_enough(rules, how, sc.capped) and x.seat not in ctx.won_guohu:
+                true_winners.append((x.seat, sc.points))
     corrected = expected_transfers(rules, n, how, true_winners, frm, facts, ctx.ledger)
     ctx.ledger = [b + d for b, d in zip(ctx.ledger, net_of(corrected, n))]
     if ctx.explained is not None:
@@ -106,7 +106,8 @@ def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
     if how == "discard" and _paid_out_of_order(ctx, e, win_group[0], paid, got):
         bad = [b for b in bad if b != win_group]  # the order explains the amounts (a floor clamps by order)
     for reasons, code in bad:
-        ctx.find(fam.transfer_code(how, code), e, expected=show_pairs(sums_by_pair(paid, reasons)),
+        ctx.find(fam.transfer_code(how, code, sums_by_pair(paid, reasons), sums_by_pair(got, reasons)), e,
+                 expected=show_pairs(sums_by_pair(paid, reasons)),
                  actual=show_pairs(sums_by_pair(got, reasons)))
     if nets_bad:
         ctx.find(net_code, e, expected=_nets(paid, net_reasons, n), actual=_nets(got, net_reasons, n),

@@ -15,6 +15,11 @@ from .qujing import QUJING
 #: ``Ruleset.family`` -> its rule family.
 FAMILIES: dict[str, RuleFamily] = {QUJING.name: QUJING}
 
+# Guangdong 鸡平和 (guangdong.md)
+from .guangdong import GUANGDONG  # noqa: E402
+
+FAMILIES[GUANGDONG.name] = GUANGDONG
+
 
 class UnknownFamily(ValueError):
     """A ruleset names a family paipu has no rules for."""

@@ -601,7 +601,8 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     # the same events with game id and times set aside (duplicates under another id)
     astuple = msgspec.structs.astuple
     # the game's content without id, times and the optional seal fields (docs/seal.md)
-    body = _enc.encode_lines([(type(e).__name__, [v for i, v in enumerate(astuple(e)) if i in _BODY[type(e)]])
+    body = _enc.encode_lines([(type(e).__name__, [v for i, v in enumerate(astuple(e))
+                                                  if i in _BODY[type(e)] and v is not msgspec.UNSET])
                               for e in events])
     body_hash = hashlib.blake2b(body, digest_size=16).hexdigest()
     out.spool = spool
