@@ -66,8 +66,37 @@ HANDLERS: dict[type, Callable[[AuditContext, ev.Event], None]] = {
     ev.HandWon: wins.hand_won,
     ev.HandDrawn: table.hand_drawn,
     ev.HandSettled: scoring.hand_settled,
+    ev.TilesExchanged: table.exchanged,
+    ev.VoidDeclared: table.void_declared,
 }
 assert set(HANDLERS) | {ev.GameOpened} == set(ev.EVENT_TYPES), "every event type needs a check"
+
+_WATCHED: dict = {}
+
+
+def handlers_for(family) -> dict:
+    """The handlers for a family's games: HANDLERS, with each event type the family
+    ``observes`` wrapped so its own checks run before and after (others are untouched)."""
+    if family is None or not family.observes or family.observe is None:
+        return HANDLERS
+    got = _WATCHED.get(family.name)
+    if got is None:
+        got = dict(HANDLERS)
+        for t in family.observes:
+            got[t] = _watching(family, HANDLERS[t])
+        _WATCHED[family.name] = got
+    return got
+
+
+def _watching(family, handler: Callable) -> Callable:
+    observe = family.observe
+
+    def watched(ctx: AuditContext, e: ev.Event) -> None:
+        for seat, v in observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, False):
+            ctx.find(v.code, e, seat=seat, expected=v.expected, actual=v.actual, message=v.message)
+        handler(ctx, e)
+        observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, True)
+    return watched
 
 
 def walk(ctx: AuditContext) -> GameAudit:
@@ -90,6 +119,7 @@ def walk(ctx: AuditContext) -> GameAudit:
                 replayer.apply(e)
                 if type(e) is ev.GameOpened:
                     table.opened(ctx, e)
+                    handlers = ctx.handlers or HANDLERS
         except ReplayError as x:
             stream.broken(ctx, x, e)
             ctx.audit.complete = False

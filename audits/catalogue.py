@@ -127,14 +127,39 @@ _ENTRIES: list[tuple[str, str, Severity, str]] = [
     ("billing", "REFUND_UNEXPECTED", "warning", "Refunds go only to the creator of a resized room under creator billing."),
 ]
 
+# --- Sichuan 四川麻将 and 血战到底 (sichuan.md §14) ------------------------------------------
+_ENTRIES += [
+    ("table", "TILE_NOT_IN_SET", "error", "Only the tiles of the ruleset's set are played (Sichuan: the 108 suited tiles)."),
+    ("table", "KONG_WITHOUT_REPLACEMENT", "error", "A kong is declared only while a wall tile is left to replace it."),
+    ("table", "HAND_END_WRONG", "error",
+     "A hand ends at the first winning moment (first_win) or at the third winner (血战), else only when the wall is empty."),
+    ("table", "VOID_NOT_DECLARED", "error",
+     "定缺: every seat declares one suit void, once, before the dealer's first action."),
+    ("table", "EXCHANGE_INVALID", "error",
+     "换三张 (only where on): each seat gives three held tiles of one suit, once, before 定缺."),
+    ("claims", "VOID_DISCARD_ORDER", "error", "定缺: while a seat holds tiles of its void suit it discards only those."),
+    ("claims", "CLAIM_VOID_SUIT", "error",
+     "定缺: no pong or kong of one's void suit (nor any while void tiles are held, where claims_while_void is off)."),
+    ("claims", "CLAIM_ON_LAST_DISCARD", "error", "Only 胡 may claim the final discard (last_discard_claims = win_only)."),
+    ("claims", "ACTION_AFTER_WIN", "error",
+     "血战到底: a seat that has won leaves; it never draws, discards, claims, konges or wins again."),
+    ("wins", "WIN_NOT_VOID", "error", "缺门: a winning hand holds no tile of the winner's void suit (at most two suits)."),
+    ("wins", "WIN_DURING_GUOSHUI", "error",
+     "过水: after passing a win, a discard win or robbing before one's own next action must be worth more (higher_fan)."),
+    ("wins", "LAST_FOUR_WIN_NOT_TAKEN", "error", "最后四张自动和: over the last four wall tiles every legal win is taken."),
+    ("scoring", "KONG_PAYMENT_MISMATCH", "error",
+     "刮风下雨: 直杠 2B from the discarder, 补杠 1B and 暗杠 2B from each seat still in, as each kong stands "
+     "(Guangdong kong_payments = on_win: 3B from the feeder, 1B / 2B from each other seat, on a win only)."),
+    ("scoring", "ZHUANYI_MISMATCH", "error",
+     "呼叫转移: a 杠上炮 discarder moves its last kong's income to the first winner (by option: all kongs, every winner)."),
+    ("scoring", "END_CHECK_MISMATCH", "error",
+     "流局查卫生: at an exhaustive end 查花猪, 查大叫 and 退税 among the seats still in, and only then."),
+]
+
 # --- Guangdong 鸡平和 (guangdong.md §12): the rules no earlier code states ---------------
 _ENTRIES += [
-    ("table", "KONG_WITHOUT_REPLACEMENT", "error",
-     "A kong is declared only while a drawable tile remains for its replacement (Guangdong)."),
     ("table", "ROUND_WIND_MISMATCH", "error",
      "A logged round wind (圈风) or seat wind (门风) is the one the dealer sequence gives (Guangdong §3)."),
-    ("claims", "CLAIM_ON_LAST_DISCARD", "error",
-     "Once the last tile is drawn and discarded, the only claim on that discard is 胡 (Guangdong)."),
     ("wins", "WIN_BELOW_MIN_FAN", "error", "起和番: a win needs at least the room's min_fan (Guangdong)."),
     ("wins", "WIN_DURING_LOUHE", "error",
      "漏和: a player who let a legal win on a tile go may not win on that tile (any discard by option) "
@@ -149,9 +174,6 @@ _ENTRIES += [
     ("scoring", "BAO_UNDUE", "error", "包: no bao_* transfer where no liability exists (Guangdong)."),
     ("scoring", "KONG_PAYMENT_UNDUE", "error",
      "Kongs pay nothing unless kong_payments = on_win, and then only when the hand is won (Guangdong)."),
-    ("scoring", "KONG_PAYMENT_MISMATCH", "error",
-     "kong_payments = on_win: exposed 3·B from the feeder, added 1·B and concealed 2·B from each other seat "
-     "(Guangdong)."),
 ]
 
 # --- tamper evidence (docs/seal.md): the scheme's own kinds, stated once in schema.seal -------

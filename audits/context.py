@@ -96,6 +96,10 @@ class AuditContext:
         self.knocked_reported = False
         self.repeats: dict[str, int] = {}
         self.first_of: dict[str, int] = {}
+        #: the event handlers for this game's family (``audits.audit.handlers_for``)
+        self.handlers: dict = {}
+        #: the family's memory of the current hand (``RuleFamily.hand_book``), or None
+        self.hand_book = None
         self.reset_hand()
 
     # -- findings -------------------------------------------------------------------
@@ -143,6 +147,8 @@ class AuditContext:
         #: face-up tail tiles the family keeps as the kong-replacement pool
         self.tail_pool = self.family.tail_pool(t.ruleset)
         self.n = len(t.players)
+        from .audit import handlers_for
+        self.handlers = handlers_for(self.family)
         self.logged = list(t.scores)
         self.ledger = list(t.scores)
         a = self.audit
@@ -175,6 +181,8 @@ class AuditContext:
         #: the kong the adder has not yet taken a replacement for (抢杠 is legal only then)
         self.robbable = False
         self.won: Optional[ev.HandWon] = None
+        #: the hand's first winning moment (血战 hands have several; the next dealer reads it)
+        self.first_won: Optional[ev.HandWon] = None
         self.won_scores: list[Optional[Score]] = []
         self.won_pictures: list[str] = []
         self.won_guohu: set[int] = set()
@@ -219,10 +227,19 @@ class AuditContext:
 
     def win_context(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None,
                     winners: int = 1) -> WinContext:
-        """The family's win context for ``seat`` winning on ``tile`` (the table as it is now)."""
-        return self.family.win_context(
-            self.rules, self.table, seat, how, tile, how == "self_draw" and self.tail_drawn[seat],
-            how == "discard" and (self.kong_discard if kong_discard is None else kong_discard), winners)
+        """The context of ``seat`` winning on ``tile`` as the table is now: the family's own
+        (``RuleFamily.win_context``), or the neutral one with the family's extra fields
+        (``RuleFamily.win_extras``) where it has some.  ``winners``: seats winning on the tile."""
+        kd = how == "discard" and (self.kong_discard if kong_discard is None else kong_discard)
+        fam = self.family
+        after_kong = how == "self_draw" and self.tail_drawn[seat]
+        if fam.win_context is not None:
+            return fam.win_context(self.rules, self.table, seat, how, tile, after_kong, kd, winners)
+        extras = fam.win_extras
+        more = extras(self.rules, self.table, seat, how, self.first_turn) if extras is not None else None
+        if more:
+            return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kd, **more)
+        return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kd)
 
     def score(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None,
               winners: int = 1) -> Score:
@@ -242,13 +259,23 @@ class AuditContext:
             got = False
             if self.completes(seat, tile):
                 sc = self.score(seat, tile, how, kong_discard)
-                got = sc.complete and self.family.fan_enough(self.rules, how, sc.capped)
+                got = sc.complete and not sc.code and self.family.fan_enough(self.rules, how, sc.capped)
             known[key] = got
         return got
 
     def barred(self, seat: int, claim: str, tile: int) -> Optional[str]:
         """The pass rule (the family's) that bars ``seat``'s ``claim`` on ``tile``, or None."""
-        return self.family.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, self.rules)
+        fam = self.family
+        if fam.pass_values:
+            return fam.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, value=self.win_value,
+                                      rules=self.rules)
+        return fam.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, rules=self.rules)
+
+    def win_value(self, seat: int, tile: int, kong_discard: Optional[bool]) -> Optional[int]:
+        """The capped fan of ``seat``'s legal win on ``tile`` from another seat (``kong_discard``
+        None: the current discard), or None when it is not a legal win."""
+        sc = self.score(seat, tile, "discard", kong_discard)
+        return sc.capped if sc.complete and not sc.code else None
 
     def picture(self, seat: int, tile: Optional[int], how: str) -> str:
         """The seat's hand for --explain: concealed tiles (with the tile won on) and melds."""

@@ -61,6 +61,10 @@ def hand_command(picture: str, tile: str, how: str, fans: Sequence[str] = (), pr
         parts.append("--after-kong")
     if "gangshang_pao" in fans:
         parts.append("--kong-discard")
+    if "haidi" in fans or "haidi_pao" in fans:
+        parts.append("--last-tile")
+    if "tianhe" in fans or "dihe" in fans:
+        parts.append("--tianhe" if "tianhe" in fans else "--dihe")
     if preset:
         parts += ["--preset", preset]
     for key, value in sorted((options or {}).items()):
@@ -122,6 +126,8 @@ def _settlement_lines(rec: dict, game: Optional[dict] = None) -> list[str]:
         out.append(f"  seat {s}: {parts or 'no fan'} = {w['fan']} fan; cap {w['cap']} → {w['capped']}; "
                    f"P = {w['base']} × 2^{w['capped']} = {w['points']}   "
                    f"(logged: {w['logged_fan']} fan, P {w['logged_points']})")
+    for step in rec.get("steps", ()):
+        out.append(f"  {step}")
     if rec["bets"] is not None:
         out.append(f"  养猪 bets: {rec['bets']}")
     if rec["tallies"] is not None:

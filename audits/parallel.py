@@ -1,35 +1,47 @@
-"""The audit in several processes: this process reads and deals raw lines, workers decode and audit.
+"""The audit in several processes: workers read their own share of the input; this process only merges.
 
 :func:`audit_parallel` gives exactly what the single-process audit gives
-(``audit_paths(paths, jobs=1)``), only faster on several cores:
+(``audit_paths(paths, jobs=1)``), only faster on several cores.  No decoded
+event and no :class:`~schema.reader.GameLog` crosses a process boundary: only
+tasks (a path and a byte range) go out and :class:`~audits.ledger.GameAudit`
+results come back.
 
-* **This process** reads the input (files, folders, ``.gz``, stdin ``-``) in
-  blocks of whole lines, finds each line's game id with one msgspec
-  ``decode_lines`` call per block into a one-field struct (the rest of the line
-  is skipped, not built; a block holding an odd line is scanned line by line,
-  exactly as :func:`schema.reader.decode_line` would name the game), and deals
-  each line to the worker that owns its game (a new game goes to the least
-  loaded worker), so a game's lines all go to one worker.  It never decodes events, never pickles a
-  :class:`~schema.reader.GameLog`, and never holds more than a few blocks.
-* **Each worker** decodes only its own lines, groups them into games the way
-  :class:`schema.reader.LogReader` does, audits each game as it closes (and the
-  ones still open at the end of a file), and sends back the
-  :class:`~audits.audit.GameAudit` results with their place in the input.
+* **Plain logs are cut into byte ranges** of a few MB (whole small files are one
+  range), each cut just after a line that mentions ``GameClosed`` (a guess that
+  no game is open there).  A worker reads its range with
+  :class:`schema.reader.LogReader` and audits each game, exactly as one process
+  does, and says whether a game was still open at the range's end.  The ranges
+  of a file are taken in order: while every earlier cut fell between games, a
+  range read alone gives exactly what the whole file gives.  At the first cut
+  that fell inside a game (logs of several tables written at once), that
+  range's results are dropped and the rest of the file is dealt as below.
+* **Dealt logs** (``.gz``, which cannot be entered in the middle, and the rest of
+  a file whose cut failed): every worker reads the log in blocks of whole lines
+  and finds each line's game id with one msgspec ``decode_lines`` call per block
+  into a one-field struct (a block holding an odd line is scanned line by line,
+  exactly as :func:`schema.reader.decode_line` would name the game).  Every
+  worker deals the lines the same way (a new game goes to the least loaded
+  worker; a game's lines all go to one worker), so each one knows its share
+  without being told: it decodes only its own lines, groups them into games the
+  way the reader does and audits each game as it closes (and those still open
+  at the end of the file).
+* **Stdin** (``-``) can be read once only: this process reads and deals it and
+  sends each worker its share of every block.
 
 Order guaranteed (the order of ``LogReader.games()``, hence of the one-job
 audit): files in :func:`schema.reader.find_logs` order; within a file, each game
 when its ``GameClosed`` line is read (line order), then the games still open at
-the end of the file in the order of their first line.  Results are merged by
-that key as soon as every worker has read past it, so output streams while the
-input is read.  Orphan problems (missing or unreadable files, lines naming no
-game) are collected in file and line order, like ``LogReader.orphans``, and are
-complete once the iterator is exhausted.
+the end of the file in the order of their first line.  Results stream out as
+soon as everything before them is done.  Orphan problems (missing or unreadable
+files, lines naming no game) are collected in file and line order, like
+``LogReader.orphans``, and are complete once the iterator is exhausted.
 
-Memory stays bounded: each worker has at most ``window`` blocks queued; a
-result waits only until every worker has read past its line.  A game whose
-audit raises is reported as an incomplete audit with an ``INTERNAL_ERROR``
-finding (as :func:`audits.audit.audit_game` does itself); it never stops the
-others.  A worker that dies stops the audit with a one-line :class:`RuntimeError`.
+Memory stays bounded: at most ``window`` ranges per worker are in flight, and a
+worker dealing a log runs at most ``window`` blocks ahead of the slowest one.
+A game whose audit raises is reported as an incomplete audit with an
+``INTERNAL_ERROR`` finding (as :func:`audits.audit.audit_game` does itself); it
+never stops the others.  A worker that dies stops the audit with a one-line
+:class:`RuntimeError`.
 
 Workers start with ``fork`` on Linux and ``spawn`` elsewhere; they take
 everything they need as arguments (no module state set after import).
@@ -42,6 +54,7 @@ import os
 import sys
 import traceback
 import zlib
+from collections import deque
 from itertools import compress
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Iterator, Optional
@@ -49,24 +62,36 @@ from typing import Any, Callable, Iterable, Iterator, Optional
 import msgspec
 
 from schema.events import AnyEvent, GameClosed
-from schema.reader import GameLog, LogProblem, decode_line, find_logs, line_blocks, open_source
+from schema.reader import (FileSpan, GameLog, LogProblem, LogReader, _Window, decode_line, find_logs, line_blocks,
+                           open_source)
 
 #: Lines are dealt in blocks of about this many bytes (smaller blocks start the workers sooner).
 DEAL_BYTES = 1 << 20
-#: Blocks a worker may have queued before this process waits for it.
+#: Blocks (or ranges) a worker may have in flight before this process waits for it.
 WINDOW = 6
+#: Plain logs are cut into ranges of at most about this many bytes (at least an eighth of it,
+#: about eight ranges per worker in between).
+SPAN_BYTES = 8 << 20
+_PLAN_BYTES = 1 << 22
 
 
-class _Peek(msgspec.Struct):
-    """A line's game id (as :func:`schema.reader.decode_line` names it) and ``type``; the rest is skipped."""
+class _PeekGame(msgspec.Struct):
+    """A line's game id (as :func:`schema.reader.decode_line` names it); the rest is skipped."""
 
     game: Optional[str] = None
+
+
+class _Peek(_PeekGame):
+    """A line's game id and ``type``."""
+
     type: Any = None
+
+
+_peek_type = msgspec.json.Decoder(_Peek)
 
 
 _BLANK = 255  # owner byte of a blank line: dealt to no one
 _get_game = attrgetter("game")
-_get_type = attrgetter("type")
 
 
 class _Dealer(dict):
@@ -100,7 +125,11 @@ class _Dealer(dict):
 
     def deal(self, block: bytes, lines: list[bytes], peek: msgspec.json.Decoder,
              full: msgspec.json.Decoder) -> bytes:
-        """One byte per line of ``block``: the worker owning the line's game (:data:`_BLANK` if blank)."""
+        """One byte per line of ``block``: the worker owning the line's game (:data:`_BLANK` if blank).
+
+        ``peek`` decodes a :class:`_PeekGame` (the game id only).  Every process
+        dealing the same bytes deals them the same way.
+        """
         try:
             found = peek.decode_lines(block)
         except (msgspec.DecodeError, msgspec.ValidationError):
@@ -109,30 +138,37 @@ class _Dealer(dict):
         if found is not None and len(found) == len(lines) and (
                 b"\r" not in block or block.count(b"\r") == block.count(b"\r\n")):
             games = list(map(_get_game, found))
-            types = list(map(_get_type, found))
             who = bytes(map(self.__getitem__, games))
+            # the lines that may close a game: those mentioning GameClosed (each is checked below;
+            # a close missed here only keeps the game's entry, dealt as before)
+            closing = []
+            at = block.find(b'"GameClosed"')
+            line, counted = 0, 0
+            while at >= 0:
+                line += block.count(b"\n", counted, at)
+                counted = at
+                if not closing or closing[-1] != line:
+                    closing.append(line)
+                at = block.find(b'"GameClosed"', at + 12)
         else:  # an odd line in the block: line by line, as the reader names a bad line's game
-            games, types, out = [], [], bytearray()
-            for raw in lines:
-                game = kind = None
+            games, closing, out = [], [], bytearray()
+            for i, raw in enumerate(lines):
+                game = None
                 if raw.strip():
                     try:
-                        p = peek.decode(raw)
-                        game, kind = p.game, p.type
+                        p = _peek_type.decode(raw)
+                        game = p.game
+                        if p.type == "GameClosed":
+                            closing.append(i)
                     except (msgspec.DecodeError, msgspec.ValidationError):
                         pass
                     out.append(self[game])
                 else:
                     out.append(_BLANK)
                 games.append(game)
-                types.append(kind)
             who = bytes(out)
-        i = -1
-        while True:
-            try:
-                i = types.index("GameClosed", i + 1)
-            except ValueError:
-                break
+        last = dict(zip(games, range(len(games)))) if closing else {}
+        for i in closing:
             g = games[i]
             if g is None or g not in self:
                 continue
@@ -141,9 +177,7 @@ class _Dealer(dict):
                     continue
             except (msgspec.DecodeError, msgspec.ValidationError):
                 continue  # the worker will not close the game on this line either
-            try:
-                games.index(g, i + 1)  # the id comes back in this block: a new game, same worker
-            except ValueError:
+            if last[g] == i:  # else the id comes back in this block: a new game, same worker
                 del self[g]
         for w in range(self.jobs):
             n = who.count(w)
@@ -154,18 +188,108 @@ class _Dealer(dict):
 
 
 
-def _read_blocks(src: Any) -> Iterator[bytes]:
-    """Whole lines in blocks of about :data:`DEAL_BYTES`, cut from the reader's own blocks
+def _read_blocks(src: Any, deal_bytes: int) -> Iterator[bytes]:
+    """Whole lines in blocks of about ``deal_bytes``, cut from the reader's own blocks
     (so an unreadable file stops at the same line as in one process)."""
     for block in line_blocks(src):
         start, size = 0, len(block)
-        while size - start > DEAL_BYTES:
-            end = block.find(b"\n", start + DEAL_BYTES) + 1
+        while size - start > deal_bytes:
+            end = block.find(b"\n", start + deal_bytes) + 1
             if end == 0 or end >= size:
                 break
             yield block[start:end]
             start = end
         yield block[start:] if start else block
+
+
+def _dealt(fidx: int, path: str, start: int, first: int, jobs: int, lost: list[tuple[tuple, LogProblem]],
+           deal_bytes: int) -> Iterator[tuple]:
+    """One log (from byte ``start``, line ``first``) dealt to ``jobs`` workers, block by block,
+    the same way in every process that deals it.
+
+    Yields ``("block", fidx, name, first_line, end_line, lines, who)`` per block
+    (``who``: one owner byte per line, see :meth:`_Dealer.deal`), then ``("eof", fidx)``;
+    a file that cannot be read goes to ``lost``.
+    """
+    name = "<stdin>" if path == "-" else path
+    peek = msgspec.json.Decoder(_PeekGame)
+    full = msgspec.json.Decoder(AnyEvent)
+    dealer = _Dealer(jobs)
+    try:
+        src = open_source(path) if start == 0 else _Window(FileSpan(path, start, None, first))
+    except OSError as e:
+        lost.append(((fidx, 1, 0), LogProblem(name, 0, f"cannot read: {e}")))
+        src = None
+    if src is not None:
+        try:
+            blocks = _read_blocks(src, deal_bytes)
+            while True:
+                try:
+                    block = next(blocks)
+                except StopIteration:
+                    break
+                except (OSError, EOFError, zlib.error) as e:  # gzip.BadGzipFile is an OSError
+                    lost.append(((fidx, 1, 0), LogProblem(name, 0, f"cannot read: {e}")))
+                    break
+                lines = block.splitlines()
+                who = dealer.deal(block, lines, peek, full)
+                end = first + len(lines) - 1
+                yield ("block", fidx, name, first, end, lines, who)
+                first = end + 1
+        finally:
+            if src is not sys.stdin.buffer:
+                src.close()
+    yield ("eof", fidx)
+
+
+def _owner_table(w: int) -> bytes:
+    """A ``bytes.translate`` table turning owner bytes into 1 for worker ``w``'s lines, else 0."""
+    return bytes(1 if i == w else 0 for i in range(256))
+
+
+def _share(dealt: tuple, table: bytes) -> tuple:
+    """One worker's share of a dealt block: ``("lines", fidx, name, first, end, payload, sel)``."""
+    _, fidx, name, first, end, lines, who = dealt
+    sel = who.translate(table)
+    return ("lines", fidx, name, first, end, b"\n".join(compress(lines, sel)), sel)
+
+
+def _plan(path: str, target: int) -> Iterator[tuple[int, Optional[int], int]]:
+    """Cut a plain log into spans ``(start, end, first_line)`` of about ``target`` bytes (the last
+    one's ``end`` is ``None``), each cut just after a line that mentions ``GameClosed``.
+
+    A cut is a guess that no game is open there; the worker that reads the span before
+    it finds out (see :func:`audit_parallel`).  Cuts stop at the first bare carriage
+    return (the reader ends a line there too, so newlines no longer count lines).
+    """
+    start, first = 0, 1
+    try:
+        f = open(path, "rb")
+    except OSError:
+        yield (0, None, 1)
+        return
+    with f:
+        offset, line = 0, 1  # the file offset and line number of the chunk read
+        want = target
+        while True:
+            chunk = f.read(_PLAN_BYTES)
+            if not chunk or (b"\r" in chunk and chunk.count(b"\r") != chunk.count(b"\r\n")):
+                break
+            i = want - offset
+            while 0 <= i < len(chunk):
+                k = chunk.find(b'"GameClosed"', i)
+                nl = chunk.find(b"\n", k) if k >= 0 else -1
+                if nl < 0:
+                    break
+                cut, cut_line = offset + nl + 1, line + chunk.count(b"\n", 0, nl + 1)
+                yield (start, cut, first)
+                start, first = cut, cut_line
+                want = cut + target
+                i = want - offset
+            line += chunk.count(b"\n")
+            offset += len(chunk)
+            want = max(want, offset)
+    yield (start, None, first)
 
 
 # ---------------------------------------------------------------------------
@@ -184,76 +308,120 @@ def _failed_audit(log: GameLog, x: BaseException) -> Any:
         file=log.file)])
 
 
-def _worker(wid: int, conn: Any, out: Any, audit: Optional[Callable[[GameLog], Any]]) -> None:
-    """Decode and audit the lines dealt to this worker; reply once per message received."""
-    try:
+class _Games:
+    """One worker's games: audits a span read whole, or decodes the lines dealt to it and
+    groups them into games the way :class:`schema.reader.LogReader` does."""
+
+    def __init__(self, audit: Optional[Callable[[GameLog], Any]]):
         if audit is None:
             from audits.audit import audit_game as audit
-        dec = msgspec.json.Decoder(AnyEvent)
-        closed_type = GameClosed
-        open_games: dict[str, tuple[GameLog, int]] = {}
+        self.audit = audit
+        self.dec = msgspec.json.Decoder(AnyEvent)
+        self.open: dict[str, tuple[GameLog, int]] = {}
 
-        def run(log: GameLog) -> Any:
-            try:
-                return audit(log)
-            except Exception as x:  # one bad game never stops the others
-                return _failed_audit(log, x)
+    def run(self, log: GameLog) -> Any:
+        try:
+            return self.audit(log)
+        except Exception as x:  # one bad game never stops the others
+            return _failed_audit(log, x)
 
-        while True:
-            msg = conn.recv()
-            kind = msg[0]
-            if kind == "stop":
-                return
-            fidx = msg[1]
-            results: list[tuple[tuple, Any]] = []
-            problems: list[tuple[tuple, LogProblem]] = []
-            if kind == "eof":
-                for log, first in open_games.values():
-                    results.append(((fidx, 1, first), run(log)))
-                open_games.clear()
-                out.put((wid, (fidx, 2, 0), results, problems))
+    def span(self, fidx: int, span: FileSpan, last: bool) -> tuple[bool, list[Any], list[tuple[tuple, LogProblem]]]:
+        """Audit the games of a span read on its own: (whether a game was left open at its end
+        or the file could not be read — then the span must be dealt again —, results, problems)."""
+        reader = LogReader([span])
+        results = []
+        redo = False
+        for log in reader.games():
+            if not log.closed and not last:
+                redo = True  # the cut was inside a game
                 continue
-            _, fidx, name, first_line, end_line, payload, sel = msg
-            nums = list(compress(range(first_line, first_line + len(sel)), sel))
-            items: Any = None
-            if nums:
-                try:
-                    items = dec.decode_lines(payload)
-                except (msgspec.ValidationError, msgspec.DecodeError):
-                    items = None
-                if items is None or len(items) != len(nums):
-                    items = [decode_line(raw, name, n) if raw.strip() else None
-                             for raw, n in zip(payload.split(b"\n"), nums)]
-            get = open_games.get
-            for n, item in zip(nums, items or ()):
-                if item is None:
-                    continue
-                if type(item) is LogProblem:
-                    if item.game is None:
-                        problems.append(((fidx, 0, n), item))
-                        continue
-                    entry = get(item.game)
-                    if entry is None:
-                        entry = open_games[item.game] = (GameLog(item.game, name), n)
-                    if entry[0].problem is None:
-                        entry[0].problem = item
+            results.append(self.run(log))
+        problems = [((fidx, 0, p.line), p) for p in reader.orphans]
+        return redo or any(p.line <= 0 for p in reader.orphans), results, problems
+
+    def handle(self, msg: tuple) -> tuple[tuple, list[tuple[tuple, Any]], list[tuple[tuple, LogProblem]]]:
+        """One ``("lines", …)`` or ``("eof", fidx)`` message: (mark, results, problems)."""
+        fidx = msg[1]
+        results: list[tuple[tuple, Any]] = []
+        problems: list[tuple[tuple, LogProblem]] = []
+        open_games = self.open
+        if msg[0] == "eof":
+            for log, first in open_games.values():
+                results.append(((fidx, 1, first), self.run(log)))
+            open_games.clear()
+            return (fidx, 2, 0), results, problems
+        _, fidx, name, first_line, end_line, payload, sel = msg
+        nums = list(compress(range(first_line, first_line + len(sel)), sel))
+        items: Any = None
+        if nums:
+            try:
+                items = self.dec.decode_lines(payload)
+            except (msgspec.ValidationError, msgspec.DecodeError):
+                items = None
+            if items is None or len(items) != len(nums):
+                items = [decode_line(raw, name, n) if raw.strip() else None
+                         for raw, n in zip(payload.split(b"\n"), nums)]
+        get = open_games.get
+        closed_type = GameClosed
+        for n, item in zip(nums, items or ()):
+            if item is None:
+                continue
+            if type(item) is LogProblem:
+                if item.game is None:
+                    problems.append(((fidx, 0, n), item))
                     continue
                 entry = get(item.game)
                 if entry is None:
                     entry = open_games[item.game] = (GameLog(item.game, name), n)
-                log = entry[0]
-                if log.problem is None:
-                    log.events.append(item)
-                    log.lines.append(n)
-                if type(item) is closed_type:
-                    log.closed = True
-                    del open_games[item.game]
-                    results.append(((fidx, 0, n), run(log)))
-            out.put((wid, (fidx, 0, end_line), results, problems))
+                if entry[0].problem is None:
+                    entry[0].problem = item
+                continue
+            entry = get(item.game)
+            if entry is None:
+                entry = open_games[item.game] = (GameLog(item.game, name), n)
+            log = entry[0]
+            if log.problem is None:
+                log.events.append(item)
+                log.lines.append(n)
+            if type(item) is closed_type:
+                log.closed = True
+                del open_games[item.game]
+                results.append(((fidx, 0, n), self.run(log)))
+        return (fidx, 0, end_line), results, problems
+
+
+def _worker(wid: int, jobs: int, conn: Any, out: Any, credit: Any, audit: Optional[Callable[[GameLog], Any]],
+            deal_bytes: int) -> None:
+    """Run the tasks this process sends, in order; see :func:`audit_parallel` for the replies."""
+    try:
+        games = _Games(audit)
+        table = _owner_table(wid)
+        while True:
+            task = conn.recv()
+            kind = task[0]
+            if kind == "stop":
+                return
+            tid = task[1]
+            if kind == "span":
+                _, tid, fidx, path, start, end, first, last = task
+                out.put((wid, tid, *games.span(fidx, FileSpan(path, start, end, first), last)))
+            elif kind == "deal":
+                _, tid, fidx, path, start, first = task
+                lost: list[tuple[tuple, LogProblem]] = []
+                for dealt in _dealt(fidx, path, start, first, jobs, lost, deal_bytes):
+                    mark, results, problems = games.handle(_share(dealt, table) if dealt[0] == "block" else dealt)
+                    if lost:  # whole-file problems: every worker meets them, worker 0 reports them
+                        if wid == 0:
+                            problems += lost
+                        lost.clear()
+                    credit.acquire()
+                    out.put((wid, tid, mark, results, problems))
+            else:  # ("lines" | "eof", tid, …): a share of stdin, dealt by this process
+                out.put((wid, tid, *games.handle(task[:1] + task[2:])))
     except BaseException as x:  # a bug here: tell the parent (one line) rather than leave it waiting
         where = traceback.extract_tb(x.__traceback__)[-1] if x.__traceback__ else None
         at = f" at {os.path.basename(where.filename)}:{where.lineno}" if where else ""
-        out.put((wid, None, f"{type(x).__name__}: {x}{at}", None))
+        out.put((wid, None, f"{type(x).__name__}: {x}{at}", None, None))
     finally:
         out.close()
         out.join_thread()
@@ -271,6 +439,24 @@ def _context(start_method: Optional[str]) -> Any:
     return mp.get_context(start_method)
 
 
+class _Slot:
+    """One task's place in the output: a span (one reply), or a file every worker deals
+    (``deal``) or this process deals (``stdin``: replies per block, merged by key)."""
+
+    def __init__(self, tid: int, kind: str, fidx: int, jobs: int, span: Optional[tuple] = None):
+        self.tid, self.kind, self.fidx, self.span = tid, kind, fidx, span
+        self.reply: Optional[tuple] = None
+        self.cancelled = False
+        self.marks: list[tuple] = [(-1, 0, 0)] * jobs
+        self.ready: list[tuple[tuple, int, Any]] = []  # heap of (key, tiebreak, GameAudit)
+        self.pending = [0] * jobs  # stdin messages sent and not yet answered, per worker
+
+    @property
+    def done(self) -> bool:
+        end = (self.fidx, 2, 0)
+        return all(m == end for m in self.marks) and not any(self.pending)
+
+
 def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[LogProblem]] = None, *,
                    audit: Optional[Callable[[GameLog], Any]] = None, start_method: Optional[str] = None,
                    window: int = WINDOW) -> Iterator[Any]:
@@ -281,26 +467,35 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
     module-level function, so it reaches ``spawn`` workers too).  Pass a list as
     ``orphans`` to collect the problems that name no game.
     """
-    paths = list(paths)
-    jobs = max(1, int(jobs))
+    files = list(find_logs(paths))
+    jobs = max(1, min(int(jobs), _BLANK))
     ctx = _context(start_method)
     out = ctx.Queue()
     procs: list[Any] = []
     conns: list[Any] = []
+    credits = [ctx.Semaphore(window) for _ in range(jobs)]
     for w in range(jobs):
         r, s = ctx.Pipe(duplex=False)
-        p = ctx.Process(target=_worker, args=(w, r, out, audit), daemon=True, name=f"paipu-audit-{w}")
+        p = ctx.Process(target=_worker, args=(w, jobs, r, out, credits[w], audit, DEAL_BYTES), daemon=True,
+                        name=f"paipu-audit-{w}")
         p.start()
         r.close()
         procs.append(p)
         conns.append(s)
 
     lost: list[tuple[tuple, LogProblem]] = []
-    pending = [0] * jobs  # messages sent and not yet answered, per worker
-    marks: list[tuple] = [(-1, 0, 0)] * jobs  # each worker has answered for every line up to its mark
-    ready: list[tuple[tuple, int, Any]] = []  # heap of (key, tiebreak, GameAudit)
+    slots: deque[_Slot] = deque()  # in output order
+    by_tid: dict[int, _Slot] = {}
+    spans_out = [0] * jobs  # span tasks sent and not yet answered, per worker
+    held: list[list[tuple]] = [[] for _ in range(jobs)]  # marks of deal replies whose credit is not back
+    fallen: set[int] = set()  # files whose cuts failed: dealt from the failed span on
     tie = 0
     finished = False
+
+    def new_slot(kind: str, fidx: int, span: Optional[tuple] = None) -> _Slot:
+        slot = _Slot(len(by_tid), kind, fidx, jobs, span)
+        by_tid[slot.tid] = slot
+        return slot
 
     def receive() -> None:
         nonlocal tie
@@ -308,88 +503,127 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
 
         while True:
             try:
-                wid, mark, results, problems = out.get(timeout=1.0)
+                wid, tid, a, b, c = out.get(timeout=1.0)
                 break
             except queue.Empty:
-                dead = [p for p in procs if not p.is_alive()]
+                dead = [p for p in procs if p.exitcode is not None]
                 if dead:
                     raise RuntimeError(f"audit worker {dead[0].name} died (exit code {dead[0].exitcode})")
-        if mark is None:
-            raise RuntimeError(f"audit worker {wid} failed: {results}")
-        pending[wid] -= 1
-        marks[wid] = mark
+        if tid is None:
+            raise RuntimeError(f"audit worker {wid} failed: {a}")
+        slot = by_tid[tid]
+        if slot.kind == "span":
+            spans_out[wid] -= 1
+            slot.reply = (a, b, c)
+            return
+        mark, results, problems = a, b, c
+        slot.marks[wid] = mark
         for key, res in results:
-            heapq.heappush(ready, (key, tie, res))
+            heapq.heappush(slot.ready, (key, tie, res))
             tie += 1
         lost.extend(problems)
+        if slot.kind == "stdin":
+            slot.pending[wid] -= 1
+            return
+        held[wid].append(mark)
+        # a reply's credit comes back once every worker has read past it, so results wait
+        # here for at most ``window`` blocks of a worker that runs ahead
+        low = min(slot.marks)
+        for w in range(jobs):
+            h = held[w]
+            while h and h[0] <= low:
+                h.pop(0)
+                credits[w].release()
 
-    def drain() -> Iterator[Any]:
-        low = min(marks)
-        while ready and ready[0][0] <= low:
-            yield heapq.heappop(ready)[2]
+    def deal(slot: _Slot, path: str, start: int, first: int) -> None:
+        for c in conns:
+            c.send(("deal", slot.tid, slot.fidx, path, start, first))
 
-    def answered() -> bool:
-        """Whether a worker's answer is waiting (so results stream while input is dealt)."""
-        try:
-            return not out.empty()
-        except (OSError, ValueError):
-            return False
+    def flush() -> Iterator[Any]:
+        """Yield what the slots at the head of the output have ready."""
+        while slots:
+            head = slots[0]
+            if head.cancelled:
+                slots.popleft()
+                continue
+            if head.kind == "span":
+                if head.reply is None:
+                    return
+                redo, results, problems = head.reply
+                if redo:  # a game open at the cut (or the file unreadable): deal the file from this span on
+                    fallen.add(head.fidx)
+                    for s in slots:
+                        if s.fidx == head.fidx:
+                            s.cancelled = True
+                    path, start, _end, first, _last = head.span  # type: ignore[misc]
+                    slot = new_slot("deal", head.fidx)
+                    slots[0] = slot
+                    deal(slot, path, start, first)
+                    continue
+                slots.popleft()
+                lost.extend(problems)
+                yield from results
+                continue
+            low = min(head.marks)
+            while head.ready and head.ready[0][0] <= low:
+                yield heapq.heappop(head.ready)[2]
+            if not head.done:
+                return
+            slots.popleft()
 
-    def send(w: int, msg: tuple) -> Iterator[Any]:
-        while pending[w] >= window:
-            receive()
-            yield from drain()
-        conns[w].send(msg)
-        pending[w] += 1
-        while answered():
-            receive()
-        yield from drain()
+    def barrier() -> Iterator[Any]:
+        """Wait for every slot so far (before a task every worker takes part in)."""
+        while slots:
+            yield from flush()
+            if slots:
+                receive()
 
     try:
-        peek = msgspec.json.Decoder(_Peek)
-        full = msgspec.json.Decoder(AnyEvent)
-        dealer = _Dealer(jobs)
-        tables = [bytes(1 if i == w else 0 for i in range(256)) for w in range(jobs)]
-        for fidx, path in enumerate(find_logs(paths)):
+        for fidx, path in enumerate(files):
             name = "<stdin>" if path == "-" else path
             if path != "-" and not os.path.exists(path):
                 lost.append(((fidx, 0, 0), LogProblem(name, 0, "no such file")))
                 continue
-            first = 1
+            if path == "-":
+                yield from barrier()
+                slot = new_slot("stdin", fidx)
+                slots.append(slot)
+                tables = [_owner_table(w) for w in range(jobs)]
+                for dealt in _dealt(fidx, path, 0, 1, jobs, lost, DEAL_BYTES):
+                    for w in range(jobs):
+                        while slot.pending[w] >= window:
+                            receive()
+                            yield from flush()
+                        msg = _share(dealt, tables[w]) if dealt[0] == "block" else dealt
+                        conns[w].send(msg[:1] + (slot.tid,) + msg[1:])
+                        slot.pending[w] += 1
+                yield from barrier()
+                continue
+            if path.endswith(".gz"):
+                yield from barrier()
+                slot = new_slot("deal", fidx)
+                slots.append(slot)
+                deal(slot, path, 0, 1)
+                continue
             try:
-                src = open_source(path)
-            except OSError as e:
-                lost.append(((fidx, 1, 0), LogProblem(name, 0, f"cannot read: {e}")))
-                src = None
-            if src is not None:
-                try:
-                    blocks = _read_blocks(src)
-                    while True:
-                        try:
-                            block = next(blocks)
-                        except StopIteration:
-                            break
-                        except (OSError, EOFError, zlib.error) as e:  # gzip.BadGzipFile is an OSError
-                            lost.append(((fidx, 1, 0), LogProblem(name, 0, f"cannot read: {e}")))
-                            break
-                        lines = block.splitlines()
-                        who = dealer.deal(block, lines, peek, full)
-                        end = first + len(lines) - 1
-                        for w in range(jobs):
-                            sel = who.translate(tables[w])
-                            payload = b"\n".join(compress(lines, sel))
-                            yield from send(w, ("lines", fidx, name, first, end, payload, sel))
-                        first = end + 1
-                finally:
-                    if src is not sys.stdin.buffer:
-                        src.close()
-            dealer.clear()  # the next file's games are new games, as in the reader
-            for w in range(jobs):
-                yield from send(w, ("eof", fidx))
-        while any(pending):
-            receive()
-            yield from drain()
-        yield from drain()
+                size = os.path.getsize(path)
+            except OSError:
+                size = 0
+            target = min(SPAN_BYTES, max(size // (8 * jobs), SPAN_BYTES // 8))
+            plan = _plan(path, target) if size > target else iter([(0, None, 1)])
+            for start, end, first in plan:
+                if fidx in fallen:
+                    break
+                while min(spans_out) >= window:
+                    receive()
+                    yield from flush()
+                w = spans_out.index(min(spans_out))
+                slot = new_slot("span", fidx, (path, start, end, first, end is None))
+                slots.append(slot)
+                conns[w].send(("span", slot.tid, fidx, path, start, end, first, end is None))
+                spans_out[w] += 1
+                yield from flush()
+        yield from barrier()
         finished = True
     finally:
         for c in conns:
@@ -412,4 +646,4 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
             orphans.extend(p for _k, p in lost)
 
 
-__all__ = ["DEAL_BYTES", "WINDOW", "audit_parallel"]
+__all__ = ["DEAL_BYTES", "SPAN_BYTES", "WINDOW", "audit_parallel"]

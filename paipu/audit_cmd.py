@@ -25,20 +25,12 @@ from .console import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, fail as 
 FORMATS = ("text", "json", "junit")
 
 
-def _with_progress(items: Iterator, enabled: bool) -> Iterator:
-    """A rich progress line on stderr (games audited), only when stderr is a terminal."""
-    if not enabled:
-        yield from items
-        return
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+def _with_progress(items: Iterator, paths: List[str], enabled: bool) -> Iterator:
+    """``items`` (game audits) with a progress bar on stderr (games, rate, time left), only when enabled."""
+    from .progress import bar_for
 
-    with Progress(SpinnerColumn(), TextColumn("auditing: {task.completed} games"), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("audit", total=None)
-        for item in items:
-            progress.advance(task)
-            yield item
+    with bar_for("auditing", paths, enabled) as bar:
+        yield from bar.track(items)
 
 
 def _timed(items: Iterator) -> Iterator[tuple[object, float]]:
@@ -141,7 +133,7 @@ def _audit_report(paths: List[str], fmt: str, output: Optional[str], jobs: int, 
     orphans: list = []
     show = sys.stderr.isatty() if progress is None else progress
     on = {"cluster": client[0]} if client else {}
-    games = _timed(_with_progress(audit_paths(paths, jobs=jobs, orphans=orphans, **on), show))
+    games = _timed(_with_progress(audit_paths(paths, jobs=jobs, orphans=orphans, **on), paths, show))
     if client is not None:
         games = _cluster_errors(games)
     failed = False

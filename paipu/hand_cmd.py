@@ -126,7 +126,9 @@ def _payments(family: RuleFamily, ruleset: Ruleset, how: str, points: int) -> li
 def evaluate(req: dict) -> dict:
     """Evaluate one request (the ``--batch`` object format) and return the result dict."""
     known = {"hand", "tile", "melds", "how", "after_kong", "kong_discard", "passed_win", "preset",
-             "options", "seat", "from_seat"}
+             "options", "seat", "from_seat",
+             # families with a void suit, 海底 and 天胡 / 地胡 (Sichuan)
+             "void", "last_tile", "heavenly"}
     unknown = set(req) - known
     if unknown:
         raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
@@ -174,14 +176,24 @@ def evaluate(req: dict) -> dict:
         raise InputError(f"the concealed hand has {n} tiles with the winning tile; with {len(melds)} meld(s) "
                          f"it needs {need}")
     full = concealed + ([tile] if tile is not None else [])
+    void = req.get("void")
+    if void not in (None, "", "m", "p", "s"):
+        raise InputError(f"--void is a suit (m, p or s), not {void!r}")
+    heavenly = req.get("heavenly") or ""
+    if heavenly not in ("", "tianhe", "dihe"):
+        raise InputError(f"heavenly is tianhe or dihe, not {heavenly!r}")
     ctx = WinContext(how=how, win_tile=tile if tile is not None else (full[-1] if full else None),
-                     after_kong=bool(req.get("after_kong")), kong_discard=bool(req.get("kong_discard")))
+                     after_kong=bool(req.get("after_kong")), kong_discard=bool(req.get("kong_discard")),
+                     void="mps".index(void) if void else -1, sea_bottom=bool(req.get("last_tile")),
+                     tiandi=heavenly)
     if ctx.after_kong and how != "self_draw":
         raise InputError("--after-kong (杠上开花) is a self-draw from the tail pool")
     if ctx.kong_discard and how != "discard":
         raise InputError("--kong-discard (杠上炮) is a discard win")
     sc = family.score(ruleset, full, melds, ctx, bool(req.get("passed_win")))
     out.update(sc.to_dict())
+    if void:
+        out["void"] = void
     out["fans_detail"] = [{"fan": f, "name": family.fan_chinese[f], "value": family.fan_values[f]}
                           for f in sc.fans]
     if sc.wins:
@@ -271,6 +283,10 @@ def register(app: typer.Typer) -> None:
         after_kong: bool = typer.Option(False, "--after-kong", help="杠上开花: tile from the tail pool after own kong"),
         kong_discard: bool = typer.Option(False, "--kong-discard", help="杠上炮: the discard followed the discarder's kong"),
         passed_win: bool = typer.Option(False, "--passed-win", help="过胡: the player passed a win since their last action"),
+        void: Optional[str] = typer.Option(None, "--void", help="定缺: the winner's declared void suit (m, p or s; Sichuan)"),
+        last_tile: bool = typer.Option(False, "--last-tile", help="海底: won on the last wall tile or the final discard"),
+        tianhe: bool = typer.Option(False, "--tianhe", help="天胡: the dealer's 14 dealt tiles (Sichuan)"),
+        dihe: bool = typer.Option(False, "--dihe", help="地胡: a non-dealer's first self-draw (Sichuan)"),
         seat: Optional[int] = typer.Option(None, "--seat", help="Winner's seat, to list transfers by seat"),
         from_seat: Optional[int] = typer.Option(None, "--from-seat", help="Discarder / kong adder seat"),
         preset: str = typer.Option("qujing-xiaoji", "--preset", help="Ruleset preset"),
@@ -311,7 +327,8 @@ def register(app: typer.Typer) -> None:
             _fail(str(e))
         req = {"hand": "".join(hand), "tile": tile, "melds": melds, "how": hows[0] if hows else "self_draw",
                "after_kong": after_kong, "kong_discard": kong_discard, "passed_win": passed_win,
-               "preset": preset, "options": opts, "seat": seat, "from_seat": from_seat}
+               "preset": preset, "options": opts, "seat": seat, "from_seat": from_seat,
+               "void": void, "last_tile": last_tile, "heavenly": "tianhe" if tianhe else ("dihe" if dihe else "")}
         try:
             res = evaluate(req)
         except InputError as e:

@@ -47,8 +47,16 @@ def simulate_cmd(
                     include_wall=not no_wall, billing=billing, build=build)
     stats = SimStats()
     t0 = time.perf_counter()
+    from .progress import Bar, wanted
+
+    def rooms(bar: Bar):
+        for room in simulate_encoded(cfg, stats, jobs):
+            yield room
+            bar.advance(note=f"{stats.hands:,} hands")
+
     try:
-        n = write_log(output, simulate_encoded(cfg, stats, jobs))
+        with Bar("simulating", games, shown=wanted()) as bar:
+            n = write_log(output, rooms(bar))
     except SimError as e:
         _fail(str(e))
     except OSError as e:

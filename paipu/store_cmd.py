@@ -116,6 +116,8 @@ def register(app: typer.Typer) -> None:
         parquet: Optional[str] = typer.Option(None, "--parquet", help="Write a hive-partitioned Parquet dataset "
                                               "in this folder or fsspec URL instead of the DuckDB file "
                                               "(docs/scale.md)."),
+        cluster: Optional[str] = typer.Option(None, "--cluster", help="Run the audit on a Dask cluster: a "
+                                              "scheduler address (tcp://host:8786) or local:N worker processes."),
     ) -> None:
         """Load games into the history store: events, games, hands, players, transfers, findings.
 
@@ -130,18 +132,23 @@ def register(app: typer.Typer) -> None:
         progress = None
         bar = None
         if sys.stderr.isatty():
-            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+            from .progress import bar_for
 
-            bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
-                           transient=True)
-            task = bar.add_task("ingesting", total=None)
-            bar.start()
+            bar = bar_for("ingesting", paths, True).start()
 
             def progress(r: store.IngestReport) -> None:
-                bar.update(task, description=f"ingesting: {r.games_read} games read, {r.events:,} events written")
+                bar.update(r.games_read, f"{r.events:,} events written")
+        client = local = None
+        if cluster is not None and not no_audit:
+            from audits.cluster import ClusterError, connect
+
+            try:
+                client, local = connect(cluster)
+            except ClusterError as e:
+                _fail(str(e))
         try:
             report = store.ingest(paths, db, audit=not no_audit, jobs=jobs, batch_events=batch_events,
-                                  progress=progress, parquet=parquet)
+                                  progress=progress, parquet=parquet, cluster=client)
         except store.StoreError as e:
             _fail(str(e))
         except duckdb.Error as e:
@@ -154,6 +161,10 @@ def register(app: typer.Typer) -> None:
             limits.set_limits(previous_limits)
             if bar is not None:
                 bar.stop()
+            if client is not None:
+                client.close()
+            if local is not None:
+                local.close()
         # one line each, never wrapped (paths and ids stay greppable)
         for o in report.orphans:
             typer.echo(f"paipu: {o}", err=True)

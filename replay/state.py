@@ -88,8 +88,10 @@ class Table:
         "dealer", "turn", "hands", "melds", "discards", "tail", "undrawn", "wall",
         "wall_head", "wall_tail", "received", "bets", "last_discard", "kongs", "fees",
         "opened", "pending_kong", "keys", "held",
-        # neutral facts families without a face-up tail interpret (Guangdong)
-        "tail_turned", "dealer_changes", "fed", "turn_kongs",
+        # neutral facts of families that declare voids, exchange tiles or play on after a win
+        "tail_turned", "voids", "out", "total",
+        # neutral facts Guangdong reads: passes of the deal, claims in order, this turn's kongs
+        "dealer_changes", "fed", "turn_kongs",
     )
 
     def __init__(self) -> None:
@@ -139,6 +141,12 @@ class Table:
         #: Whether any tail tile was turned face up this hand; with none, a tail draw
         #: takes the wall's last undrawn tile (families with no face-up pool).
         self.tail_turned = False
+        #: Per seat: the suit it declared void this hand (0 m, 1 p, 2 s; -1 none yet).
+        self.voids: list[int] = []
+        #: The seats that have won this hand, in order (under 血战 they have left play).
+        self.out: list[int] = []
+        #: Tiles in the set (``Ruleset.tile_count``).
+        self.total = TOTAL_TILES
         #: How many hands so far started with a dealer other than the previous hand's.
         self.dealer_changes = 0
         #: This hand's claims in order: (claimer, feeder, meld kind, tile kind).
@@ -312,6 +320,18 @@ class Replayer:
         w.tail_turned = False
         w.fed = []
         w.turn_kongs = []
+        w.voids = [-1] * n
+        w.out = []
+
+    def next_in(self, seat: int) -> int:
+        """The next seat after ``seat`` (下家 order) that has not left the hand."""
+        w = self._w
+        n = len(w.players)
+        for k in range(1, n + 1):
+            s = (seat + k) % n
+            if s not in w.out:
+                return s
+        return (seat + 1) % n
 
     def _resized(self, e: ev.RoomResized) -> None:
         w = self._w
@@ -351,12 +371,13 @@ class Replayer:
         w.hand = e.hand
         w.dealer = e.dealer
         w.turn = e.dealer
-        w.undrawn = TOTAL_TILES
+        total = w.total = w.ruleset.tile_count
+        w.undrawn = total
         w.wall = [TILE_INDEX[t] for t in e.wall] if e.wall is not None else None
-        if w.wall is not None and len(w.wall) != TOTAL_TILES:
-            self._break("bad_wall", f"the logged wall has {len(w.wall)} tiles, not {TOTAL_TILES}", e)
+        if w.wall is not None and len(w.wall) != total:
+            self._break("bad_wall", f"the logged wall has {len(w.wall)} tiles, not {total}", e)
         w.wall_head = 0
-        w.wall_tail = TOTAL_TILES - 1
+        w.wall_tail = total - 1
         w.phase = "dealing"
 
     def _bet(self, e: ev.PigBetPlaced) -> None:
@@ -404,9 +425,13 @@ class Replayer:
             self._seat(seat, e)
         if e.source == "tail" and not w.tail_turned:
             # no face-up pool this hand: the replacement is the wall's last undrawn tile
-            if w.undrawn - len(w.tail) <= 0:
+            # (or its next one, where the room takes replacements from the head)
+            if w.undrawn <= 0:
                 self._break("empty_wall", "draw from an empty wall", e)
-            w.wall_tail -= 1
+            if w.ruleset.kong_replacement == "head":
+                w.wall_head += 1
+            else:
+                w.wall_tail -= 1
             w.undrawn -= 1
         elif e.source == "tail":
             if t not in w.tail:
@@ -443,7 +468,7 @@ class Replayer:
         w.held[seat] -= 1
         w.discards[seat].append([t, -1])
         w.last_discard = (seat, t)
-        w.turn = (seat + 1) % len(w.players)
+        w.turn = (seat + 1) % len(w.players) if not w.out else self.next_in(seat)
         w.phase = "draw"
         w.pending_kong = None
         if w.turn_kongs:
@@ -568,8 +593,49 @@ class Replayer:
                     break
             else:
                 self._break("bad_win", f"seat {e.from_seat} has no added kong of {e.tile} to rob", e)
-        w.phase = "won"
         w.last_discard = None
+        for win in e.winners:
+            if win.seat not in w.out:
+                w.out.append(win.seat)
+        if len(w.out) >= w.ruleset.wins_to_end:
+            w.phase = "won"
+            return
+        # 血战到底: the winners leave; the next still-in seat after the last winner counted
+        # from the discarder (the kong adder; the winner on a self-draw) draws next.
+        w.pending_kong = None
+        n = len(w.players)
+        start = e.from_seat if e.from_seat is not None and e.how != "self_draw" else e.winners[0].seat
+        last = max((x.seat for x in e.winners), key=lambda s: (s - start - 1) % n)
+        w.turn = self.next_in(last)
+        w.phase = "draw"
+
+    def _exchanged(self, e: ev.TilesExchanged) -> None:
+        """换三张: each seat's given tiles leave its hand and reach the seat the direction names."""
+        w = self._w
+        if w.phase in _OUT_OF_HAND:
+            self._in_hand(e)
+        n = len(w.players)
+        if len(e.given) != n:
+            self._break("bad_exchange", f"an exchange for {len(e.given)} seats at a table of {n}", e)
+        step = {"next": 1, "prev": n - 1, "across": 2}[e.direction]
+        for s, tiles in enumerate(e.given):
+            self._take(s, [TILE_INDEX[x] for x in tiles], e)
+        for s, tiles in enumerate(e.given):
+            to = (s + step) % n
+            for name in tiles:
+                t = TILE_INDEX[name]
+                w.hands[to][t] += 1
+                w.keys[to][SUIT_OF[t]] += KEY_STEP[t]
+                w.held[to] += 1
+
+    def _void_declared(self, e: ev.VoidDeclared) -> None:
+        """定缺: the seat's void suit is recorded (the family judges the declaration)."""
+        w = self._w
+        if w.phase in _OUT_OF_HAND:
+            self._in_hand(e)
+        seat = self._seat(e.seat, e)
+        if e.suit in ("m", "p", "s") and w.voids[seat] < 0:
+            w.voids[seat] = "mps".index(e.suit)
 
     def _drawn_hand(self, e: ev.HandDrawn) -> None:
         self._in_hand(e)
@@ -612,6 +678,8 @@ _APPLY = {
     ev.KongAdded: Replayer._kong_added,
     ev.KongConcealed: Replayer._kong_concealed,
     ev.HandWon: Replayer._won,
+    ev.TilesExchanged: Replayer._exchanged,
+    ev.VoidDeclared: Replayer._void_declared,
     ev.HandDrawn: Replayer._drawn_hand,
     ev.HandSettled: Replayer._settled,
 }

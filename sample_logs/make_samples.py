@@ -411,6 +411,9 @@ def main() -> None:
         readme.append(f"- `{fname}.jsonl` — {fault.description} → `{fault.code}`.")
     with open(os.path.join(HERE, "README.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(readme) + "\n")
+    # the Sichuan examples keep their own script and README section
+    import make_sichuan_samples
+    make_sichuan_samples.main()
 
 
 if __name__ == "__main__":

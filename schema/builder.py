@@ -142,6 +142,15 @@ class GameBuilder:
               for t in transfers]
         return self._next(ev.HandSettled, transfers=ts, scores=list(scores))
 
+    # -- Sichuan declarations (sichuan.md §4, §12) --
+    def exchange(self, direction: str, *given: Union[str, Sequence[TileLike]]) -> ev.Event:
+        """换三张: the direction and the three tiles each seat gave."""
+        return self._next(ev.TilesExchanged, direction=direction, given=[spell(g) for g in given])
+
+    def void(self, seat: int, suit: str) -> ev.Event:
+        """定缺: ``seat`` declares ``suit`` (m, p or s) void."""
+        return self._next(ev.VoidDeclared, seat=seat, suit=suit)
+
     def jsonl(self) -> bytes:
         from .reader import encode_events
         return encode_events(self.events)

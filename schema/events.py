@@ -42,7 +42,8 @@ Seats = Annotated[list[Name], Meta(min_length=3, max_length=4)]
 #: One value per seat (scores).
 PerSeat = Annotated[list[Int32], Meta(min_length=3, max_length=4)]
 #: A full wall: every tile of the 136-tile set, head first.
-Wall = Annotated[list[Tile], Meta(min_length=136, max_length=136)]
+#: (The 108-tile Sichuan set is the one shorter wall; its family checks the exact count.)
+Wall = Annotated[list[Tile], Meta(min_length=108, max_length=136)]
 #: A list of tiles (a hand, a meld, the tail): never more than the whole set.
 Tiles = Annotated[list[Tile], Meta(max_length=136)]
 #: The time of an event: RFC 3339, with a UTC offset.
@@ -56,8 +57,10 @@ Claim = Literal["win", "kong", "pong", "chow"]
 WinKind = Literal["self_draw", "discard", "robbed_kong"]
 TransferReason = Literal[
     "win", "qianggang", "yangzhu", "dianji",
-    # Guangdong 鸡平和 (guangdong.md §8.7): the 包 liabilities and kong payments
-    "bao_gangkai", "bao_special", "bao_luodi", "kong",
+    # Sichuan (sichuan.md §10.8): 刮风下雨, 呼叫转移, 查花猪, 查大叫, 退税
+    "kong", "zhuanyi", "huazhu", "dajiao", "tuishui",
+    # Guangdong 鸡平和 (guangdong.md §8.7): the 包 liabilities (``kong`` is shared above)
+    "bao_gangkai", "bao_special", "bao_luodi",
 ]
 DrawSource = Literal["wall", "tail"]
 Billing = Literal["creator", "aa"]
@@ -68,12 +71,15 @@ FanName = Literal[
     "dihu", "wuji", "menqing_zimo", "gangshang_kaihua", "gangshang_pao", "shuanggang",
     "hunyise", "duidui", "quanqiuren", "xiaosanyuan", "wumeihua", "qingyise", "ziyise",
     "xiaoqidui", "dasanyuan", "xiaosixi", "longzhuabei", "sigang", "dasixi", "sixiaoji",
-    # Guangdong 鸡平和 (guangdong.md §7): base types, additional fans, special hands,
-    # floor events and 天/地/人和 (shared spellings above keep their place)
-    "jihu", "pinghu", "zimo", "menfeng", "quanfeng", "sanyuan", "hunpeng", "qingpeng",
-    "hunyaojiu", "qingyaojiu", "jiulian", "shisanyao", "qidui", "haidi", "qianggang",
-    "yipao_sanxiang", "tianhe", "dihe", "renhe",
+    # Sichuan 成都计番 (sichuan.md §9; shared spellings above keep their place)
+    "jihu", "jingoudiao", "jiangdui", "daiyaojiu", "longqidui", "gen", "qianggang", "haidi",
+    "haidi_pao", "zimo", "menqing", "zhongzhang", "tianhe", "dihe",
+    # Guangdong 鸡平和 (guangdong.md §7; jihu, zimo, qianggang, haidi, tianhe, dihe are shared above)
+    "pinghu", "menfeng", "quanfeng", "sanyuan", "hunpeng", "qingpeng", "hunyaojiu", "qingyaojiu",
+    "jiulian", "shisanyao", "qidui", "yipao_sanxiang", "renhe",
 ]
+#: A suit as a void declaration names it (定缺).
+Suit = Literal["m", "p", "s"]
 #: A wind as a log states it (Guangdong 圈风 / 门风).
 Wind = Literal["east", "south", "west", "north"]
 
@@ -280,6 +286,23 @@ class KongConcealed(Event):
     tiles: Tiles
 
 
+# --- Sichuan: the exchange and the void declaration (sichuan.md §4, §12) ----------
+
+class TilesExchanged(Event):
+    """换三张: each seat gave three tiles of one suit to the seat ``direction`` names
+    (``next`` 下家, ``prev`` 上家, ``across`` seat + 2); ``given[s]`` are seat s's tiles."""
+
+    direction: Literal["next", "prev", "across"]
+    given: Annotated[list[Annotated[list[Tile], Meta(max_length=4)]], Meta(min_length=3, max_length=4)]
+
+
+class VoidDeclared(Event):
+    """定缺: ``seat`` declares ``suit`` its void suit (缺门) for the hand."""
+
+    seat: Seat
+    suit: Name
+
+
 class Winner(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """One winner as the server scored it."""
 
@@ -331,6 +354,7 @@ AnyEvent = Union[
     HandStarted, PigBetPlaced, TilesDealt, TailTurned, TileDrawn, TileDiscarded,
     ClaimDeclared, ClaimPassed, Chowed, Ponged, KongExposed, KongAdded, KongConcealed,
     HandWon, HandDrawn, HandSettled,
+    TilesExchanged, VoidDeclared,
 ]
 
 EVENT_TYPES: tuple[type[Event], ...] = AnyEvent.__args__  # type: ignore[attr-defined]

@@ -7,7 +7,7 @@ data here plus a few small named functions in the engine, never class trees.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional
+from typing import Any, Literal, Optional, Union
 
 import msgspec
 
@@ -15,6 +15,8 @@ from .tiles import Tile
 
 #: The rule family a ruleset belongs to (``audits.rules`` holds one per name).
 Family = str
+#: Families whose set is the 108 suited tiles (素麻将: no honours, no flowers).
+SUITS_ONLY = frozenset({"sichuan"})
 
 
 class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -83,6 +85,59 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     gangkai_bao_chain: bool = True
     #: kong payments: none, or settled on a win (cancelled on 流局).
     kong_payments: Literal["none", "on_win"] = "none"
+    # --- Sichuan 四川麻将 (成都) and 血战到底 (family ``sichuan``, sichuan.md §11) ------------
+    # ``base`` and ``fan_cap`` above are shared (``fan_cap`` 2 is allowed here).
+    #: the hand ends at the first winning moment, or 血战到底 (winners leave until three won).
+    hand_end: Literal["first_win", "xuezhan"] = "first_win"
+    #: 定缺: each seat declares a void suit (``declared``), or a win holds at most two suits.
+    dingque: Literal["declared", "none"] = "declared"
+    #: void-suit tiles must be discarded first while held.
+    void_first: bool = True
+    #: a seat still holding void-suit tiles may pong and kong its other suits.
+    claims_while_void: bool = True
+    #: 换三张: three tiles of one suit exchanged before 定缺.
+    huan_san_zhang: bool = False
+    #: 自摸 pays P + B (加底), P with +1 fan (加番), or P.
+    zimo_bonus: Literal["jiadi", "jiafan", "none"] = "jiadi"
+    #: 点杠花 (杠上开花 after an exposed kong on X's discard) paid as a self-draw, or by X alone.
+    dianganghua: Literal["zimo", "dianpao"] = "zimo"
+    #: 带幺九 and 将对 score.
+    yaojiu_jiangdui: bool = True
+    #: a 七对 of 2s, 5s and 8s also scores 将对.
+    jiang_qidui: bool = False
+    #: 龙七对's value (3 or 4).
+    longqidui_fan: int = 3
+    #: 门清 and 中张 score +1 each.
+    menqing_zhongzhang: bool = False
+    #: 天胡 / 地胡 are worth 5 fan, replacing every other fan.
+    tiandihu: bool = True
+    #: 地胡 is the first self-draw only, or also a win on the dealer's first discard.
+    dihe_scope: Literal["first_draw", "first_draw_or_dealer_discard"] = "first_draw"
+    #: 过水: a passed win bars lower-or-equal wins, every discard win, or nothing.
+    guoshui: Literal["higher_fan", "any_discard", "off"] = "higher_fan"
+    #: 过手碰: a passed pong bars that kind until one's own next action.
+    guoshou_peng: bool = False
+    #: 最后四张自动和 starts with the fourth-last draw, or as soon as four tiles remain.
+    last_four_window: Literal["fourth_last_draw", "four_remaining"] = "fourth_last_draw"
+    #: 擦挂: each other still-in seat also pays 1B on an exposed kong.
+    cagua: bool = False
+    #: 呼叫转移: a 杠上炮 moves the discarder's kong income to the winner.
+    hujiao_zhuanyi: bool = True
+    zhuanyi_scope: Literal["last_kong", "all_kongs"] = "last_kong"
+    zhuanyi_multi: Literal["first", "each"] = "first"
+    #: 查花猪 penalty: B × 2^cap (``cap``) or this many B.
+    huazhu_penalty: Union[int, Literal["cap"]] = "cap"
+    #: 花猪 also pay the seats that have won.
+    huazhu_pays_winners: bool = False
+    #: 查大叫 and 退税 at an exhaustive end.
+    chadajiao: bool = True
+    tuishui: bool = True
+    #: a wait on a kind with no unseen copy still counts (查大叫).
+    dead_wait_counts: bool = True
+    #: next dealer after a hand with no win: the dealer's 下家 (``next``) or the dealer.
+    draw_dealer: Literal["next", "stay"] = "next"
+    #: the first dealer is whoever the log names (``any``) or the room's creator.
+    first_dealer: Literal["any", "creator"] = "any"
     #: a kong replacement is the last undrawn tile (``tail``) or the next one (``head``).
     kong_replacement: Literal["tail", "head"] = "tail"
     #: the last discard (no drawable tile left) may only be won on (``win_only``).
@@ -91,7 +146,7 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     def __post_init__(self) -> None:
         if self.players not in (3, 4):
             raise ValueError("players must be 3 or 4")
-        if self.fan_cap not in (3, 4, 5, 6):
+        if self.fan_cap not in ((2, 3, 4, 5, 6) if self.family == "sichuan" else (3, 4, 5, 6)):
             raise ValueError("fan_cap must be 3, 4, 5 or 6")
         if self.base < 1:
             raise ValueError("base must be at least 1")
@@ -104,6 +159,20 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         if self.family == "guangdong":
             _check_guangdong(self)
 
+        if self.family == "sichuan":
+            _check_sichuan(self)
+
+    # --- set size and how a hand ends (neutral; Sichuan is the first family that needs them) --
+    @property
+    def tile_count(self) -> int:
+        """Tiles in the set: 136, or 108 (no honours) for the suits-only families."""
+        return 108 if self.family in SUITS_ONLY else 136
+
+    @property
+    def wins_to_end(self) -> int:
+        """How many seats must have won for the hand to end: 1, or all but one under
+        血战到底 (``hand_end = xuezhan``), where a winner leaves and play goes on."""
+        return self.players - 1 if self.hand_end == "xuezhan" else 1
 
     def reserve_for(self, kongs: int) -> int:
         """Tiles that must remain undrawn before the hand is drawn (黄庄)."""
@@ -129,6 +198,20 @@ def _check_guangdong(r: "Ruleset") -> None:
         raise ValueError("seven_pairs_fan must be none, 4, 5 or 6")
     if r.draw_reserve < 0:
         raise ValueError("draw_reserve must be at least 0")
+def _check_sichuan(r: "Ruleset") -> None:
+    """Sichuan (sichuan.md §1, §11): four seats, 108 suited tiles, no wilds, no chow."""
+    if r.wilds:
+        raise ValueError("Sichuan 素麻将 has no wild tiles (wilds must be empty)")
+    if r.players != 4:
+        raise ValueError("Sichuan presets are played by four seats only")
+    if r.chow:
+        raise ValueError("Sichuan 不可以吃: chow cannot be enabled")
+    if r.dianji or r.yangzhu or r.qiaoluo:
+        raise ValueError("点鸡 / 养猪 / 敲锣 are Qujing options, not Sichuan ones")
+    if r.longqidui_fan not in (3, 4):
+        raise ValueError("longqidui_fan must be 3 or 4")
+    if r.huazhu_penalty != "cap" and (not isinstance(r.huazhu_penalty, int) or r.huazhu_penalty < 1):
+        raise ValueError("huazhu_penalty must be 'cap' or an integer >= 1")
 
 
 PRESETS: dict[str, Ruleset] = {
@@ -140,6 +223,10 @@ PRESETS: dict[str, Ruleset] = {
     "qujing-shuanggui": Ruleset(wilds=("5z", "7z")),
     # Guangdong 鸡平和: no wild tiles, chow from 上家, 爆和 at 3 番, every tile drawable.
     "guangdong-jipinghu": Ruleset(family="guangdong", wilds=(), chow=True, draw_reserve=0),
+    # Sichuan 四川麻将 (成都): 108 suited tiles, 定缺, no chow, the hand ends at the first win.
+    "sichuan": Ruleset(family="sichuan", wilds=(), draw_reserve=0),
+    # 血战到底: identical, except winners leave and play goes on until three have won.
+    "sichuan-xuezhan": Ruleset(family="sichuan", wilds=(), draw_reserve=0, hand_end="xuezhan"),
 }
 
 

@@ -25,8 +25,9 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
     win: "set[int] | frozenset[int]" = NOBODY
     pong: "set[int] | frozenset[int]" = NOBODY
     kong: "set[int] | frozenset[int]" = NOBODY
+    out = table.out  # seats that have won and left (血战); empty in most families
     for s in range(ctx.n):
-        if s == seat:
+        if s == seat or (out and s in out):
             continue
         counts = hands[s]
         if counts[tile] >= 2:  # cheap pre-test: every pong or kong of a discard needs a pair of it
@@ -137,7 +138,9 @@ def _after_meld(ctx: AuditContext, seat: int) -> None:
 
 def _family_rules(ctx: AuditContext, e: ev.Event, seat: int) -> None:
     """The family's own rules on a claim or kong (e.g. no claim but 胡 on the last discard)."""
-    ctx.violated(ctx.family.event_checks(ctx.rules, ctx.table, e), e, seat)
+    checks = ctx.family.event_checks
+    if checks is not None:
+        ctx.violated(checks(ctx.rules, ctx.table, e), e, seat)
 
 
 def chowed(ctx: AuditContext, e: ev.Chowed) -> None:

@@ -43,9 +43,13 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     fam, rules, n = ctx.family, ctx.rules, ctx.n
     before = list(ctx.logged)
     won = ctx.won
-    if t.phase not in ("won", "drawn"):
+    book = ctx.hand_book
+    if t.phase not in ("won", "drawn") and book is None:  # a family with a hand book judges the end itself
         ctx.find("STRUCTURAL_BREAK", e, actual="settlement", message="a hand settled before it ended")
-    facts = fam.table_facts(rules, t, won)
+    facts = fam.table_facts(rules, t, won) if fam.table_facts is not None else \
+        fam.hand_facts(rules, t.received, t.bets)
+    if book is not None:  # the family's hand book: the logged amounts first, the audit's own below
+        facts = facts._replace(extra=(book, False))
     how = won.how if won else None
     frm = won.from_seat if won else None
     logged_winners = [(x.seat, x.points) for x in won.winners] if won else []
@@ -62,13 +66,18 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
         for x, sc in zip(won.winners, ctx.won_scores):
             if sc is not None and sc.complete and fam.fan_enough(rules, how, sc.capped) and x.seat not in ctx.won_guohu:
                 true_winners.append((x.seat, sc.points))
+    if book is not None:
+        facts = facts._replace(extra=(book, True))
     corrected = expected_transfers(rules, n, how, true_winners, frm, facts, ctx.ledger)
     ctx.ledger = [b + d for b, d in zip(ctx.ledger, net_of(corrected, n))]
     if ctx.explained is not None:
         pictures = ctx.won_pictures
         winners = [winner_record(fam, rules, x, sc, pictures[i] if i < len(pictures) else "")
                    for i, (x, sc) in enumerate(zip(won.winners, ctx.won_scores))] if won else []
-        ctx.explained.append(settlement_record(fam, won, winners, facts, corrected, e, ctx.ledger))
+        rec = settlement_record(fam, won, winners, facts, corrected, e, ctx.ledger)
+        if book is not None:
+            rec["steps"] = list(getattr(book, "lines", []))
+        ctx.explained.append(rec)
     billing.first_settlement(ctx, e)
     ctx.settled_hands += 1
     ctx.apply(e)
@@ -76,7 +85,11 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     ctx.audit.logged_scores.append(list(e.scores))
     ctx.audit.ledger.append(list(ctx.ledger))
     ctx.audit.ledger_hands.append(t.hand)
-    if won:
+    first = ctx.first_won
+    if fam.dealer_after is not None:
+        ctx.next_dealer = fam.dealer_after(rules, t.dealer, ([x.seat for x in first.winners], first.how,
+                                                             first.from_seat) if first else None, n)
+    elif won:
         ctx.next_dealer = fam.next_dealer(t.dealer, [x.seat for x in won.winners], won.how, won.from_seat)
     else:
         ctx.next_dealer = fam.next_dealer(t.dealer, [], None, None)

@@ -58,8 +58,11 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
         ctx.find("DEALER_ROTATION", e, seat=e.dealer, expected=want, actual=e.dealer)
     ctx.apply(e)
     # the family's own rules on the hand as started (Guangdong: the logged winds)
-    ctx.violated(ctx.family.event_checks(ctx.rules, ctx.table, e), e, None)
+    if ctx.family.event_checks is not None:
+        ctx.violated(ctx.family.event_checks(ctx.rules, ctx.table, e), e, None)
     ctx.reset_hand()
+    if ctx.family.hand_book is not None:
+        ctx.hand_book = ctx.family.hand_book(ctx.rules, ctx.n, e.dealer)
     if ctx.explained is not None:
         ctx.explained.append({"kind": "hand", "hand": e.hand, "dealer": e.dealer})
 
@@ -79,7 +82,7 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
         for name in tiles:
             seen[TILE_INDEX[name]] += 1
     check_overcount(ctx, e)
-    if wall is not None and len(wall) == FULL_WALL:
+    if wall is not None and len(wall) == t.total:
         # The dealer takes wall[0:14], then 13 each from the dealer's next seat on.
         pos = 14
         spans = {dealer: (0, 14)}
@@ -106,7 +109,7 @@ def check_overcount(ctx: AuditContext, e: ev.Event) -> None:
 def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
     t = ctx.table
     wall = t.wall
-    if wall is not None and len(wall) == FULL_WALL:
+    if wall is not None and len(wall) == t.total:
         want = [wall[t.wall_tail - k] for k in range(len(e.tiles)) if t.wall_tail - k >= 0]
         got = [TILE_INDEX[x] for x in e.tiles]
         if got != want:
@@ -146,17 +149,19 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     seat = e.seat
     tile = TILE_INDEX[e.tile]
     replacement = t.phase == "replacement" and t.pending_kong == seat
-    if replacement and not ctx.tail_pool and e.source != ctx.family.replacement_source(ctx.rules):
-        # no face-up pool: the family says which end of the wall a replacement comes from
-        want = ctx.family.replacement_source(ctx.rules)
+    source = ctx.family.replacement_source
+    if replacement and not ctx.tail_pool and source is not None and e.source != source(ctx.rules):
+        # no face-up pool: the family says how a replacement is logged
+        want = source(ctx.rules)
         ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected=want, actual=e.source,
                  message=f"seat {seat}'s kong replacement came from the {e.source}, not the {want}")
-    if e.source == "tail" and not ctx.tail_pool and not t.tail_turned:
-        # no face-up pool: a tail draw is the wall's last undrawn tile
+    if e.source == "tail" and not ctx.tail_pool and not t.tail_turned and source is not None:
+        # no face-up pool: a tail draw is the wall's last undrawn tile (its next one, by option)
         wall = t.wall
-        if wall is not None and len(wall) == FULL_WALL and t.wall_head <= t.wall_tail and wall[t.wall_tail] != tile:
-            ctx.find("DRAW_NOT_WALL_ORDER", e, seat=seat, expected=TILE_NAMES[wall[t.wall_tail]],
-                     actual=e.tile, message=f"tail draw #{t.wall_tail} of the wall")
+        at = t.wall_head if ctx.rules.kong_replacement == "head" else t.wall_tail
+        if wall is not None and len(wall) == t.total and t.wall_head <= t.wall_tail and wall[at] != tile:
+            ctx.find("DRAW_NOT_WALL_ORDER", e, seat=seat, expected=TILE_NAMES[wall[at]],
+                     actual=e.tile, message=f"replacement draw #{at} of the wall")
         if not replacement:
             ctx.find("TAIL_DRAW_WITHOUT_KONG", e, seat=seat, message=f"seat {seat} took a tail tile without a kong")
         ctx.seen[tile] += 1
@@ -172,7 +177,7 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
         if not replacement and t.undrawn <= ctx.max_reserve:
             exhaustion_missed(ctx, e, seat)
         wall = t.wall
-        if wall is not None and len(wall) == FULL_WALL and t.wall_head <= t.wall_tail and wall[t.wall_head] != tile:
+        if wall is not None and len(wall) == t.total and t.wall_head <= t.wall_tail and wall[t.wall_head] != tile:
             ctx.find("DRAW_NOT_WALL_ORDER", e, seat=seat, expected=TILE_NAMES[wall[t.wall_head]],
                      actual=e.tile, message=f"draw #{t.wall_head} of the wall")
         ctx.seen[tile] += 1
@@ -257,3 +262,20 @@ def hand_drawn(ctx: AuditContext, e: ev.HandDrawn) -> None:
                  message=f"黄庄 declared with {remaining} tiles remaining (reserve {reserve})")
     ctx.apply(e)
     ctx.won = None
+
+
+# --- declarations before play: 换三张 and 定缺 (families that play them: Sichuan) ------
+# The family judges them (``RuleFamily.observe``); the walker applies them.
+
+def exchanged(ctx: AuditContext, e: ev.TilesExchanged) -> None:
+    """The three-tile exchange: every seat's hand changes."""
+    ctx.apply(e)
+    for s in range(ctx.n):
+        ctx.seat_changed(s)
+
+
+def void_declared(ctx: AuditContext, e: ev.VoidDeclared) -> None:
+    """A void-suit declaration (the table records the suit)."""
+    ctx.apply(e)
+    if 0 <= e.seat < ctx.n:
+        ctx.seat_changed(e.seat)

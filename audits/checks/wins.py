@@ -26,7 +26,8 @@ def robbed_other_kong(ctx: AuditContext, e: ev.HandWon) -> bool:
 
 def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
     t = ctx.table
-    ctx.violated(ctx.family.event_checks(ctx.rules, t, e), e, None)
+    if ctx.family.event_checks is not None:
+        ctx.violated(ctx.family.event_checks(ctx.rules, t, e), e, None)
     seats = [x.seat for x in e.winners]
     tile = TILE_INDEX[e.tile]
     if e.how == "discard":
@@ -62,7 +63,8 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
         scores.append(sc)
         _judge_winner(ctx, e, x, sc, tile, late_rob)
     for x, sc in zip(e.winners, scores):
-        want = ctx.family.winner_points(ctx.rules, x, sc)
+        logged = ctx.family.winner_points
+        want = logged(ctx.rules, x, sc) if logged is not None else ctx.family.points(x.fan, ctx.rules)
         if x.points != want:
             ctx.find("POINTS_MISMATCH", e, seat=x.seat, expected=want, actual=x.points,
                      message=f"{x.fan} fan pays {want} per payer, not {x.points}")
@@ -72,12 +74,19 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
     ctx.apply(e)
     ctx.won = e
     ctx.won_scores = scores
+    if ctx.first_won is None:
+        ctx.first_won = e
+    ctx.last_draw = None
 
 
 def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, tile: int, late_rob: bool) -> None:
     """One winner: complete, enough fan, not barred by 过胡 (a late rob is reported as late
     alone: the chance it let go is the same one), and the fans logged."""
     s = x.seat
+    if sc.complete and sc.code:  # the family names why a complete hand does not win (缺门)
+        ctx.find(sc.code, e, seat=s, actual=format_hand(ctx.hand_tiles(s, tile, e.how)),
+                 message=f"seat {s}'s hand with {e.tile} does not win: {sc.reason}")
+        return
     if not sc.complete:
         ctx.find("WIN_INCOMPLETE", e, seat=s, actual=format_hand(ctx.hand_tiles(s, tile, e.how)),
                  message=f"seat {s}'s hand is not complete with {e.tile}")
@@ -96,11 +105,12 @@ def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, til
                      message=f"seat {s} won with {sc.capped} fan, below the room's minimum")
     elif barred is not None:
         ctx.won_guohu.add(s)
-        ctx.find(barred, e, seat=s,
-                 message=f"seat {s} let a win go ({'过胡' if barred == 'WIN_DURING_GUOHU' else '漏和'}) "
-                         "and has not drawn or claimed since")
-    if (sorted(x.fans) != sorted(sc.fans) or x.fan != sc.fan) and not _equal_reading(ctx, s, tile, e.how, x, sc, len(e.winners)):
-        code = ctx.family.fan_finding(ctx.rules, x, sc)
+        rule = {"WIN_DURING_GUOHU": "过胡", "WIN_DURING_GUOSHUI": "过水"}.get(barred, "漏和")
+        ctx.find(barred, e, seat=s, message=f"seat {s} let a win go ({rule}) and has not drawn or claimed since")
+    if (sorted(x.fans) != sorted(sc.fans) or x.fan != sc.fan) \
+            and not _equal_reading(ctx, s, tile, e.how, x, sc, len(e.winners)):
+        finding = ctx.family.fan_finding
+        code = finding(ctx.rules, x, sc) if finding is not None else "FAN_MISMATCH"
         if code:
             ctx.find(code, e, seat=s, expected={"fans": sc.fans, "fan": sc.fan},
                      actual={"fans": list(x.fans), "fan": x.fan})

@@ -11,9 +11,11 @@ from schema.ruleset import Ruleset
 
 from .family import RuleFamily
 from .qujing import QUJING
+from .sichuan import SICHUAN
 
 #: ``Ruleset.family`` -> its rule family.
 FAMILIES: dict[str, RuleFamily] = {QUJING.name: QUJING}
+FAMILIES[SICHUAN.name] = SICHUAN
 
 # Guangdong 鸡平和 (guangdong.md)
 from .guangdong import GUANGDONG  # noqa: E402

@@ -65,6 +65,14 @@ class WinContext:
     #: how many seats win on this tile (一炮三响 at three)
     winners: int = 1
 
+    # -- Sichuan (sichuan.md §9.3, §9.4); neutral defaults for the other families ----------
+    #: a self-draw of the last wall tile (海底捞月) or a win on the final discard (海底炮)
+    sea_bottom: bool = False
+    #: ``tianhe`` / ``dihe`` when the win is one of them (families that score them), else ""
+    tiandi: str = ""
+    #: the winner's declared void suit (0 m, 1 p, 2 s; -1: none declared)
+    void: int = -1
+
     @property
     def plain_tile(self) -> Optional[int]:
         """The winning tile when it is plain even if it is a wild kind: a tile another
@@ -92,6 +100,9 @@ class Score:
     reason: str = ""
     #: a family's derivation of the value, step by step (Guangdong §7.6), for --explain
     steps: list[str] = field(default_factory=list)
+    #: the catalogue code of why a complete hand does not win, when the family names one
+    #: (Sichuan: WIN_NOT_VOID); "" otherwise
+    code: str = ""
 
     def to_dict(self) -> dict:
         """The score as plain data (tiles spelled), for JSON views."""
@@ -136,6 +147,7 @@ class HandFacts(NamedTuple):
 
     bets: Optional[list[int]]
     tallies: Optional[list[int]]
+    #: a family's own facts (Sichuan: the hand's money book, ``sichuan.settlement.Book``)
     extra: Any = None
 
 
@@ -310,28 +322,48 @@ class RuleFamily:
     #: (billing, creator, fee, already_charged) -> events due at a 4→3 change.
     fees_at_resize: Callable[..., list[FeeEvent]]
 
-    # -- pieces the second family (Guangdong) added; Qujing answers each too ------------------
+    # -- pieces the Sichuan family added (defaults: the families before it need none) -------
+    #: (ruleset, n, dealer) -> the family's memory of one hand (its own rules and money
+    #: moments), or None; the walker keeps it as ``AuditContext.hand_book``.
+    hand_book: Optional[Callable[..., Any]] = None
+    #: the event types the family watches with ``observe`` (nothing else is slowed down).
+    observes: frozenset = frozenset()
+    #: (ruleset, table, event, book, ctx, after) -> [(seat, Violation)]: the family's own
+    #: checks of a watched event, on the table before it applies (``after`` False) and after
+    #: its handler ran (``after`` True); ``ctx`` answers ``legal_win_on``, ``barred``,
+    #: ``won_scores`` and the other AuditContext questions.
+    observe: Optional[Callable[..., list]] = None
+    #: (ruleset, table, seat, how, first_turn) -> extra WinContext fields for a win, or None.
+    win_extras: Optional[Callable[..., Optional[dict]]] = None
+    #: (ruleset, dealer, first winning moment (seats, how, from_seat) or None) -> the next
+    #: dealer; when set it replaces ``next_dealer`` (rotation that depends on options, or
+    #: hands with several winning moments).
+    dealer_after: Optional[Callable[..., int]] = None
+    #: the pass rule needs the value of wins (``pass_violation`` gets ``value=``: (seat,
+    #: tile, kong_discard or None for the current discard) -> the capped fan of a legal win).
+    pass_values: bool = False
+    # -- pieces the Guangdong family added (None: the family needs none; Qujing answers each) --
     #: (ruleset, table, seat, how, tile, after_kong, kong_discard, winners) -> the WinContext
     #: the family scores with (the table as it is before the win is applied).
-    win_context: Callable[..., WinContext]
+    win_context: Optional[Callable[..., WinContext]] = None
     #: (ruleset, logged Winner, Score or None) -> the points one payer owes for the winner
     #: *as logged* (POINTS_MISMATCH is step-wise: points against the logged fan).
-    winner_points: Callable[..., int]
+    winner_points: Optional[Callable[..., int]] = None
     #: (ruleset, logged Winner, Score) -> the code a logged fan list that differs from every
     #: best reading gets (FAN_MISMATCH, or a warning when only the names differ), or None.
-    fan_finding: Callable[..., Optional[str]]
+    fan_finding: Optional[Callable[..., Optional[str]]] = None
     #: (ruleset, table, HandWon or None) -> the settlement's facts read from the table.
-    table_facts: Callable[..., HandFacts]
+    table_facts: Optional[Callable[..., HandFacts]] = None
     #: (ruleset) -> where a kong replacement comes from when no tail pool is kept:
     #: ``tail`` (the wall's last tile, logged source "tail") or ``wall`` (the next tile).
-    replacement_source: Callable[[Ruleset], str]
+    replacement_source: Optional[Callable[[Ruleset], str]] = None
     #: (ruleset, table, event) -> violations of the family's own rules on a rare event
     #: (a claim, a kong, a hand's start), judged on the table before the event applies.
-    event_checks: Callable[..., list[Violation]]
+    event_checks: Optional[Callable[..., list[Violation]]] = None
     #: the catalogue codes of rules every family has in its own words:
     #: ``below_min_fan`` (a win without the fan its kind needs), ``rob_kong_exposed`` /
     #: ``rob_kong_concealed`` (a robbing of a kong that cannot be robbed).
-    codes: Mapping[str, str]
+    codes: Mapping[str, str] = field(default_factory=dict)
 
     #: Free-form data a family's own functions share (documented by the family).
     data: Mapping[str, Any] = field(default_factory=dict)

@@ -104,13 +104,32 @@ FAN_ENGLISH: dict[str, str] = {
 #: Seat winds, by distance from the dealer.
 WINDS = ("东 East", "南 South", "西 West", "北 North")
 
+# Sichuan 四川麻将 / 血战到底 (sichuan.md §14)
+RULE_NAMES.update({
+    "TILE_NOT_IN_SET": ("牌不在牌组内", "a tile outside the ruleset's set"),
+    "KONG_WITHOUT_REPLACEMENT": ("无牌可补的杠", "a kong with no wall tile left to replace it"),
+    "HAND_END_WRONG": ("牌局结束错误", "a hand that ends at the wrong moment"),
+    "VOID_NOT_DECLARED": ("定缺错误", "a missing, repeated or late void declaration"),
+    "EXCHANGE_INVALID": ("换三张错误", "an invalid three-tile exchange"),
+    "VOID_DISCARD_ORDER": ("未先打缺门", "a discard while void-suit tiles are held"),
+    "CLAIM_VOID_SUIT": ("碰杠缺门", "a pong or kong of the void suit"),
+    "CLAIM_ON_LAST_DISCARD": ("海底牌碰杠", "a pong or kong of the final discard"),
+    "ACTION_AFTER_WIN": ("胡后行动", "play by a seat that has won and left"),
+    "WIN_NOT_VOID": ("未缺门胡牌", "a win holding the void suit"),
+    "WIN_DURING_GUOSHUI": ("过水胡", "a win barred by 过水"),
+    "LAST_FOUR_WIN_NOT_TAKEN": ("最后四张未胡", "a legal win passed over the last four tiles"),
+    "KONG_PAYMENT_MISMATCH": ("刮风下雨错误", "wrong kong payments"),
+    "ZHUANYI_MISMATCH": ("呼叫转移错误", "wrong 呼叫转移 transfer"),
+    "END_CHECK_MISMATCH": ("查花猪查大叫错误", "wrong 查花猪 / 查大叫 / 退税"),
+})
+
 #: How a hand was won.
 HOW = {"self_draw": "自摸 self-draw", "discard": "点炮 on a discard", "robbed_kong": "抢杠 robbing a kong"}
 
 #: Transfer reasons.
 REASONS = {"win": "win", "qianggang": "抢杠 包三家", "yangzhu": "养猪 pig bet", "dianji": "点鸡 chickens",
-           "bao_gangkai": "杠上开花包杠", "bao_special": "大四喜/大三元 包自摸", "bao_luodi": "12张落地 包自摸",
-           "kong": "杠钱 kong payment"}
+           "kong": "刮风下雨 kong", "zhuanyi": "呼叫转移", "huazhu": "查花猪", "dajiao": "查大叫", "tuishui": "退税",
+           "bao_gangkai": "杠上开花包杠", "bao_special": "大四喜/大三元 包自摸", "bao_luodi": "12张落地 包自摸"}
 
 #: Claims.
 CLAIMS = {"win": "胡 win", "kong": "杠 kong", "pong": "碰 pong", "chow": "吃 chow"}

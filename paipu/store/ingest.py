@@ -35,6 +35,7 @@ import msgspec
 
 from schema import events as ev
 from schema.reader import GameLog, LogReader
+from schema.tiles import NUM_KINDS, TILE_INDEX
 from schema.ruleset import Ruleset, RulesetError, resolve
 
 #: Default database file (in the working folder).
@@ -166,7 +167,8 @@ TABLES: tuple[Table, ...] = (
        ("received", "INTEGER", "sum of transfers received"),
        ("paid", "INTEGER", "sum of transfers paid"),
        ("dianji_net", "INTEGER", "net of the 点鸡 transfers"),
-       ("chickens", "INTEGER", "chickens the seat answers for (dealt or drawn; discarded ones stay counted)"),
+       ("chickens", "INTEGER", "点鸡: chickens the seat answers for (dealt or drawn; discarded ones stay "
+                               "counted), as the rule family tallies them; NULL when the room does not play 点鸡"),
        ("bet", "INTEGER", "养猪 bet (0 if none)"),
        ("draws", "INTEGER", "tiles drawn"),
        ("discards", "INTEGER", "tiles discarded"),
@@ -207,6 +209,27 @@ TABLES: tuple[Table, ...] = (
        ("message", "VARCHAR", "one-sentence explanation"),
        ("file", "VARCHAR", "log file"),
        ("line", "INTEGER", "log line")),
+    _t("ledger", "one row per seat per settled hand",
+       "The corrected ledger: each score as logged and as it should have been, every settlement "
+       "recomputed by the audit and the corrections carried forward (empty while the audit is unavailable).",
+       ("game", "VARCHAR", "game id"),
+       ("hand", "INTEGER", "hand number"),
+       ("seat", "INTEGER", "seat"),
+       ("player", "VARCHAR", "player id"),
+       ("logged", "INTEGER", "score after the hand as the server reported it"),
+       ("corrected", "INTEGER", "score after the hand as it should have been"),
+       ("gap", "INTEGER", "corrected − logged: positive, the seat has been shorted that much so far"),
+       ("error", "INTEGER", "what this hand alone got wrong for the seat (the change of the gap)")),
+    _t("corrections", "one row per payment that settles a game's corrections",
+       "Who owes whom at the end of each game: the net corrections settled between players, "
+       "largest first (empty for a game the server paid right).",
+       ("game", "VARCHAR", "game id"),
+       ("idx", "INTEGER", "position among the game's payments (0-based)"),
+       ("debtor_seat", "INTEGER", "seat that holds too much"),
+       ("debtor", "VARCHAR", "its player id"),
+       ("creditor_seat", "INTEGER", "seat that was shorted"),
+       ("creditor", "VARCHAR", "its player id"),
+       ("amount", "INTEGER", "points the debtor owes the creditor")),
 )
 
 TABLE = {t.name: t for t in TABLES}
@@ -358,7 +381,7 @@ class _HandAcc:
 
     __slots__ = ("hand", "dealer", "n", "started_seq", "started_at", "ended_seq", "settled_seq", "result",
                  "how", "from_seat", "winners", "fans", "fan", "points", "draws", "dealt", "reported",
-                 "kongs", "first_draw", "first_draw_seq", "chickens", "bets", "sdraws", "sdiscards", "chows",
+                 "kongs", "first_draw", "first_draw_seq", "got", "bets", "sdraws", "sdiscards", "chows",
                  "pongs", "kexp", "kadd", "kcon", "score_before", "score_after", "received", "paid",
                  "dianji", "self_draw", "dealt_in", "robbed")
 
@@ -377,7 +400,10 @@ class _HandAcc:
         self.reported = None
         self.first_draw = self.first_draw_seq = None
         z = [0] * n
-        self.chickens, self.bets, self.sdraws, self.sdiscards = z[:], z[:], z[:], z[:]
+        self.bets, self.sdraws, self.sdiscards = z[:], z[:], z[:]
+        #: per seat: the tiles of each kind it received from the wall (deal and draws), the
+        #: neutral fact the family's 点鸡 tally is read from
+        self.got = [[0] * NUM_KINDS for _ in range(n)]
         self.chows, self.pongs, self.kexp, self.kadd, self.kcon = z[:], z[:], z[:], z[:], z[:]
         self.received, self.paid, self.dianji = z[:], z[:], z[:]
         self.score_before = list(scores)
@@ -395,6 +421,17 @@ class GameRows:
         self.spool = b""
         self.events = 0
         self.players: list[str] = []
+
+
+def _family(rules: Optional[Ruleset]) -> Any:
+    """The game's rule family (None when its ruleset is invalid or of no known family)."""
+    if rules is None:
+        return None
+    from audits.rules import UnknownFamily, family_of
+    try:
+        return family_of(rules)
+    except UnknownFamily:
+        return None
 
 
 def _seat_ok(seat: Any, n: int) -> bool:
@@ -443,6 +480,27 @@ def _record_audit(log: GameLog, rows: GameRows, result: Any, failure: Optional[s
                      players[seat] if _seat_ok(seat, len(players)) else None, f.code, f.severity, f.rule,
                      f.expected, f.actual, f.message, f.file if f.file is not None else log.file, f.line))
     g.findings = len(out)
+    _record_ledger(log, rows, result)
+
+
+def _record_ledger(log: GameLog, rows: GameRows, result: Any) -> None:
+    """The audit's corrected ledger and who owes whom (``audits.corrections``) as rows."""
+    from audits.corrections import gaps, hand_deltas, net_corrections, who_owes_whom
+
+    logged = list(getattr(result, "logged_scores", ()) or ())
+    ledger = list(getattr(result, "ledger", ()) or ())
+    numbers = list(getattr(result, "ledger_hands", ()) or ()) or list(range(1, len(ledger) + 1))
+    players = rows.players
+    name = lambda s: players[s] if _seat_ok(s, len(players)) else None  # noqa: E731
+    L = _ROW["ledger"]
+    for hand, log_row, cor_row, gap, err in zip(numbers, logged, ledger, gaps(logged, ledger),
+                                                hand_deltas(logged, ledger)):
+        for s, (a, b, g, d) in enumerate(zip(log_row, cor_row, gap, err)):
+            rows.rows["ledger"].append(L(log.game, hand, s, name(s), a, b, g, d))
+    C = _ROW["corrections"]
+    for i, p in enumerate(who_owes_whom(net_corrections(logged, ledger))):
+        rows.rows["corrections"].append(C(log.game, i, p.debtor, name(p.debtor), p.creditor, name(p.creditor),
+                                          p.amount))
 
 
 def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
@@ -460,7 +518,7 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     players: list[str] = list(opened.seats) if opened else []
     n = len(players)
     rules = _ruleset_of(opened, n) if opened else None
-    wild = frozenset(rules.wilds) if rules else frozenset()
+    family = _family(rules)
     scores = [opened.start_points] * n if opened else []
     hand_no = 0
     cur: Optional[_HandAcc] = None
@@ -473,6 +531,9 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
 
     def finish(h: _HandAcc) -> None:
         nn = h.n
+        # 点鸡: the chickens each seat answers for, as the family tallies them
+        facts = family.hand_facts(rules, h.got, h.bets) if family is not None else None
+        chickens = facts.tallies if facts is not None and facts.tallies is not None else [None] * nn
         out.rows["hands"].append(R["hands"](
             log.game, h.hand, h.dealer, nn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at, h.result,
             h.how, h.from_seat, h.winners, h.fans, h.fan, h.points, h.draws, 136 - h.dealt - h.draws,
@@ -484,7 +545,7 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
             out.rows["hand_players"].append(R["hand_players"](
                 log.game, h.hand, s, player(s), nn, s == h.dealer, before, after,
                 after - before if after is not None and before is not None else None,
-                h.received[s], h.paid[s], h.dianji[s], h.chickens[s], h.bets[s], h.sdraws[s], h.sdiscards[s],
+                h.received[s], h.paid[s], h.dianji[s], chickens[s], h.bets[s], h.sdraws[s], h.sdiscards[s],
                 sum(h.sdiscards) - h.sdiscards[s], h.chows[s], h.pongs[s], h.kexp[s], h.kadd[s], h.kcon[s],
                 claims, s in h.winners, h.self_draw[s], h.dealt_in[s], h.robbed[s], h.settled_seq))
 
@@ -506,8 +567,7 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
                 cur.draws += 1
                 if ok:
                     cur.sdraws[seat] += 1
-                    if e.tile in wild:
-                        cur.chickens[seat] += 1
+                    cur.got[seat][TILE_INDEX[e.tile]] += 1
                 if cur.first_draw is None and e.source == "wall":
                     cur.first_draw, cur.first_draw_seq = e.tile, e.seq
             elif t is ev.TileDiscarded:
@@ -516,8 +576,10 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
             elif t is ev.TilesDealt:
                 for s, tiles in enumerate(e.hands):
                     cur.dealt += len(tiles)
-                    if s < hn and wild:
-                        cur.chickens[s] += sum(1 for x in tiles if x in wild)
+                    if s < hn:
+                        got = cur.got[s]
+                        for x in tiles:
+                            got[TILE_INDEX[x]] += 1
             elif t is ev.Ponged:
                 if ok:
                     cur.pongs[seat] += 1
@@ -601,9 +663,10 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     # the same events with game id and times set aside (duplicates under another id)
     astuple = msgspec.structs.astuple
     # the game's content without id, times and the optional seal fields (docs/seal.md)
-    body = _enc.encode_lines([(type(e).__name__, [v for i, v in enumerate(astuple(e))
-                                                  if i in _BODY[type(e)] and v is not msgspec.UNSET])
-                              for e in events])
+    parts = _BODY_PARTS
+    body = _enc.encode_lines([
+        (name, astuple(e)[cut] if cut is not None else [v for i, v in enumerate(astuple(e)) if i in _BODY[type(e)] and v is not msgspec.UNSET])
+        for e in events for name, cut in (parts[type(e)],)])
     body_hash = hashlib.blake2b(body, digest_size=16).hexdigest()
     out.spool = spool
     out.events = len(events)
@@ -631,6 +694,17 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
 _SEAL_FIELDS = frozenset({"prev", "wall_commit", "reveal_salt", "reveal_wall", "seal"})
 _BODY = {t: frozenset(i for i, f in enumerate(t.__struct_fields__) if i >= 3 and f not in _SEAL_FIELDS)
          for t in ev.EVENT_TYPES}
+
+
+def _body_cut(t: type) -> Optional[slice]:
+    """The fields of ``_BODY[t]`` as one slice of the event's tuple, if they are consecutive."""
+    pos = sorted(_BODY[t])
+    return slice(pos[0], pos[-1] + 1) if pos and pos == list(range(pos[0], pos[-1] + 1)) else None
+
+
+#: Per event type, its name and the slice of its fields the body hash covers (a tuple slice
+#: encodes as the same JSON array as the list of those fields, at a fraction of the cost).
+_BODY_PARTS = {t: (t.__name__, _body_cut(t)) for t in ev.EVENT_TYPES}
 
 _HAND_EVENTS = frozenset({ev.TileDrawn, ev.TileDiscarded, ev.TilesDealt, ev.Ponged, ev.Chowed, ev.KongExposed,
                           ev.KongAdded, ev.KongConcealed, ev.PigBetPlaced, ev.HandWon, ev.HandDrawn,
@@ -697,6 +771,36 @@ class _PoolAuditor:
         return self.pool.map(_safe_audit, logs, chunksize=max(1, len(logs) // (4 * self.jobs)))
 
 
+class _ClusterAuditor:
+    """Audits a batch's games as tasks on a Dask cluster (``ingest --cluster``).
+
+    The batch is cut into chunks of games; each chunk is one task, so a worker
+    that dies has its chunks run again elsewhere by the scheduler, and results
+    come back in the batch's order: no game lost or audited twice into the store.
+    """
+
+    def __init__(self, client: Any):
+        self.client = client
+
+    def map(self, logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
+        workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        size = max(1, len(logs) // (4 * workers))
+        chunks = [logs[i:i + size] for i in range(0, len(logs), size)]
+        futures = self.client.map(_safe_audit_chunk, chunks, pure=False)
+        try:
+            parts = self.client.gather(futures)
+        except Exception as e:  # the cluster gave up (e.g. workers kept dying): this batch is not written
+            raise StoreError(f"the Dask cluster could not audit a batch ({type(e).__name__}: "
+                             f"{str(e).splitlines()[0] if str(e) else ''}); the batches before it are stored, "
+                             "run the ingest again to add the rest") from None
+        return [r for part in parts for r in part]
+
+
+def _safe_audit_chunk(logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
+    """Cluster-task entry: :func:`_safe_audit` over a chunk of games."""
+    return [_safe_audit(log) for log in logs]
+
+
 class _Batch:
     def __init__(self) -> None:
         self.games: dict[str, tuple[str, GameRows, GameLog]] = {}
@@ -755,7 +859,8 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
            batch_events: int = DEFAULT_BATCH_EVENTS,
            progress: Optional[Callable[[IngestReport], None]] = None,
            before_commit: Optional[Callable[[int], None]] = None,
-           con: Optional[duckdb.DuckDBPyConnection] = None, parquet: Optional[str] = None) -> IngestReport:
+           con: Optional[duckdb.DuckDBPyConnection] = None, parquet: Optional[str] = None,
+           cluster: Any = None) -> IngestReport:
     """Load the games of ``paths`` into the store ``db``; see the module docs for the guarantees.
 
     Every game read is counted once in the report: added, replaced, unchanged or
@@ -775,6 +880,10 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
     ``parquet`` (a folder or fsspec URL) writes the Parquet dataset of
     :mod:`paipu.store.parquet` instead of the DuckDB file ``db``, with the same
     batches, counts and guarantees.
+
+    ``cluster`` (a ``distributed.Client``) runs the audit of each batch as tasks
+    on that Dask cluster instead (``jobs`` is then ignored); the rows are still
+    derived and written here, batch by batch, so the store's guarantees hold.
     """
     report = IngestReport()
     auditor, note = load_auditor() if audit else (None, "")
@@ -801,7 +910,9 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
             sweep_spools(db)
         spool_dir = _make_spool(db)
         batch = _Batch()
-        if auditor is not None and jobs > 1:
+        if auditor is not None and cluster is not None:
+            auditor = _ClusterAuditor(cluster)
+        elif auditor is not None and jobs > 1:
             import multiprocessing as mp
 
             # spawn, not fork: the parent holds DuckDB's threads
@@ -892,7 +1003,7 @@ def _flush(target: Any, batch: _Batch, report: IngestReport, spool_dir: str,
             replaced.append(game)
         write.append((game, rows))
         logs.append(log)
-    if isinstance(auditor, _PoolAuditor):
+    if isinstance(auditor, (_PoolAuditor, _ClusterAuditor)):
         for log, (_game, rows), (result, failure) in zip(logs, write, auditor.map(logs)):
             _record_audit(log, rows, result, failure)
     elif auditor is not None:

@@ -191,6 +191,13 @@ def test_dianji_underpaying_build_is_found(planted_db):
         assert all("build 1.1" in r[5] for r in by_build)
 
 
+def test_underpaying_build_is_found_from_the_corrected_ledger(planted_db):
+    rows = _run_one(planted_db, "underpayment_by_build")
+    assert [re.search(r"build (\S+):", r[5]).group(1) for r in rows] == ["1.1"]
+    statistic, value, rate, baseline, n = rows[0][6:11]
+    assert statistic == "z" and value > 3 and rate > baseline and n > 0
+
+
 def test_biased_shuffle_is_found(planted_db):
     rows = _run_one(planted_db, "first_draw_shuffle")
     assert rows and all("chi-square" in r[5] for r in rows)

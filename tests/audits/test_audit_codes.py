@@ -406,10 +406,12 @@ def test_unreadable_line_is_a_finding_and_stops_the_game(tmp_path):
 
 def test_every_catalogue_code_is_covered_by_a_test():
     from .test_audit_defects import NEW_CASES
+    from .sichuan.test_codes import COVERED as SICHUAN  # sichuan.md §14
     from schema.seal import KINDS
     sealed = {code for code, _rule in KINDS.values()}  # each kind: tests/reliability/test_seal.py
     from .test_guangdong_examples import GUANGDONG_CODES
-    covered = set(CASES) | NEW_CASES | sealed | {"STREAM_UNREADABLE_LINE", "INTERNAL_ERROR"} | GUANGDONG_CODES
+    covered = set(CASES) | NEW_CASES | sealed | SICHUAN | {"STREAM_UNREADABLE_LINE", "INTERNAL_ERROR"} \
+        | GUANGDONG_CODES
     assert covered == set(CATALOGUE), sorted(set(CATALOGUE) - covered)
 
 

@@ -81,8 +81,14 @@ def deal_bytes(request, monkeypatch):
     return request.param
 
 
+@pytest.fixture(params=[8 << 20, 1500], ids=["whole-files", "small-ranges"])
+def span_bytes(request, monkeypatch):
+    monkeypatch.setattr(parallel, "SPAN_BYTES", request.param)
+    return request.param
+
+
 @pytest.mark.parametrize("jobs", [2, 3])
-def test_same_results_in_the_same_order_as_one_job(folder, deal_bytes, jobs):
+def test_same_results_in_the_same_order_as_one_job(folder, deal_bytes, span_bytes, jobs):
     paths = [str(folder), str(folder / "missing.jsonl")]
     expected, expected_orphans = one_job(paths)
     got, orphans = parallel_jobs(paths, jobs=jobs)
@@ -93,6 +99,33 @@ def test_same_results_in_the_same_order_as_one_job(folder, deal_bytes, jobs):
     assert sum(1 for a in got if a.findings) >= 2 and any(not a.complete for a in got)
     assert [a.game for a in got].count("h-clean") == 2
     assert {o.message.split(" ")[0] for o in orphans} >= {"no", "not", "missing", "cannot"}
+
+
+def test_ranges_are_cut_after_a_game_closes_at_the_right_line(folder):
+    path = folder / "a-sim.jsonl"
+    data = path.read_bytes()
+    spans = list(parallel._plan(str(path), 4000))
+    assert len(spans) > 3 and spans[0][0] == 0 and spans[-1][1] is None
+    for (start, end, first), nxt in zip(spans, spans[1:] + [None]):
+        assert first == data.count(b"\n", 0, start) + 1
+        if nxt is not None:
+            assert end == nxt[0] and data[end - 1:end] == b"\n"
+            assert b'"GameClosed"' in data[data.rfind(b"\n", 0, end - 1) + 1:end]
+
+
+def test_a_range_cut_inside_a_game_is_dealt_again(folder, monkeypatch):
+    # interleaved games: a cut after one game's GameClosed falls inside the others
+    path = str(folder / "b-interleaved.jsonl")
+    monkeypatch.setattr(parallel, "SPAN_BYTES", 1500)
+    assert len(list(parallel._plan(path, 1500))) > 2
+    assert parallel_jobs([path], jobs=2) == one_job([path])
+
+
+def test_ranges_of_a_plain_file_and_a_gz_file_between(folder, tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "SPAN_BYTES", 2000)
+    paths = [str(folder / "a-sim.jsonl"), str(folder / "d-sim.jsonl.gz"), str(folder / "b-interleaved.jsonl"),
+             str(folder / "a-sim.jsonl")]
+    assert parallel_jobs(paths, jobs=2, window=1) == one_job(paths)
 
 
 def test_one_file_with_small_window(folder, monkeypatch):

@@ -36,6 +36,8 @@ ANALYST_QUERIES = [
     "SELECT w.player, count(*), avg(w.fan) FROM wins w JOIN hands h USING (game, hand) "
     "WHERE h.win_kind = 'discard' GROUP BY w.player ORDER BY w.player",
     "SELECT result, count(*), avg(draws), list(DISTINCT fan ORDER BY fan) FROM hands GROUP BY result ORDER BY result",
+    "SELECT player, sum(error) FILTER (WHERE error > 0), sum(gap) FROM ledger GROUP BY player ORDER BY player",
+    "SELECT * FROM corrections ORDER BY game, idx",
 ]
 
 
@@ -79,7 +81,7 @@ def test_every_anomaly_check_answers_the_same_on_both_stores(corpus):
         pq.close()
     assert a == b
     fired = {code for code, rows in a.items() if rows}
-    assert {"collusion_pairs", "claim_rate", "dianji_payout", "first_draw_shuffle"} <= fired
+    assert {"collusion_pairs", "claim_rate", "dianji_payout", "first_draw_shuffle", "underpayment_by_build"} <= fired
 
 
 @pytest.mark.parametrize("sql", ANALYST_QUERIES)

@@ -30,8 +30,9 @@ def tail_pool(ruleset: Ruleset) -> int:
 
 
 def replacement_source(ruleset: Ruleset) -> str:
-    """A kong replacement is the last undrawn tile (``tail``), or the next one by option."""
-    return "tail" if ruleset.kong_replacement == "tail" else "wall"
+    """A kong replacement is logged as a ``tail`` draw (§10): the last undrawn tile, or the
+    next one with ``kong_replacement = head`` (the reducer takes it from that end)."""
+    return "tail"
 
 
 def remaining(ruleset: Ruleset, undrawn: int, face_up: int) -> int:
@@ -77,14 +78,14 @@ def round_wind(passes: int) -> int:
 # --- 漏和 (§5) ------------------------------------------------------------------
 
 def pass_violation(book: PassBook, seat: int, claim: str, tile: int, judge: WinJudge,
-                   ruleset: Optional[Ruleset] = None) -> Optional[str]:
+                   rules: Optional[Ruleset] = None) -> Optional[str]:
     """漏和: a legal win let go on kind t bars winning on t (``same_tile``) or on any
     discard (``any_discard``) until the seat's own next draw, chow, pong or kong; a 抢杠
     chance let go counts (``louhe_on_rob``).  No pong or kong is ever barred."""
     if claim != "win":
         return None
-    any_discard = ruleset is not None and ruleset.louhe_scope == "any_discard"
-    on_rob = ruleset is None or ruleset.louhe_on_rob
+    any_discard = rules is not None and rules.louhe_scope == "any_discard"
+    on_rob = rules is None or rules.louhe_on_rob
     if on_rob and (book.rob_tiles[seat] if any_discard else tile in book.rob_tiles[seat]):
         return "WIN_DURING_LOUHE"
     for t, kd in book.wins[seat]:

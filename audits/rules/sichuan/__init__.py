@@ -1,0 +1,90 @@
+"""Sichuan 四川麻将 (成都) and 血战到底 (sichuan.md): the rule family, assembled from its modules.
+
+* :mod:`.fans` — the void-suit gate, the win check, 成都计番 with 根, the best hand (查大叫);
+* :mod:`.settlement` — 刮风下雨, win payments, 呼叫转移, 查花猪 / 查大叫 / 退税, next dealer;
+* :mod:`.play` — the 108-tile set, 换三张 and 定缺, void-first, melds of the void suit, 血战
+  seats that have left, how a hand ends, the last four tiles, the hand's money moments.
+
+Claim shapes, waits and billing are the same rules as Qujing's with no wild tiles, so
+those functions are reused by reference.
+"""
+
+from __future__ import annotations
+
+from ..family import HandFacts, RuleFamily
+from ..qujing import claims as qclaims
+from ..qujing import settlement as qsettlement
+from ..qujing import wins as qwins
+from . import fans, play, settlement
+
+#: 胡 > 杠 = 碰 (§5): two seats can never both pong or kong one discard.
+CLAIM_RANK = {"win": 4, "kong": 2, "pong": 2, "chow": 1}
+
+
+def _shape_waits(ruleset, counts, melds=()):
+    """The tiles that complete the 3k+1 hand's shape (the void suit is judged per seat)."""
+    c = list(counts)
+    out = []
+    for t in range(27):
+        c[t] += 1
+        if fans.is_shape(c, melds):
+            out.append(t)
+        c[t] -= 1
+    return out
+
+
+SICHUAN = RuleFamily(
+    name="sichuan",
+    wild_kinds=lambda ruleset: frozenset(),
+    tail_pool=lambda ruleset: 0,
+    remaining=lambda ruleset, undrawn, face_up: undrawn - face_up,
+    reserve=lambda ruleset, kongs: 0,
+    claim_rank=CLAIM_RANK,
+    check_chow=qclaims.check_chow,
+    check_pong=qclaims.check_pong,
+    check_exposed_kong=qclaims.check_exposed_kong,
+    check_added_kong=qclaims.check_added_kong,
+    check_concealed_kong=qclaims.check_concealed_kong,
+    could_pong=qclaims.could_pong,
+    could_kong=qclaims.could_kong,
+    chow_options=lambda *a, **k: [],
+    exposed_kong_options=qclaims.exposed_kong_options,
+    concealed_kong_options=qclaims.concealed_kong_options,
+    added_kong_options=qclaims.added_kong_options,
+    can_rob=qclaims.can_rob,
+    tile_passes=("pong", "kong"),
+    pass_violation=play.pass_violation,
+    score=fans.score_tiles,
+    reading_fans=fans.reading_fans,
+    is_winning=lambda ruleset, counts, melds, plain=None: fans.is_shape(counts, melds),
+    waits=_shape_waits,
+    seat_waits=qwins.seat_waits,
+    completes=qwins.completes,
+    fan_enough=lambda ruleset, how, fan: True,
+    points=fans.points,
+    fan_values=fans.FAN_VALUES,
+    fan_chinese=fans.CHINESE,
+    describe_wait=lambda *a, **k: "",
+    hand_facts=lambda ruleset, received, bets: HandFacts(None, None),
+    settle=play.settle,
+    transfer_labels=settlement.LABELS,
+    transfer_groups=settlement.GROUPS,
+    transfer_code=lambda how, code, expected=None, actual=None: code,
+    net_reasons=((), "TRANSFER_MISMATCH"),
+    check_bet=lambda ruleset, bet, placed_before, dealt: None,
+    start_points=lambda ruleset: 0,
+    check_room=qsettlement.check_room,
+    game_over=lambda ruleset, scores: False,
+    first_dealer=lambda creator: None,
+    next_dealer=lambda dealer, winners, how=None, from_seat=None: dealer,
+    fees_at_first_settlement=qsettlement.fees_at_first_settlement,
+    fees_at_resize=qsettlement.fees_at_resize,
+    hand_book=play.hand_book,
+    observes=play.OBSERVES,
+    observe=play.observe,
+    win_extras=play.win_extras,
+    dealer_after=play.dealer_after,
+    pass_values=True,
+)
+
+__all__ = ["SICHUAN", "fans", "play", "settlement"]

@@ -1,0 +1,280 @@
+"""Sichuan winning hands and 成都计番 (sichuan.md §8, §9): the void-suit gate, the win
+check, every fan with 根, the best reading, the cap, and the best hand of a ready
+seat (§9.6, used by 查大叫).
+
+Tiles are integers 0..26 (``m`` 0-8, ``p`` 9-17, ``s`` 18-26); a hand is 34 counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from replay.melds import Meld
+from schema.ruleset import Ruleset
+
+from ..family import Score, WinContext
+from ..hands import is_winning as _shape, meld_use_of, readings
+
+#: Fan name -> value (§9.1).  ``longqidui`` is 3 (4 with ``longqidui_fan = 4``); 天胡 / 地胡 are 5.
+FAN_VALUES: dict[str, int] = {
+    "jihu": 0, "duidui": 1, "jingoudiao": 1, "jiangdui": 2, "daiyaojiu": 2, "xiaoqidui": 2,
+    "longqidui": 3, "qingyise": 2, "gen": 1, "gangshang_kaihua": 1, "gangshang_pao": 1,
+    "qianggang": 1, "haidi": 1, "haidi_pao": 1, "zimo": 1, "menqing": 1, "zhongzhang": 1,
+    "tianhe": 5, "dihe": 5,
+}
+
+#: Fan name -> its Chinese name (README glossary).
+CHINESE: dict[str, str] = {
+    "jihu": "平胡", "duidui": "大对子", "jingoudiao": "金钩钓", "jiangdui": "将对", "daiyaojiu": "带幺九",
+    "xiaoqidui": "七对", "longqidui": "龙七对", "qingyise": "清一色", "gen": "根",
+    "gangshang_kaihua": "杠上开花", "gangshang_pao": "杠上炮", "qianggang": "抢杠", "haidi": "海底捞月",
+    "haidi_pao": "海底炮", "zimo": "自摸", "menqing": "门清", "zhongzhang": "中张", "tianhe": "天胡",
+    "dihe": "地胡",
+}
+
+#: The suits as logs spell them (定缺).
+SUIT_NAMES = "mps"
+_JIANG = frozenset(t for t in range(27) if t % 9 in (1, 4, 7))     # 2, 5, 8 of each suit
+_YAOJIU = frozenset(t for t in range(27) if t % 9 in (0, 8))       # 1 and 9 of each suit
+
+
+def fan_value(name: str, ruleset: Ruleset) -> int:
+    """The value of one fan name under the room's options (龙七对 3 or 4)."""
+    if name == "longqidui":
+        return ruleset.longqidui_fan
+    return FAN_VALUES[name]
+
+
+def fan_total(names: Sequence[str], ruleset: Ruleset) -> int:
+    """F: the sum of the fans' values (they add up, §9)."""
+    return sum(fan_value(n, ruleset) for n in names)
+
+
+def points(fan: int, ruleset: Ruleset) -> int:
+    """One share P = B × 2^min(F, C) (§9.5)."""
+    return ruleset.base * (1 << min(fan, ruleset.fan_cap))
+
+
+def suits_of(counts: Sequence[int], melds: Sequence[Meld]) -> set[int]:
+    """The suits (0 m, 1 p, 2 s) present among the concealed tiles and the melds."""
+    out = {t // 9 for t in range(27) if counts[t]}
+    out.update(m.of // 9 for m in melds)
+    return out
+
+
+def void_ok(counts: Sequence[int], melds: Sequence[Meld], void: int, ruleset: Ruleset) -> bool:
+    """缺门 (§4.1, §8.2): no tile of the declared void suit (``void`` 0..2); with
+    ``dingque = none`` (or no declaration) at most two suits."""
+    if ruleset.dingque == "declared" and void >= 0:
+        lo = 9 * void
+        return not any(counts[lo:lo + 9]) and all(m.of // 9 != void for m in melds)
+    return len(suits_of(counts, melds)) <= 2
+
+
+def is_shape(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
+    """§8.1: four sets and a pair (melds count as sets), or seven pairs with no meld."""
+    if any(counts[27:]):
+        return False
+    return _shape(counts, 0, meld_use_of(melds) if melds else None, bool(melds), True)
+
+
+def is_legal_shape(counts: Sequence[int], melds: Sequence[Meld], void: int, ruleset: Ruleset) -> bool:
+    """A complete hand (§8.1) that respects the void suit (§8.2): the void-gated win check."""
+    return void_ok(counts, melds, void, ruleset) and is_shape(counts, melds)
+
+
+def gen_count(counts: Sequence[int], melds: Sequence[Meld]) -> int:
+    """根: the kinds of which all four copies are the winner's, concealed tiles and melds
+    together (a kong is one 根; so is a pong plus the fourth tile in hand)."""
+    have = list(counts[:27])
+    for m in melds:
+        have[m.of] += 4 if m.is_kong else 3
+    return sum(1 for c in have if c >= 4)
+
+
+@dataclass(frozen=True)
+class Moment:
+    """The facts of one win the event fans need (§9.3, §9.4), beyond the tiles."""
+
+    how: str = "self_draw"
+    #: self-draw on the replacement after one's own kong (杠上开花)
+    after_kong: bool = False
+    #: a discard made in the turn its maker drew a kong replacement (杠上炮)
+    kong_discard: bool = False
+    #: self-draw of the last tile (海底捞月) or a win on the final discard (海底炮)
+    sea_bottom: bool = False
+    #: ``tianhe`` / ``dihe`` when the win is one of them
+    heavenly: str = ""
+
+
+def moment_of(ctx: WinContext) -> Moment:
+    """The moment facts of a shared :class:`WinContext` (Sichuan's fields included)."""
+    return Moment(ctx.how, ctx.after_kong, ctx.kong_discard, ctx.sea_bottom, ctx.tiandi)
+
+
+def _shape_readings(counts: Sequence[int], melds: Sequence[Meld], ruleset: Ruleset) -> list[tuple[list[str], int]]:
+    """Every reading's shape fans (§9.5 step 2) as (names, value)."""
+    out: list[tuple[list[str], int]] = []
+    use = meld_use_of(melds)
+    all_tiles = [t for t in range(27) if counts[t] or use[t]]
+    jiang_all = all(t in _JIANG for t in all_tiles)
+    for r in readings(counts, 0, use, bool(melds), exhaustive=False):
+        if r.seven_pairs:
+            names = ["xiaoqidui"]
+            if ruleset.jiang_qidui and jiang_all:
+                names.append("jiangdui")
+            out.append((names, fan_total(names, ruleset)))
+            continue
+        names = []
+        sets = r.sets
+        if all(g.kind == "pong" for g in sets):  # no chow melds exist: melds are pong-type
+            names.append("duidui")
+            if len(melds) == 4:
+                names.append("jingoudiao")
+            if ruleset.yaojiu_jiangdui and jiang_all:
+                names.append("jiangdui")
+        if ruleset.yaojiu_jiangdui and all(any(t in _YAOJIU for t in g.tiles) for g in r.groups) \
+                and all(m.of in _YAOJIU for m in melds):
+            names.append("daiyaojiu")
+        out.append((names or ["jihu"], fan_total(names, ruleset)))
+    return out
+
+
+def score(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], void: int,
+          moment: Moment = Moment(), events: bool = True) -> Score:
+    """The best reading of a winning hand (§9.5): shape fans, 清一色, 根, then the event
+    fans (``events`` False for the best hand of 查大叫, §9.6); F, V = min(F, C), P."""
+    if not is_shape(counts, melds):
+        return Score(False, False, [], 0, 0, 0, reason="not a complete hand")
+    if not void_ok(counts, melds, void, ruleset):
+        return Score(False, True, [], 0, 0, 0, reason="holds its void suit")
+    if events and moment.heavenly and ruleset.tiandihu:
+        names = [moment.heavenly]
+    else:
+        shapes = _shape_readings(counts, melds, ruleset)
+        names, _ = max(shapes, key=lambda x: x[1])
+        names = list(names)
+        if len(suits_of(counts, melds)) == 1:
+            names.append("qingyise")
+        gens = gen_count(counts, melds)
+        if gens and "xiaoqidui" in names:  # 龙七对 replaces 七对 and one 根
+            names[names.index("xiaoqidui")] = "longqidui"
+            gens -= 1
+        names += ["gen"] * gens
+        if events:
+            names += event_fans(ruleset, moment)
+        if ruleset.menqing_zhongzhang:
+            if all(m.kind == "kong_concealed" for m in melds):
+                names.append("menqing")
+            use = meld_use_of(melds)
+            if not any(counts[t] or use[t] for t in _YAOJIU):
+                names.append("zhongzhang")
+    f = fan_total(names, ruleset)
+    v = min(f, ruleset.fan_cap)
+    return Score(True, True, names, f, v, ruleset.base << v)
+
+
+def event_fans(ruleset: Ruleset, m: Moment) -> list[str]:
+    """The event fans of §9.3 (and 自摸 under 加番) that the moment earns."""
+    out = []
+    if m.how == "self_draw":
+        if m.after_kong:
+            out.append("gangshang_kaihua")
+        if m.sea_bottom:
+            out.append("haidi")
+        if ruleset.zimo_bonus == "jiafan":
+            out.append("zimo")
+    elif m.how == "discard":
+        if m.kong_discard:
+            out.append("gangshang_pao")
+        if m.sea_bottom:
+            out.append("haidi_pao")
+    elif m.how == "robbed_kong":
+        out.append("qianggang")
+    return out
+
+
+def waits_on(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], void: int,
+             visible: Optional[Sequence[int]] = None) -> list[int]:
+    """§9.6: the kinds t that complete the 3k+1 hand legally (void suit respected), that the
+    seat does not itself hold four of; with ``dead_wait_counts`` off, ``visible`` (34 counts
+    of the copies seen) must leave one unseen copy."""
+    use = meld_use_of(melds)
+    c = list(counts)
+    out = []
+    for t in range(27):
+        if c[t] + use[t] >= 4:
+            continue
+        if not ruleset.dead_wait_counts and visible is not None and visible[t] >= 4:
+            continue
+        c[t] += 1
+        if is_legal_shape(c, melds, void, ruleset):
+            out.append(t)
+        c[t] -= 1
+    return out
+
+
+def best_hand(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], void: int,
+              visible: Optional[Sequence[int]] = None) -> Optional[tuple[int, int, list[str]]]:
+    """A ready seat's best hand D (§9.6): the largest F over its waits, scored as a discard
+    win with no event fans, as (D, wait kind, fans); None when the seat is not ready."""
+    best = None
+    c = list(counts)
+    for t in waits_on(ruleset, counts, melds, void, visible):
+        c[t] += 1
+        sc = score(ruleset, c, melds, void, Moment(how="discard"), events=False)
+        c[t] -= 1
+        if best is None or sc.fan > best[0]:
+            best = (sc.fan, t, sc.fans)
+    return best
+
+
+def is_huazhu(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], void: int) -> bool:
+    """花猪 (§4.1 rule 5): holds a tile of its void suit; with ``dingque = none``, its
+    concealed tiles and melds hold all three suits."""
+    if ruleset.dingque == "declared" and void >= 0:
+        return not void_ok(counts, melds, void, ruleset)
+    return len(suits_of(counts, melds)) == 3
+
+
+# --- the family interface (``RuleFamily.score`` / ``reading_fans``) -------------------------
+
+def _counts(tiles: Sequence[int]) -> list[int]:
+    c = [0] * 34
+    for t in tiles:
+        c[t] += 1
+    return c
+
+
+def score_tiles(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
+                passed_win: bool = False) -> Score:
+    """``RuleFamily.score``: the concealed tiles (the winning tile included), the melds and
+    the win context (its ``void``, ``sea_bottom`` and ``tiandi``).  A complete hand that
+    holds its void suit does not win (``code`` WIN_NOT_VOID).  ``passed_win`` is not used:
+    过水 is judged by the pass rule, which knows the values of the wins passed."""
+    sc = score(ruleset, _counts(concealed), melds, ctx.void, moment_of(ctx))
+    if sc.complete and not sc.wins:
+        sc.code = "WIN_NOT_VOID"
+    return sc
+
+
+def reading_fans(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext):
+    """``RuleFamily.reading_fans``: every reading as (fan names, total, None)."""
+    best = score_tiles(ruleset, concealed, melds, ctx)
+    if not best.wins:
+        return
+    if ctx.tiandi and ruleset.tiandihu:
+        yield best.fans, best.fan, None
+        return
+    counts = _counts(concealed)
+    common = [n for n in best.fans if n not in ("jihu", "duidui", "jingoudiao", "jiangdui", "daiyaojiu",
+                                                 "xiaoqidui", "longqidui")]
+    for names, _v in _shape_readings(counts, melds, ruleset):
+        names = list(names)
+        extra = list(common)
+        if "xiaoqidui" in names and "gen" in extra:
+            names[names.index("xiaoqidui")] = "longqidui"
+            extra.remove("gen")
+        allnames = names + extra
+        yield allnames, fan_total(allnames, ruleset), None

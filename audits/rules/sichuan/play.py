@@ -1,0 +1,446 @@
+"""Sichuan rules of play that the shared walker does not know (sichuan.md §2–§7, §10):
+the 108-tile set, 换三张 and 定缺, void-first discards, melds of the void suit, 血战
+seats that have left, how a hand ends, the last four tiles, kongs at R = 0, and the
+money moments of a hand (kongs as they stand, winning moments, the exhaustive end).
+
+The walker hands every watched event to :func:`observe` twice (before the event is
+applied, and after its handler ran), with the family's per-hand :class:`HandBook`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from schema import events as ev
+from schema.ruleset import Ruleset
+from schema.tiles import TILE_INDEX, TILE_NAMES
+
+from ..family import Violation
+from . import fans as F
+from .settlement import Book
+
+#: The events the family watches (everything else goes through the walker untouched).
+OBSERVES = frozenset({
+    ev.HandStarted, ev.TilesDealt, ev.TilesExchanged, ev.VoidDeclared, ev.TileDrawn, ev.TileDiscarded,
+    ev.Ponged, ev.KongExposed, ev.KongAdded, ev.KongConcealed, ev.HandWon, ev.HandDrawn, ev.HandSettled,
+    ev.ClaimDeclared,
+})
+
+_SUITS = ("m", "p", "s")
+
+
+class HandBook:
+    """One hand's memory: declarations, the dealer's first action, the kongs of the current
+    turn, the last draw, and the money moments (replayed by :func:`settle`)."""
+
+    def __init__(self, ruleset: Ruleset, n: int = 4, dealer: int = 0) -> None:
+        self.rules = ruleset
+        self.n = n
+        self.dealer = dealer
+        self.declared = [False] * n
+        self.exchanged = False
+        self.dealer_acted = False
+        self.void_reported = False
+        #: (seat, kind, from_seat) of the last kong in the current turn, cleared by a discard
+        self.turn_kong: Optional[tuple[int, str, Optional[int]]] = None
+        #: an added kong that stands once nobody robs it: (seat,)
+        self.pending_added: Optional[int] = None
+        #: money moments: ("kong", seat, kind, from) / ("win", logged, true, how, from, kd, dgh) / ("end", classes)
+        self.moments: list[tuple] = []
+        #: the derivation of the last corrected settlement (``--explain``)
+        self.lines: list[str] = []
+        self.end_wrong_reported = False
+        #: the open discard's tile and seat while it may be won (for 最后四张)
+        self.discard_window: Optional[tuple[int, int, bool]] = None
+        self.first_win: Optional[tuple[list[int], str, Optional[int]]] = None
+
+
+def hand_book(ruleset: Ruleset, n: int, dealer: int) -> HandBook:
+    """``RuleFamily.hand_book``."""
+    return HandBook(ruleset, n, dealer)
+
+
+def _v(code: str, message: str, expected: Any = None, actual: Any = None) -> Violation:
+    return Violation(code, message, expected, actual)
+
+
+def _tiles_of(e: ev.Event) -> list[str]:
+    if isinstance(e, ev.TilesDealt):
+        return [t for h in e.hands for t in h]
+    if isinstance(e, ev.TilesExchanged):
+        return [t for g in e.given for t in g]
+    if isinstance(e, (ev.TileDrawn, ev.TileDiscarded)):
+        return [e.tile]
+    if isinstance(e, (ev.Ponged, ev.KongExposed)):
+        return [e.tile, *e.tiles]
+    if isinstance(e, ev.KongAdded):
+        return [e.tile]
+    if isinstance(e, ev.KongConcealed):
+        return list(e.tiles)
+    if isinstance(e, ev.HandWon):
+        return [e.tile]
+    if isinstance(e, ev.HandStarted) and e.wall is not None:
+        return list(e.wall)
+    return []
+
+
+def _holds_void(table, seat: int) -> bool:
+    v = table.voids[seat]
+    return v >= 0 and any(table.hands[seat][9 * v:9 * v + 9])
+
+
+def _in_last_four(ruleset: Ruleset, undrawn: int) -> bool:
+    """§6.4: the phase starts with the draw that takes the fourth-last tile (R ≤ 3 after it),
+    or as soon as R ≤ 4 (``four_remaining``)."""
+    return undrawn <= (4 if ruleset.last_four_window == "four_remaining" else 3)
+
+
+def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
+    """``RuleFamily.observe``: [(seat, Violation)] for one watched event."""
+    if after:
+        _after(ruleset, table, e, hb, ctx)
+        return []
+    out: list = []
+    t = type(e)
+    if t is not ev.HandStarted and t is not ev.HandSettled and t is not ev.ClaimDeclared:
+        bad = [x for x in _tiles_of(e) if x.endswith("z")]
+        if bad:
+            out.append((getattr(e, "seat", None), _v("TILE_NOT_IN_SET", f"{bad[0]} is not one of the 108 suited tiles",
+                                                    "1m..9s", bad[0])))
+    if t is ev.HandStarted:
+        if table.hand == 0 and ruleset.first_dealer == "creator" and e.dealer != table.creator:
+            out.append((e.dealer, _v("DEALER_ROTATION", "the room's creator deals the first hand",
+                                     table.creator, e.dealer)))
+        if e.wall is not None and any(x.endswith("z") for x in e.wall):
+            out.append((None, _v("TILE_NOT_IN_SET", "the wall holds tiles outside the 108 suited tiles")))
+        return out
+    if t is ev.TilesExchanged:
+        out += _exchange(ruleset, table, e, hb)
+        return out
+    if t is ev.VoidDeclared:
+        out += _declared(ruleset, table, e, hb)
+        return out
+    if table.phase == "won" and t is not ev.HandSettled:
+        if not hb.end_wrong_reported:
+            hb.end_wrong_reported = True
+            out.append((getattr(e, "seat", None), _v("HAND_END_WRONG", "play goes on after the hand ended "
+                                                     f"({len(table.out)} winner(s))", "HandSettled", t.__name__)))
+        return out
+    seat = getattr(e, "seat", None)
+    if t is ev.ClaimDeclared:
+        if seat in table.out:
+            out.append((seat, _v("ACTION_AFTER_WIN", f"seat {seat} has won and left, yet claims", None, e.claim)))
+        return out
+    if t is ev.HandSettled:
+        if table.phase not in ("won", "drawn") and not hb.end_wrong_reported:
+            hb.end_wrong_reported = True
+            out.append((None, _v("HAND_END_WRONG", f"the hand is settled with {len(table.out)} winner(s) and "
+                                 f"{table.undrawn} tiles left", "three winners or an empty wall",
+                                 f"{len(table.out)} winner(s)")))
+        return out
+    # the first action of the dealer closes the declarations (§4.1)
+    if not hb.dealer_acted and t in (ev.TileDiscarded, ev.KongConcealed, ev.HandWon, ev.TileDrawn,
+                                      ev.Ponged, ev.KongExposed, ev.KongAdded):
+        hb.dealer_acted = True
+        out += _declarations_complete(ruleset, table, hb)
+    if t is ev.HandWon:
+        for w in e.winners:
+            if w.seat in table.out:
+                out.append((w.seat, _v("ACTION_AFTER_WIN", f"seat {w.seat} has already won and left",
+                                       None, "HandWon")))
+        return out + _missed_last_four(ruleset, table, hb, ctx, e, [w.seat for w in e.winners])
+    if seat is not None and seat in table.out:
+        out.append((seat, _v("ACTION_AFTER_WIN", f"seat {seat} has won and left, yet acts", None, t.__name__)))
+    if t is ev.TileDiscarded:
+        out += _last_four_self_draw(ruleset, table, hb, ctx, seat, e)
+        tile = TILE_INDEX[e.tile] if not e.tile.endswith("z") else -1
+        if ruleset.dingque == "declared" and ruleset.void_first and tile >= 0 and 0 <= seat < hb.n:
+            v = table.voids[seat]
+            if v >= 0 and tile // 9 != v and _holds_void(table, seat):
+                out.append((seat, _v("VOID_DISCARD_ORDER", f"seat {seat} discards {e.tile} while holding its "
+                                     f"void suit {_SUITS[v]}", f"a {_SUITS[v]} tile", e.tile)))
+    elif t in (ev.Ponged, ev.KongExposed, ev.KongAdded, ev.KongConcealed):
+        if t in (ev.KongAdded, ev.KongConcealed):
+            out += _last_four_self_draw(ruleset, table, hb, ctx, seat, e)
+        else:
+            out += _missed_last_four(ruleset, table, hb, ctx, e, [])
+        out += _meld_checks(ruleset, table, e, seat)
+    elif t is ev.TileDrawn:
+        out += _missed_last_four(ruleset, table, hb, ctx, e, [])
+        if hb.pending_added is not None:
+            _stands(hb, hb.pending_added, "kong_added", None)
+    elif t is ev.HandDrawn:
+        out += _missed_last_four(ruleset, table, hb, ctx, e, [])
+        hb.moments.append(("end", classify(ruleset, table)))
+    return out
+
+
+def _stands(hb: HandBook, seat: int, kind: str, frm: Optional[int]) -> None:
+    hb.moments.append(("kong", seat, kind, frm))
+    hb.pending_added = None
+
+
+def _after(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> None:
+    """Memories after the handler: kongs of the turn, money moments, the discard window."""
+    t = type(e)
+    if t is ev.KongExposed:
+        hb.turn_kong = (e.seat, "kong_exposed", e.from_seat)
+        _stands(hb, e.seat, "kong_exposed", e.from_seat)
+    elif t is ev.KongConcealed:
+        hb.turn_kong = (e.seat, "kong_concealed", None)
+        _stands(hb, e.seat, "kong_concealed", None)
+    elif t is ev.KongAdded:
+        hb.turn_kong = (e.seat, "kong_added", None)
+        hb.pending_added = e.seat
+    elif t is ev.TileDiscarded:
+        hb.turn_kong = None
+        if 0 <= e.seat < hb.n and not e.tile.endswith("z"):
+            hb.discard_window = (e.seat, TILE_INDEX[e.tile], ctx.kong_discard)
+    elif t is ev.Ponged:
+        hb.turn_kong = None
+    elif t is ev.HandWon:
+        _win_moment(ruleset, table, e, hb, ctx)
+
+
+def _win_moment(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook, ctx) -> None:
+    logged = [(x.seat, x.points) for x in e.winners]
+    true = []
+    for x, sc in zip(e.winners, ctx.won_scores):
+        if sc is not None and sc.complete and not sc.code and x.seat not in ctx.won_guohu:
+            true.append((x.seat, sc.points))
+    if e.how == "robbed_kong":
+        hb.pending_added = None  # a robbed kong pays nothing (§10.3)
+    kd = e.how == "discard" and bool(ctx.kong_discard)
+    dgh = None
+    if e.how == "self_draw" and hb.turn_kong is not None and hb.turn_kong[0] == e.winners[0].seat \
+            and hb.turn_kong[1] == "kong_exposed":
+        dgh = hb.turn_kong[2]
+    hb.moments.append(("win", logged, true, e.how, e.from_seat, kd, dgh))
+    if hb.first_win is None:
+        hb.first_win = ([x.seat for x in e.winners], e.how, e.from_seat)
+    hb.discard_window = None
+    hb.turn_kong = None
+
+
+def classify(ruleset: Ruleset, table) -> dict[int, tuple[str, int]]:
+    """§10.7 step 1: each still-in seat is a 花猪, ready (with its best hand D) or not ready."""
+    visible = None
+    if not ruleset.dead_wait_counts:
+        visible = [0] * 34
+        for s in range(len(table.players)):
+            for k in range(27):
+                visible[k] += table.hands[s][k]
+            for m in table.melds[s]:
+                for x in m.tiles:
+                    visible[x] += 1
+            for tile, claimer in table.discards[s]:
+                if claimer < 0:
+                    visible[tile] += 1
+    out = {}
+    for s in range(len(table.players)):
+        if s in table.out:
+            continue
+        void = table.voids[s]
+        counts, melds = table.hands[s], table.melds[s]
+        if F.is_huazhu(ruleset, counts, melds, void):
+            out[s] = ("huazhu", 0)
+            continue
+        own = None
+        if visible is not None:
+            own = list(visible)  # the seat's own tiles are part of what it sees
+        best = F.best_hand(ruleset, counts, melds, void, own)
+        out[s] = ("ready", best[0]) if best is not None else ("not_ready", 0)
+    return out
+
+
+def _exchange(ruleset: Ruleset, table, e: ev.TilesExchanged, hb: HandBook) -> list:
+    out = []
+    if not ruleset.huan_san_zhang:
+        return [(None, _v("EXCHANGE_INVALID", "换三张 is off in this room", "no exchange", "TilesExchanged"))]
+    if hb.exchanged or any(hb.declared):
+        out.append((None, _v("EXCHANGE_INVALID", "one exchange per hand, before the void declarations")))
+    hb.exchanged = True
+    for s, given in enumerate(e.given):
+        suits = {x[-1] for x in given}
+        if len(given) != 3 or len(suits) != 1:
+            out.append((s, _v("EXCHANGE_INVALID", f"seat {s} gives {len(given)} tiles of {len(suits)} suit(s)",
+                              "three tiles of one suit", list(given))))
+        elif s < len(table.hands):
+            need: dict[int, int] = {}
+            for x in given:
+                k = TILE_INDEX[x]
+                need[k] = need.get(k, 0) + 1
+            if any(table.hands[s][k] < c for k, c in need.items()):
+                out.append((s, _v("EXCHANGE_INVALID", f"seat {s} gives tiles it does not hold", None, list(given))))
+    return out
+
+
+def _declared(ruleset: Ruleset, table, e: ev.VoidDeclared, hb: HandBook) -> list:
+    s = e.seat
+    if ruleset.dingque != "declared":
+        return [(s, _v("VOID_NOT_DECLARED", "this room plays without 定缺 (dingque = none)", "none", e.suit))]
+    if ruleset.huan_san_zhang and not hb.exchanged and not any(hb.declared):
+        hb.exchanged = True
+        out = [(None, _v("EXCHANGE_INVALID", "换三张 is on, yet the voids are declared with no exchange",
+                         "TilesExchanged", "VoidDeclared"))]
+    else:
+        out = []
+    if e.suit not in _SUITS:
+        return out + [(s, _v("VOID_NOT_DECLARED", f"{e.suit!r} is not a suit", "m, p or s", e.suit))]
+    if s < hb.n and hb.declared[s]:
+        return out + [(s, _v("VOID_NOT_DECLARED", f"seat {s} declares a second void suit", "one declaration",
+                             e.suit))]
+    if hb.dealer_acted:
+        out.append((s, _v("VOID_NOT_DECLARED", f"seat {s} declares after the dealer's first action",
+                          "before the first action", e.suit)))
+    if s < hb.n:
+        hb.declared[s] = True
+    return out
+
+
+def _declarations_complete(ruleset: Ruleset, table, hb: HandBook) -> list:
+    if ruleset.dingque != "declared" or hb.void_reported:
+        return []
+    hb.void_reported = True
+    return [(s, _v("VOID_NOT_DECLARED", f"seat {s} declared no void suit before the dealer's first action",
+                   "a declaration", None)) for s in range(hb.n) if not hb.declared[s]]
+
+
+def _meld_checks(ruleset: Ruleset, table, e: ev.Event, seat: int) -> list:
+    out = []
+    kind = e.tile if isinstance(e, ev.Ponged) else e.kind
+    if kind.endswith("z") or not 0 <= seat < len(table.hands):
+        return out
+    k = TILE_INDEX[kind]
+    v = table.voids[seat]
+    if ruleset.dingque == "declared" and v >= 0:
+        if k // 9 == v:
+            out.append((seat, _v("CLAIM_VOID_SUIT", f"seat {seat} melds {kind} of its void suit {_SUITS[v]}",
+                                 "no meld of the void suit", kind)))
+        elif not ruleset.claims_while_void and _holds_void(table, seat):
+            out.append((seat, _v("CLAIM_VOID_SUIT", f"seat {seat} melds while holding its void suit",
+                                 "no pong or kong while void tiles are held", kind)))
+    if table.undrawn <= 0:
+        if isinstance(e, (ev.Ponged, ev.KongExposed)) and ruleset.last_discard_claims == "win_only":
+            out.append((seat, _v("CLAIM_ON_LAST_DISCARD", "only 胡 may claim the final discard", "win",
+                                 type(e).__name__)))
+        elif not isinstance(e, ev.Ponged):
+            out.append((seat, _v("KONG_WITHOUT_REPLACEMENT", "a kong needs a tile left to replace it", "R >= 1",
+                                 table.undrawn)))
+    return out
+
+
+def _last_four_self_draw(ruleset: Ruleset, table, hb: HandBook, ctx, seat: int, e: ev.Event) -> list:
+    """最后四张自动和 (§6.4): a seat whose drawn tile completes a legal hand wins at once."""
+    ld = ctx.last_draw
+    if ld is None or ld[0] != seat or not _in_last_four(ruleset, table.undrawn) or seat in table.out:
+        return []
+    counts = table.hands[seat]
+    if F.is_legal_shape(counts, table.melds[seat], table.voids[seat], ruleset):
+        return [(seat, _v("LAST_FOUR_WIN_NOT_TAKEN", f"seat {seat} drew {TILE_NAMES[ld[2]]} to a legal win in "
+                          "the last four tiles and did not take it", "HandWon", type(e).__name__))]
+    return []
+
+
+def _missed_last_four(ruleset: Ruleset, table, hb: HandBook, ctx, e: ev.Event, winners: list[int]) -> list:
+    """最后四张自动和 (§6.4): every still-in seat with a legal win on the last discard takes it."""
+    w = hb.discard_window
+    hb.discard_window = None
+    if w is None:
+        return []
+    frm, tile, kd = w
+    if not _in_last_four(ruleset, table.undrawn):
+        return []
+    if isinstance(e, ev.HandWon) and e.how != "discard":
+        return []
+    out = []
+    for s in range(hb.n):
+        if s == frm or s in table.out or s in winners:
+            continue
+        if ctx.legal_win_on(s, tile, kd) and ctx.barred(s, "win", tile) is None:
+            out.append((s, _v("LAST_FOUR_WIN_NOT_TAKEN", f"seat {s} could win on seat {frm}'s {TILE_NAMES[tile]} "
+                              "in the last four tiles and did not", "a winner", winners)))
+    return out
+
+
+# --- settlement through the shared interface ------------------------------------------------
+
+def settle(ruleset: Ruleset, scores, winners, how, from_seat, facts, clamp=False):
+    """``RuleFamily.settle``: the hand's moments replayed into a :class:`Book`; ``facts.extra``
+    is (the hand book, corrected): the logged win points, or the audit's own."""
+    from ..family import Settlement
+    hb, corrected = facts.extra if facts.extra is not None else (None, False)
+    book = Book(ruleset, len(scores))
+    if hb is None and winners:  # one winning moment alone (``paipu hand``)
+        book.win(list(winners), how, from_seat)
+    if hb is not None:
+        for m in hb.moments:
+            if m[0] == "kong":
+                book.kong(m[1], m[2], m[3])
+            elif m[0] == "win":
+                _, logged, true, h, frm, kd, dgh = m
+                ws = true if corrected else logged
+                if ws:
+                    book.win(ws, h, frm, kd, dgh)
+                # the winners leave even when their win is not paid (the log's hand flow)
+                book.out += [s for s, _ in logged if s not in book.out]
+                if book.first is None:
+                    book.first = ([s for s, _ in logged], h, frm)
+            else:
+                book.exhausted(m[1])
+        if corrected:
+            hb.lines = list(book.lines)
+    after = [a for a in scores]
+    for t in book.transfers:
+        after[t.payer] -= t.amount
+        after[t.payee] += t.amount
+    return Settlement(book.transfers, after, False)
+
+
+def win_extras(ruleset: Ruleset, table, seat: int, how: str, first_turn: bool) -> dict:
+    """``RuleFamily.win_extras``: the winner's void suit, 海底 (the wall is empty), and
+    天胡 / 地胡 (§9.4) from the table's neutral facts."""
+    tiandi = ""
+    if ruleset.tiandihu and not any(table.melds):
+        got = sum(table.received[seat])
+        if how == "self_draw" and seat == table.dealer and first_turn and got == 14:
+            tiandi = "tianhe"
+        elif how == "self_draw" and seat != table.dealer and got == 14:
+            tiandi = "dihe"
+        elif how == "discard" and ruleset.dihe_scope == "first_draw_or_dealer_discard" and seat != table.dealer \
+                and got == 13 and len(table.discards[table.dealer]) == 1 and table.last_discard is not None \
+                and table.last_discard[0] == table.dealer:
+            tiandi = "dihe"
+    return {"void": table.voids[seat] if seat < len(table.voids) else -1,
+            "sea_bottom": table.undrawn == 0, "tiandi": tiandi}
+
+
+def dealer_after(ruleset: Ruleset, dealer: int, first, n: int = 4) -> int:
+    """``RuleFamily.dealer_after`` (§3)."""
+    from .settlement import next_dealer
+    return next_dealer(ruleset, dealer, first, n)
+
+
+def pass_violation(book, seat: int, claim: str, tile: int, judge, value=None, rules=None) -> Optional[str]:
+    """过水 (§7.1) and 过手碰 (§7.2, by option), until the seat's own next draw, pong or kong.
+
+    ``higher_fan``: a win on a discard (or a robbing) is barred unless its capped fan V is
+    greater than the largest V among the legal wins passed; ``any_discard``: barred after
+    any legal pass; ``off``: never.  (A passed robbing counts as a pass of unknown V:
+    it bars under ``any_discard`` only.)"""
+    if claim in ("pong", "kong"):
+        if rules is not None and rules.guoshou_peng and (tile in book.tiles["pong"][seat]
+                                                         or tile in book.tiles["kong"][seat]):
+            return "GUOSHOU_PENG"
+        return None
+    if claim != "win" or rules is None or rules.guoshui == "off":
+        return None
+    passed = [(t, kd) for t, kd in book.wins[seat] if judge(seat, t, kd)]
+    if rules.guoshui == "any_discard":
+        return "WIN_DURING_GUOSHUI" if passed or book.robs[seat] else None
+    if not passed or value is None:
+        return None
+    m = max(value(seat, t, kd) for t, kd in passed)
+    now = value(seat, tile, None)
+    return "WIN_DURING_GUOSHUI" if now is not None and now <= m else None
+

@@ -1,0 +1,346 @@
+"""Generate the Sichuan sample logs: ``python sample_logs/make_sichuan_samples.py``.
+
+Every worked example of ``sichuan.md`` §13 is written move by move as a clean room
+(``clean/sichuan_*.jsonl``), with the option values that change money as further
+games.  Between the moves an example states, the other seats play *filler* turns:
+a draw of a tile that completes nobody's hand, discarded at once (摸切), so the
+example's hands stay as the example states them.  Fans, points and every transfer
+come from the Sichuan family (:mod:`audits.rules.sichuan`), never typed in; the
+test ``tests/audits/sichuan/test_samples.py`` compares the totals with §13.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Optional
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from audits.audit import audit_game  # noqa: E402
+from paipu.sim.sichuan import Script  # noqa: E402
+from schema.reader import read_games  # noqa: E402
+
+
+# --- the worked examples (sichuan.md §13) ------------------------------------------------
+
+def ex01(multi: bool = False) -> Script:
+    """§13.1: seat 1 平胡 on seat 3's 9s (multi: seat 2 also wins); the next hand's dealer."""
+    g = Script("sc-ex01-multi" if multi else "sc-ex01")
+    g.hand(1, 0, {0: "111m222m333m444m56s", 1: "234p567p33s456s78s",
+                  2: "123p456p789p78s11s" if multi else "555p666p888p999p5s",
+                  3: "999s222s555m666m7m"}, voids="pmmp")
+    g.discard(0, "5s")
+    g.filler(1, ["9s", "6s"])
+    g.filler(2, ["9s", "6s"])
+    g.draw(3, "8m")  # not of seat 3's void suit: it may then throw the 9s
+    g.discard(3, "9s")
+    g.win([1, 2] if multi else [1], "discard", "9s", 3)
+    g.settle()
+    # the next hand: dealt by the only winner (seat 1), or by the discarder of a multi-win
+    nxt = 3 if multi else 1
+    tianhe(g, 2, nxt)
+    g.close()
+    return g
+
+
+def tianhe(g: Script, number: int, dealer: int) -> None:
+    """§13.11 last row: the dealer's 14 dealt tiles complete (天胡): F = 5, each pays P + 1."""
+    hands = {s: "" for s in range(4)}
+    hands[dealer] = "123m456m789m234m55m"
+    others = ["111p222p333p444p5p", "666p777p888p999p5p", "111s222s333s444s5s"]
+    for k, s in enumerate(x for x in range(4) if x != dealer):
+        hands[s] = others[k]
+    voids = "".join("p" if s == dealer else "m" for s in range(4))
+    g.hand(number, dealer, hands, voids)
+    g.win([dealer], "self_draw", "5m")
+    g.settle()
+
+
+def ex04() -> Script:
+    """§13.4: 刮风下雨, then an exhaustive draw with 查花猪, 查大叫 and 退税."""
+    g = Script("sc-ex04")
+    g.hand(1, 0, {0: "8888m222m555p66p99p", 1: "777s1123468899s",
+                  2: "55s12p123m456m679m", 3: "123p456p789p11s23s"}, voids="smpm")
+    keep = ["5s", "7s", "6p", "9p", "1s", "4s"]
+    g.kong(0, "kong_concealed", "8m", replacement=g.safe_tile(0, keep))
+    g.discard(0, g.b.events[-1].tile)
+    g.draw(1, "5s")
+    g.discard(1, "5s")
+    g.pong(2, 1, "5s")
+    g.discard(2, "2p")
+    g.draw(3, "7s")
+    g.discard(3, "7s")
+    g.kong(1, "kong_exposed", "7s", frm=3, replacement=g.safe_tile(1, keep))
+    g.discard(1, g.b.events[-1].tile)
+    g.draw(2, "5s")
+    g.kong(2, "kong_added", "5s", replacement=g.safe_tile(2, keep))
+    g.discard(2, g.b.events[-1].tile)
+    g.fill_to_end(3)
+    g.exhausted()
+    g.settle()
+    g.close()
+    return g
+
+
+def ex02(option: str = "jiadi") -> Script:
+    """§13.2: seat 2 (void m) 清一色大对子 by self-draw; 自摸加底 (加番, none by option)."""
+    g = Script(f"sc-ex02-{option}", options={} if option == "jiadi" else {"zimo_bonus": option})
+    g.hand(1, 0, {0: "2s111p333p444p666p7p", 1: "123m456m789m11m3p4p", 2: "22s99s555s77s88s12m",
+                  3: "44m666m3s4s6s1s3m7m9m8m"}, voids="msmp")
+    g.discard(0, "2s")
+    g.pong(2, 0, "2s")
+    g.discard(2, "1m")
+    g.filler(3, ["9s", "8s"])
+    g.draw(0, "9s")
+    g.discard(0, "9s")
+    g.pong(2, 0, "9s")
+    g.discard(2, "2m")
+    g.filler(3, ["8s"])
+    g.filler(0, ["8s"])
+    g.filler(1, ["8s"])
+    g.draw(2, "8s")
+    g.win([2], "self_draw", "8s")
+    g.settle()
+    g.close()
+    return g
+
+
+def ex03a(options: Optional[dict] = None, name: str = "") -> Script:
+    """§13.3a: seat 0 (void p) 龙七对 on seat 2's 9s: seat 2 pays 8 (16 with cap 4 and 龙七对 4)."""
+    g = Script(f"sc-ex03a{name}", options=options)
+    g.hand(1, 0, {0: "3333m55m77m22s44s9s1p", 1: "123p456p789p11p5m6m", 2: "9s111m666m888m2p3p4p",
+                  3: "234p567p999m55s66s"}, voids="pssm")
+    g.discard(0, "1p")
+    g.filler(1, ["9s"])
+    g.draw(2, g.safe_tile(2, ["9s"]))
+    g.discard(2, "9s")
+    g.win([0], "discard", "9s", 2)
+    g.settle()
+    g.close()
+    return g
+
+
+def ex03b() -> Script:
+    """§13.3b: seat 1 (void s) 清一色 龙七对 by self-draw: F 5, capped to 3: each pays 9."""
+    g = Script("sc-ex03b")
+    g.hand(1, 0, {0: "123p456p789p11p5s9p8p", 1: "1111m33m55m77m88m9m", 2: "2s222p333p444p66p7s",
+                  3: "345s678s999s11s5s2s"}, voids="msmp")
+    g.discard(0, "5s")
+    g.filler(1, ["9m"])
+    g.filler(2, ["9m"])
+    g.filler(3, ["9m"])
+    g.filler(0, ["9m"])
+    g.draw(1, "9m")
+    g.win([1], "self_draw", "9m")
+    g.settle()
+    g.close()
+    return g
+
+
+def ex05(multi: bool = False, option: str = "first") -> Script:
+    """§13.5: seat 2 konges 1p (2 from each), throws 5s after the replacement: 杠上炮; 呼叫转移
+    moves the 6 to the first winner (一炮多响: seat 3; ``each``: to both)."""
+    name = "sc-ex05" + ("-multi" if multi else "") + ("-each" if option == "each" else "")
+    g = Script(name, options={} if option == "first" else {"zhuanyi_multi": option})
+    g.hand(1, 2, {0: "234p567p88p34s999s", 1: "123m456m789m11m22s",
+                  2: "1111p5s123m456m789m", 3: "345p678p999p55s66s" if multi else "345p678p99p2m3m4m5m6m"},
+           voids="mmsm" if multi else "mmss")
+    g.kong(2, "kong_concealed", "1p", replacement="9m")
+    g.discard(2, "5s")
+    g.win([0, 3] if multi else [0], "discard", "5s", 2)
+    g.settle()
+    g.close()
+    return g
+
+
+def ex06(preset: str = "sichuan") -> Script:
+    """§13.6: seat 1 adds the fourth 6s to its pong; seat 3 (void p) robs it: 平胡 + 抢杠,
+    seat 1 pays 2 and the kong pays nothing (血战: seat 3 leaves, seat 0 draws next)."""
+    g = Script("sc-ex06" + ("-xuezhan" if preset != "sichuan" else ""), preset=preset)
+    g.hand(1, 0, {0: "6s111s222s333s444s5s", 1: "66s123p456p789p11p", 2: "111m222m333m9s8s7s5m",
+                  3: "123m456m789m45s88s"}, voids="mmpp")
+    g.discard(0, "6s")
+    g.pong(1, 0, "6s")
+    g.discard(1, "1p")
+    g.filler(2, ["6s", "3s"])
+    g.filler(3, ["6s", "3s"])
+    g.filler(0, ["6s", "3s"])
+    g.draw(1, "6s")
+    g._do(g.b.kong_added, 1, "6s")
+    g.win([3], "robbed_kong", "6s", 1)
+    if preset != "sichuan":
+        g.fill_to_end(0)
+        g.exhausted()
+    g.settle()
+    g.close()
+    return g
+
+
+def ex07() -> Script:
+    """§13.7: a whole 血战 hand: 0 → 1 2 (大对子), seat 3 暗杠 2p (0 and 2 pay 2), seat 2 清一色
+    自摸 (0 and 3 pay 5), the wall runs out: 查大叫 0 → 3 8.  −17, +2, +8, +7."""
+    g = Script("sc-ex07", preset="sichuan-xuezhan")
+    g.hand(1, 0, {0: "5m1s4s7s2s5s1p4p6p5p8p6s3p9s", 1: "111m444m777p99m55m",
+                  2: "123s345s678s99s78s", 3: "2222p345p678p99p1p"}, voids="msmm")
+    g.discard(0, "5m")
+    g.win([1], "discard", "5m", 0)
+    g.filler(2, ["9s", "1p", "9p", "6s"])
+    g.draw(3, "1p")
+    g.kong(3, "kong_concealed", "2p", replacement=g.safe_tile(3, ["9s", "1p", "9p"]))
+    g.discard(3, g.b.events[-1].tile)
+    g.filler(0, ["9s", "1p", "9p"])
+    g.draw(2, "9s")
+    g.win([2], "self_draw", "9s")
+    g.fill_to_end(3)
+    g.exhausted()
+    g.settle()
+    g.close()
+    return g
+
+
+def ex08(final: str = "haidi") -> Script:
+    """§13.8 the last tile.  ``haidi``: seat 1 draws it to a 平胡: 海底捞月 F 1, each pays 3;
+    ``haidi_pao``: seat 1 throws it and seat 3 wins: 海底炮 F 1, seat 1 pays 2.  Seat 2 deals,
+    so with no claim the 55th draw is seat 1's; over the last four tiles nobody could win."""
+    g = Script(f"sc-ex08-{final}")
+    waiting, plain = "234p567p33s456s78s", "111m222m444m666m5s"
+    g.hand(1, 2, {2: "111p222p333p444p5s6s", 1: waiting if final == "haidi" else plain,
+                  3: plain if final == "haidi" else waiting, 0: "999s333m222s55m24m"},
+           voids="pmmm" if final == "haidi" else "ppmm")
+    g.discard(2, "5s")
+    turn = g.fill_to_end(3, ["9s"], to=1)
+    assert turn == 1
+    g.draw(1, "9s")
+    if final == "haidi":
+        g.win([1], "self_draw", "9s")
+    else:
+        g.discard(1, "9s")
+        g.win([3], "discard", "9s", 1)
+    g.settle()
+    g.close()
+    return g
+
+
+def ex09() -> Script:
+    """§13.9 过水: seat 3 lets seat 0's 4p go (M 0), passes seat 1's 4p (V 0, barred), wins on
+    seat 2's 1p (V 1 > 0, a 根): seat 2 pays 2."""
+    g = Script("sc-ex09")
+    g.hand(1, 0, {0: "4p111m222m333m444m5m", 1: "4p555m666m777m99m8m", 2: "1p222s666s777s88s9s",
+                  3: "111p23p456p789p55s"}, voids="sspm")
+    g.discard(0, "4p")
+    g.draw(1, "3m")
+    g.discard(1, "4p")
+    g.draw(2, g.safe_tile(2, ["4p", "1p"]))
+    g.discard(2, "1p")
+    g.win([3], "discard", "1p", 2)
+    g.settle()
+    g.close()
+    return g
+
+
+def ex10(option: str = "zimo") -> Script:
+    """§13.10 点杠花: seat 2 (void m) konges seat 0's 5s (0 → 2: 2); the replacement completes:
+    杠上开花 1 + 根 1 (§9.1: the kong is a 根) = 2, P 4.  ``zimo``: each pays 5; ``dianpao``: seat 0 pays 4."""
+    g = Script(f"sc-ex10-{option}", options={} if option == "zimo" else {"dianganghua": option})
+    g.hand(1, 0, {0: "5s666m777m888m999m9s", 1: "123m345m11m66p77p8p", 2: "555s123p456p789s1s",
+                  3: "55m44m222p333p44p1p"}, voids="psms")
+    g.discard(0, "5s")
+    g.kong(2, "kong_exposed", "5s", frm=0, replacement="1s")
+    g.win([2], "self_draw", "1s")
+    g.settle()
+    g.close()
+    return g
+
+
+def ex11(row: int, cap: int = 3) -> Script:
+    """§13.11 fan table rows on a discard (concealed hands), at C = 3 and 6."""
+    hands = {2: ("123m789m111p789p9m", "s", "9m"), 4: ("11m22m33m55m77m88m9m", "p", "9m")}
+    hand, void, tile = hands[row]
+    g = Script(f"sc-ex11-row{row}-cap{cap}", options={} if cap == 3 else {"fan_cap": cap})
+    others = {1: "222s333s444s555s6s", 2: "666s777s888s444p5p", 3: "222p333p555p666p4s"}
+    g.hand(1, 1, {0: hand, **{s: others[s] + ("1p" if s == 1 else "") for s in (1, 2, 3)}},
+           voids=void + "mmm")
+    g.discard(1, "1p")
+    g.filler(2, [tile])
+    g.draw(3, tile)
+    g.discard(3, tile)
+    g.win([0], "discard", tile, 3)
+    g.settle()
+    g.close()
+    return g
+
+
+def write(g: Script, name: str, note: str, out: list) -> None:
+    path = os.path.join(HERE, "clean", f"sichuan_{name}.jsonl")
+    with open(path, "wb") as f:
+        f.write(g.jsonl())
+    logs, _ = read_games([path])
+    findings, scores = [], {}
+    for log in logs:
+        a = audit_game(log)
+        findings += [{"game": x.game, "code": x.code, "seq": x.seq} for x in a.findings]
+        scores[log.game] = {"logged": a.logged_scores[-1] if a.logged_scores else None,
+                            "ledger": a.ledger[-1] if a.ledger else None}
+    with open(path[:-len(".jsonl")] + ".expected.json", "w", encoding="utf-8") as f:
+        json.dump({"findings": findings, "final_scores": scores}, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+    out.append((f"sichuan_{name}.jsonl", note, findings))
+
+
+def main() -> None:
+    out: list = []
+    write(ex01(), "ex01_pinghu_discard", "§13.1 平胡 on a discard: seat 3 pays 1; seat 1 deals next "
+          "(then 天胡, §13.11: each other seat pays 8 + 1)", out)
+    write(ex01(multi=True), "ex01_multi_win", "§13.1 一炮多响: seats 1 and 2 win on seat 3's 9s; seat 3 "
+          "pays both and deals next (then 天胡)", out)
+    for opt, each in (("jiadi", 9), ("jiafan", 8), ("none", 8)):
+        write(ex02(opt), f"ex02_qingdui_zimo_{opt}", f"§13.2 清一色大对子 自摸, zimo_bonus={opt}: each pays {each}", out)
+    write(ex03a(), "ex03a_longqidui", "§13.3a 龙七对 on a discard: seat 2 pays 8", out)
+    write(ex03a({"fan_cap": 4}, "-cap4"), "ex03a_longqidui_cap4", "§13.3a with fan_cap=4: still 8", out)
+    write(ex03a({"fan_cap": 4, "longqidui_fan": 4}, "-cap4-lqd4"), "ex03a_longqidui_cap4_lqd4",
+          "§13.3a with fan_cap=4, longqidui_fan=4: 16", out)
+    write(ex03b(), "ex03b_qing_longqidui_zimo", "§13.3b 清一色 龙七对 自摸: F 5 capped to 3, each pays 9", out)
+    write(ex04(), "ex04_kongs_exhaustive_checks", "§13.4 刮风下雨 then 流局: 查花猪, 查大叫, 退税: +18, +1, −26, +7", out)
+    write(ex05(), "ex05_gangshang_pao_zhuanyi", "§13.5 杠上炮 and 呼叫转移: +6, −2, −2, −2", out)
+    write(ex05(multi=True), "ex05_zhuanyi_multi_first", "§13.5 一炮多响, zhuanyi_multi=first: 0, −2, −4, +6", out)
+    write(ex05(multi=True, option="each"), "ex05_zhuanyi_multi_each",
+          "§13.5 一炮多响, zhuanyi_multi=each: +6, −2, −10, +6", out)
+    write(ex06(), "ex06_qianggang", "§13.6 抢杠: seat 1 pays 2, the robbed kong pays nothing", out)
+    write(ex06("sichuan-xuezhan"), "ex06_qianggang_xuezhan",
+          "§13.6 抢杠 under 血战: seat 3 leaves, seat 0 draws next, the wall runs out", out)
+    write(ex07(), "ex07_xuezhan_hand", "§13.7 a whole 血战 hand: −17, +2, +8, +7; seat 1 deals next", out)
+    write(ex08("haidi"), "ex08_haidi", "§13.8 海底捞月: each pays 3", out)
+    write(ex08("haidi_pao"), "ex08_haidi_pao", "§13.8 海底炮: seat 1 pays 2", out)
+    write(ex09(), "ex09_guoshui", "§13.9 过水: the second 4p is not won (barred); the 1p at V 1 is: seat 2 pays 2", out)
+    write(ex10(), "ex10_dianganghua_zimo", "§13.10 点杠花 as 自摸 (F 2 with the kong's 根): each pays 5", out)
+    write(ex10("dianpao"), "ex10_dianganghua_dianpao", "§13.10 点杠花 算点炮: seat 0 pays 4", out)
+    for row in (2, 4):
+        for cap in (3, 6):
+            write(ex11(row, cap), f"ex11_row{row}_cap{cap}", f"§13.11 fan table row {row}, fan_cap={cap}", out)
+    for name, note, findings in out:
+        print(name, "findings:", findings, "—", note)
+    update_readme(out)
+
+
+MARK = "## Sichuan (clean/sichuan_*, sichuan.md §13)"
+
+
+def update_readme(out: list) -> None:
+    """Rewrite the README's Sichuan section (it is the file's last section)."""
+    path = os.path.join(HERE, "README.md")
+    text = open(path, encoding="utf-8").read()
+    if MARK in text:
+        text = text[:text.index(MARK)].rstrip("\n") + "\n"
+    lines = ["", MARK, "", "Written by `python sample_logs/make_sichuan_samples.py` (run by `make_samples.py` too).", ""]
+    for name, note, findings in out:
+        codes = ", ".join(sorted({f["code"] for f in findings}))
+        lines.append(f"- `{name}` — {note}" + (f" → `{codes}`." if codes else ""))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text + "\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+"""``ingest --cluster``: the audit of each batch runs on a Dask cluster and the store ends
+exactly as a one-process ingest leaves it, even when a worker dies mid-run."""
+from __future__ import annotations
+
+import glob
+import os
+import signal
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from paipu import store
+from paipu.store.ingest import TABLES
+from tests.audits.test_cluster import client  # noqa: F401  (fixture: a LocalCluster of 2 processes)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SAMPLES = sorted(glob.glob(os.path.join(ROOT, "sample_logs", "*", "*.jsonl")))
+
+
+def contents(db: str, parquet: bool = False) -> dict[str, list]:
+    """Every table's rows (the write time left out), sorted, to compare two stores."""
+    from paipu.store.parquet import open_dataset
+
+    con = open_dataset(db) if parquet else duckdb.connect(db, read_only=True)
+    try:
+        return {t.name: con.execute(f"SELECT * EXCLUDE (ingested_at) FROM {t.name} ORDER BY ALL" if t.name == "games"
+                                    else f"SELECT * FROM {t.name} ORDER BY ALL").fetchall()
+                for t in TABLES}
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """A simulated corpus with planted faults, and its one-process store."""
+    from paipu.sim.simulate import SimConfig, simulate_games, write_log
+
+    d = tmp_path_factory.mktemp("cluster-ingest")
+    log = str(d / "planted.jsonl")
+    write_log(log, simulate_games(SimConfig(games=40, seed=9, options={"dianji": True}, builds=("1.0", "1.1"),
+                                            illegal_claimer=1, dianji_underpay_build="1.1")))
+    one = str(d / "one.duckdb")
+    r = store.ingest([log, *SAMPLES], one)
+    assert r.audited and r.findings > 0
+    return d, [log, *SAMPLES], contents(one)
+
+
+def test_cluster_ingest_stores_what_one_process_stores(client, corpus):
+    d, paths, expected = corpus
+    db = str(d / "cluster.duckdb")
+    r = store.ingest(paths, db, cluster=client, batch_events=5_000)
+    assert r.batches > 2
+    got = contents(db)
+    assert got == expected
+    assert got["findings"] and got["ledger"] and got["corrections"]
+    ds = str(d / "dataset")
+    store.ingest(paths, parquet=ds, cluster=client, batch_events=5_000)
+    assert contents(ds, parquet=True) == expected
+
+
+def test_a_worker_killed_mid_ingest_loses_and_repeats_nothing(client, corpus):
+    d, paths, expected = corpus
+    db = str(d / "killed.duckdb")
+    victims = sorted(client.run(os.getpid).values())
+    killed = []
+
+    def kill_once(report: store.IngestReport) -> None:
+        if not killed:
+            os.kill(victims[0], signal.SIGKILL)
+            killed.append(victims[0])
+
+    store.ingest(paths, db, cluster=client, batch_events=5_000, progress=kill_once)
+    assert killed and contents(db) == expected
+
+
+def test_ingest_command_on_a_local_cluster_reports_as_one_process(tmp_path):
+    import typer
+
+    from paipu.store_cmd import register
+
+    app = typer.Typer()
+    register(app)
+    runner = CliRunner()
+    one = runner.invoke(app, ["ingest", "--db", str(tmp_path / "a.duckdb"), *SAMPLES])
+    many = runner.invoke(app, ["ingest", "--db", str(tmp_path / "b.duckdb"), "--cluster", "local:2", *SAMPLES])
+    assert one.exit_code == many.exit_code == 0, many.output
+    counts = lambda out: [x.split(" written to ")[0] for x in out.splitlines() if " games read: " in x]  # noqa: E731
+    assert counts(one.output) == counts(many.output) and counts(one.output)
+    assert contents(str(tmp_path / "a.duckdb")) == contents(str(tmp_path / "b.duckdb"))
+    bad = runner.invoke(app, ["ingest", "--db", str(tmp_path / "c.duckdb"), "--cluster", "local:0", *SAMPLES])
+    assert bad.exit_code == 2 and "local:N" in bad.output and "Traceback" not in bad.output
