@@ -51,20 +51,25 @@ def median_time(fn: Callable[[], object], runs: int) -> tuple[float, object]:
     return statistics.median(times), result
 
 
-def build_corpus(hands: int, seed: int) -> tuple[str, int, int]:
+#: The Sichuan corpora (``--sichuan``): one per preset.
+SICHUAN_MIXES = {"sichuan": [("sichuan", {})], "sichuan-xuezhan": [("sichuan-xuezhan", {})]}
+
+
+def build_corpus(hands: int, seed: int, mixes=None, name: str = "corpus") -> tuple[str, int, int]:
     """Simulate rooms across every mix until ``hands`` hands; cached by (hands, seed)."""
     from paipu.sim.simulate import SimConfig, simulate_games
     from schema.reader import encode_events
 
+    mixes = mixes or MIXES
     os.makedirs(CACHE, exist_ok=True)
-    path = os.path.join(CACHE, f"corpus-{hands}-{seed}.jsonl")
+    path = os.path.join(CACHE, f"{name}-{hands}-{seed}.jsonl")
     if not os.path.exists(path):
         made = 0
         k = 0
         tmp = path + ".part"
         with open(tmp, "wb") as out:
             while made < hands:
-                preset, options = MIXES[k % len(MIXES)]
+                preset, options = mixes[k % len(mixes)]
                 cfg = SimConfig(preset=preset, options=options, games=20, seed=seed * 1000 + k, max_hands=8,
                                 game_prefix=f"b{k}-")
                 for game in simulate_games(cfg):
@@ -238,6 +243,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--big-mb", type=int, default=1024, help="size of the RSS probe file (0 skips it)")
     ap.add_argument("--win-hands", type=int, default=100000)
+    ap.add_argument("--sichuan", action="store_true",
+                    help="only the Sichuan rows: audit per hand of each Sichuan preset against Qujing's corpus")
     ap.add_argument("--cluster-only", action="store_true",
                     help="only the audit on --jobs 2 against a Dask LocalCluster of 2 workers (local:2)")
     args = ap.parse_args()
@@ -257,6 +264,16 @@ def main() -> None:
         print(f"  {name:<28} {secs:8.3f} s  {events / secs / 1e6:7.3f} M events/s  {hands / secs:9.0f} hands/s",
               flush=True)
         return secs
+
+    if args.sichuan:
+        qujing = stage("3 full audit, 1 job (qujing)", lambda: full_audit(path, 1))
+        for preset, mixes in SICHUAN_MIXES.items():
+            spath, sev, shands = build_corpus(args.hands, args.seed, mixes, preset)
+            secs, _ = median_time(lambda: full_audit(spath, 1), args.runs)
+            print(f"  3 full audit, 1 job ({preset:<15}) {secs:8.3f} s  {sev / secs / 1e6:7.3f} M events/s  "
+                  f"{shands / secs:9.0f} hands/s  ({shands} hands)  per hand vs qujing: "
+                  f"{(secs / shands) / (qujing / hands):5.2f}×  (≤ 1.0×)", flush=True)
+        return
 
     if args.cluster_only:
         jobs2 = stage("4 full audit, --jobs 2", lambda: full_audit(path, 2))
