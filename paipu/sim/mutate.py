@@ -1402,3 +1402,7 @@ def mutate(events: Sequence[ev.Event], fault: "Fault | str", rng: random.Random
 
 def _renumber_from(events: Events, start: int) -> Events:
     return [msgspec.structs.replace(e, seq=start + k) if e.seq != start + k else e for k, e in enumerate(events)]
+
+
+# Guangdong 鸡平和 fault classes (gd_*) register themselves into FAULTS.
+from . import guangdong_faults  # noqa: E402,F401
