@@ -54,6 +54,13 @@ def median_time(fn: Callable[[], object], runs: int) -> tuple[float, object]:
 #: The Sichuan corpora (``--sichuan``): one per preset.
 SICHUAN_MIXES = {"sichuan": [("sichuan", {})], "sichuan-xuezhan": [("sichuan-xuezhan", {})]}
 
+#: Guangdong 鸡平和 mixes (its own corpus: the Guangdong row).
+GUANGDONG_MIXES = [
+    ("guangdong-jipinghu", {}),
+    ("guangdong-jipinghu", {"kong_payments": "on_win", "louhe_scope": "any_discard"}),
+    ("guangdong-jipinghu", {"min_fan": 1, "seven_pairs_fan": 4}),
+]
+
 
 def build_corpus(hands: int, seed: int, mixes=None, name: str = "corpus") -> tuple[str, int, int]:
     """Simulate rooms across every mix until ``hands`` hands; cached by (hands, seed)."""
@@ -262,6 +269,8 @@ def main() -> None:
     ap.add_argument("--sim-rooms", type=int, default=100, help="rooms the simulator row plays (8 hands each)")
     ap.add_argument("--cluster-only", action="store_true",
                     help="only the audit on --jobs 2 against a Dask LocalCluster of 2 workers (local:2)")
+    ap.add_argument("--guangdong-only", action="store_true",
+                    help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
     args = ap.parse_args()
 
     print(f"machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, "
@@ -290,6 +299,20 @@ def main() -> None:
                   f"{(secs / shands) / (qujing / hands):5.2f}×  (≤ 1.0×)", flush=True)
         return
 
+    def guangdong_row() -> tuple[float, float]:
+        """The Guangdong row: a Guangdong corpus of as many hands, audited with 1 job."""
+        gpath, gevents, ghands = build_corpus(args.hands, args.seed, GUANGDONG_MIXES, "corpus-guangdong")
+        secs, _ = median_time(lambda: full_audit(gpath, 1), args.runs)
+        print(f"  {'3g full audit, Guangdong':<28} {secs:8.3f} s  {gevents / secs / 1e6:7.3f} M events/s  "
+              f"{ghands / secs:9.0f} hands/s   ({ghands} hands)", flush=True)
+        return secs, ghands
+
+    if args.guangdong_only:
+        audit1 = stage("3 full audit, 1 job", lambda: full_audit(path, 1))
+        gsecs, ghands = guangdong_row()
+        print(f"\n  Guangdong / Qujing audit speed per hand   {(ghands / gsecs) / (hands / audit1):6.2f}×  (≥ 1×)")
+        return
+
     if args.cluster_only:
         jobs2 = stage("4 full audit, --jobs 2", lambda: full_audit(path, 2))
         cluster_row(stage, path, jobs2)
@@ -298,6 +321,7 @@ def main() -> None:
     floor = stage("1 decode floor (msgspec)", lambda: decode_floor(path))
     stage("2 replay only", lambda: replay_only(path))
     audit1 = stage("3 full audit, 1 job", lambda: full_audit(path, 1))
+    gsecs, ghands = guangdong_row()
     audit2 = stage("4 full audit, --jobs 2", lambda: full_audit(path, 2))
     cluster2 = cluster_row(stage, path, audit2)
     ingest_s = stage("5 ingest into DuckDB", lambda: ingest(path))
@@ -323,6 +347,7 @@ def main() -> None:
     print("\nratios (target):")
     print(f"  full audit / decode floor (hands/s)   {floor / audit1:6.1%}   (≥ 35%)")
     print(f"  jobs 2 / jobs 1                       {audit1 / audit2:6.2f}×  (≥ 1.85×)")
+    print(f"  Guangdong / Qujing audit (hands/s)    {(ghands / gsecs) / (hands / audit1):6.2f}×  (≥ 1×)")
     print(f"  local:2 / jobs 2 (time; cluster cost) {cluster2 / audit2:6.2f}×")
     print(f"  win check / mahjong agari (counts)    {theirs / ours:6.1f}×  (≥ 10×)")
     print(f"  win check / mahjong agari (keys)      {theirs / ours_keys:6.1f}×  (≥ 10×)")
