@@ -40,8 +40,20 @@ Memory stays bounded: at most two ranges per worker are in flight, and a worker
 dealing a log runs at most ``window`` blocks ahead of the slowest one.
 A game whose audit raises is reported as an incomplete audit with an
 ``INTERNAL_ERROR`` finding (as :func:`audits.audit.audit_game` does itself); it
-never stops the others.  A worker that dies stops the audit with a one-line
-:class:`RuntimeError`.
+never stops the others.
+
+A worker that dies (killed, out of memory, a crash) loses no game: each worker
+replies on its own pipe, so its death is the end of that pipe and harms no
+other worker's replies; this process then starts a new worker in its place and
+gives it the dead one's unfinished tasks again: a span is read again, and a
+dealt file is dealt again from its start with only what the dead worker had
+not reported (every reply past its last mark) sent back.  One line on stderr
+says so.  A task whose worker dies twice at the same place is given a third
+time with its games (of the span, or of the next dealt block) reported as not
+audited (an ``INTERNAL_ERROR`` finding naming the cause, so exit 3); only if
+that dies too does the audit stop with a one-line :class:`RuntimeError`, as it
+does at once when the dead worker held a share of stdin (which cannot be read
+again).
 
 Workers start with ``fork`` on Linux and ``spawn`` elsewhere; they take
 everything they need as arguments (no module state set after import).
@@ -54,7 +66,9 @@ import os
 import sys
 import traceback
 import zlib
+import threading
 from collections import deque
+from functools import partial
 from itertools import compress
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Iterator, Optional
@@ -299,6 +313,11 @@ def _plan(path: str, target: int) -> Iterator[tuple[int, Optional[int], int]]:
 
 
 def _failed_audit(log: GameLog, x: BaseException) -> Any:
+    return _internal(log, type(x).__name__, f"paipu failed on this game (a bug in paipu): {type(x).__name__}: {x}")
+
+
+def _internal(log: GameLog, actual: str, message: str) -> Any:
+    """An incomplete audit of ``log`` holding one ``INTERNAL_ERROR`` finding."""
     from audits.catalogue import CATALOGUE
     from audits.findings import Finding
     from audits.ledger import GameAudit
@@ -306,13 +325,24 @@ def _failed_audit(log: GameLog, x: BaseException) -> Any:
     c = CATALOGUE["INTERNAL_ERROR"]
     return GameAudit(game=log.game, file=log.file, complete=False, findings=[Finding(
         code="INTERNAL_ERROR", severity=c.severity, game=log.game, hand=0, seq=0, rule=c.rule,
-        actual=type(x).__name__, message=f"paipu failed on this game (a bug in paipu): {type(x).__name__}: {x}",
-        file=log.file)])
+        actual=actual, message=message, file=log.file)])
 
 
 class _Games:
     """One worker's games: audits a span read whole, or decodes the lines dealt to it and
-    groups them into games the way :class:`schema.reader.LogReader` does."""
+    groups them into games the way :class:`schema.reader.LogReader` does.
+
+    A worker taking over a dead one's dealt file sets ``resume`` to the dead worker's
+    last mark: replies up to it are built (to follow the open games) but hold no
+    result or problem, and their games are not audited.  ``spare`` (why) reports the
+    games of the next reply (or of a span) as not audited instead of auditing them.
+    """
+
+    resume: Optional[tuple] = None
+    spare: Optional[str] = None
+
+    def not_audited(self, log: GameLog, why: Optional[str] = None) -> Any:
+        return _internal(log, "not audited", f"not audited: {why or self.spare}")
 
     def __init__(self, audit: Optional[Callable[[GameLog], Any]]):
         if audit is None:
@@ -333,11 +363,12 @@ class _Games:
         reader = LogReader([span])
         results = []
         redo = False
+        run = self.run if self.spare is None else self.not_audited
         for log in reader.games():
             if not log.closed and not last:
                 redo = True  # the cut was inside a game
                 continue
-            results.append(self.run(log))
+            results.append(run(log))
         problems = [((fidx, 0, p.line), p) for p in reader.orphans]
         return redo or any(p.line <= 0 for p in reader.orphans), results, problems
 
@@ -347,9 +378,20 @@ class _Games:
         results: list[tuple[tuple, Any]] = []
         problems: list[tuple[tuple, LogProblem]] = []
         open_games = self.open
+        run = self.run
+        if self.resume is not None or self.spare is not None:
+            mark = (fidx, 2, 0) if msg[0] == "eof" else (fidx, 0, msg[4])
+            if self.resume is not None and mark <= self.resume:
+                # reported by the worker this one replaces: follow the games, keep nothing
+                results, problems, run = _Discard(), _Discard(), _none
+            else:
+                self.resume = None
+                if self.spare is not None:
+                    run = partial(self.not_audited, why=self.spare)
+                    self.spare = None
         if msg[0] == "eof":
             for log, first in open_games.values():
-                results.append(((fidx, 1, first), self.run(log)))
+                results.append(((fidx, 1, first), run(log)))
             open_games.clear()
             return (fidx, 2, 0), results, problems
         _, fidx, name, first_line, end_line, payload, sel = msg
@@ -388,13 +430,63 @@ class _Games:
             if type(item) is closed_type:
                 log.closed = True
                 del open_games[item.game]
-                results.append(((fidx, 0, n), self.run(log)))
+                results.append(((fidx, 0, n), run(log)))
         return (fidx, 0, end_line), results, problems
 
 
-def _worker(wid: int, jobs: int, conn: Any, out: Any, credit: Any, audit: Optional[Callable[[GameLog], Any]],
+class _Discard(list):
+    """A list that keeps nothing (the replies a replacement worker does not send)."""
+
+    def append(self, _item: Any) -> None:
+        pass
+
+    def __iadd__(self, _items: Any) -> "_Discard":
+        return self
+
+
+def _none(_log: GameLog) -> None:
+    return None
+
+
+class _Replies:
+    """A worker's replies, sent on its own pipe by a thread (so the worker never blocks on a
+    full pipe while this process sends it work, and its death harms no other worker's replies)."""
+
+    def __init__(self, conn: Any):
+        import queue
+
+        self.conn = conn
+        self.q: Any = queue.Queue()
+        self.thread = threading.Thread(target=self._send, daemon=True)
+        self.thread.start()
+
+    def _send(self) -> None:
+        while True:
+            msg = self.q.get()
+            if msg is None:
+                return
+            self.conn.send(msg)
+            self.q.task_done()
+
+    def put(self, msg: tuple, sync: bool = False) -> None:
+        """Send ``msg``; with ``sync``, return only once it is sent (a worker retrying a dead
+        one's task: if it dies too, this process knows exactly how far it got)."""
+        self.q.put(msg)
+        if sync:
+            self.q.join()
+
+    def close(self) -> None:
+        self.q.put(None)
+
+    def join_thread(self) -> None:
+        self.thread.join()
+        self.conn.close()
+
+
+def _worker(wid: int, jobs: int, conn: Any, pipe: Any, credit: Any, audit: Optional[Callable[[GameLog], Any]],
             deal_bytes: int) -> None:
     """Run the tasks this process sends, in order; see :func:`audit_parallel` for the replies."""
+    out = _Replies(pipe)
     try:
         games = _Games(audit)
         table = _owner_table(wid)
@@ -405,19 +497,24 @@ def _worker(wid: int, jobs: int, conn: Any, out: Any, credit: Any, audit: Option
                 return
             tid = task[1]
             if kind == "span":
-                _, tid, fidx, path, start, end, first, last = task
-                out.put((wid, tid, *games.span(fidx, FileSpan(path, start, end, first), last)))
+                _, tid, fidx, path, start, end, first, last, games.spare, sync = task
+                out.put((wid, tid, *games.span(fidx, FileSpan(path, start, end, first), last)), sync)
+                games.spare = None
             elif kind == "deal":
-                _, tid, fidx, path, start, first = task
+                _, tid, fidx, path, start, first, resume, games.spare, sync = task
+                games.resume = resume
                 lost: list[tuple[tuple, LogProblem]] = []
                 for dealt in _dealt(fidx, path, start, first, jobs, lost, deal_bytes):
                     mark, results, problems = games.handle(_share(dealt, table) if dealt[0] == "block" else dealt)
+                    if resume is not None and mark <= resume:
+                        lost.clear()  # sent by the worker this one replaces
+                        continue
                     if lost:  # whole-file problems: every worker meets them, worker 0 reports them
                         if wid == 0:
                             problems += lost
                         lost.clear()
                     credit.acquire()
-                    out.put((wid, tid, mark, results, problems))
+                    out.put((wid, tid, mark, results, problems), sync)
             else:  # ("lines" | "eof", tid, …): a share of stdin, dealt by this process
                 out.put((wid, tid, *games.handle(task[:1] + task[2:])))
     except BaseException as x:  # a bug here: tell the parent (one line) rather than leave it waiting
@@ -472,27 +569,104 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
     files = list(find_logs(paths))
     jobs = max(1, min(int(jobs), _BLANK))
     ctx = _context(start_method)
-    out = ctx.Queue()
-    procs: list[Any] = []
-    conns: list[Any] = []
-    credits = [ctx.Semaphore(window) for _ in range(jobs)]
-    for w in range(jobs):
+    procs: list[Any] = [None] * jobs
+    conns: list[Any] = [None] * jobs  # tasks to each worker
+    pipes: list[Any] = [None] * jobs  # each worker's replies (its own pipe: its death harms no other's)
+    credits: list[Any] = [None] * jobs
+    held: list[list[tuple]] = [[] for _ in range(jobs)]  # marks of deal replies whose credit is not back
+    tasks: list[list[tuple]] = [[] for _ in range(jobs)]  # each worker's unfinished tasks, in order: (slot, msg)
+    deaths: dict[tuple, int] = {}  # (task, worker, mark) -> workers that died there
+
+    def launch(w: int) -> None:
         r, s = ctx.Pipe(duplex=False)
-        p = ctx.Process(target=_worker, args=(w, jobs, r, out, credits[w], audit, DEAL_BYTES), daemon=True,
+        rr, ss = ctx.Pipe(duplex=False)
+        credits[w] = ctx.Semaphore(window)
+        held[w] = []
+        p = ctx.Process(target=_worker, args=(w, jobs, r, ss, credits[w], audit, DEAL_BYTES), daemon=True,
                         name=f"paipu-audit-{w}")
         p.start()
         r.close()
-        procs.append(p)
-        conns.append(s)
+        ss.close()  # only the worker holds the sending end: its death ends the pipe
+        procs[w], conns[w], pipes[w] = p, s, rr
+
+    for w in range(jobs):
+        launch(w)
 
     lost: list[tuple[tuple, LogProblem]] = []
     slots: deque[_Slot] = deque()  # in output order
     by_tid: dict[int, _Slot] = {}
     spans_out = [0] * jobs  # span tasks sent and not yet answered, per worker
-    held: list[list[tuple]] = [[] for _ in range(jobs)]  # marks of deal replies whose credit is not back
     fallen: set[int] = set()  # files whose cuts failed: dealt from the failed span on
     tie = 0
+    turn = 0
     finished = False
+
+    def give(w: int, slot: _Slot, msg: tuple) -> None:
+        if slot.kind != "stdin":
+            tasks[w].append((slot, msg))
+        try:
+            conns[w].send(msg)
+        except OSError:  # the worker is dead: the end of its reply pipe says so, then the task is given again
+            if slot.kind == "stdin":
+                raise RuntimeError(f"audit worker {w} died ({cause(w)}) while auditing stdin, which cannot be "
+                                   "read again; audit it with --jobs 1") from None
+
+    def done_with(w: int, slot: _Slot) -> None:
+        ts = tasks[w]
+        for i, (t, _msg) in enumerate(ts):
+            if t is slot:
+                del ts[i]
+                return
+
+    def cause(w: int) -> str:
+        p = procs[w]
+        p.join(timeout=5)
+        code = p.exitcode
+        if code is not None and code < 0:
+            import signal
+
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit code {code}"
+
+    def replace(w: int, why: str) -> None:
+        """Worker ``w`` is gone: start another in its place and give it the unfinished tasks (module docs)."""
+        if any(s.kind == "stdin" for s in slots):
+            raise RuntimeError(f"audit worker {w} died ({why}) while auditing stdin, which cannot be read again; "
+                               "audit it with --jobs 1")
+        for c in (pipes[w], conns[w]):
+            try:
+                c.close()
+            except OSError:
+                pass
+        pending, tasks[w] = tasks[w], []
+        spare = None
+        if pending:
+            slot = pending[0][0]  # the task the worker was on
+            key = (slot.tid, w, slot.marks[w] if slot.kind == "deal" else None)
+            deaths[key] = n = deaths.get(key, 0) + 1
+            if n >= 3:
+                raise RuntimeError(f"audit worker {w} died three times on the same part of the input ({why}); "
+                                   "audit it with --jobs 1")
+            if n == 2:
+                spare = (f"audit worker {w} died twice on the part of the input holding this game ({why}); "
+                         "audit it with --jobs 1")
+        sys.stderr.write(f"paipu: audit worker {w} died ({why}); a new worker audits the games it had not "
+                         "reported\n" if spare is None else
+                         f"paipu: audit worker {w} died again ({why}); the games it was on are reported as "
+                         "not audited\n")
+        sys.stderr.flush()
+        launch(w)
+        for i, (slot, msg) in enumerate(pending):
+            if slot.kind == "span":
+                if slot.cancelled:
+                    spans_out[w] -= 1  # its reply is no longer wanted
+                    continue
+                give(w, slot, msg[:-2] + (spare if i == 0 else None, True))
+            else:  # ("deal", tid, fidx, path, start, first, resume, spare, sync)
+                give(w, slot, msg[:6] + (slot.marks[w], spare if i == 0 else None, True))
 
     def new_slot(kind: str, fidx: int, span: Optional[tuple] = None) -> _Slot:
         slot = _Slot(len(by_tid), kind, fidx, jobs, span)
@@ -500,26 +674,34 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
         return slot
 
     def receive() -> None:
-        nonlocal tie
-        import queue
+        nonlocal tie, turn
+        from multiprocessing.connection import wait
 
         while True:
-            try:
-                wid, tid, a, b, c = out.get(timeout=1.0)
+            got = wait(pipes, timeout=1.0)
+            if got:
                 break
-            except queue.Empty:
-                dead = [p for p in procs if p.exitcode is not None]
-                if dead:
-                    raise RuntimeError(f"audit worker {dead[0].name} died (exit code {dead[0].exitcode})")
-        if tid is None:
-            raise RuntimeError(f"audit worker {wid} failed: {a}")
+        # the first ready worker from ``turn`` on, so that no worker's replies wait behind another's
+        w = min((k for k in range(jobs) if pipes[k] in got), key=lambda k: (k - turn) % jobs)
+        turn = (w + 1) % jobs
+        try:
+            wid, tid, a, b, c = pipes[w].recv()
+        except Exception:  # the end of the pipe, or a reply cut short: the worker died
+            replace(w, cause(w))
+            return
+        if tid is None:  # a bug in the worker (one line); it has stopped
+            replace(w, f"failed: {a}")
+            return
         slot = by_tid[tid]
         if slot.kind == "span":
             spans_out[wid] -= 1
             slot.reply = (a, b, c)
+            done_with(wid, slot)
             return
         mark, results, problems = a, b, c
         slot.marks[wid] = mark
+        if mark == (slot.fidx, 2, 0):
+            done_with(wid, slot)
         for key, res in results:
             heapq.heappush(slot.ready, (key, tie, res))
             tie += 1
@@ -538,8 +720,8 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
                 credits[w].release()
 
     def deal(slot: _Slot, path: str, start: int, first: int) -> None:
-        for c in conns:
-            c.send(("deal", slot.tid, slot.fidx, path, start, first))
+        for w in range(jobs):
+            give(w, slot, ("deal", slot.tid, slot.fidx, path, start, first, None, None, False))
 
     def flush() -> Iterator[Any]:
         """Yield what the slots at the head of the output have ready."""
@@ -597,7 +779,7 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
                             receive()
                             yield from flush()
                         msg = _share(dealt, tables[w]) if dealt[0] == "block" else dealt
-                        conns[w].send(msg[:1] + (slot.tid,) + msg[1:])
+                        give(w, slot, msg[:1] + (slot.tid,) + msg[1:])
                         slot.pending[w] += 1
                 yield from barrier()
                 continue
@@ -622,7 +804,7 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
                 w = spans_out.index(min(spans_out))
                 slot = new_slot("span", fidx, (path, start, end, first, end is None))
                 slots.append(slot)
-                conns[w].send(("span", slot.tid, fidx, path, start, end, first, end is None))
+                give(w, slot, ("span", slot.tid, fidx, path, start, end, first, end is None, None, False))
                 spans_out[w] += 1
                 yield from flush()
         yield from barrier()
@@ -636,13 +818,16 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
             except OSError:
                 pass
         for p in procs:
+            if p is None:
+                continue
             if finished:
                 p.join(timeout=5)
             if p.is_alive():
                 p.terminate()
                 p.join()
-        out.close()
-        out.join_thread()
+        for r in pipes:
+            if r is not None:
+                r.close()
         if orphans is not None:
             lost.sort(key=lambda kp: kp[0])
             orphans.extend(p for _k, p in lost)

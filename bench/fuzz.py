@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -39,6 +40,8 @@ def main() -> int:
     ap.add_argument("--ingest-every", type=int, default=100, help="a real DuckDB ingest every M inputs (0: never)")
     ap.add_argument("--per-input-seconds", type=float, default=30.0, help="an input taking longer is a hang")
     args = ap.parse_args()
+    for sig in (signal.SIGTERM, signal.SIGHUP):  # stopped: still remove the work folder (``finally`` below)
+        signal.signal(sig, lambda signum, _frame: sys.exit(128 + signum))
     fz = Fuzzer(args.seed, per_input_seconds=args.per_input_seconds, ingest_every=args.ingest_every)
     try:
         t = fz.run(args.n, args.start, progress=lambda t: print("  " + _line(t), file=sys.stderr, flush=True))

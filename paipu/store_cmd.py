@@ -19,8 +19,8 @@ from rich.table import Table as RichTable
 from . import store
 from .console import EXIT_FINDINGS, EXIT_INTERNAL, fail
 from .store.query import (  # noqa: F401  (re-exported: the guard lives in paipu.store.query)
-    DEFAULT_MEMORY, DEFAULT_TIMEOUT, QueryRefused, check_output, check_read_only, open_read_only, run_query,
-    time_limit,
+    DEFAULT_MEMORY, DEFAULT_TIMEOUT, QueryRefused, check_output, check_read_only, limit_message, open_read_only,
+    run_query, time_limit,
 )
 
 EXIT_FOUND = EXIT_FINDINGS
@@ -257,6 +257,8 @@ def register(app: typer.Typer) -> None:
                     results = A.run_checks(con, only, params, checks)
             finally:
                 con.close()
+        except A.LimitHit as e:
+            _fail(limit_message(f"check {e.check}", e.limit, timeout if e.limit == "time" else memory))
         except (A.AnomalyError, store.StoreError, QueryRefused) as e:
             _fail(str(e))
         if rows_out:

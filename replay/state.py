@@ -12,7 +12,7 @@ The same events always give the same states.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 import msgspec
 
@@ -292,7 +292,7 @@ class Replayer:
             raise ReplayError("bad_ruleset", str(x), game=e.game, hand=0, seq=e.seq, line=self.line) from None
         n = len(e.seats)
         if n != rules.players:
-            rules = msgspec.structs.replace(rules, players=n)
+            rules = self._seated(rules, n, e)
         w.game = e.game
         w.opened = e
         w.ruleset = rules
@@ -333,6 +333,15 @@ class Replayer:
                 return s
         return (seat + 1) % n
 
+    def _seated(self, rules: Any, n: int, e: ev.Event) -> Any:
+        """``rules`` for a table of ``n`` seats; a ruleset that cannot be played by ``n`` (a
+        four-seat-only family) is a structural break of the log, not a failure of paipu."""
+        try:
+            return msgspec.structs.replace(rules, players=n)
+        except ValueError as x:
+            raise ReplayError("bad_ruleset", f"{n} seats: {x}", game=e.game, hand=self._w.hand, seq=e.seq,
+                              line=self.line) from None
+
     def _resized(self, e: ev.RoomResized) -> None:
         w = self._w
         if w.hand:
@@ -340,7 +349,7 @@ class Replayer:
         w.players = list(e.seats)
         n = len(e.seats)
         w.scores = w.scores[:n] + [w.opened.start_points] * (n - len(w.scores))
-        w.ruleset = msgspec.structs.replace(w.ruleset, players=n)
+        w.ruleset = self._seated(w.ruleset, n, e)
         w.creator = min(w.creator, n - 1)
         w.dealer = w.creator
         self._reset_seats(n)
@@ -576,6 +585,8 @@ class Replayer:
         t = TILE_INDEX[e.tile]
         for win in e.winners:
             self._seat(win.seat, e)
+        if e.how == "self_draw" and len(e.winners) != 1:
+            self._break("bad_win", f"a self-draw names {len(e.winners)} winners, not one", e)
         if e.how == "discard":
             if e.from_seat is None:
                 self._break("bad_win", "a discard win names no discarder", e)

@@ -53,6 +53,17 @@ class AnomalyError(ValueError):
     """A bad check name, parameter or check file (one sentence for the user)."""
 
 
+class LimitHit(AnomalyError):
+    """A check stopped at the time limit (``limit == "time"``: the connection was
+    interrupted) or the memory limit (``"memory"``); the command line names the limit
+    and how to raise it."""
+
+    def __init__(self, check: str, limit: str):
+        super().__init__(f"check {check} stopped at the {limit} limit")
+        self.check = check
+        self.limit = limit
+
+
 @dataclass(frozen=True)
 class Param:
     """One declared parameter of a check."""
@@ -272,6 +283,10 @@ def run_checks(con: duckdb.DuckDBPyConnection, only: Optional[Sequence[str]] = N
             cur = con.execute(check.sql, values)
             rows = cur.fetchall()
             names = tuple(d[0] for d in cur.description)
+        except duckdb.InterruptException:
+            raise LimitHit(check.code, "time") from None
+        except duckdb.OutOfMemoryException:
+            raise LimitHit(check.code, "memory") from None
         except duckdb.Error as e:
             msg = str(e).strip().splitlines()[0]
             raise AnomalyError(f"check {check.code} failed: {msg}") from None
@@ -281,6 +296,6 @@ def run_checks(con: duckdb.DuckDBPyConnection, only: Optional[Sequence[str]] = N
     return results
 
 
-__all__ = ["AnomalyError", "COLUMNS", "Check", "CheckResult", "Param", "SQL_DIR", "SUMMARY_COLUMNS", "bind",
+__all__ = ["AnomalyError", "COLUMNS", "LimitHit", "Check", "CheckResult", "Param", "SQL_DIR", "SUMMARY_COLUMNS", "bind",
            "convert", "load_all", "load_checks", "parse_check", "parse_params", "run_checks", "select", "strongest",
            "summary_line", "summary_rows"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import threading
 from contextlib import contextmanager
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 import duckdb
 
@@ -150,6 +150,15 @@ def open_read_only(db: str, output: Optional[str] = None, memory: str = DEFAULT_
     return con
 
 
+def limit_message(what: str, limit: str, value: Any) -> str:
+    """One sentence naming the limit ``what`` hit (``"time"``: ``value`` seconds, or ``"memory"``:
+    a DuckDB size) and the option that raises it."""
+    if limit == "time":
+        return (f"{what} stopped at the time limit of {value:g} s; raise it with --timeout SECONDS "
+                "(0: no limit)")
+    return f"{what} needs more memory than the memory limit of {value}; raise it with --memory SIZE (e.g. 8GB)"
+
+
 @contextmanager
 def time_limit(con: duckdb.DuckDBPyConnection, seconds: Optional[float]) -> Iterator[None]:
     """Interrupt whatever ``con`` runs after ``seconds``; the interruption becomes :class:`QueryRefused`."""
@@ -169,7 +178,7 @@ def time_limit(con: duckdb.DuckDBPyConnection, seconds: Optional[float]) -> Iter
         yield
     except duckdb.Error as e:
         if fired.is_set():
-            raise QueryRefused(f"the query ran longer than the time limit ({seconds:g} s; see --timeout)") from None
+            raise QueryRefused(limit_message("the query", "time", seconds)) from None
         raise e
     finally:
         timer.cancel()
@@ -204,7 +213,7 @@ def run_query(db: str, sql: str, fmt: str = "table", output: Optional[str] = Non
         except duckdb.PermissionException:
             raise QueryRefused("the query touches files or the network, which `paipu query` does not allow") from None
         except duckdb.OutOfMemoryException:
-            raise QueryRefused(f"the query needs more memory than the limit ({memory}; see --memory)") from None
+            raise QueryRefused(limit_message("the query", "memory", memory)) from None
         except duckdb.Error as e:
             raise QueryRefused(f"the query failed: {_first_line(e)}") from None
     finally:
@@ -212,5 +221,5 @@ def run_query(db: str, sql: str, fmt: str = "table", output: Optional[str] = Non
 
 
 __all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "QueryRefused", "StoreError", "check_dataset_output", "check_output",
-           "check_read_only",
+           "check_read_only", "limit_message",
            "open_read_only", "run_query", "store_files", "time_limit"]

@@ -10,7 +10,8 @@ Every input is read, audited and turned into store rows in this process, and the
 checks are the issue's promises:
 
 * no exception escapes (a *traceback*);
-* no internal error: no ``STRUCTURAL_BREAK`` saying "internal error", no
+* no internal error: no ``INTERNAL_ERROR`` finding (paipu's own failure, exit 3
+  on the command line), no ``STRUCTURAL_BREAK`` saying "internal error", no
   ingest row failure (an *internal error*);
 * no input takes longer than the per-input limit (a *hang*);
 * every game not touched by the damage audits exactly as it does alone
@@ -280,8 +281,10 @@ class Tally:
         return self.tracebacks + self.internal_errors + self.hangs + self.mismatches
 
 
-class _Hang(Exception):
-    pass
+class Hang(BaseException):
+    """An input ran past the per-input limit.  A :class:`BaseException`, so that no
+    ``except Exception`` in paipu (which turns a failure into an ``INTERNAL_ERROR``
+    finding and goes on) can swallow it: a hang is always counted as a hang."""
 
 
 class Fuzzer:
@@ -430,7 +433,7 @@ class Fuzzer:
         signal.setitimer(signal.ITIMER_REAL, self.per_input_seconds)
         try:
             self._one(path, case, label, tally, ingest=self.ingest_every > 0 and i % self.ingest_every == 0)
-        except _Hang:
+        except Hang:
             tally.hangs += 1
             tally.failures.append(f"{label}: hang (over {self.per_input_seconds:g} s)")
         except Exception as x:  # anything escaping is a traceback a user would see
@@ -447,7 +450,7 @@ class Fuzzer:
         audits = list(audit_paths([path], orphans=orphans))
         for a in audits:
             for f in a.findings:
-                if "internal error" in f.message:
+                if is_internal_error(f):
                     tally.internal_errors += 1
                     tally.failures.append(f"{label}: internal error in game {a.game}: {f.message[:200]}")
         got: dict = {}
@@ -489,6 +492,12 @@ class Fuzzer:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+def is_internal_error(f: Any) -> bool:
+    """Whether a finding is paipu's own failure: the ``INTERNAL_ERROR`` code (exit 3 at the end
+    of a run), or an older-style structural break whose message says "internal error"."""
+    return f.code == "INTERNAL_ERROR" or "internal error" in f.message
+
+
 def signature(a: Any) -> tuple:
     """An audit as comparable across files and ids: findings (code, hand, seq, seat, values), complete, ledger."""
     return (tuple((f.code, f.hand, f.seq, f.seat, repr(f.expected), repr(f.actual)) for f in a.findings),
@@ -496,7 +505,7 @@ def signature(a: Any) -> tuple:
 
 
 def _alarm(_sig: int, _frame: Any) -> None:
-    raise _Hang()
+    raise Hang()
 
 
 def run(n: int, seed: int = 14, **kw: Any) -> Tally:

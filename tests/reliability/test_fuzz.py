@@ -52,3 +52,58 @@ def test_fuzzed_inputs_through_the_command_line_never_show_a_traceback_or_exit_3
     finally:
         fz.close()
     assert not [n for n in os.listdir(tmp_path) if n.startswith(".s.duckdb.ingest-")]
+
+
+# --- the fuzzer's own checks -------------------------------------------------------------
+
+
+def _first_input_with_ops(fz: "fuzzing.Fuzzer", banned: set[str]) -> int:
+    """The number of an input the fuzzer makes without any of ``banned`` operators."""
+    return next(i for i in range(1000) if not banned & set(fz.make(i).ops))
+
+
+def test_the_fuzzer_counts_an_internal_error_finding_by_its_code(monkeypatch):
+    """``INTERNAL_ERROR`` (exit 3 on the command line) is a failure, whatever its message says."""
+    import audits.audit
+
+    real = audits.audit.walk
+
+    def walk(ctx):
+        if ctx.audit.game.startswith("victim-"):
+            raise ValueError("planted")  # audit_game turns it into an INTERNAL_ERROR finding
+        return real(ctx)
+
+    fz = fuzzing.Fuzzer(seed=3)
+    try:
+        i = _first_input_with_ops(fz, {"file_cut", "gzip_cut", "gzip_flip", "gzip_no_trailer", "gzip_members"})
+        monkeypatch.setattr(audits.audit, "walk", walk)
+        tally = fuzzing.Tally()
+        fz.check(i, tally)
+    finally:
+        fz.close()
+    assert tally.internal_errors >= 1 and tally.bad, tally
+    assert any("INTERNAL_ERROR" in f or "internal error" in f for f in tally.failures), tally.failures
+
+
+def test_a_hang_is_counted_even_inside_paipu_code_that_catches_every_exception(monkeypatch):
+    """The hang alarm is a BaseException: ``audit_game``'s ``except Exception`` cannot turn it into a finding."""
+    import time
+
+    import audits.audit
+
+    assert issubclass(fuzzing.Hang, BaseException) and not issubclass(fuzzing.Hang, Exception)
+
+    def stuck(ctx):
+        while True:
+            time.sleep(0.01)
+
+    fz = fuzzing.Fuzzer(seed=3, per_input_seconds=0.5)
+    try:
+        fz.make(0)  # the untouched games' audits alone, made before the audit gets stuck
+        monkeypatch.setattr(audits.audit, "walk", stuck)
+        tally = fuzzing.Tally()
+        fz.check(0, tally)
+    finally:
+        fz.close()
+    assert (tally.hangs, tally.internal_errors, tally.tracebacks) == (1, 0, 0), tally.failures
+    assert "hang" in tally.failures[0]

@@ -2,13 +2,13 @@
 
 Each test plants one hostile line between clean games and checks: the line is a
 ``file:line`` problem naming what is wrong, the games around it audit exactly as
-alone, the next line is read, and nothing raises or takes more than linear time.
+alone, the next line is read, and nothing raises (what huge input costs is measured by
+``python bench/huge_inputs.py``, not here).
 """
 
 from __future__ import annotations
 
 import gzip
-import time
 
 import pytest
 
@@ -102,14 +102,12 @@ def test_overlong_line_is_skipped_and_the_next_line_read(tmp_path, monkeypatch):
     assert f"line too long: {len(long) - 1:,} bytes, over the limit of 4,096" in f.message
 
 
-def test_a_line_longer_than_a_read_block_costs_linear_time(tmp_path):
+def test_a_line_longer_than_a_read_block_is_skipped_as_it_streams(tmp_path):
     # a 40 MB line with no newline in sight: skipped as it streams, never held whole
+    # (its cost: ``python bench/huge_inputs.py``)
     big = b'{"game":"bad","x":"' + b"a" * 40_000_000 + b'"}\n'
     path = _write(tmp_path / "huge.jsonl", *lines("before"), big, *lines("after"))
-    t = time.perf_counter()
     games, orphans = read_games([path])
-    seconds = time.perf_counter() - t
-    assert seconds < 5, seconds
     by = {g.game: g for g in games}
     assert by["before"].closed and by["after"].closed and by["after"].problem is None
     assert f"line too long: {len(big) - 1:,} bytes" in by["bad"].problem.message
@@ -189,6 +187,34 @@ def test_out_of_range_fields_are_unreadable_lines_naming_the_field(tmp_path, nam
     assert f[0].code == "STREAM_UNREADABLE_LINE", f
     assert f"at field `{fld}`" in f[0].message, f[0].message
     assert all(x.code != "STRUCTURAL_BREAK" for x in f)
+
+
+def test_overlong_strings_and_lists_are_unreadable_lines_naming_the_field(tmp_path):
+    """String and list lengths are bounded by the schema as the line is decoded: a bad
+    value is a ``file:line`` problem naming its field, and the games around it go on."""
+    base = b'"game":"bad","seq":9,"at":"2026-01-01T00:00:00Z"'
+    cases = {
+        "seats": OPEN.replace(b'"game":"bad"', b'"game":"bad"') % (b'["%s","b","c","d"]' % (b"n" * 257)),
+        "fans": (b'{"type":"HandWon",%s,"winners":[{"seat":0,"fans":[%s],"fan":1,"points":4}],'
+                 b'"how":"self_draw","tile":"1m"}\n' % (base, b",".join([b'"wuji"'] * 65))),
+        "claims": (b'{"type":"ClaimPassed",%s,"seat":1,"claims":[%s]}\n' % (base, b",".join([b'"pong"'] * 9))),
+        "transfers": (b'{"type":"HandSettled",%s,"transfers":[%s],"scores":[0,0,0,0]}\n'
+                      % (base, b",".join([b'{"payer":0,"payee":1,"amount":1,"reason":"win"}'] * 257))),
+        "tiles": (b'{"type":"Chowed",%s,"seat":1,"from_seat":0,"tile":"1m","tiles":[%s]}\n'
+                  % (base, b",".join([b'"2m"'] * 137))),
+    }
+    alone = _clean(tmp_path)
+    for fld, raw in cases.items():
+        path = _write(tmp_path / f"{fld}.jsonl", *lines("before"), raw, *lines("after"))
+        got, orphans = _audit(path)
+        _assert_untouched(got, alone)
+        f = got["bad"].findings
+        assert [x.code for x in f] == ["STREAM_UNREADABLE_LINE"], (fld, f)
+        assert f[0].line == len(lines("before")) + 1
+        msg = f[0].message.removeprefix(f"{path}:{f[0].line}: ")
+        field = {"seats": "`seats[0]`", "fans": "`winners[0].fans`"}.get(fld, f"`{fld}`")
+        assert "length <= " in msg, (fld, msg)
+        assert f"at field {field}" in msg and len(msg) < 200, (fld, msg)
 
 
 def test_amounts_and_points_beyond_32_bits_are_unreadable(tmp_path):
@@ -276,25 +302,22 @@ def test_an_empty_gz_file_and_an_empty_gzip_stream_hold_no_games(tmp_path):
 # --- the text report is linear in the strings it prints ----------------------------------
 
 
-def test_the_text_report_of_huge_values_is_fast_and_short(tmp_path):
+def test_the_text_report_of_huge_values_is_short(tmp_path):
     from audits.findings import Finding
     from paipu.reports import format_finding
     huge = "q" * 16_000_000
     f = Finding(code="FAN_MISMATCH", severity="error", game="g" * 8_000_000, hand=1, seq=3, rule="r",
                 expected=huge, actual=[huge], message=huge, file="f.jsonl", line=4)
-    t = time.perf_counter()
-    text = format_finding(f)
-    assert time.perf_counter() - t < 2 and len(text) < 2000
+    text = format_finding(f)  # its cost: ``python bench/huge_inputs.py``
+    assert len(text) < 2000 and "(8,000,000 characters)" in text and "(16,000,000 characters)" in text
 
 
-def test_audit_text_of_a_16_mb_bad_tile_takes_seconds_not_minutes(tmp_path):
+def test_audit_text_of_a_16_mb_bad_tile_is_short_and_names_its_size(tmp_path):
     tile = (b'{"type":"TileDiscarded","game":"before","seq":99,"at":"2026-01-01T00:00:00Z","seat":0,"tile":"'
             + b"T" * 16_000_000 + b'"}\n')
     path = _write(tmp_path / "tile.jsonl", *lines("before")[:-1], tile, *lines("after"))
-    t = time.perf_counter()
-    r = paipu("audit", path, env={"PAIPU_MAX_LINE_BYTES": str(64 << 20)})
-    seconds = time.perf_counter() - t
-    assert r.returncode == 1 and seconds < 20, (r.returncode, seconds)
+    r = paipu("audit", path, env={"PAIPU_MAX_LINE_BYTES": str(64 << 20)})  # its cost: bench/huge_inputs.py
+    assert r.returncode == 1, r.returncode
     assert len(r.stdout) < 20_000 and b"Traceback" not in r.stderr
     assert b"(16,000,021 characters)" in r.stdout
 

@@ -67,6 +67,16 @@ def test_anomalies_refuses_to_write_over_the_store(tmp_path, db, cli):
     assert not os.path.exists(db + ".wal")
 
 
+def test_query_and_anomalies_refuse_an_output_in_the_stores_temporary_folder(tmp_path, db, cli):
+    os.makedirs(db + ".tmp", exist_ok=True)
+    target = os.path.join(db + ".tmp", "out.csv")
+    for args in (["query", "--db", db, "SELECT 1"], ["anomalies", "--db", db]):
+        r = cli(*args, "--format", "csv", "-o", target)
+        assert r.exit_code == 2, r.output
+        assert "inside the store's temporary folder" in r.output and "Traceback" not in r.output
+    assert os.listdir(db + ".tmp") == []
+
+
 def test_query_output_beside_the_store_is_fine(tmp_path, db, cli):
     out = tmp_path / "out.csv"
     r = cli("query", "--db", db, "SELECT count(*) AS n FROM games", "--format", "csv", "-o", str(out))
@@ -91,19 +101,53 @@ def test_plain_explain_still_runs_even_with_analyze_in_a_string(db, cli):
     assert cli("query", "--db", db, "SELECT 'explain analyze' AS a").exit_code == 0
 
 
+SLOW = "SELECT count(*) AS c FROM range(100000000000) a"
+HUNGRY = "SELECT list(i) AS c FROM range(50000000) t(i)"
+
+
 def test_a_slow_query_stops_at_the_time_limit(db, cli):
-    sql = "SELECT count(*) FROM range(100000000000) a"
-    r = cli("query", "--db", db, sql, "--timeout", "0.5")
+    r = cli("query", "--db", db, SLOW, "--timeout", "0.5")
     assert r.exit_code == 2, r.output
-    assert "time limit" in r.output and "Traceback" not in r.output
+    assert "Traceback" not in r.output
+    # the limit hit, its value, and how to raise it
+    assert "time limit of 0.5 s" in r.output and "raise it with --timeout" in r.output, r.output
 
 
 def test_a_query_past_the_memory_limit_fails_cleanly(db, cli, tmp_path):
-    sql = "SELECT list(i) FROM range(50000000) t(i)"
-    r = cli("query", "--db", db, sql, "--memory", "50MB")
+    r = cli("query", "--db", db, HUNGRY, "--memory", "50MB")
     assert r.exit_code == 2, r.output
-    assert "memory" in r.output.lower() and "Traceback" not in r.output
+    assert "Traceback" not in r.output
+    assert "memory limit of 50MB" in r.output and "raise it with --memory" in r.output, r.output
     # nothing spilled beside the store
     assert not os.path.exists(db + ".tmp")
     r = cli("query", "--db", db, "SELECT 1", "--memory", "lots")
     assert r.exit_code == 2 and "memory limit" in r.output
+
+
+def _check(folder, code: str, sql: str, where: str) -> str:
+    """A --checks-dir folder holding one check ``code`` whose rows come from ``sql``."""
+    folder.mkdir(exist_ok=True)
+    (folder / f"{code}.sql").write_text(
+        f"-- title: {code}\n-- statistic: none\n-- threshold: none\n"
+        "SELECT NULL::VARCHAR AS game, NULL::INTEGER AS hand, NULL::INTEGER AS seq, NULL::INTEGER AS seat,\n"
+        "       NULL::VARCHAR AS player, 'x' AS detail, 'x' AS statistic, NULL::DOUBLE AS value,\n"
+        f"       NULL::DOUBLE AS rate, NULL::DOUBLE AS baseline, NULL::BIGINT AS n FROM ({sql}) q WHERE {where}\n",
+        encoding="utf-8")
+    return str(folder)
+
+
+def test_anomaly_checks_stop_at_the_time_limit_and_say_which_limit(db, cli, tmp_path):
+    mine = _check(tmp_path / "mine", "slow_check", SLOW, "c < 0")
+    r = cli("anomalies", "--db", db, "--checks-dir", mine, "--only", "slow_check", "--timeout", "0.5")
+    assert r.exit_code == 2, r.output
+    assert "Traceback" not in r.output and "Interrupt" not in r.output
+    assert "slow_check" in r.output, r.output
+    assert "time limit of 0.5 s" in r.output and "raise it with --timeout" in r.output, r.output
+
+
+def test_anomaly_checks_past_the_memory_limit_say_which_limit(db, cli, tmp_path):
+    mine = _check(tmp_path / "mine", "hungry_check", HUNGRY, "len(c) < 0")
+    r = cli("anomalies", "--db", db, "--checks-dir", mine, "--only", "hungry_check", "--memory", "50MB")
+    assert r.exit_code == 2, r.output
+    assert "Traceback" not in r.output and "hungry_check" in r.output, r.output
+    assert "memory limit of 50MB" in r.output and "raise it with --memory" in r.output, r.output
