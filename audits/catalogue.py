@@ -148,11 +148,32 @@ _ENTRIES += [
      "过水: after passing a win, a discard win or robbing before one's own next action must be worth more (higher_fan)."),
     ("wins", "LAST_FOUR_WIN_NOT_TAKEN", "error", "最后四张自动和: over the last four wall tiles every legal win is taken."),
     ("scoring", "KONG_PAYMENT_MISMATCH", "error",
-     "刮风下雨: 直杠 2B from the discarder, 补杠 1B and 暗杠 2B from each seat still in, as each kong stands."),
+     "刮风下雨: 直杠 2B from the discarder, 补杠 1B and 暗杠 2B from each seat still in, as each kong stands "
+     "(Guangdong kong_payments = on_win: 3B from the feeder, 1B / 2B from each other seat, on a win only)."),
     ("scoring", "ZHUANYI_MISMATCH", "error",
      "呼叫转移: a 杠上炮 discarder moves its last kong's income to the first winner (by option: all kongs, every winner)."),
     ("scoring", "END_CHECK_MISMATCH", "error",
      "流局查卫生: at an exhaustive end 查花猪, 查大叫 and 退税 among the seats still in, and only then."),
+]
+
+# --- Guangdong 鸡平和 (guangdong.md §12): the rules no earlier code states ---------------
+_ENTRIES += [
+    ("table", "ROUND_WIND_MISMATCH", "error",
+     "A logged round wind (圈风) or seat wind (门风) is the one the dealer sequence gives (Guangdong §3)."),
+    ("wins", "WIN_BELOW_MIN_FAN", "error", "起和番: a win needs at least the room's min_fan (Guangdong)."),
+    ("wins", "WIN_DURING_LOUHE", "error",
+     "漏和: a player who let a legal win on a tile go may not win on that tile (any discard by option) "
+     "before their own next draw, chow, pong or kong (Guangdong)."),
+    ("wins", "ROB_EXPOSED_KONG", "error",
+     "抢杠: a kong made on a discard is not robbable; a win on that discard is an ordinary 点炮 (Guangdong)."),
+    ("scoring", "FAN_NAMES_DIFFER", "warning",
+     "The fan total and points are right but the fan names omit one that holds (Guangdong)."),
+    ("scoring", "BAO_PAYER", "error",
+     "包: a self-draw with a liability is paid 3·P wholly by the liable seat (杠上开花包杠 > "
+     "大四喜/大三元 > 12张落地, 包先不包后) (Guangdong)."),
+    ("scoring", "BAO_UNDUE", "error", "包: no bao_* transfer where no liability exists (Guangdong)."),
+    ("scoring", "KONG_PAYMENT_UNDUE", "error",
+     "Kongs pay nothing unless kong_payments = on_win, and then only when the hand is won (Guangdong)."),
 ]
 
 # --- tamper evidence (docs/seal.md): the scheme's own kinds, stated once in schema.seal -------

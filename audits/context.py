@@ -225,21 +225,26 @@ class AuditContext:
             tiles.append(tile)
         return tiles
 
-    def win_context(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None) -> WinContext:
-        """The context of ``seat`` winning on ``tile`` as the table is now (with the family's
-        own fields, ``RuleFamily.win_extras``, where it has some)."""
+    def win_context(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None,
+                    winners: int = 1) -> WinContext:
+        """The context of ``seat`` winning on ``tile`` as the table is now: the family's own
+        (``RuleFamily.win_context``), or the neutral one with the family's extra fields
+        (``RuleFamily.win_extras``) where it has some.  ``winners``: seats winning on the tile."""
         kd = how == "discard" and (self.kong_discard if kong_discard is None else kong_discard)
-        extras = self.family.win_extras
+        fam = self.family
+        after_kong = how == "self_draw" and self.tail_drawn[seat]
+        if fam.win_context is not None:
+            return fam.win_context(self.rules, self.table, seat, how, tile, after_kong, kd, winners)
+        extras = fam.win_extras
         more = extras(self.rules, self.table, seat, how, self.first_turn) if extras is not None else None
         if more:
-            return WinContext(how=how, win_tile=tile, after_kong=how == "self_draw" and self.tail_drawn[seat],
-                              kong_discard=kd, **more)
-        return WinContext(how=how, win_tile=tile, after_kong=how == "self_draw" and self.tail_drawn[seat],
-                          kong_discard=kd)
+            return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kd, **more)
+        return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kd)
 
-    def score(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None) -> Score:
+    def score(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None,
+              winners: int = 1) -> Score:
         """The family's best reading of the seat's hand won on ``tile`` (as the table is now)."""
-        ctx = self.win_context(seat, tile, how, kong_discard)
+        ctx = self.win_context(seat, tile, how, kong_discard, winners)
         return self.family.score(self.rules, self.hand_tiles(seat, tile, how), self.table.melds[seat], ctx)
 
     def legal_win_on(self, seat: int, tile: int, kong_discard: bool, how: str = "discard") -> bool:
@@ -254,7 +259,7 @@ class AuditContext:
             got = False
             if self.completes(seat, tile):
                 sc = self.score(seat, tile, how, kong_discard)
-                got = sc.complete and not sc.code and self.family.fan_enough(self.rules, how, sc.fan)
+                got = sc.complete and not sc.code and self.family.fan_enough(self.rules, how, sc.capped)
             known[key] = got
         return got
 
@@ -264,7 +269,7 @@ class AuditContext:
         if fam.pass_values:
             return fam.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, value=self.win_value,
                                       rules=self.rules)
-        return fam.pass_violation(self.passes, seat, claim, tile, self.legal_win_on)
+        return fam.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, rules=self.rules)
 
     def win_value(self, seat: int, tile: int, kong_discard: Optional[bool]) -> Optional[int]:
         """The capped fan of ``seat``'s legal win on ``tile`` from another seat (``kong_discard``

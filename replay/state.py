@@ -90,6 +90,8 @@ class Table:
         "opened", "pending_kong", "keys", "held",
         # neutral facts of families that declare voids, exchange tiles or play on after a win
         "tail_turned", "voids", "out", "total",
+        # neutral facts Guangdong reads: passes of the deal, claims in order, this turn's kongs
+        "dealer_changes", "fed", "turn_kongs",
     )
 
     def __init__(self) -> None:
@@ -145,6 +147,13 @@ class Table:
         self.out: list[int] = []
         #: Tiles in the set (``Ruleset.tile_count``).
         self.total = TOTAL_TILES
+        #: How many hands so far started with a dealer other than the previous hand's.
+        self.dealer_changes = 0
+        #: This hand's claims in order: (claimer, feeder, meld kind, tile kind).
+        self.fed: list[tuple[int, int, str, int]] = []
+        #: The kongs declared in the current turn, in order: (meld kind, feeder or None);
+        #: cleared by the next discard.
+        self.turn_kongs: list[tuple[str, Optional[int]]] = []
 
 
 class Replayer:
@@ -309,6 +318,8 @@ class Replayer:
         w.last_discard = None
         w.pending_kong = None
         w.tail_turned = False
+        w.fed = []
+        w.turn_kongs = []
         w.voids = [-1] * n
         w.out = []
 
@@ -355,6 +366,8 @@ class Replayer:
             self._break("hand_in_play", f"hand {e.hand} starts while hand {w.hand} is still in play", e)
         self._seat(e.dealer, e)
         self._reset_seats(len(w.players))
+        if w.hand and e.dealer != w.dealer:
+            w.dealer_changes += 1
         w.hand = e.hand
         w.dealer = e.dealer
         w.turn = e.dealer
@@ -397,10 +410,10 @@ class Replayer:
     def _tail_turned(self, e: ev.TailTurned) -> None:
         w = self._w
         self._in_hand(e)
+        w.tail_turned = True
         for name in e.tiles:
             w.tail.append(TILE_INDEX[name])
             w.wall_tail -= 1
-        w.tail_turned = True
 
     def _drawn(self, e: ev.TileDrawn) -> None:
         w = self._w
@@ -458,6 +471,8 @@ class Replayer:
         w.turn = (seat + 1) % len(w.players) if not w.out else self.next_in(seat)
         w.phase = "draw"
         w.pending_kong = None
+        if w.turn_kongs:
+            w.turn_kongs = []
 
     def _claim_declared(self, e: ev.ClaimDeclared) -> None:
         self._in_hand(e)
@@ -497,12 +512,14 @@ class Replayer:
         seat, t, own = self._take_claim(e, "a chow", 2)
         tiles = tuple(sorted(own + [t]))
         self._w.melds[seat].append(Meld("chow", tiles[0], tiles, 0, e.from_seat))
+        self._w.fed.append((seat, e.from_seat, "chow", tiles[0]))
         self._called(seat)
 
     def _ponged(self, e: ev.Ponged) -> None:
         seat, t, own = self._take_claim(e, "a pong", 2)
         wilds = sum(1 for x in own if x != t)
         self._w.melds[seat].append(Meld("pong", t, (t, *own), wilds, e.from_seat))
+        self._w.fed.append((seat, e.from_seat, "pong", t))
         self._called(seat)
 
     def _kong_done(self, seat: int) -> None:
@@ -518,6 +535,8 @@ class Replayer:
         tiles = (t, *own)
         wilds = sum(1 for x in tiles if x != kind)
         self._w.melds[seat].append(Meld("kong_exposed", kind, tiles, wilds, e.from_seat))
+        self._w.fed.append((seat, e.from_seat, "kong_exposed", kind))
+        self._w.turn_kongs.append(("kong_exposed", e.from_seat))
         self._kong_done(seat)
 
     def _kong_added(self, e: ev.KongAdded) -> None:
@@ -534,6 +553,7 @@ class Replayer:
             self._break("no_pong", f"seat {seat} has no pong of {e.kind} to add a kong to", e, seat)
         self._take(seat, (t,), e)
         melds[i] = Meld("kong_added", kind, (*m.tiles, t), m.wilds + (t != kind), m.from_seat)
+        w.turn_kongs.append(("kong_added", None))
         self._kong_done(seat)
 
     def _kong_concealed(self, e: ev.KongConcealed) -> None:
@@ -547,6 +567,7 @@ class Replayer:
         self._take(seat, own, e)
         wilds = sum(1 for x in own if x != kind)
         w.melds[seat].append(Meld("kong_concealed", kind, tuple(own), wilds, None))
+        w.turn_kongs.append(("kong_concealed", None))
         self._kong_done(seat)
 
     def _won(self, e: ev.HandWon) -> None:

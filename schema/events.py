@@ -59,6 +59,8 @@ TransferReason = Literal[
     "win", "qianggang", "yangzhu", "dianji",
     # Sichuan (sichuan.md §10.8): 刮风下雨, 呼叫转移, 查花猪, 查大叫, 退税
     "kong", "zhuanyi", "huazhu", "dajiao", "tuishui",
+    # Guangdong 鸡平和 (guangdong.md §8.7): the 包 liabilities (``kong`` is shared above)
+    "bao_gangkai", "bao_special", "bao_luodi",
 ]
 DrawSource = Literal["wall", "tail"]
 Billing = Literal["creator", "aa"]
@@ -72,9 +74,14 @@ FanName = Literal[
     # Sichuan 成都计番 (sichuan.md §9; shared spellings above keep their place)
     "jihu", "jingoudiao", "jiangdui", "daiyaojiu", "longqidui", "gen", "qianggang", "haidi",
     "haidi_pao", "zimo", "menqing", "zhongzhang", "tianhe", "dihe",
+    # Guangdong 鸡平和 (guangdong.md §7; jihu, zimo, qianggang, haidi, tianhe, dihe are shared above)
+    "pinghu", "menfeng", "quanfeng", "sanyuan", "hunpeng", "qingpeng", "hunyaojiu", "qingyaojiu",
+    "jiulian", "shisanyao", "qidui", "yipao_sanxiang", "renhe",
 ]
 #: A suit as a void declaration names it (定缺).
 Suit = Literal["m", "p", "s"]
+#: A wind as a log states it (Guangdong 圈风 / 门风).
+Wind = Literal["east", "south", "west", "north"]
 
 
 def _overrides_struct() -> type:
@@ -181,6 +188,10 @@ class HandStarted(Event):
     #: SHA-256 of the reveal's salt, ``:`` and the wall's tiles joined by ``,`` (docs/seal.md):
     #: the wall is fixed before the deal and shown after the hand.
     wall_commit: Union[Digest, UnsetType] = UNSET
+    #: The round wind (圈风) and each seat's wind (门风) when the server states them
+    #: (Guangdong; checked against the dealer sequence, ROUND_WIND_MISMATCH).
+    round_wind: Union[Wind, UnsetType] = UNSET
+    seat_winds: Union[Annotated[list[Wind], Meta(min_length=3, max_length=4)], UnsetType] = UNSET
 
 
 class PigBetPlaced(Event):

@@ -7,7 +7,7 @@ data here plus a few small named functions in the engine, never class trees.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Any, Literal, Optional, Union
 
 import msgspec
 
@@ -57,6 +57,34 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     shifeng: bool = False
     shisanyao: bool = False
 
+    # --- Guangdong 鸡平和 (family ``guangdong``, guangdong.md §9) -------------------
+    # ``chow``, ``base``, ``fan_cap`` and ``draw_reserve`` above are shared.
+    #: 起和番: the least fan F a win needs (0: a 鸡和 wins on a discard too).
+    min_fan: int = 0
+    #: 一炮多响: every legal winner on one discard wins (off: 截和, the first in turn order).
+    multi_win: bool = True
+    #: 七对 (seven pairs) is a special hand worth this fan; None: not a winning hand.
+    seven_pairs_fan: Optional[int] = None
+    #: 平和 and 混一色 add up (3) instead of scoring the higher base type (2).
+    base_types_stack: bool = False
+    #: 九莲宝灯 only as the waiting shape 1112345678999 + one more of the suit.
+    jiulian_strict: bool = True
+    #: 漏和 bars the kind passed (``same_tile``) or every discard (``any_discard``).
+    louhe_scope: Literal["same_tile", "any_discard"] = "same_tile"
+    #: a 抢杠 chance let go starts 漏和 on that kind too.
+    louhe_on_rob: bool = True
+    #: 人和 on any discard before the winner's first draw, or only the dealer's first discard.
+    renhe_scope: Literal["first_go_around", "dealer_first_discard"] = "first_go_around"
+    #: 一炮三响: the discarder pays each winner P (``each``) or 3·P (``three_shares``).
+    yipao_sanxiang_pay: Literal["each", "three_shares"] = "each"
+    #: 包 precedence after 杠上开花包杠: 大三元/大四喜 before 12张落地, or the reverse.
+    bao_precedence: Literal["special_first", "luodi_first"] = "special_first"
+    #: 大三元/大四喜 包: the feeder of the claimed last set, or the discarder of the last kind.
+    bao_special_trigger: Literal["claimed", "discarded"] = "claimed"
+    #: 杠上开花包杠 also after further kongs in the turn that began with the exposed kong.
+    gangkai_bao_chain: bool = True
+    #: kong payments: none, or settled on a win (cancelled on 流局).
+    kong_payments: Literal["none", "on_win"] = "none"
     # --- Sichuan 四川麻将 (成都) and 血战到底 (family ``sichuan``, sichuan.md §11) ------------
     # ``base`` and ``fan_cap`` above are shared (``fan_cap`` 2 is allowed here).
     #: the hand ends at the first winning moment, or 血战到底 (winners leave until three won).
@@ -128,6 +156,9 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             raise ValueError("wilds must name at most two distinct tiles")
         if self.lanpai or self.shifeng or self.shisanyao:
             raise ValueError("烂牌 / 十风 / 十三幺 are not specified yet and cannot be enabled")
+        if self.family == "guangdong":
+            _check_guangdong(self)
+
         if self.family == "sichuan":
             _check_sichuan(self)
 
@@ -151,6 +182,22 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         return self.draw_reserve
 
 
+def _check_guangdong(r: "Ruleset") -> None:
+    """Guangdong 鸡平和 (guangdong.md §1, §9): four seats, no wild tiles, 爆和 at 3."""
+    if r.wilds:
+        raise ValueError("Guangdong 鸡平和 has no wild tiles (wilds must be empty)")
+    if r.players != 4:
+        raise ValueError("Guangdong 鸡平和 is played by four seats only")
+    if r.fan_cap != 3:
+        raise ValueError("Guangdong 鸡平和 fixes 爆和 at 3 (fan_cap = 3)")
+    if r.dianji or r.yangzhu or r.qiaoluo:
+        raise ValueError("点鸡 / 养猪 / 敲锣 are Qujing options, not Guangdong ones")
+    if not 0 <= r.min_fan <= 3:
+        raise ValueError("min_fan must be 0, 1, 2 or 3")
+    if r.seven_pairs_fan not in (None, 4, 5, 6):
+        raise ValueError("seven_pairs_fan must be none, 4, 5 or 6")
+    if r.draw_reserve < 0:
+        raise ValueError("draw_reserve must be at least 0")
 def _check_sichuan(r: "Ruleset") -> None:
     """Sichuan (sichuan.md §1, §11): four seats, 108 suited tiles, no wilds, no chow."""
     if r.wilds:
@@ -174,6 +221,8 @@ PRESETS: dict[str, Ruleset] = {
     "qujing-baiban": Ruleset(wilds=("5z",)),
     # 双鬼: 飞白板 plus 红中 as a second ghost (8 wild tiles).
     "qujing-shuanggui": Ruleset(wilds=("5z", "7z")),
+    # Guangdong 鸡平和: no wild tiles, chow from 上家, 爆和 at 3 番, every tile drawable.
+    "guangdong-jipinghu": Ruleset(family="guangdong", wilds=(), chow=True, draw_reserve=0),
     # Sichuan 四川麻将 (成都): 108 suited tiles, 定缺, no chow, the hand ends at the first win.
     "sichuan": Ruleset(family="sichuan", wilds=(), draw_reserve=0),
     # 血战到底: identical, except winners leave and play goes on until three have won.

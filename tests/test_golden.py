@@ -10,6 +10,8 @@ from schema.reader import read_games
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 LOGS = sorted(SAMPLES.glob("clean/*.jsonl")) + sorted(SAMPLES.glob("faulty/*.jsonl"))
+# Guangdong 鸡平和 (sample_logs/guangdong/, its own README)
+GUANGDONG = sorted(SAMPLES.glob("guangdong/clean/*.jsonl")) + sorted(SAMPLES.glob("guangdong/faulty/*.jsonl"))
 
 
 def test_there_are_samples_of_every_kind():
@@ -24,7 +26,14 @@ def test_there_are_samples_of_every_kind():
         assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/README.md"
 
 
-@pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_guangdong_samples_are_listed_in_their_readme():
+    readme = (SAMPLES / "guangdong" / "README.md").read_text(encoding="utf-8")
+    assert len(GUANGDONG) >= 30
+    for p in GUANGDONG:
+        assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/guangdong/README.md"
+
+
+@pytest.mark.parametrize("path", LOGS + GUANGDONG, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_sample_log_audits_as_expected(path):
     expected = json.loads(path.with_suffix(".expected.json").read_text(encoding="utf-8"))
     logs, orphans = read_games([str(path)])

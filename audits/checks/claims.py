@@ -66,7 +66,7 @@ def rob_chance_passed(ctx: AuditContext) -> None:
     """Nobody robbed the added kong: every seat that could have has let a win go."""
     if ctx.rob_chance is not None:
         for s in ctx.rob_chance[2]:
-            ctx.passes.let_rob_go(s)
+            ctx.passes.let_rob_go(s, ctx.rob_chance[1])
         ctx.rob_chance = None
 
 
@@ -136,8 +136,16 @@ def _after_meld(ctx: AuditContext, seat: int) -> None:
     ctx.tail_drawn[seat] = False
 
 
+def _family_rules(ctx: AuditContext, e: ev.Event, seat: int) -> None:
+    """The family's own rules on a claim or kong (e.g. no claim but 胡 on the last discard)."""
+    checks = ctx.family.event_checks
+    if checks is not None:
+        ctx.violated(checks(ctx.rules, ctx.table, e), e, seat)
+
+
 def chowed(ctx: AuditContext, e: ev.Chowed) -> None:
     seat = e.seat
+    _family_rules(ctx, e, seat)
     ctx.violated(ctx.family.check_chow(ctx.rules, ctx.n, seat, e.from_seat, TILE_INDEX[e.tile],
                                        [TILE_INDEX[x] for x in e.tiles]), e, seat)
     _priority(ctx, e, seat, "chow")
@@ -148,6 +156,7 @@ def chowed(ctx: AuditContext, e: ev.Chowed) -> None:
 
 def ponged(ctx: AuditContext, e: ev.Ponged) -> None:
     seat = e.seat
+    _family_rules(ctx, e, seat)
     tile = TILE_INDEX[e.tile]
     ctx.violated(ctx.family.check_pong(ctx.rules, seat, e.from_seat, tile, [TILE_INDEX[x] for x in e.tiles]),
                  e, seat)
@@ -161,6 +170,7 @@ def ponged(ctx: AuditContext, e: ev.Ponged) -> None:
 def kong_exposed(ctx: AuditContext, e: ev.KongExposed) -> None:
     from .table import tail_full
     seat = e.seat
+    _family_rules(ctx, e, seat)
     kind = TILE_INDEX[e.kind]
     ctx.violated(ctx.family.check_exposed_kong(ctx.rules, seat, e.from_seat, kind, TILE_INDEX[e.tile],
                                                [TILE_INDEX[x] for x in e.tiles]), e, seat)
@@ -187,6 +197,7 @@ def kong_added(ctx: AuditContext, e: ev.KongAdded) -> None:
     tile = TILE_INDEX[e.tile]
     discard_settled(ctx)
     _own_turn(ctx, e, seat)
+    _family_rules(ctx, e, seat)
     ctx.violated(ctx.family.check_added_kong(ctx.rules, kind, tile), e, seat)
     tail_full(ctx, e)
     ctx.apply(e)
@@ -203,6 +214,7 @@ def kong_concealed(ctx: AuditContext, e: ev.KongConcealed) -> None:
     seat = e.seat
     discard_settled(ctx)
     _own_turn(ctx, e, seat)
+    _family_rules(ctx, e, seat)
     ctx.violated(ctx.family.check_concealed_kong(ctx.rules, TILE_INDEX[e.kind], [TILE_INDEX[x] for x in e.tiles]),
                  e, seat)
     tail_full(ctx, e)

@@ -46,7 +46,8 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     book = ctx.hand_book
     if t.phase not in ("won", "drawn") and book is None:  # a family with a hand book judges the end itself
         ctx.find("STRUCTURAL_BREAK", e, actual="settlement", message="a hand settled before it ended")
-    facts = fam.hand_facts(rules, t.received, t.bets)
+    facts = fam.table_facts(rules, t, won) if fam.table_facts is not None else \
+        fam.hand_facts(rules, t.received, t.bets)
     if book is not None:  # the family's hand book: the logged amounts first, the audit's own below
         facts = facts._replace(extra=(book, False))
     how = won.how if won else None
@@ -63,8 +64,8 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     true_winners = []
     if won:
         for x, sc in zip(won.winners, ctx.won_scores):
-            if sc is not None and sc.complete and fam.fan_enough(rules, how, sc.fan) and x.seat not in ctx.won_guohu:
-                true_winners.append((x.seat, fam.points(sc.fan, rules)))
+            if sc is not None and sc.complete and fam.fan_enough(rules, how, sc.capped) and x.seat not in ctx.won_guohu:
+                true_winners.append((x.seat, sc.points))
     if book is not None:
         facts = facts._replace(extra=(book, True))
     corrected = expected_transfers(rules, n, how, true_winners, frm, facts, ctx.ledger)
@@ -118,7 +119,8 @@ def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
     if how == "discard" and _paid_out_of_order(ctx, e, win_group[0], paid, got):
         bad = [b for b in bad if b != win_group]  # the order explains the amounts (a floor clamps by order)
     for reasons, code in bad:
-        ctx.find(fam.transfer_code(how, code), e, expected=show_pairs(sums_by_pair(paid, reasons)),
+        ctx.find(fam.transfer_code(how, code, sums_by_pair(paid, reasons), sums_by_pair(got, reasons)), e,
+                 expected=show_pairs(sums_by_pair(paid, reasons)),
                  actual=show_pairs(sums_by_pair(got, reasons)))
     if nets_bad:
         ctx.find(net_code, e, expected=_nets(paid, net_reasons, n), actual=_nets(got, net_reasons, n),

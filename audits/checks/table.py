@@ -57,6 +57,9 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
     if want is not None and e.dealer != want:
         ctx.find("DEALER_ROTATION", e, seat=e.dealer, expected=want, actual=e.dealer)
     ctx.apply(e)
+    # the family's own rules on the hand as started (Guangdong: the logged winds)
+    if ctx.family.event_checks is not None:
+        ctx.violated(ctx.family.event_checks(ctx.rules, ctx.table, e), e, None)
     ctx.reset_hand()
     if ctx.family.hand_book is not None:
         ctx.hand_book = ctx.family.hand_book(ctx.rules, ctx.n, e.dealer)
@@ -146,7 +149,25 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     seat = e.seat
     tile = TILE_INDEX[e.tile]
     replacement = t.phase == "replacement" and t.pending_kong == seat
-    if e.source == "wall":
+    source = ctx.family.replacement_source
+    if replacement and not ctx.tail_pool and source is not None and e.source != source(ctx.rules):
+        # no face-up pool: the family says how a replacement is logged
+        want = source(ctx.rules)
+        ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected=want, actual=e.source,
+                 message=f"seat {seat}'s kong replacement came from the {e.source}, not the {want}")
+    if e.source == "tail" and not ctx.tail_pool and not t.tail_turned and source is not None:
+        # no face-up pool: a tail draw is the wall's last undrawn tile (its next one, by option)
+        wall = t.wall
+        at = t.wall_head if ctx.rules.kong_replacement == "head" else t.wall_tail
+        if wall is not None and len(wall) == t.total and t.wall_head <= t.wall_tail and wall[at] != tile:
+            ctx.find("DRAW_NOT_WALL_ORDER", e, seat=seat, expected=TILE_NAMES[wall[at]],
+                     actual=e.tile, message=f"replacement draw #{at} of the wall")
+        if not replacement:
+            ctx.find("TAIL_DRAW_WITHOUT_KONG", e, seat=seat, message=f"seat {seat} took a tail tile without a kong")
+        ctx.seen[tile] += 1
+        if ctx.seen[tile] > 4:
+            check_overcount(ctx, e)
+    elif e.source == "wall":
         if replacement and ctx.tail_pool:
             ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected="tail", actual="wall",
                      message=f"seat {seat} drew from the wall after a kong, not from the tail pair")

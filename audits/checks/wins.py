@@ -10,7 +10,7 @@ from schema import events as ev
 from schema.tiles import TILE_INDEX, format_hand
 
 from ..context import AuditContext
-from ..rules.family import Score, WinContext
+from ..rules.family import Score
 from . import claims
 
 
@@ -26,6 +26,8 @@ def robbed_other_kong(ctx: AuditContext, e: ev.HandWon) -> bool:
 
 def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
     t = ctx.table
+    if ctx.family.event_checks is not None:
+        ctx.violated(ctx.family.event_checks(ctx.rules, t, e), e, None)
     seats = [x.seat for x in e.winners]
     tile = TILE_INDEX[e.tile]
     if e.how == "discard":
@@ -41,7 +43,8 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
                      message="a self-draw win by a player who did not just draw")
     elif e.how == "robbed_kong":
         if robbed_other_kong(ctx, e) and e.from_seat == getattr(ctx.last_kong, "seat", None):
-            ctx.find("ROB_CONCEALED_KONG", e, seat=e.from_seat, expected="KongAdded",
+            kind = "rob_kong_exposed" if type(ctx.last_kong) is ev.KongExposed else "rob_kong_concealed"
+            ctx.find(ctx.family.codes.get(kind, "ROB_CONCEALED_KONG"), e, seat=e.from_seat, expected="KongAdded",
                      actual=type(ctx.last_kong).__name__, message="抢杠 on a kong that was not an added kong (补杠)")
             raise ReplayError("reported", "", game=e.game, hand=t.hand, seq=e.seq)
         if not ctx.robbable:
@@ -56,11 +59,12 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
         if not 0 <= s < ctx.n:
             scores.append(None)
             continue
-        sc = ctx.score(s, tile, e.how)
+        sc = ctx.score(s, tile, e.how, winners=len(e.winners))
         scores.append(sc)
         _judge_winner(ctx, e, x, sc, tile, late_rob)
-    for x in e.winners:
-        want = ctx.family.points(x.fan, ctx.rules)
+    for x, sc in zip(e.winners, scores):
+        logged = ctx.family.winner_points
+        want = logged(ctx.rules, x, sc) if logged is not None else ctx.family.points(x.fan, ctx.rules)
         if x.points != want:
             ctx.find("POINTS_MISMATCH", e, seat=x.seat, expected=want, actual=x.points,
                      message=f"{x.fan} fan pays {want} per payer, not {x.points}")
@@ -87,29 +91,39 @@ def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, til
         ctx.find("WIN_INCOMPLETE", e, seat=s, actual=format_hand(ctx.hand_tiles(s, tile, e.how)),
                  message=f"seat {s}'s hand is not complete with {e.tile}")
         return
-    if not ctx.family.fan_enough(ctx.rules, e.how, sc.fan):
+    barred = ctx.barred(s, "win", tile) if e.how != "self_draw" and not late_rob else None
+    if not ctx.family.fan_enough(ctx.rules, e.how, sc.capped):
         t = ctx.table
+        code = ctx.family.codes.get("below_min_fan", "WIN_ZERO_FAN_DISCARD")
         special = ctx.family.describe_wait(ctx.rules, t.hands[s], t.melds[s], tile)
-        ctx.find("WIN_ZERO_FAN_DISCARD", e, seat=s, expected=">= 1 fan", actual=sc.fan,
-                 message=(f"{special} seat {s} won on a discarded {e.tile} without fan" if special else
-                          f"seat {s} won on a discard with {sc.fan} fan (底和 is self-draw only)"))
-    elif e.how != "self_draw" and not late_rob and (code := ctx.barred(s, "win", tile)) is not None:
+        if code == "WIN_ZERO_FAN_DISCARD":
+            ctx.find(code, e, seat=s, expected=">= 1 fan", actual=sc.fan,
+                     message=(f"{special} seat {s} won on a discarded {e.tile} without fan" if special else
+                              f"seat {s} won on a discard with {sc.fan} fan (底和 is self-draw only)"))
+        else:
+            ctx.find(code, e, seat=s, expected=f">= {ctx.rules.min_fan} fan", actual=sc.capped,
+                     message=f"seat {s} won with {sc.capped} fan, below the room's minimum")
+    elif barred is not None:
         ctx.won_guohu.add(s)
-        ctx.find(code, e, seat=s,
-                 message=f"seat {s} let a win go ({'过胡' if code == 'WIN_DURING_GUOHU' else '过水'}) "
-                         "and has not drawn or claimed since")
-    if (sorted(x.fans) != sorted(sc.fans) or x.fan != sc.fan) and not _equal_reading(ctx, s, tile, e.how, x, sc):
-        ctx.find("FAN_MISMATCH", e, seat=s, expected={"fans": sc.fans, "fan": sc.fan},
-                 actual={"fans": list(x.fans), "fan": x.fan})
+        rule = {"WIN_DURING_GUOHU": "过胡", "WIN_DURING_GUOSHUI": "过水"}.get(barred, "漏和")
+        ctx.find(barred, e, seat=s, message=f"seat {s} let a win go ({rule}) and has not drawn or claimed since")
+    if (sorted(x.fans) != sorted(sc.fans) or x.fan != sc.fan) \
+            and not _equal_reading(ctx, s, tile, e.how, x, sc, len(e.winners)):
+        finding = ctx.family.fan_finding
+        code = finding(ctx.rules, x, sc) if finding is not None else "FAN_MISMATCH"
+        if code:
+            ctx.find(code, e, seat=s, expected={"fans": sc.fans, "fan": sc.fan},
+                     actual={"fans": list(x.fans), "fan": x.fan})
 
 
-def _equal_reading(ctx: AuditContext, seat: int, tile: int, how: str, logged: ev.Winner, best: Score) -> bool:
+def _equal_reading(ctx: AuditContext, seat: int, tile: int, how: str, logged: ev.Winner, best: Score,
+                   winners: int = 1) -> bool:
     """Whether the logged fans are those of *another* reading with the same highest total
     (a hand read two ways scores either; both are right)."""
     if logged.fan != best.fan:
         return False
     fam = ctx.family
-    ctx_win = ctx.win_context(seat, tile, how)
+    ctx_win = ctx.win_context(seat, tile, how, winners=winners)
     want = sorted(logged.fans)
     return any(sorted(names) == want and total == best.fan
                for names, total, _ in fam.reading_fans(ctx.rules, ctx.hand_tiles(seat, tile, how),

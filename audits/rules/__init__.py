@@ -17,6 +17,11 @@ from .sichuan import SICHUAN
 FAMILIES: dict[str, RuleFamily] = {QUJING.name: QUJING}
 FAMILIES[SICHUAN.name] = SICHUAN
 
+# Guangdong 鸡平和 (guangdong.md)
+from .guangdong import GUANGDONG  # noqa: E402
+
+FAMILIES[GUANGDONG.name] = GUANGDONG
+
 
 class UnknownFamily(ValueError):
     """A ruleset names a family paipu has no rules for."""

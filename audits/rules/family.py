@@ -54,6 +54,16 @@ class WinContext:
     after_kong: bool = False
     kong_discard: bool = False
     first_turn: bool = False
+    # -- what families with winds, floors and 天/地/人和 read (Guangdong; -1 / "" / False: unknown)
+    #: the winner's seat wind and the round wind, 0..3 = 东 南 西 北
+    seat_wind: int = -1
+    round_wind: int = -1
+    #: ``tianhe`` / ``dihe`` / ``renhe`` when the win is one of them, else ""
+    heavenly: str = ""
+    #: a self-draw of the last drawable tile (海底)
+    last_tile: bool = False
+    #: how many seats win on this tile (一炮三响 at three)
+    winners: int = 1
 
     # -- Sichuan (sichuan.md §9.3, §9.4); neutral defaults for the other families ----------
     #: a self-draw of the last wall tile (海底捞月) or a win on the final discard (海底炮)
@@ -88,6 +98,8 @@ class Score:
     points: int
     reading: Optional[Reading] = None
     reason: str = ""
+    #: a family's derivation of the value, step by step (Guangdong §7.6), for --explain
+    steps: list[str] = field(default_factory=list)
     #: the catalogue code of why a complete hand does not win, when the family names one
     #: (Sichuan: WIN_NOT_VOID); "" otherwise
     code: str = ""
@@ -97,6 +109,8 @@ class Score:
         from schema.tiles import tile_name
         d = {"wins": self.wins, "complete": self.complete, "fans": self.fans, "fan": self.fan,
              "capped_fan": self.capped, "points": self.points, "reason": self.reason}
+        if self.steps:
+            d["steps"] = list(self.steps)
         if self.reading is not None:
             d["reading"] = {
                 "seven_pairs": self.reading.seven_pairs,
@@ -128,7 +142,8 @@ class FeeEvent(NamedTuple):
 
 class HandFacts(NamedTuple):
     """What a settlement needs besides the winners, read from the table by the family:
-    养猪 bets and 点鸡 tallies by seat (``None`` when the room does not play them)."""
+    养猪 bets and 点鸡 tallies by seat (``None`` when the room does not play them);
+    ``extra``: a family's own facts (Guangdong: the 包 liabilities and kongs)."""
 
     bets: Optional[list[int]]
     tallies: Optional[list[int]]
@@ -146,12 +161,14 @@ class PassBook:
     a chance may need a full scoring; ``robs[seat]``: it let a 抢杠 chance go.
     """
 
-    __slots__ = ("tiles", "wins", "robs", "dirty")
+    __slots__ = ("tiles", "wins", "robs", "rob_tiles", "dirty")
 
     def __init__(self, n: int, tile_claims: Sequence[str]) -> None:
         self.tiles: dict[str, list[set[int]]] = {c: [set() for _ in range(n)] for c in tile_claims}
         self.wins: list[list[tuple[int, bool]]] = [[] for _ in range(n)]
         self.robs = [False] * n
+        #: the kinds of the added kongs each seat could rob and did not
+        self.rob_tiles: list[set[int]] = [set() for _ in range(n)]
         self.dirty = [False] * n
 
     def let_go(self, seat: int, claim: str, tile: int, kong_discard: bool = False) -> None:
@@ -164,9 +181,11 @@ class PassBook:
             return
         self.dirty[seat] = True
 
-    def let_rob_go(self, seat: int) -> None:
-        """Record that ``seat`` could rob an added kong and did not."""
+    def let_rob_go(self, seat: int, tile: Optional[int] = None) -> None:
+        """Record that ``seat`` could rob an added kong (of ``tile``) and did not."""
         self.robs[seat] = True
+        if tile is not None:
+            self.rob_tiles[seat].add(tile)
         self.dirty[seat] = True
 
     def clear(self, seat: int) -> None:
@@ -176,6 +195,7 @@ class PassBook:
                 sets[seat].clear()
             self.wins[seat].clear()
             self.robs[seat] = False
+            self.rob_tiles[seat].clear()
             self.dirty[seat] = False
 
 
@@ -323,6 +343,28 @@ class RuleFamily:
     #: the pass rule needs the value of wins (``pass_violation`` gets ``value=``: (seat,
     #: tile, kong_discard or None for the current discard) -> the capped fan of a legal win).
     pass_values: bool = False
+    # -- pieces the Guangdong family added (None: the family needs none; Qujing answers each) --
+    #: (ruleset, table, seat, how, tile, after_kong, kong_discard, winners) -> the WinContext
+    #: the family scores with (the table as it is before the win is applied).
+    win_context: Optional[Callable[..., WinContext]] = None
+    #: (ruleset, logged Winner, Score or None) -> the points one payer owes for the winner
+    #: *as logged* (POINTS_MISMATCH is step-wise: points against the logged fan).
+    winner_points: Optional[Callable[..., int]] = None
+    #: (ruleset, logged Winner, Score) -> the code a logged fan list that differs from every
+    #: best reading gets (FAN_MISMATCH, or a warning when only the names differ), or None.
+    fan_finding: Optional[Callable[..., Optional[str]]] = None
+    #: (ruleset, table, HandWon or None) -> the settlement's facts read from the table.
+    table_facts: Optional[Callable[..., HandFacts]] = None
+    #: (ruleset) -> where a kong replacement comes from when no tail pool is kept:
+    #: ``tail`` (the wall's last tile, logged source "tail") or ``wall`` (the next tile).
+    replacement_source: Optional[Callable[[Ruleset], str]] = None
+    #: (ruleset, table, event) -> violations of the family's own rules on a rare event
+    #: (a claim, a kong, a hand's start), judged on the table before the event applies.
+    event_checks: Optional[Callable[..., list[Violation]]] = None
+    #: the catalogue codes of rules every family has in its own words:
+    #: ``below_min_fan`` (a win without the fan its kind needs), ``rob_kong_exposed`` /
+    #: ``rob_kong_concealed`` (a robbing of a kong that cannot be robbed).
+    codes: Mapping[str, str] = field(default_factory=dict)
 
     #: Free-form data a family's own functions share (documented by the family).
     data: Mapping[str, Any] = field(default_factory=dict)

@@ -69,6 +69,21 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
 }
 
 #: Fan id → English name (the Chinese names come from the rule family).
+# Guangdong 鸡平和 (guangdong.md §12)
+RULE_NAMES.update({
+    "KONG_WITHOUT_REPLACEMENT": ("无牌可补之杠", "a kong with no tile left to replace it"),
+    "ROUND_WIND_MISMATCH": ("风圈门风不符", "wrong round or seat wind"),
+    "CLAIM_ON_LAST_DISCARD": ("海底牌被吃碰杠", "a claim on the last discard"),
+    "WIN_BELOW_MIN_FAN": ("不够起和番", "a win below the minimum fan"),
+    "WIN_DURING_LOUHE": ("漏和", "win on a tile passed (漏和)"),
+    "ROB_EXPOSED_KONG": ("抢直杠", "robbing a kong made on a discard"),
+    "FAN_NAMES_DIFFER": ("番种名不符", "fan names differ"),
+    "BAO_PAYER": ("包牌付款人错", "wrong liable payer (包)"),
+    "BAO_UNDUE": ("不应包牌", "a liability where none is due"),
+    "KONG_PAYMENT_UNDUE": ("不应杠钱", "kong payment not due"),
+    "KONG_PAYMENT_MISMATCH": ("杠钱算错", "wrong kong payment"),
+})
+
 FAN_ENGLISH: dict[str, str] = {
     "dihu": "plain win", "wuji": "no chicken", "menqing_zimo": "concealed self-draw",
     "gangshang_kaihua": "win on a kong replacement", "gangshang_pao": "win on a discard after a kong",
@@ -77,6 +92,13 @@ FAN_ENGLISH: dict[str, str] = {
     "ziyise": "all honours", "xiaoqidui": "seven pairs", "dasanyuan": "big three dragons",
     "xiaosixi": "little four winds", "longzhuabei": "dragon claw", "sigang": "four kongs",
     "dasixi": "big four winds", "sixiaoji": "four chickens",
+    # Guangdong 鸡平和
+    "jihu": "chicken hand", "pinghu": "all chows", "zimo": "self-draw", "menfeng": "seat wind pong",
+    "quanfeng": "round wind pong", "sanyuan": "dragon pong", "hunpeng": "half flush all pongs",
+    "qingpeng": "full flush all pongs", "hunyaojiu": "terminals and honours", "qingyaojiu": "all terminals",
+    "jiulian": "nine gates", "shisanyao": "thirteen orphans", "qidui": "seven pairs",
+    "haidi": "win on the last tile", "qianggang": "robbing a kong", "yipao_sanxiang": "three winners on one discard",
+    "tianhe": "heavenly hand", "dihe": "earthly hand", "renhe": "human hand",
 }
 
 #: Seat winds, by distance from the dealer.
@@ -106,7 +128,8 @@ HOW = {"self_draw": "自摸 self-draw", "discard": "点炮 on a discard", "robbe
 
 #: Transfer reasons.
 REASONS = {"win": "win", "qianggang": "抢杠 包三家", "yangzhu": "养猪 pig bet", "dianji": "点鸡 chickens",
-           "kong": "刮风下雨 kong", "zhuanyi": "呼叫转移", "huazhu": "查花猪", "dajiao": "查大叫", "tuishui": "退税"}
+           "kong": "刮风下雨 kong", "zhuanyi": "呼叫转移", "huazhu": "查花猪", "dajiao": "查大叫", "tuishui": "退税",
+           "bao_gangkai": "杠上开花包杠", "bao_special": "大四喜/大三元 包自摸", "bao_luodi": "12张落地 包自摸"}
 
 #: Claims.
 CLAIMS = {"win": "胡 win", "kong": "杠 kong", "pong": "碰 pong", "chow": "吃 chow"}

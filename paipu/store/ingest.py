@@ -666,7 +666,7 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     # the game's content without id, times and the optional seal fields (docs/seal.md)
     parts = _BODY_PARTS
     body = _enc.encode_lines([
-        (name, astuple(e)[cut] if cut is not None else [v for i, v in enumerate(astuple(e)) if i in _BODY[type(e)]])
+        (name, astuple(e)[cut] if cut is not None else [v for i, v in enumerate(astuple(e)) if i in _BODY[type(e)] and v is not msgspec.UNSET])
         for e in events for name, cut in (parts[type(e)],)])
     body_hash = hashlib.blake2b(body, digest_size=16).hexdigest()
     out.spool = spool

@@ -22,7 +22,7 @@ from paipu.report.names import RULE_NAMES
 from schema.reader import LogReader
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
-ALL_SAMPLES = sorted(SAMPLES.glob("*/*.jsonl"))
+ALL_SAMPLES = sorted(SAMPLES.rglob("*.jsonl"))  # Guangdong samples sit one level deeper
 runner = CliRunner()
 
 

@@ -16,7 +16,7 @@ from paipu import audit_cmd
 from paipu.reports import read_json_lines
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
-ALL_SAMPLES = sorted(SAMPLES.glob("*/*.jsonl"))
+ALL_SAMPLES = sorted(SAMPLES.rglob("*.jsonl"))  # Guangdong samples sit one level deeper
 runner = CliRunner()
 
 

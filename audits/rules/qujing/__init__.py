@@ -9,13 +9,28 @@
 
 from __future__ import annotations
 
-from ..family import RuleFamily
+from ..family import RuleFamily, WinContext
 from . import claims, fans, settlement, wins
 
 
-def _transfer_code(how, code: str) -> str:
+def _transfer_code(how, code: str, expected=None, actual=None) -> str:
     # 抢杠 包三家: a wrong robbed-kong payment is reported as a payer error.
     return "QIANGGANG_PAYER" if code == "TRANSFER_MISMATCH" and how == "robbed_kong" else code
+
+
+def _win_context(ruleset, table, seat, how, tile, after_kong, kong_discard, winners=1) -> WinContext:
+    """Qujing scores from how the hand was won, the tile, and the kong before it."""
+    return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard, winners=winners)
+
+
+def _winner_points(ruleset, winner, score=None) -> int:
+    """P = base × 2^min(logged fan, cap): the points follow the logged fan."""
+    return fans.points(winner.fan, ruleset)
+
+
+def _table_facts(ruleset, table, won=None):
+    """养猪 bets and 点鸡 tallies (settlement.hand_facts) from the table."""
+    return settlement.hand_facts(ruleset, table.received, table.bets)
 
 
 QUJING = RuleFamily(
@@ -66,6 +81,15 @@ QUJING = RuleFamily(
     next_dealer=settlement.next_dealer,
     fees_at_first_settlement=settlement.fees_at_first_settlement,
     fees_at_resize=settlement.fees_at_resize,
+    win_context=_win_context,
+    winner_points=_winner_points,
+    fan_finding=lambda ruleset, winner, score: "FAN_MISMATCH",
+    table_facts=_table_facts,
+    # no face-up pool (a variant with tail_pool 0): the replacement is the next wall tile
+    replacement_source=lambda ruleset: "wall",
+    event_checks=lambda ruleset, table, event: [],
+    codes={"below_min_fan": "WIN_ZERO_FAN_DISCARD", "rob_kong_exposed": "ROB_CONCEALED_KONG",
+           "rob_kong_concealed": "ROB_CONCEALED_KONG"},
 )
 
 __all__ = ["QUJING"]

@@ -219,7 +219,8 @@ def added_kong_options(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[
 
 # --- passing restrictions ------------------------------------------------------------
 
-def pass_violation(book: PassBook, seat: int, claim: str, tile: int, judge: WinJudge) -> Optional[str]:
+def pass_violation(book: PassBook, seat: int, claim: str, tile: int, judge: WinJudge,
+                   rules: Optional[Ruleset] = None) -> Optional[str]:
     """The pass rule a claim breaks, until the seat's own next draw, chow, pong or kong:
 
     * 过手碰: a pong passed on ``tile`` bars ponging it;

@@ -69,7 +69,7 @@ SICHUAN = RuleFamily(
     settle=play.settle,
     transfer_labels=settlement.LABELS,
     transfer_groups=settlement.GROUPS,
-    transfer_code=lambda how, code: code,
+    transfer_code=lambda how, code, expected=None, actual=None: code,
     net_reasons=((), "TRANSFER_MISMATCH"),
     check_bet=lambda ruleset, bet, placed_before, dealt: None,
     start_points=lambda ruleset: 0,

@@ -1,0 +1,79 @@
+"""Guangdong 鸡平和 (guangdong.md): the rule family, assembled from its modules.
+
+* :mod:`.wins` — 4 sets + a pair with no wild tiles, 十三幺, 七对 by option; waits;
+* :mod:`.fans` — the hand types, additional fans, 爆和, special hands, floors, §7.6;
+* :mod:`.table` — the wall with no face-up tail, winds, dealer, 漏和, 天/地/人和,
+  the last discard and kongs without a replacement;
+* :mod:`.settlement` — 自摸, 点炮, 一炮三响, 抢杠, the 包 liabilities, kong payments.
+
+Claims (吃 only from 上家, 碰, 杠) are Qujing's functions with no wild kinds: the rule
+is the same, so it is reused by reference.
+"""
+
+from __future__ import annotations
+
+from ..family import RuleFamily
+from ..qujing import claims as qujing_claims
+from ..qujing import settlement as qujing_settlement
+from . import fans, settlement, table, wins
+
+GUANGDONG = RuleFamily(
+    name="guangdong",
+    wild_kinds=lambda ruleset: frozenset(),
+    tail_pool=table.tail_pool,
+    remaining=table.remaining,
+    reserve=table.reserve,
+    # 胡 > 碰 / 杠 > 吃: two seats can never both pong or kong one discard
+    claim_rank=qujing_claims.CLAIM_RANK,
+    check_chow=qujing_claims.check_chow,
+    check_pong=qujing_claims.check_pong,
+    check_exposed_kong=qujing_claims.check_exposed_kong,
+    check_added_kong=qujing_claims.check_added_kong,
+    check_concealed_kong=qujing_claims.check_concealed_kong,
+    could_pong=qujing_claims.could_pong,
+    could_kong=qujing_claims.could_kong,
+    chow_options=qujing_claims.chow_options,
+    exposed_kong_options=qujing_claims.exposed_kong_options,
+    concealed_kong_options=qujing_claims.concealed_kong_options,
+    added_kong_options=qujing_claims.added_kong_options,
+    can_rob=qujing_claims.can_rob,
+    # no 过手碰 / 过手杠: only 漏和 restricts a pass
+    tile_passes=(),
+    pass_violation=table.pass_violation,
+    score=fans.score_hand,
+    reading_fans=fans.reading_fans,
+    is_winning=wins.is_winning,
+    waits=wins.waits,
+    seat_waits=wins.seat_waits,
+    completes=wins.completes,
+    fan_enough=fans.fan_enough,
+    points=fans.points,
+    fan_values=fans.FAN_VALUES,
+    fan_chinese=fans.CHINESE,
+    describe_wait=wins.describe_wait,
+    hand_facts=settlement.hand_facts,
+    settle=settlement.settle,
+    transfer_labels=settlement.LABELS,
+    transfer_groups=((("win", "qianggang") + settlement.BAO_REASONS, "TRANSFER_MISMATCH"),
+                     (("kong",), "KONG_PAYMENT_MISMATCH")),
+    transfer_code=settlement.transfer_code,
+    net_reasons=((), "TRANSFER_MISMATCH"),
+    check_bet=qujing_settlement.check_bet,
+    start_points=qujing_settlement.start_points,
+    check_room=qujing_settlement.check_room,
+    game_over=settlement.game_over,
+    first_dealer=table.first_dealer,
+    next_dealer=table.next_dealer,
+    fees_at_first_settlement=qujing_settlement.fees_at_first_settlement,
+    fees_at_resize=qujing_settlement.fees_at_resize,
+    win_context=table.win_context,
+    winner_points=fans.winner_points,
+    fan_finding=fans.fan_finding,
+    table_facts=settlement.table_facts,
+    replacement_source=table.replacement_source,
+    event_checks=table.event_checks,
+    codes={"below_min_fan": "WIN_BELOW_MIN_FAN", "rob_kong_exposed": "ROB_EXPOSED_KONG",
+           "rob_kong_concealed": "ROB_CONCEALED_KONG"},
+)
+
+__all__ = ["GUANGDONG"]

@@ -1,0 +1,117 @@
+"""Guangdong 鸡平和 win checks (guangdong.md §6): 4 sets + a pair with no wild tiles,
+十三幺 (thirteen orphans), and 七对 (seven pairs) only with option ``seven_pairs_fan``.
+
+The audit asks these for every discard, so :func:`seat_waits` is a fast superset
+test on the reducer's base-5 suit keys and :func:`completes` is exact, cached in
+the seat's entry until its hand changes.  The entry is ``[{tile: completes}]`` (a
+non-empty list: an entry is truthy).
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from replay.melds import Meld
+from schema.ruleset import Ruleset
+
+from .. import hands
+
+#: The 13 terminal and honour kinds of 十三幺: 1m 9m 1p 9p 1s 9s and 东 南 西 北 白 发 中.
+ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_ORPHAN_SET = frozenset(ORPHANS)
+
+
+def is_thirteen_orphans(counts: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
+    """十三幺: fully concealed, one of each of the 13 kinds plus one more of any of them."""
+    if melds or sum(counts) != 14:
+        return False
+    pairs = 0
+    for k in range(34):
+        c = counts[k]
+        if k in _ORPHAN_SET:
+            if c == 0 or c > 2:
+                return False
+            pairs += c == 2
+        elif c:
+            return False
+    return pairs == 1
+
+
+def seven_pairs_allowed(ruleset: Ruleset) -> bool:
+    """七对 wins only when the room gives it a value (``seven_pairs_fan``)."""
+    return ruleset.seven_pairs_fan is not None
+
+
+def is_winning(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = (),
+               plain: Optional[int] = None) -> bool:
+    """Concealed counts (the winning tile included) + melds form a winning hand: 4 sets
+    and a pair (melds count as sets), 十三幺, or 七对 where the room allows it."""
+    use = hands.meld_use_of(melds) if melds else None
+    if hands.is_complete(counts, 0, use):
+        return True
+    if not melds:
+        if is_thirteen_orphans(counts):
+            return True
+        if seven_pairs_allowed(ruleset) and hands.is_seven_pairs(counts, 0, False):
+            return True
+    return False
+
+
+def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], held: int,
+               melds: Sequence[Meld]) -> "list | bool":
+    """The seat's wait entry when one tile could complete its hand (听牌), else False.
+
+    A superset test: the standard shape with one free tile (the suit tables), or,
+    with no melds, 十三幺 one short, or seven pairs one short where allowed.
+    """
+    if held % 3 != 1:
+        return False
+    if hands.is_complete_keys(keys[0], keys[1], keys[2], keys[3], 1):
+        return [{}]
+    if not melds:
+        if held == 13 and all(counts[k] == 0 for k in range(34) if k not in _ORPHAN_SET) \
+                and sum(1 for k in ORPHANS if counts[k]) >= 12:
+            return [{}]
+        if seven_pairs_allowed(ruleset) and held == 13 and sum(c & 1 for c in counts) <= 1:
+            return [{}]
+    return False
+
+
+def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> bool:
+    """Is the hand complete with ``tile`` taken from another seat?  Exact, cached in the entry."""
+    cache = entry[0]
+    got = cache.get(tile)
+    if got is None:
+        c = list(counts)
+        c[tile] += 1
+        got = cache[tile] = is_winning(ruleset, c, melds)
+    return got
+
+
+def physical_held(counts: Sequence[int], melds: Sequence[Meld]) -> list[int]:
+    """Physical copies of each kind the seat holds, concealed and in its melds."""
+    held = list(counts)
+    for m in melds:
+        for t in m.tiles:
+            held[t] += 1
+    return held
+
+
+def waits(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[int]:
+    """The tiles that complete a 13-tile (3k+1) hand; a kind held four times cannot come."""
+    held = physical_held(counts, melds)
+    out = []
+    c = list(counts)
+    for t in range(34):
+        if held[t] >= 4:
+            continue
+        c[t] += 1
+        if is_winning(ruleset, c, melds):
+            out.append(t)
+        c[t] -= 1
+    return out
+
+
+def describe_wait(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> str:
+    """No special waits are named in this ruleset."""
+    return ""

@@ -1,0 +1,381 @@
+"""The worked examples of guangdong.md §11 as Guangdong rooms, with the text's money.
+
+Each function returns the closed room (:class:`~schema.builder.GameBuilder`) with
+the fans, points and transfers typed in from the rules text, never computed by
+paipu: a clean audit of these rooms checks paipu against the text.  ``EXAMPLES``
+maps a sample name to its function; ``sample_logs/guangdong/make_guangdong.py``
+writes them and ``tests/audits/test_guangdong_examples.py`` audits them.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from schema.builder import GameBuilder
+
+from .guangdong_scenes import Scene, reopened, repaid, rescored
+
+
+def ex01_jihu_on_a_discard() -> GameBuilder:
+    """§11.1 鸡和 on a discard: seat 3 (pong 8s, 234m 567p 34s 99p) wins seat 2's 5s; 2 pays 1."""
+    s = Scene("gd-ex01")
+    s.hand(0, {0: "8s", 3: "88s 234m 567p 34s 99p 7z", 2: "5s"})
+    s.discard(0, "8s")
+    s.pong(3, 0, "8s")
+    s.discard(3, "7z")
+    s.pass_turn(0)
+    s.pass_turn(1)
+    s.draw(2)
+    s.discard(2, "5s")
+    s.win([(3, ["jihu"], 0, 1)], "discard", "5s", from_seat=2)
+    s.settle([(2, 3, 1, "win")])
+    return s.close()
+
+
+def ex02_pinghu_self_draw() -> GameBuilder:
+    """§11.2 平和 by self-draw: seat 1 (123m 456m 789p 23s 55s) draws 4s; 0, 2, 3 pay 4 each."""
+    s = Scene("gd-ex02")
+    s.hand(0, {1: "123m 456m 789p 23s 55s"}, reserve="4s")
+    s.opening_round(0)
+    s.draw(1, "4s")
+    s.win([(1, ["pinghu", "zimo"], 2, 4)], "self_draw", "4s")
+    s.settle([(2, 1, 4, "win"), (3, 1, 4, "win"), (0, 1, 4, "win")])
+    return s.close()
+
+
+def ex03_the_cap() -> GameBuilder:
+    """§11.3 the cap: the dealer (东, 东 round) with a 东 pong, 中中中 222m 888p 5s draws 5s:
+    碰碰和 2 + 自摸 + 门风 + 圈风 + 三元 = 6, capped at 3: each other seat pays 8."""
+    s = Scene("gd-ex03")
+    s.hand(0, {0: "11z 777z 222m 888p 5s 9m 9p", 3: "1z"}, reserve="5s")
+    s.discard(0, "9m")
+    s.pass_turn(1)
+    s.pass_turn(2)
+    s.draw(3)
+    s.discard(3, "1z")
+    s.pong(0, 3, "1z")
+    s.discard(0, "9p")
+    s.go_around(1, 3)
+    s.draw(0, "5s")
+    s.win([(0, ["duidui", "zimo", "menfeng", "quanfeng", "sanyuan"], 6, 8)], "self_draw", "5s")
+    s.settle([(1, 0, 8, "win"), (2, 0, 8, "win"), (3, 0, 8, "win")])
+    return s.close()
+
+
+def ex04_special_hand(on_discard: bool = False) -> GameBuilder:
+    """§11.4 清一色 (special: no 平和, no 自摸): seat 2 (12p 345p 567p 789p 99p) gets 3p;
+    by self-draw each other seat pays 16, on seat 1's discard seat 1 alone pays 16."""
+    s = Scene("gd-ex04b" if on_discard else "gd-ex04a")
+    s.hand(0, {2: "12p 345p 567p 789p 99p", 1: "3p" if on_discard else ""}, reserve="" if on_discard else "3p")
+    nxt = s.opening_round(0)
+    if on_discard:
+        s.draw(nxt)
+        s.discard(1, "3p")
+        s.win([(2, ["qingyise"], 4, 16)], "discard", "3p", from_seat=1)
+        s.settle([(1, 2, 16, "win")])
+    else:
+        s.pass_turn(1)
+        s.draw(2, "3p")
+        s.win([(2, ["qingyise"], 4, 16)], "self_draw", "3p")
+        s.settle([(3, 2, 16, "win"), (0, 2, 16, "win"), (1, 2, 16, "win")])
+    return s.close()
+
+
+def ex05_dragons(xiaosanyuan: bool = False) -> GameBuilder:
+    """§11.5 seat 3 with pongs of 中 and 发 and 456m 789m + 1m wins seat 0's 1m: 混一色 2 +
+    三元 2 = 4, capped: 8; holding 白 and winning on 白 instead: 小三元 5, 32."""
+    last = "5z" if xiaosanyuan else "1m"
+    s = Scene("gd-ex05b" if xiaosanyuan else "gd-ex05a")
+    s.hand(0, {3: f"77z 66z 456m 789m {last[0]}{last[1]} 2p 8p", 0: f"7z 6z {last[0]}{last[1]}"})
+    s.discard(0, "7z")
+    s.pong(3, 0, "7z")
+    s.discard(3, "2p")
+    s.draw(0)
+    s.discard(0, "6z")
+    s.pong(3, 0, "6z")
+    s.discard(3, "8p")
+    s.draw(0)
+    s.discard(0, last)
+    if xiaosanyuan:
+        s.win([(3, ["xiaosanyuan"], 5, 32)], "discard", last, from_seat=0)
+        s.settle([(0, 3, 32, "win")])
+    else:
+        s.win([(3, ["hunyise", "sanyuan", "sanyuan"], 4, 8)], "discard", last, from_seat=0)
+        s.settle([(0, 3, 8, "win")])
+    return s.close()
+
+
+def ex06_gangkai_bao(added: bool = False) -> GameBuilder:
+    """§11.6 杠上开花包杠: seat 1 (chow 345s from seat 0; 777s 23m 456p 99p) konges seat 3's 7s
+    and draws 4m: 鸡和 + 自摸 = 1, floored to 3: seat 3 pays 24 (bao_gangkai).  After an
+    added kong instead, each other seat pays 8."""
+    s = Scene("gd-ex06b" if added else "gd-ex06a")
+    if added:
+        s.hand(0, {0: "5s", 1: "34s 77s 23m 456p 99p 1z 2z", 2: "7s"}, reserve="7s 4m")
+    else:
+        s.hand(0, {0: "5s", 1: "34s 777s 23m 456p 99p 1z", 3: "7s"}, reserve="4m")
+    s.discard(0, "5s")
+    s.chow(1, 0, "5s", "34s")
+    s.discard(1, "1z")
+    if added:
+        s.draw(2)
+        s.discard(2, "7s")
+        s.pong(1, 2, "7s")
+        s.discard(1, "2z")
+        s.go_around(2, 3)
+        s.draw(1, "7s")
+        s.kong_added(1, "7s")
+        s.replacement(1, "4m")
+        s.win([(1, ["jihu", "zimo", "gangshang_kaihua"], 1, 8)], "self_draw", "4m")
+        s.settle([(2, 1, 8, "win"), (3, 1, 8, "win"), (0, 1, 8, "win")])
+    else:
+        s.pass_turn(2)
+        s.draw(3)
+        s.discard(3, "7s")
+        s.kong_exposed(1, 3, "7s")
+        s.replacement(1, "4m")
+        s.win([(1, ["jihu", "zimo", "gangshang_kaihua"], 1, 8)], "self_draw", "4m")
+        s.settle([(3, 1, 24, "bao_gangkai")])
+    return s.close()
+
+
+def ex07_qianggang() -> GameBuilder:
+    """§11.7 抢杠: seat 0 (pong 5m) adds the fourth 5m; seat 2 (34m 678p 234s 456s 东东) robs:
+    平和 + 自摸 = 2, floored to 3: seat 0 pays 24.  The dealer (seat 1) lost: seat 2 deals next."""
+    s = Scene("gd-ex07")
+    s.hand(1, {1: "5m", 0: "55m 3z", 2: "34m 678p 234s 456s 11z"}, reserve="5m")
+    s.discard(1, "5m")
+    s.pong(0, 1, "5m")
+    s.discard(0, "3z")
+    s.go_around(1, 3)
+    s.draw(0, "5m")
+    s.kong_added(0, "5m")
+    s.win([(2, ["pinghu", "zimo", "qianggang"], 2, 8)], "robbed_kong", "5m", from_seat=0)
+    s.settle([(0, 2, 24, "qianggang")])
+    return s.close()
+
+
+def ex08_yipao_sanxiang(three: bool = True) -> GameBuilder:
+    """§11.8 一炮三响 (dealer seat 2): seat 0's 3p completes seats 1 (鸡和 → 3), 2 (混一色 → 3)
+    and 3 (清一色 4): seat 0 pays 8 + 8 + 16 = 32.  With only seats 1 and 3: 1 + 16 = 17."""
+    s = Scene("gd-ex08a" if three else "gd-ex08b")
+    dealer_hand = "45p 333z 444z 777p 99p 8s" if three else "46p 333z 444z 777p 99p 8s"
+    s.hand(2, {2: dealer_hand, 1: "88s 12p 456m 789m 55s 7z", 3: "12p 456p 678p 888p 99p", 0: "3p"})
+    s.discard(2, "8s")
+    s.pong(1, 2, "8s")
+    s.discard(1, "7z")
+    s.pass_turn(2)
+    s.pass_turn(3)
+    s.draw(0)
+    s.discard(0, "3p")
+    if three:
+        s.win([(1, ["jihu", "yipao_sanxiang"], 0, 8), (2, ["hunyise", "yipao_sanxiang"], 2, 8),
+               (3, ["qingyise", "yipao_sanxiang"], 4, 16)], "discard", "3p", from_seat=0)
+        s.settle([(0, 1, 8, "win"), (0, 2, 8, "win"), (0, 3, 16, "win")])
+    else:
+        s.win([(1, ["jihu"], 0, 1), (3, ["qingyise"], 4, 16)], "discard", "3p", from_seat=0)
+        s.settle([(0, 1, 1, "win"), (0, 3, 16, "win")])
+    return s.close()
+
+
+def ex10_dasanyuan_bao(on_discard: bool = False) -> GameBuilder:
+    """§11.10 大三元 包自摸: seat 3 ponged 中 (seat 1), 发 (seat 2), then 白 from seat 0, and
+    holds 234m 7s: drawing 7s, 大三元 6: seat 0 pays 192; on seat 1's 7s, seat 1 pays 64."""
+    s = Scene("gd-ex10b" if on_discard else "gd-ex10a")
+    s.hand(0, {3: "77z 66z 55z 234m 7s 1m 4p 9p", 1: "7z" + (" 7s" if on_discard else ""), 2: "6z", 0: "5z"},
+           reserve="" if on_discard else "7s")
+    s.discard(0)
+    s.draw(1)
+    s.discard(1, "7z")
+    s.pong(3, 1, "7z")
+    s.discard(3, "1m")
+    s.pass_turn(0)
+    s.pass_turn(1)
+    s.draw(2)
+    s.discard(2, "6z")
+    s.pong(3, 2, "6z")
+    s.discard(3, "4p")
+    s.draw(0)
+    s.discard(0, "5z")
+    s.pong(3, 0, "5z")
+    s.discard(3, "9p")
+    if on_discard:
+        s.pass_turn(0)
+        s.draw(1)
+        s.discard(1, "7s")
+        s.win([(3, ["dasanyuan"], 6, 64)], "discard", "7s", from_seat=1)
+        s.settle([(1, 3, 64, "win")])
+    else:
+        s.go_around(0, 3)
+        s.draw(3, "7s")
+        s.win([(3, ["dasanyuan"], 6, 64)], "self_draw", "7s")
+        s.settle([(0, 3, 192, "bao_special")])
+    return s.close()
+
+
+def ex11_tianhe() -> GameBuilder:
+    """§11.11 天和 (dealer seat 2): the 14 dealt tiles are complete: each other seat pays 64."""
+    s = Scene("gd-ex11a", creator=2)
+    s.hand(2, {2: "123m 456m 789m 123p 55p"})
+    s.win([(2, ["tianhe"], 6, 64)], "self_draw", "5p")
+    s.settle([(3, 2, 64, "win"), (0, 2, 64, "win"), (1, 2, 64, "win")])
+    return s.close()
+
+
+def ex11_renhe(second: bool = False, scope: Optional[str] = None) -> GameBuilder:
+    """§11.11 人和: the dealer's (seat 2) first discard 9m completes seat 3 (no draw yet):
+    seat 2 pays 64.  ``second``: seat 3 lets it go, draws and throws 1s, which completes
+    seat 0 (no draw, no calls): 人和, seat 3 pays 64 — under ``dealer_first_discard`` a
+    鸡和 paying 1."""
+    name = "gd-ex11c" if second and scope else "gd-ex11b" if second else "gd-ex11r"
+    s = Scene(name, options={"renhe_scope": scope} if scope else None, creator=2)
+    s.hand(2, {2: "9m", 3: "78m 123p 456p 789p 11s", 0: "123m 456m 999p 23s 1z 1z"}, reserve="1s")
+    s.discard(2, "9m")
+    if not second:
+        s.win([(3, ["renhe"], 6, 64)], "discard", "9m", from_seat=2)
+        s.settle([(2, 3, 64, "win")])
+        return s.close()
+    s.draw(3, "1s")
+    s.discard(3, "1s")
+    if scope == "dealer_first_discard":
+        s.win([(0, ["jihu"], 0, 1)], "discard", "1s", from_seat=3)
+        s.settle([(3, 0, 1, "win")])
+    else:
+        s.win([(0, ["renhe"], 6, 64)], "discard", "1s", from_seat=3)
+        s.settle([(3, 0, 64, "win")])
+    return s.close()
+
+
+def ex11_dihe() -> GameBuilder:
+    """§11.11 地和: seat 0's first draw completes its hand, no calls before: each pays 64."""
+    s = Scene("gd-ex11d", creator=2)
+    s.hand(2, {0: "123m 456m 789s 123p 5p"}, reserve="5p")
+    s.discard(2)
+    s.pass_turn(3)
+    s.draw(0, "5p")
+    s.win([(0, ["dihe"], 6, 64)], "self_draw", "5p")
+    s.settle([(1, 0, 64, "win"), (2, 0, 64, "win"), (3, 0, 64, "win")])
+    return s.close()
+
+
+def ex12_louhe(on_same_tile: bool = False, scope: Optional[str] = None) -> GameBuilder:
+    """§11.12 漏和: seat 3 (34m, waits 2m/5m) lets seat 0's 2m go; it may then win seat 2's
+    5m (平和 1: seat 2 pays 2) but not seat 1's 2m (WIN_DURING_LOUHE), nor, under
+    ``louhe_scope = any_discard``, the 5m."""
+    name = "gd-ex12" + ("-same" if on_same_tile else "") + ("-any" if scope else "")
+    s = Scene(name, options={"louhe_scope": scope} if scope else None)
+    s.hand(0, {3: "34m 123p 456p 789s 11z", 0: "2m", 1: "2m", 2: "5m"}, avoid="2m 5m")
+    s.go_around(s.opening_round(0), 3)
+    s.draw(0)
+    s.discard(0, "2m")
+    s.draw(1)
+    if on_same_tile:
+        s.discard(1, "2m")
+        s.win([(3, ["pinghu"], 1, 2)], "discard", "2m", from_seat=1)
+        s.settle([(1, 3, 2, "win")])
+        return s.close()
+    s.discard(1)
+    s.draw(2)
+    s.discard(2, "5m")
+    s.win([(3, ["pinghu"], 1, 2)], "discard", "5m", from_seat=2)
+    s.settle([(2, 3, 2, "win")])
+    return s.close()
+
+
+def ex13_haidi() -> GameBuilder:
+    """§11.13 海底捞月 with B = 2: seat 1 draws the last tile for a 鸡和: 0 + 自摸 = 1,
+    floored to 3, P = 16: each other seat pays 16."""
+    s = Scene("gd-ex13", options={"base": 2}, creator=2)
+    s.hand(2, {1: "123m 456m 789p 222s 5s"}, reserve="5s")
+    s.discard(2)
+    nxt = s.until(3, 1)
+    assert nxt == 1, nxt
+    s.draw(1, "5s")
+    s.win([(1, ["jihu", "zimo", "haidi"], 1, 16)], "self_draw", "5s")
+    s.settle([(2, 1, 16, "win"), (3, 1, 16, "win"), (0, 1, 16, "win")])
+    return s.close()
+
+
+#: Sample name -> the function writing it (the §11 examples and their variants).
+EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
+    "gd_ex01_jihu_discard": ex01_jihu_on_a_discard,
+    "gd_ex02_pinghu_self_draw": ex02_pinghu_self_draw,
+    "gd_ex03_cap": ex03_the_cap,
+    "gd_ex04_qingyise_self_draw": ex04_special_hand,
+    "gd_ex04_qingyise_discard": lambda: ex04_special_hand(True),
+    "gd_ex05_hunyise_sanyuan_cap": ex05_dragons,
+    "gd_ex05_xiaosanyuan": lambda: ex05_dragons(True),
+    "gd_ex06_gangkai_bao": ex06_gangkai_bao,
+    "gd_ex06_gangkai_added_kong": lambda: ex06_gangkai_bao(True),
+    "gd_ex07_qianggang": ex07_qianggang,
+    "gd_ex08_yipao_sanxiang": ex08_yipao_sanxiang,
+    "gd_ex08_two_winners_no_floor": lambda: ex08_yipao_sanxiang(False),
+    "gd_ex10_dasanyuan_bao": ex10_dasanyuan_bao,
+    "gd_ex10_dasanyuan_discard": lambda: ex10_dasanyuan_bao(True),
+    "gd_ex11_tianhe": ex11_tianhe,
+    "gd_ex11_renhe_dealer_discard": ex11_renhe,
+    "gd_ex11_renhe_first_go_around": lambda: ex11_renhe(True),
+    "gd_ex11_renhe_scope_dealer_first_discard": lambda: ex11_renhe(True, "dealer_first_discard"),
+    "gd_ex11_dihe": ex11_dihe,
+    "gd_ex12_louhe_other_tile": ex12_louhe,
+    "gd_ex13_haidi_base2": ex13_haidi,
+}
+
+#: Rooms with an option value that changes the money, each audited clean.
+OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
+    "gd_opt_yipao_three_shares": lambda: repaid(reopened(ex08_yipao_sanxiang(), yipao_sanxiang_pay="three_shares"),
+                                                [(0, 1, 24, "win"), (0, 2, 24, "win"), (0, 3, 48, "win")]),
+    "gd_opt_kong_payments_on_win": lambda: repaid(reopened(ex06_gangkai_bao(), kong_payments="on_win"),
+                                                  [(3, 1, 24, "bao_gangkai"), (3, 1, 3, "kong")]),
+    "gd_opt_seven_pairs_fan_5": lambda: _seven_pairs(),
+    "gd_opt_base_types_stack": lambda: rescored(
+        repaid(reopened(_pinghu_hunyise(), base_types_stack=True), [(0, 2, 8, "win")]), ["pinghu", "hunyise"], 3, 8),
+}
+
+
+def _seven_pairs() -> GameBuilder:
+    """七对 with ``seven_pairs_fan = 5``: seat 2 wins seat 1's 7z with seven pairs: 32."""
+    s = Scene("gd-opt-qidui", options={"seven_pairs_fan": 5})
+    s.hand(0, {2: "1122m 3344p 5566s 7z", 1: "7z"}, avoid="7z 1m 2m 3p 4p 5s 6s")
+    nxt = s.opening_round(0)
+    s.draw(nxt)
+    s.discard(1, "7z")
+    s.win([(2, ["qidui"], 5, 32)], "discard", "7z", from_seat=1)
+    s.settle([(1, 2, 32, "win")])
+    return s.close()
+
+
+def _pinghu_hunyise() -> GameBuilder:
+    """Seat 2 (123m 456m 789m 23m 1z1z) wins seat 0's 4m: 平和 + 混一色, one type: 2 → 4."""
+    s = Scene("gd-opt-stack")
+    s.hand(0, {2: "123m 456m 789m 23m 11z", 0: "4m"}, avoid="1m 4m")
+    s.go_around(s.opening_round(0), 3)
+    s.draw(0)
+    s.discard(0, "4m")
+    s.win([(2, ["hunyise"], 2, 4)], "discard", "4m", from_seat=0)
+    s.settle([(0, 2, 4, "win")])
+    return s.close()
+
+
+EXAMPLES["gd_pinghu_hunyise_one_type"] = _pinghu_hunyise
+
+#: Rooms that break a rule on purpose, with the one finding each must give.
+NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], str]] = {
+    "gd_ex12_louhe_same_tile": (lambda: ex12_louhe(True), "WIN_DURING_LOUHE"),
+    "gd_ex12_louhe_any_discard": (lambda: ex12_louhe(False, "any_discard"), "WIN_DURING_LOUHE"),
+    "gd_bao_paid_by_all": (lambda: repaid(ex06_gangkai_bao(), [(2, 1, 8, "win"), (3, 1, 8, "win"),
+                                                               (0, 1, 8, "win")]), "BAO_PAYER"),
+    "gd_bao_after_added_kong": (lambda: repaid(ex06_gangkai_bao(True), [(2, 1, 24, "bao_gangkai")]), "BAO_UNDUE"),
+    "gd_bao_on_discard_win": (lambda: repaid(ex10_dasanyuan_bao(True), [(0, 3, 64, "bao_special")]), "BAO_UNDUE"),
+    "gd_kong_payment_undue": (lambda: repaid(ex06_gangkai_bao(), [(3, 1, 24, "bao_gangkai"), (3, 1, 3, "kong")]),
+                              "KONG_PAYMENT_UNDUE"),
+    "gd_min_fan_jihu": (lambda: reopened(ex01_jihu_on_a_discard(), min_fan=1), "WIN_BELOW_MIN_FAN"),
+    "gd_floor_missing": (lambda: repaid(rescored(ex06_gangkai_bao(), ["jihu", "zimo", "gangshang_kaihua"], 1, 2),
+                                        [(3, 1, 6, "bao_gangkai")]), "POINTS_MISMATCH"),
+    "gd_cap_exceeded": (lambda: repaid(rescored(ex03_the_cap(), ["duidui", "zimo", "menfeng", "quanfeng", "sanyuan"],
+                                                6, 64), [(1, 0, 64, "win"), (2, 0, 64, "win"), (3, 0, 64, "win")]),
+                        "POINTS_MISMATCH"),
+    "gd_zimo_on_special": (lambda: repaid(rescored(ex04_special_hand(), ["qingyise", "zimo"], 5, 32),
+                                          [(3, 2, 32, "win"), (0, 2, 32, "win"), (1, 2, 32, "win")]), "FAN_MISMATCH"),
+    "gd_fan_name_omitted": (lambda: rescored(ex06_gangkai_bao(), ["jihu", "zimo"], 1, 8), "FAN_NAMES_DIFFER"),
+}
