@@ -83,7 +83,9 @@ def winner_record(family: RuleFamily, rules, winner: ev.Winner, score: Optional[
     if score is not None and score.complete:
         rec.update(fans=[[f, family.fan_chinese.get(f, f), family.fan_values[f]] for f in score.fans],
                    fan=score.fan, cap=rules.fan_cap, capped=score.capped, base=rules.base,
-                   points=family.points(score.fan, rules))
+                   points=score.points)
+        if score.steps:  # the family's own derivation (Guangdong §7.6)
+            rec["steps"] = list(score.steps)
     return rec
 
 
@@ -99,6 +101,8 @@ def settlement_record(family: RuleFamily, won: Optional[ev.HandWon], winners: li
         "transfers": [[t.payer, t.payee, t.amount, t.reason, family.transfer_labels.get(t.reason, t.reason)]
                       for t in corrected],
         "logged_transfers": [[t.payer, t.payee, t.amount, t.reason] for t in settled.transfers],
+        # a family's liabilities (Guangdong 包): [winner, liable seat, reason, why]
+        "liabilities": [[w, b.payer, b.reason, b.why] for w, b in sorted(getattr(facts.extra, "liable", {}).items())],
         "scores_after": list(ledger),
         "logged_scores": list(settled.scores),
     }
@@ -123,11 +127,22 @@ def _settlement_lines(rec: dict, game: Optional[dict] = None) -> list[str]:
             out.append(f"  seat {s}: not a complete hand — no payment")
             continue
         parts = " + ".join(f"{zh} {name} {value}" for name, zh, value in w["fans"])
-        out.append(f"  seat {s}: {parts or 'no fan'} = {w['fan']} fan; cap {w['cap']} → {w['capped']}; "
-                   f"P = {w['base']} × 2^{w['capped']} = {w['points']}   "
-                   f"(logged: {w['logged_fan']} fan, P {w['logged_points']})")
+        if w.get("steps"):
+            out.append(f"  seat {s}: {parts or 'no fan'}; raw {w['fan']} fan   "
+                       f"(logged: {w['logged_fan']} fan, P {w['logged_points']})")
+            out.extend(f"    {step}" for step in w["steps"])
+        else:
+            out.append(f"  seat {s}: {parts or 'no fan'} = {w['fan']} fan; cap {w['cap']} → {w['capped']}; "
+                       f"P = {w['base']} × 2^{w['capped']} = {w['points']}   "
+                       f"(logged: {w['logged_fan']} fan, P {w['logged_points']})")
     for step in rec.get("steps", ()):
         out.append(f"  {step}")
+    for winner, payer, reason, why in rec.get("liabilities", ()):
+        out.append(f"  包 {reason}: seat {payer} pays 3·P for seat {winner}'s self-draw — {why}")
+    if res is not None and res["how"] == "self_draw" and "liabilities" in rec and not rec["liabilities"] \
+            and game is not None and str(game.get("preset", "")).startswith("guangdong"):
+        out.append("  包: none (no 杠上开花 after an exposed kong, no 大四喜/大三元 last set fed, "
+                   "no first 12张落地 feed): the other seats pay P each")
     if rec["bets"] is not None:
         out.append(f"  养猪 bets: {rec['bets']}")
     if rec["tallies"] is not None:

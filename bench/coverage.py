@@ -2,6 +2,7 @@
 findings count and the coverage of every fan and claim type.
 
     python bench/coverage.py 10000
+    python bench/coverage.py 10000 --guangdong   # Guangdong 鸡平和: bot play + arranged rooms
 
 Not part of the test suite (tests/paipu/test_simulate.py runs a smaller fixed-seed set).
 """
@@ -31,7 +32,7 @@ COMBOS = [
  ("xiaoji AA billing", dict(preset="qujing-xiaoji", billing="aa")),
  ("baiban no wall", dict(preset="qujing-baiban", include_wall=False)),
 ]
-TARGET = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
+TARGET = int(next((a for a in sys.argv[1:] if a.isdigit()), 10000))
 
 def job(args):
     k, name, kw = args
@@ -78,6 +79,47 @@ def job(args):
                 after_call = None
             if T is ev.TileDrawn and e.source == "tail" and after_call: pass
     return name, st.hands, st.games, simt, findings, examples, fans, claims
+
+def guangdong(target: int) -> int:
+    """``--guangdong``: bot-played Guangdong hands over its option mixes plus the arranged
+    rooms (§11 examples, one room per special hand), audited; every fan, floor,
+    liability and 天/地/人和 must appear.  Returns the exit status."""
+    from paipu.sim.guangdong_coverage import COMBOS as GD_COMBOS, arranged_rooms, audit, bot_play, tally
+    from audits.rules import family_of
+    from schema.ruleset import resolve
+    t = time.time()
+    with Pool(2) as p:
+        parts = p.starmap(bot_play, [(target // 2 + 1, 100), (target // 2 + 1, 200)])
+    hands = sum(x[0] for x in parts)
+    findings, fans, other = collections.Counter(), collections.Counter(), collections.Counter()
+    for _, f, fa, o in parts:
+        findings += f; fans += fa; other += o
+    a_fans, a_other, a_findings, rooms = collections.Counter(), collections.Counter(), collections.Counter(), 0
+    for name, evs in arranged_rooms():
+        rooms += 1
+        for f in audit(evs).findings:
+            a_findings[f.code] += 1
+        tally(evs, a_fans, a_other)
+    print(f"GUANGDONG bot play: {hands} hands over {len(GD_COMBOS)} option mixes, findings {sum(findings.values())} "
+          f"{dict(findings)}; arranged rooms: {rooms} (findings {sum(a_findings.values())}); wall {time.time() - t:.0f}s")
+    family = family_of(resolve("guangdong-jipinghu"))
+    missing = []
+    print(f"  {'fan / event':22s} {'名':6s} {'bot play':>9s} {'arranged':>9s}")
+    for f in family.fan_values:
+        print(f"  {f:22s} {family.fan_chinese[f]:6s} {fans[f]:9d} {a_fans[f]:9d}")
+        if fans[f] + a_fans[f] == 0:
+            missing.append(f)
+    for k in ("transfer:bao_gangkai", "transfer:bao_special", "transfer:bao_luodi", "transfer:qianggang",
+              "transfer:kong", "win:discard x3", "win:discard x2", "流局"):
+        print(f"  {k:29s} {other[k]:9d} {a_other[k]:9d}")
+        if other[k] + a_other[k] == 0:
+            missing.append(k)
+    print("missing:", missing or "none")
+    return 1 if missing or findings or a_findings else 0
+
+
+if __name__ == "__main__" and "--guangdong" in sys.argv:
+    sys.exit(guangdong(int(next((a for a in sys.argv[1:] if a.isdigit()), 10000))))
 
 if __name__ == "__main__":
     t = time.time()

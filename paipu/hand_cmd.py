@@ -128,7 +128,9 @@ def evaluate(req: dict) -> dict:
     known = {"hand", "tile", "melds", "how", "after_kong", "kong_discard", "passed_win", "preset",
              "options", "seat", "from_seat",
              # families with a void suit, 海底 and 天胡 / 地胡 (Sichuan)
-             "void", "last_tile", "heavenly"}
+             "void", "last_tile", "heavenly",
+             # families with winds and 一炮三响 (Guangdong)
+             "seat_wind", "round_wind", "winners"}
     unknown = set(req) - known
     if unknown:
         raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
@@ -180,12 +182,19 @@ def evaluate(req: dict) -> dict:
     if void not in (None, "", "m", "p", "s"):
         raise InputError(f"--void is a suit (m, p or s), not {void!r}")
     heavenly = req.get("heavenly") or ""
-    if heavenly not in ("", "tianhe", "dihe"):
-        raise InputError(f"heavenly is tianhe or dihe, not {heavenly!r}")
+    if heavenly not in ("", "tianhe", "dihe", "renhe"):
+        raise InputError(f"heavenly is tianhe, dihe or renhe, not {heavenly!r}")
+    seat_wind, round_wind = _wind(req.get("seat_wind"), "seat_wind"), _wind(req.get("round_wind"), "round_wind")
+    winners = req.get("winners") or 1
+    if winners not in (1, 2, 3):
+        raise InputError(f"winners is 1, 2 or 3 (一炮三响: 3), not {winners!r}")
     ctx = WinContext(how=how, win_tile=tile if tile is not None else (full[-1] if full else None),
                      after_kong=bool(req.get("after_kong")), kong_discard=bool(req.get("kong_discard")),
                      void="mps".index(void) if void else -1, sea_bottom=bool(req.get("last_tile")),
-                     tiandi=heavenly)
+                     tiandi=heavenly if heavenly != "renhe" else "",
+                     # Guangdong: 门风 / 圈风, 天/地/人和, 海底, 一炮三响
+                     seat_wind=seat_wind, round_wind=round_wind, heavenly=heavenly,
+                     last_tile=bool(req.get("last_tile")), winners=winners)
     if ctx.after_kong and how != "self_draw":
         raise InputError("--after-kong (杠上开花) is a self-draw from the tail pool")
     if ctx.kong_discard and how != "discard":
@@ -204,6 +213,21 @@ def evaluate(req: dict) -> dict:
     else:
         out["payments"] = []
     return out
+
+
+#: Winds as a request names them (or 0..3), 东 南 西 北.
+WIND_NAMES = ("east", "south", "west", "north")
+
+
+def _wind(value: Any, name: str) -> int:
+    """A wind as 0..3 (东 南 西 北), from ``east``/``south``/``west``/``north`` or a number; -1 when absent."""
+    if value is None or value == "":
+        return -1
+    if isinstance(value, str) and value.lower() in WIND_NAMES:
+        return WIND_NAMES.index(value.lower())
+    if isinstance(value, int) and 0 <= value < 4:
+        return value
+    raise InputError(f"{name} is one of {', '.join(WIND_NAMES)}, not {value!r}")
 
 
 def _transfers(family: RuleFamily, ruleset: Ruleset, how: str, points: int, seat: Any,
@@ -259,6 +283,8 @@ def _render(res: dict) -> None:
         con.print(t)
     if res.get("complete"):
         con.print(f"fan total {res['fan']}, capped {res['capped_fan']}, P = {res['points']}")
+    for step in res.get("steps", []):
+        con.print(f"  {step}")
     for p in res.get("payments", []):
         con.print(f"{p['payer'].replace('_', ' ')} pays {p['amount']}")
     for t in res.get("transfers", []):
@@ -286,7 +312,11 @@ def register(app: typer.Typer) -> None:
         void: Optional[str] = typer.Option(None, "--void", help="定缺: the winner's declared void suit (m, p or s; Sichuan)"),
         last_tile: bool = typer.Option(False, "--last-tile", help="海底: won on the last wall tile or the final discard"),
         tianhe: bool = typer.Option(False, "--tianhe", help="天胡: the dealer's 14 dealt tiles (Sichuan)"),
-        dihe: bool = typer.Option(False, "--dihe", help="地胡: a non-dealer's first self-draw (Sichuan)"),
+        dihe: bool = typer.Option(False, "--dihe", help="地胡 / 地和: a non-dealer's first self-draw (Sichuan, Guangdong)"),
+        renhe: bool = typer.Option(False, "--renhe", help="人和: a win on a discard before one's first draw (Guangdong)"),
+        seat_wind: Optional[str] = typer.Option(None, "--seat-wind", help="门风: east, south, west or north (Guangdong)"),
+        round_wind: Optional[str] = typer.Option(None, "--round-wind", help="圈风: east, south, west or north (Guangdong)"),
+        winners: int = typer.Option(1, "--winners", help="Winners on the discard (3: 一炮三响, Guangdong)"),
         seat: Optional[int] = typer.Option(None, "--seat", help="Winner's seat, to list transfers by seat"),
         from_seat: Optional[int] = typer.Option(None, "--from-seat", help="Discarder / kong adder seat"),
         preset: str = typer.Option("qujing-xiaoji", "--preset", help="Ruleset preset"),
@@ -328,7 +358,9 @@ def register(app: typer.Typer) -> None:
         req = {"hand": "".join(hand), "tile": tile, "melds": melds, "how": hows[0] if hows else "self_draw",
                "after_kong": after_kong, "kong_discard": kong_discard, "passed_win": passed_win,
                "preset": preset, "options": opts, "seat": seat, "from_seat": from_seat,
-               "void": void, "last_tile": last_tile, "heavenly": "tianhe" if tianhe else ("dihe" if dihe else "")}
+               "void": void, "last_tile": last_tile,
+               "heavenly": "tianhe" if tianhe else ("dihe" if dihe else ("renhe" if renhe else "")),
+               "seat_wind": seat_wind, "round_wind": round_wind, "winners": winners}
         try:
             res = evaluate(req)
         except InputError as e:

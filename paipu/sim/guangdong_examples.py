@@ -178,6 +178,129 @@ def ex08_yipao_sanxiang(three: bool = True) -> GameBuilder:
     return s.close()
 
 
+def ex09_luodi(variant: str = "a") -> GameBuilder:
+    """§11.9 12张落地 包自摸, 包先不包后 (dealer A = seat 0): B (seat 1) chows 123m and 456s
+    from A, pongs 8s from D, then pongs A's 6p as its fourth exposed set holding 9s: A is
+    liable for B.  C (seat 2) later pongs A's 7m as its fourth set: A is not liable for C.
+    (a) B draws 9s: 鸡和 + 自摸, P = 2: A pays 6; (b) C self-draws a 鸡和 (P = 2): A, B
+    and D pay 2 each; (c) B wins on D's 9s: D pays 1."""
+    s = Scene(f"gd-ex09{variant}")
+    s.hand(0, {0: "1m 4s 6p 7m", 1: "23m 56s 88s 66p 9s 5p 1z 2z 3z", 2: "46p 22s 99m 77m 1p",
+               3: "8s 2s 9m" + (" 9s" if variant == "c" else "")},
+           reserve={"a": "9s", "b": "1p", "c": ""}[variant], avoid="9s 1p")
+    s.discard(0, "1m")
+    s.chow(1, 0, "1m", "23m")
+    s.discard(1, "5p")
+    s.chow(2, 1, "5p", "46p")
+    s.discard(2)
+    s.draw(3)
+    s.discard(3, "8s")
+    s.pong(1, 3, "8s")
+    s.discard(1, "1z")
+    s.pass_turn(2)
+    s.pass_turn(3)
+    s.draw(0)
+    s.discard(0, "4s")
+    s.chow(1, 0, "4s", "56s")
+    s.discard(1, "2z")
+    s.pass_turn(2)
+    s.draw(3)
+    s.discard(3, "2s")
+    s.pong(2, 3, "2s")
+    s.discard(2)
+    s.draw(3)
+    s.discard(3, "9m")
+    s.pong(2, 3, "9m")
+    s.discard(2)
+    s.pass_turn(3)
+    s.draw(0)
+    s.discard(0, "6p")
+    s.pong(1, 0, "6p")          # B's fourth exposed set: A is liable for B
+    s.discard(1, "3z")
+    s.pass_turn(2)
+    s.pass_turn(3)
+    s.draw(0)
+    s.discard(0, "7m")
+    s.pong(2, 0, "7m")          # C's fourth exposed set: A already answers for B
+    s.discard(2)
+    if variant == "c":
+        s.draw(3)
+        s.discard(3, "9s")
+        s.win([(1, ["jihu"], 0, 1)], "discard", "9s", from_seat=3)
+        s.settle([(3, 1, 1, "win")])
+        return s.close()
+    s.pass_turn(3)
+    s.pass_turn(0)
+    if variant == "a":
+        s.draw(1, "9s")
+        s.win([(1, ["jihu", "zimo"], 1, 2)], "self_draw", "9s")
+        s.settle([(0, 1, 6, "bao_luodi")])
+        return s.close()
+    s.pass_turn(1)
+    s.draw(2, "1p")
+    s.win([(2, ["jihu", "zimo"], 1, 2)], "self_draw", "1p")
+    s.settle([(3, 2, 2, "win"), (0, 2, 2, "win"), (1, 2, 2, "win")])
+    return s.close()
+
+
+WINDS = ("east", "south", "west", "north")
+
+
+def _winds(dealer: int, passes: int) -> dict:
+    return {"round_wind": WINDS[passes // 4 % 4], "seat_winds": [WINDS[(s - dealer) % 4] for s in range(4)]}
+
+
+def _pinghu_zimo(s: Scene, dealer: int, winner: int) -> None:
+    """After one go-around, ``winner`` (123m 456m 789m 123p 5p) draws 5p: 平和 + 自摸 = 2, P = 4."""
+    nxt = s.opening_round(dealer)
+    while nxt != winner:
+        nxt = s.pass_turn(nxt)
+    s.draw(winner, "5p")
+    s.win([(winner, ["pinghu", "zimo"], 2, 4)], "self_draw", "5p")
+    s.settle([((winner + k) % 4, winner, 4, "win") for k in (1, 2, 3)])
+
+
+def ex14_dealer_and_winds() -> GameBuilder:
+    """§11.14 dealer and winds over a game: hand 1 dealer seat 2, seat 0 wins (pass); hand 2
+    dealer 3, 流局 (stay); hand 3 seat 3 wins (stay); hand 4 一炮双响 seats 0 and 1 (pass);
+    hand 5 dealer 0, seat 2 wins (pass); hand 6 dealer 1, seat 0 wins (pass: four passes);
+    hand 7 dealer 2 in the 南 round: seat 3 (南) wins with a 南 triplet, 门风 + 圈风."""
+    s = Scene("gd-ex14", creator=2)
+    plain = "123m 456m 789m 123p 5p"
+    s.hand(2, {0: plain}, reserve="5p", **_winds(2, 0))
+    _pinghu_zimo(s, 2, 0)
+    s.hand(3, {}, **_winds(3, 1))
+    s.discard(3)
+    s.until(0, 0)
+    s.drawn()
+    s.hand(3, {3: plain + " 9s"}, reserve="5p", **_winds(3, 1))
+    s.discard(3, "9s")
+    s.go_around(0, 3)
+    s.draw(3, "5p")
+    s.win([(3, ["pinghu", "zimo"], 2, 4)], "self_draw", "5p")
+    s.settle([(0, 3, 4, "win"), (1, 3, 4, "win"), (2, 3, 4, "win")])
+    s.hand(3, {0: "123m 456m 789m 123p 5p", 1: "123s 456s 789s 123p 5p", 3: "5p"}, avoid="5p", **_winds(3, 1))
+    nxt = s.opening_round(3)
+    while nxt != 3:
+        nxt = s.pass_turn(nxt)
+    s.draw(3)
+    s.discard(3, "5p")
+    s.win([(0, ["pinghu"], 1, 2), (1, ["pinghu"], 1, 2)], "discard", "5p", from_seat=3)
+    s.settle([(3, 0, 2, "win"), (3, 1, 2, "win")])
+    s.hand(0, {2: plain}, reserve="5p", **_winds(0, 2))
+    _pinghu_zimo(s, 0, 2)
+    s.hand(1, {0: plain}, reserve="5p", **_winds(1, 3))
+    _pinghu_zimo(s, 1, 0)
+    s.hand(2, {3: "222z 123m 456m 789p 5s"}, reserve="5s", **_winds(2, 4))
+    nxt = s.opening_round(2)
+    while nxt != 3:
+        nxt = s.pass_turn(nxt)
+    s.draw(3, "5s")
+    s.win([(3, ["jihu", "zimo", "menfeng", "quanfeng"], 3, 8)], "self_draw", "5s")
+    s.settle([(0, 3, 8, "win"), (1, 3, 8, "win"), (2, 3, 8, "win")])
+    return s.close()
+
+
 def ex10_dasanyuan_bao(on_discard: bool = False) -> GameBuilder:
     """§11.10 大三元 包自摸: seat 3 ponged 中 (seat 1), 发 (seat 2), then 白 from seat 0, and
     holds 234m 7s: drawing 7s, 大三元 6: seat 0 pays 192; on seat 1's 7s, seat 1 pays 64."""
@@ -246,10 +369,11 @@ def ex11_renhe(second: bool = False, scope: Optional[str] = None) -> GameBuilder
     return s.close()
 
 
-def ex11_dihe() -> GameBuilder:
-    """§11.11 地和: seat 0's first draw completes its hand, no calls before: each pays 64."""
+def ex11_dihe(**winds) -> GameBuilder:
+    """§11.11 地和: seat 0's first draw completes its hand, no calls before: each pays 64
+    (``winds``: the round and seat winds the log states)."""
     s = Scene("gd-ex11d", creator=2)
-    s.hand(2, {0: "123m 456m 789s 123p 5p"}, reserve="5p")
+    s.hand(2, {0: "123m 456m 789s 123p 5p"}, reserve="5p", **winds)
     s.discard(2)
     s.pass_turn(3)
     s.draw(0, "5p")
@@ -310,6 +434,9 @@ EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "gd_ex07_qianggang": ex07_qianggang,
     "gd_ex08_yipao_sanxiang": ex08_yipao_sanxiang,
     "gd_ex08_two_winners_no_floor": lambda: ex08_yipao_sanxiang(False),
+    "gd_ex09_luodi_bao_zimo": ex09_luodi,
+    "gd_ex09_luodi_second_feed_not_liable": lambda: ex09_luodi("b"),
+    "gd_ex09_luodi_discard_win": lambda: ex09_luodi("c"),
     "gd_ex10_dasanyuan_bao": ex10_dasanyuan_bao,
     "gd_ex10_dasanyuan_discard": lambda: ex10_dasanyuan_bao(True),
     "gd_ex11_tianhe": ex11_tianhe,
@@ -319,6 +446,7 @@ EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "gd_ex11_dihe": ex11_dihe,
     "gd_ex12_louhe_other_tile": ex12_louhe,
     "gd_ex13_haidi_base2": ex13_haidi,
+    "gd_ex14_dealer_and_winds": ex14_dealer_and_winds,
 }
 
 #: Rooms with an option value that changes the money, each audited clean.
@@ -377,5 +505,6 @@ NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], str]] = {
                         "POINTS_MISMATCH"),
     "gd_zimo_on_special": (lambda: repaid(rescored(ex04_special_hand(), ["qingyise", "zimo"], 5, 32),
                                           [(3, 2, 32, "win"), (0, 2, 32, "win"), (1, 2, 32, "win")]), "FAN_MISMATCH"),
+    "gd_luodi_second_feed_billed": (lambda: repaid(ex09_luodi("b"), [(0, 2, 6, "bao_luodi")]), "BAO_UNDUE"),
     "gd_fan_name_omitted": (lambda: rescored(ex06_gangkai_bao(), ["jihu", "zimo"], 1, 8), "FAN_NAMES_DIFFER"),
 }

@@ -1415,3 +1415,6 @@ def _renumber_from(events: Events, start: int) -> Events:
 from .sichuan_faults import SICHUAN_FAULTS  # noqa: E402  (they build on the helpers above)
 
 FAULTS.update(SICHUAN_FAULTS)
+
+# Guangdong 鸡平和 fault classes (gd_*) register themselves into FAULTS.
+from . import guangdong_faults  # noqa: E402,F401

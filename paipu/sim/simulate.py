@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
 import msgspec
@@ -242,6 +242,8 @@ class _Game:
         self.game_id = f"{cfg.game_prefix}{cfg.seed}-{index:05d}"
         self.build = rng.choice(cfg.builds) if cfg.builds else cfg.build
         self.underpay = cfg.dianji_underpay_build is not None and self.build == cfg.dianji_underpay_build
+        #: the last HandWon (the family's settlement facts read liabilities from it)
+        self.last_won: Optional[ev.HandWon] = None
         # Player ids: a pool of 24; the anomaly seats always carry the same players.
         pool = [f"P{i:02d}" for i in range(4, 25)]
         rng.shuffle(pool)
@@ -279,6 +281,8 @@ class _Game:
             self.emit(ev.RoomResized, seats=self.seats4[:3])
         charged = False
         dealer = family.first_dealer(self.creator)
+        if dealer is None:  # the family does not fix the first dealer (Guangdong: drawn by lot)
+            dealer = self.rng.randrange(self.n)
         max_hands = cfg.max_hands if cfg.max_hands is not None else 200
         reason = "hands_done"
         hand_no = 0
@@ -311,6 +315,13 @@ class _Game:
 
 # ---------------------------------------------------------------------------
 # one hand
+
+
+#: Probes for the family's own rules on a move (only the event type and seat matter).
+_PROBE_PONG = ev.Ponged(game="", seq=0, at=datetime.fromtimestamp(0, timezone.utc), seat=0, from_seat=1,
+                        tile="1m", tiles=["1m", "1m"])
+_PROBE_KONG = ev.KongConcealed(game="", seq=0, at=datetime.fromtimestamp(0, timezone.utc), seat=0, kind="1m",
+                               tiles=["1m"] * 4)
 
 
 def _always_legal(seat: int, tile: int, kong_discard: bool) -> bool:
@@ -502,9 +513,15 @@ class _Hand:
         one; a family without a tail pool replaces from the wall."""
         table = self.table
         if not self.pool:
-            tile = self.wall[self.head]
-            self.head += 1
-            self.emit(ev.TileDrawn, seat=seat, tile=TILE_NAMES[tile], source="wall")
+            source = self.family.replacement_source(self.rules) if self.family.replacement_source else "wall"
+            if source == "tail" and self.rules.kong_replacement == "tail":
+                # the wall's last undrawn tile (Guangdong), logged as a tail draw
+                tile = self.wall[self.tail_next]
+                self.tail_next -= 1
+            else:
+                tile = self.wall[self.head]
+                self.head += 1
+            self.emit(ev.TileDrawn, seat=seat, tile=TILE_NAMES[tile], source=source)
             return tile, True
         tail = list(table.tail)
         choice = next((t for t in tail if self._would_win_with(seat, t)), None)
@@ -522,9 +539,25 @@ class _Hand:
         # a wall tile to turn up after it).
         if self.remaining() < self.reserve():
             return False
+        if self._family_refuses(_PROBE_KONG):
+            return False
         if not self.pool:
             return self.head <= self.tail_next
         return len(self.table.tail) >= 1 and self.tail_next >= self.head
+
+    def _family_refuses(self, probe: ev.Event) -> bool:
+        """The family's own rules refuse this kind of move now (Guangdong: no claim but 胡 on
+        the last discard, no kong without a drawable tile)."""
+        checks = self.family.event_checks
+        return checks is not None and bool(checks(self.rules, self.table, probe))
+
+    def _context(self, seat: int, how: str, tile: int, after_kong: bool = False, kong_discard: bool = False,
+                 winners: int = 1) -> WinContext:
+        """The win context the family scores with (its own, e.g. winds and 天/地/人和, where it has one)."""
+        make = self.family.win_context
+        if make is not None:
+            return make(self.rules, self.table, seat, how, tile, after_kong, kong_discard, winners)
+        return WinContext(how, tile, after_kong=after_kong, kong_discard=kong_discard)
 
     def _holds_out(self, seat: int, win: Score) -> bool:
         """A "kongs" or "winds" bot close to 四杠 / 大四喜 lets a smaller win go while
@@ -597,7 +630,7 @@ class _Hand:
 
     def _may_win_on(self, seat: int, tile: int) -> bool:
         """No pass rule (过胡) bars ``seat`` from winning on ``tile`` from another seat."""
-        return self.family.pass_violation(self.book, seat, "win", tile, _always_legal) is None
+        return self.family.pass_violation(self.book, seat, "win", tile, _always_legal, rules=self.rules) is None
 
     def _self_draw_win(self, seat: int, tile: int, after_kong: bool) -> Optional[Score]:
         """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong)."""
@@ -608,7 +641,7 @@ class _Hand:
             return None
         if melds and not family.is_winning(rules, counts, melds):
             return None
-        sc = family.score(rules, _tiles(counts), melds, WinContext("self_draw", tile, after_kong=after_kong))
+        sc = family.score(rules, _tiles(counts), melds, self._context(seat, "self_draw", tile, after_kong=after_kong))
         return sc if sc.wins else None
 
     def _win_from(self, seat: int, tile: int, ctx: WinContext) -> Optional[Score]:
@@ -624,7 +657,7 @@ class _Hand:
 
     def _discard_win(self, seat: int, tile: int, kong_discard: bool) -> Optional[Score]:
         """点炮: a legal win on another seat's discard (pass rules aside)."""
-        return self._win_from(seat, tile, WinContext("discard", tile, kong_discard=kong_discard))
+        return self._win_from(seat, tile, self._context(seat, "discard", tile, kong_discard=kong_discard))
 
     def _would_win_with(self, seat: int, tile: int) -> bool:
         """Whether drawing ``tile`` completes the seat's hand (for choosing the tail tile)."""
@@ -649,6 +682,9 @@ class _Hand:
         offers: dict[int, dict[str, Any]] = {}
         could: dict[int, list[str]] = {}
         kong_ok = self._can_kong_now()
+        self._kong_discard = after_kong  # for rescoring several winners (一炮三响)
+        # the family's own rule on the last discard (Guangdong: only 胡)
+        last = self._family_refuses(_PROBE_PONG)
         for s in order:
             counts = table.hands[s]
             o: dict[str, Any] = {}
@@ -656,22 +692,23 @@ class _Hand:
             win = self._discard_win(s, t, after_kong)
             if win is not None:
                 c.append("win")
-                if family.pass_violation(book, s, "win", t, _always_legal) is None:
+                if family.pass_violation(book, s, "win", t, _always_legal, rules=rules) is None:
                     o["win"] = win
             kongs = family.exposed_kong_options(rules, counts, t)
             if kongs:
                 c.append("kong")
-                if kong_ok and family.pass_violation(book, s, "kong", t, _always_legal) is None:
+                if kong_ok and not last and family.pass_violation(book, s, "kong", t, _always_legal,
+                                                                  rules=rules) is None:
                     o["kong"] = list(kongs[0])  # natural tiles first
             if family.could_pong(rules, counts, t):
                 c.append("pong")
-                if family.pass_violation(book, s, "pong", t, _always_legal) is None:
+                if not last and family.pass_violation(book, s, "pong", t, _always_legal, rules=rules) is None:
                     o["pong"] = [t, t]
             elif cfg.illegal_claimer == s and rng.random() < 0.5:
                 bad = wild_pong_tiles(self.wild, counts, t)
                 if bad is not None:
                     o["pong"] = bad
-            chows = family.chow_options(rules, counts, t, s, d)
+            chows = family.chow_options(rules, counts, t, s, d) if not last else []
             if chows:
                 # a chicken joins a chow only as its plain tile; the bot prefers plain tiles
                 plain = [list(p) for p in chows if p[0] not in self.wild and p[1] not in self.wild]
@@ -750,14 +787,14 @@ class _Hand:
         robbers = []
         for k in range(1, self.n):
             s = (adder + k) % self.n
-            win = self._win_from(s, tile, WinContext("robbed_kong", tile))
+            win = self._win_from(s, tile, self._context(s, "robbed_kong", tile))
             if win is None or not self._may_win_on(s, tile):
                 continue
             if self.rng.random() < 0.9:
                 robbers.append((s, win))
             else:
                 self.emit(ev.ClaimPassed, seat=s, claims=["win"])
-                self.book.let_rob_go(s)
+                self.book.let_rob_go(s, tile)
         if robbers:
             for s, _ in robbers:
                 self.emit(ev.ClaimDeclared, seat=s, claim="win")
@@ -770,6 +807,11 @@ class _Hand:
         if how == "discard" and len(winners) > 1:
             stats.bump(stats.claims, "multi_win")
         stats.bump(stats.claims, f"win_{how}")
+        if how == "discard" and len(winners) > 1 and self.family.win_context is not None:
+            # the family may score a winner by how many won (一炮三响)
+            winners = [(s, self.family.score(self.rules, _tiles(self.table.hands[s]) + [tile], self.table.melds[s],
+                                             self._context(s, how, tile, kong_discard=self._kong_discard,
+                                                           winners=len(winners)))) for s, _ in winners]
         ws = []
         for s, sc in winners:
             for f in sc.fans:
@@ -777,7 +819,7 @@ class _Hand:
             if not sc.fans:
                 stats.bump(stats.fans, "(none)")
             ws.append(ev.Winner(seat=s, fans=list(sc.fans), fan=sc.fan, points=sc.points))
-        self.emit(ev.HandWon, winners=ws, how=how, tile=TILE_NAMES[tile], from_seat=from_seat)
+        self.g.last_won = self.emit(ev.HandWon, winners=ws, how=how, tile=TILE_NAMES[tile], from_seat=from_seat)
         result = HandResult(winners=tuple(s for s, _ in winners), how=how, from_seat=from_seat)
         self._settle(result, [(s, sc.points) for s, sc in winners])
         stats.wins += 1
@@ -928,7 +970,9 @@ def settle_hand(game: _Game, result: HandResult, winners: list[tuple[int, int]]
     (bets, 点鸡 tallies).  The ``dianji_underpay_build`` anomaly then pays every
     net-compared (点鸡) transfer one short."""
     family, rules, table = game.family, game.rules, game.table
-    facts = family.hand_facts(rules, table.received, table.bets)
+    won = game.last_won if result.how_won else None
+    facts = family.table_facts(rules, table, won) if family.table_facts is not None else \
+        family.hand_facts(rules, table.received, table.bets)
     settled = family.settle(rules, list(table.scores), winners, result.how_won, result.from_seat, facts)
     if not game.underpay:
         return settled.transfers, settled.scores

@@ -105,14 +105,7 @@ def test_a_missing_floor_is_a_points_mismatch():
 
 
 def _wind_room(**winds) -> GameBuilder:
-    s = Scene("gd-winds", creator=2)
-    s.hand(2, {0: "123m 456m 789s 123p 5p"}, reserve="5p", **winds)
-    s.discard(2)
-    s.pass_turn(3)
-    s.draw(0, "5p")
-    s.win([(0, ["dihe"], 6, 64)], "self_draw", "5p")
-    s.settle([(1, 0, 64, "win"), (2, 0, 64, "win"), (3, 0, 64, "win")])
-    return s.close()
+    return gx.ex11_dihe(**winds)
 
 
 def test_logged_winds_are_checked_against_the_dealer():

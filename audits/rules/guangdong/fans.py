@@ -396,7 +396,7 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
                      [f"1. {CHINESE[name]} {name}: F = {f}, nothing else counts", f"5. P = {ruleset.base} × 2^{f} = "
                       f"{points(f, ruleset)}"])
     best = None
-    steps = []
+    steps = ["1. not 天和 / 地和 / 人和"]
     for names, raw, v, special, r in _readings(ruleset, concealed, melds, ctx):
         label = " + ".join(f"{CHINESE[n]} {FAN_VALUES[n] if n != 'qidui' else v}" for n in names)
         steps.append(f"2. reading: {label} -> " + (f"special, V = {v}" if special else

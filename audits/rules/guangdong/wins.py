@@ -15,6 +15,7 @@ from replay.melds import Meld
 from schema.ruleset import Ruleset
 
 from .. import hands
+from ..qujing.wins import physical_held  # the same fact: copies held, concealed and melded
 
 #: The 13 terminal and honour kinds of 十三幺: 1m 9m 1p 9p 1s 9s and 东 南 西 北 白 发 中.
 ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
@@ -86,15 +87,6 @@ def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Seque
         c[tile] += 1
         got = cache[tile] = is_winning(ruleset, c, melds)
     return got
-
-
-def physical_held(counts: Sequence[int], melds: Sequence[Meld]) -> list[int]:
-    """Physical copies of each kind the seat holds, concealed and in its melds."""
-    held = list(counts)
-    for m in melds:
-        for t in m.tiles:
-            held[t] += 1
-    return held
 
 
 def waits(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[int]:
