@@ -82,21 +82,28 @@ def handlers_for(family) -> dict:
     got = _WATCHED.get(family.name)
     if got is None:
         got = dict(HANDLERS)
+        after = family.data.get("observe_after", family.observes)
         for t in family.observes:
-            got[t] = _watching(family, HANDLERS[t])
+            got[t] = _watching(family, HANDLERS[t], t in after)
         _WATCHED[family.name] = got
     return got
 
 
-def _watching(family, handler: Callable) -> Callable:
+def _watching(family, handler: Callable, after: bool) -> Callable:
     observe = family.observe
 
     def watched(ctx: AuditContext, e: ev.Event) -> None:
         for seat, v in observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, False):
             ctx.find(v.code, e, seat=seat, expected=v.expected, actual=v.actual, message=v.message)
         handler(ctx, e)
-        observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, True)
-    return watched
+        if after:
+            observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, True)
+
+    def watched_before(ctx: AuditContext, e: ev.Event) -> None:
+        for seat, v in observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, False):
+            ctx.find(v.code, e, seat=seat, expected=v.expected, actual=v.actual, message=v.message)
+        handler(ctx, e)
+    return watched if after else watched_before
 
 
 def walk(ctx: AuditContext) -> GameAudit:

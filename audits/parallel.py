@@ -6,7 +6,7 @@ event and no :class:`~schema.reader.GameLog` crosses a process boundary: only
 tasks (a path and a byte range) go out and :class:`~audits.ledger.GameAudit`
 results come back.
 
-* **Plain logs are cut into byte ranges** of a few MB (whole small files are one
+* **Plain logs are cut into byte ranges** of up to 4 MB (whole small files are one
   range), each cut just after a line that mentions ``GameClosed`` (a guess that
   no game is open there).  A worker reads its range with
   :class:`schema.reader.LogReader` and audits each game, exactly as one process
@@ -36,8 +36,8 @@ soon as everything before them is done.  Orphan problems (missing or unreadable
 files, lines naming no game) are collected in file and line order, like
 ``LogReader.orphans``, and are complete once the iterator is exhausted.
 
-Memory stays bounded: at most ``window`` ranges per worker are in flight, and a
-worker dealing a log runs at most ``window`` blocks ahead of the slowest one.
+Memory stays bounded: at most two ranges per worker are in flight, and a worker
+dealing a log runs at most ``window`` blocks ahead of the slowest one.
 A game whose audit raises is reported as an incomplete audit with an
 ``INTERNAL_ERROR`` finding (as :func:`audits.audit.audit_game` does itself); it
 never stops the others.  A worker that dies stops the audit with a one-line
@@ -69,9 +69,11 @@ from schema.reader import (FileSpan, GameLog, LogProblem, LogReader, _Window, de
 DEAL_BYTES = 1 << 20
 #: Blocks (or ranges) a worker may have in flight before this process waits for it.
 WINDOW = 6
-#: Plain logs are cut into ranges of at most about this many bytes (at least an eighth of it,
-#: about eight ranges per worker in between).
-SPAN_BYTES = 8 << 20
+#: Plain logs are cut into ranges of at most about this many bytes (at least a sixteenth of
+#: it, about 32 ranges per worker in between, so the workers finish close together).
+SPAN_BYTES = 4 << 20
+#: Ranges a worker may have in flight (the one it reads and the next).
+SPANS_AHEAD = 2
 _PLAN_BYTES = 1 << 22
 
 
@@ -609,12 +611,12 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
                 size = os.path.getsize(path)
             except OSError:
                 size = 0
-            target = min(SPAN_BYTES, max(size // (8 * jobs), SPAN_BYTES // 8))
+            target = min(SPAN_BYTES, max(size // (32 * jobs), SPAN_BYTES // 16))
             plan = _plan(path, target) if size > target else iter([(0, None, 1)])
             for start, end, first in plan:
                 if fidx in fallen:
                     break
-                while min(spans_out) >= window:
+                while min(spans_out) >= min(window, SPANS_AHEAD):
                     receive()
                     yield from flush()
                 w = spans_out.index(min(spans_out))

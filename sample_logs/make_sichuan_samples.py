@@ -320,9 +320,44 @@ def main() -> None:
     for row in (2, 4):
         for cap in (3, 6):
             write(ex11(row, cap), f"ex11_row{row}_cap{cap}", f"§13.11 fan table row {row}, fan_cap={cap}", out)
+    faulty(out)
     for name, note, findings in out:
         print(name, "findings:", findings, "—", note)
     update_readme(out)
+
+
+def faulty(out: list) -> None:
+    """One faulty log per Sichuan fault class, planted in a simulated room."""
+    import random
+
+    from paipu.sim.mutate import mutate
+    from paipu.sim.sichuan_faults import SICHUAN_FAULTS, SOURCES
+    from paipu.sim.simulate import SimConfig, simulate_games
+    from schema.reader import encode_events
+    for name, fault in SICHUAN_FAULTS.items():
+        rng = random.Random(name)
+        preset, options = SOURCES[name]
+        for g in simulate_games(SimConfig(preset=preset, options=options, games=300, seed=77, max_hands=3)):
+            res = mutate(g, name, rng)
+            if res is not None:
+                break
+        else:
+            print(f"  skipped {name}: not applicable")
+            continue
+        events, expected = res
+        path = os.path.join(HERE, "faulty", f"{name}.jsonl")
+        with open(path, "wb") as f:
+            f.write(encode_events(events))
+        game = events[0].game
+        logs, _ = read_games([path])
+        a = audit_game(logs[0])
+        with open(path[:-len(".jsonl")] + ".expected.json", "w", encoding="utf-8") as f:
+            json.dump({"findings": [{"game": game, "code": c, "seq": q} for c, q in expected],
+                       "final_scores": {game: {"logged": a.logged_scores[-1] if a.logged_scores else None,
+                                               "ledger": a.ledger[-1] if a.ledger else None}}},
+                      f, ensure_ascii=False, indent=1)
+            f.write("\n")
+        out.append((f"../faulty/{name}.jsonl", fault.description, [{"code": fault.code}]))
 
 
 MARK = "## Sichuan (clean/sichuan_*, sichuan.md §13)"
@@ -337,7 +372,8 @@ def update_readme(out: list) -> None:
     lines = ["", MARK, "", "Written by `python sample_logs/make_sichuan_samples.py` (run by `make_samples.py` too).", ""]
     for name, note, findings in out:
         codes = ", ".join(sorted({f["code"] for f in findings}))
-        lines.append(f"- `{name}` — {note}" + (f" → `{codes}`." if codes else ""))
+        shown = name.rsplit("/", 1)[-1]
+        lines.append(f"- `{shown}` — {note}" + (f" → `{codes}`." if codes else ""))
     with open(path, "w", encoding="utf-8") as f:
         f.write(text + "\n".join(lines) + "\n")
 

@@ -19,6 +19,9 @@ def broken(ctx: AuditContext, x: ReplayError, e: ev.Event) -> None:
     msg = f"{x.message} ({kind})"
     if kind == "reported":
         return  # the check that stopped the replay already made its finding
+    f = ctx.findings[-1] if ctx.findings else None
+    if f is not None and f.seq == e.seq and f.code == "HAND_END_WRONG":
+        return  # the family explained the break: play after the hand had ended
     if kind == "seq_gap":
         ctx.find("STREAM_SEQ_GAP", e, expected=ctx.table.seq + 1, actual=e.seq, message=msg)
     elif kind == "seq_repeat":

@@ -326,7 +326,8 @@ class RuleFamily:
     #: (ruleset, n, dealer) -> the family's memory of one hand (its own rules and money
     #: moments), or None; the walker keeps it as ``AuditContext.hand_book``.
     hand_book: Optional[Callable[..., Any]] = None
-    #: the event types the family watches with ``observe`` (nothing else is slowed down).
+    #: the event types the family watches with ``observe`` (nothing else is slowed down);
+    #: ``data["observe_after"]`` narrows the types also observed after their handler.
     observes: frozenset = frozenset()
     #: (ruleset, table, event, book, ctx, after) -> [(seat, Violation)]: the family's own
     #: checks of a watched event, on the table before it applies (``after`` False) and after

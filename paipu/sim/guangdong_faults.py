@@ -316,7 +316,7 @@ ROWS = [
 ]
 
 for _name, _code, _group, _fn in ROWS:
-    FAULTS[_name] = Fault(_name, _code, _group, (_fn.__doc__ or _name).strip().splitlines()[0], _fn)
+    FAULTS[_name] = Fault(_name, _code, _group, (_fn.__doc__ or _name).strip().splitlines()[0], _fn, ("guangdong",))
 
 #: The Guangdong fault classes by name.
 GUANGDONG_FAULTS = [r[0] for r in ROWS]

@@ -56,6 +56,8 @@ class Fault:
     group: str
     description: str
     apply: Callable[["_Ctx"], tuple[Events, int]]
+    #: the rule families whose rooms the class is planted in
+    families: tuple[str, ...] = ("qujing",)
 
 
 # ---------------------------------------------------------------------------
@@ -1387,6 +1389,11 @@ def mutate(events: Sequence[ev.Event], fault: "Fault | str", rng: random.Random
     this fault class.
     """
     f = FAULTS[fault] if isinstance(fault, str) else fault
+    if events and type(events[0]) is ev.GameOpened:
+        from schema.ruleset import PRESETS
+        rules = PRESETS.get(events[0].preset)
+        if rules is not None and rules.family not in f.families:
+            return None  # the class is written for another family's rooms
     ctx = _Ctx(events, rng)
     try:
         new, at = f.apply(ctx)
@@ -1403,6 +1410,11 @@ def mutate(events: Sequence[ev.Event], fault: "Fault | str", rng: random.Random
 def _renumber_from(events: Events, start: int) -> Events:
     return [msgspec.structs.replace(e, seq=start + k) if e.seq != start + k else e for k, e in enumerate(events)]
 
+
+# --- Sichuan fault classes (paipu/sim/sichuan_faults.py) --------------------------------------
+from .sichuan_faults import SICHUAN_FAULTS  # noqa: E402  (they build on the helpers above)
+
+FAULTS.update(SICHUAN_FAULTS)
 
 # Guangdong 鸡平和 fault classes (gd_*) register themselves into FAULTS.
 from . import guangdong_faults  # noqa: E402,F401

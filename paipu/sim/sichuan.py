@@ -23,9 +23,11 @@ from schema.tiles import TILE_INDEX, TILE_NAMES, parse_hand
 class Script:
     """Writes one Sichuan room move by move; fans and money come from the family."""
 
-    def __init__(self, game: str, preset: str = "sichuan", options: Optional[dict] = None, creator: int = 0):
+    def __init__(self, game: str, preset: str = "sichuan", options: Optional[dict] = None, creator: int = 0,
+                 server: str = "paipu-samples", start=None):
+        kw = {"start": start} if start is not None else {}
         self.b = GameBuilder(game, preset=preset, options=options or {}, creator=creator,
-                             server="paipu-samples", build="1.0")
+                             server=server, build="1.0", **kw)
         self.r = Replayer()
         self.scores = [0, 0, 0, 0]
         self._do(self.b.open)
@@ -46,10 +48,10 @@ class Script:
     # -- a hand ---------------------------------------------------------------------
 
     def hand(self, number: int, dealer: int, hands: dict[int, str], voids: str,
-             exchange: Optional[tuple[str, Sequence[str]]] = None) -> None:
+             exchange: Optional[tuple[str, Sequence[str]]] = None, wall: Optional[Sequence[int]] = None) -> None:
         """Deal ``hands`` (seat -> tiles), optionally exchange, and declare ``voids`` (one
-        suit letter per seat)."""
-        self._do(self.b.hand, number, dealer)
+        suit letter per seat); ``wall``: the hand's wall, logged (head first)."""
+        self._do(self.b.hand, number, dealer, wall)
         self.book = Book(self.rules)
         self.seen = [0] * 34
         for s in range(4):

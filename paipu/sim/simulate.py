@@ -71,6 +71,8 @@ class SimConfig:
 
     preset: str = "qujing-xiaoji"
     options: dict[str, Any] = field(default_factory=dict)
+    #: Sichuan: the share of hands whose wall is arranged for a rare hand (天胡 / 地胡)
+    arrange: float = 0.0
     games: int = 1
     seed: int = 0
     max_hands: Optional[int] = 8
@@ -146,18 +148,28 @@ def _game_seeds(config: SimConfig) -> Iterator[tuple[int, int]]:
         yield g, rng.getrandbits(64)
 
 
+def _game_player(rules: Ruleset):
+    """The bots of the ruleset's family: the Sichuan simulator for ``sichuan``, else these."""
+    if rules.family == "sichuan":
+        from .sichuan_sim import SichuanGame
+        return SichuanGame
+    return _Game
+
+
 def simulate_games(config: SimConfig, stats: Optional[SimStats] = None) -> Iterator[list[ev.Event]]:
     """Play ``config.games`` rooms; yield each room's events (GameOpened … GameClosed)."""
     rules = _ruleset(config)
     stats = stats if stats is not None else SimStats()
+    player = _game_player(rules)
     for g, seed in _game_seeds(config):
-        yield _Game(config, rules, random.Random(seed), g, stats).play()
+        yield player(config, rules, random.Random(seed), g, stats).play()
 
 
 def _play_encoded(args: tuple[SimConfig, int, int]) -> tuple[bytes, SimStats]:
     config, g, seed = args
     stats = SimStats()
-    events = _Game(config, _ruleset(config), random.Random(seed), g, stats).play()
+    rules = _ruleset(config)
+    events = _game_player(rules)(config, rules, random.Random(seed), g, stats).play()
     return encode_events(events), stats
 
 

@@ -135,7 +135,7 @@ TABLES: tuple[Table, ...] = (
        ("fan", "INTEGER", "highest fan total the server claimed"),
        ("points", "INTEGER", "sum over winners of the points each payer owes"),
        ("draws", "INTEGER", "tiles drawn (wall and tail)"),
-       ("remaining", "INTEGER", "tiles left undrawn at the end (136 − dealt − drawn)"),
+       ("remaining", "INTEGER", "tiles left undrawn at the end (the set's tiles, 136 or 108, − dealt − drawn)"),
        ("reported_remaining", "INTEGER", "`remaining` as HandDrawn reported it"),
        ("kongs", "INTEGER", "kongs declared"),
        ("first_draw", "VARCHAR", "the first tile drawn from the wall after the deal"),
@@ -519,6 +519,7 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     n = len(players)
     rules = _ruleset_of(opened, n) if opened else None
     family = _family(rules)
+    set_size = rules.tile_count if rules is not None else 136
     scores = [opened.start_points] * n if opened else []
     hand_no = 0
     cur: Optional[_HandAcc] = None
@@ -536,7 +537,7 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
         chickens = facts.tallies if facts is not None and facts.tallies is not None else [None] * nn
         out.rows["hands"].append(R["hands"](
             log.game, h.hand, h.dealer, nn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at, h.result,
-            h.how, h.from_seat, h.winners, h.fans, h.fan, h.points, h.draws, 136 - h.dealt - h.draws,
+            h.how, h.from_seat, h.winners, h.fans, h.fan, h.points, h.draws, set_size - h.dealt - h.draws,
             h.reported, h.kongs, h.first_draw, h.first_draw_seq, h.settled_seq is not None))
         for s in range(nn):
             before = h.score_before[s] if s < len(h.score_before) else None

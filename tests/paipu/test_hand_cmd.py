@@ -160,3 +160,32 @@ def test_hand_transfers_need_seats_of_the_table():
     assert run(*args, "--seat", "0").exit_code == 2  # a robbed kong names its adder
     d = json.loads(run(*args, "--seat", "3", "--from-seat", "1", "--json").stdout)
     assert d["transfers"] == [{"payer": 1, "payee": 3, "amount": 3, "reason": "qianggang"}]
+
+
+# --- Sichuan (sichuan.md): the void suit and the win context -------------------------------
+
+def test_sichuan_hand_with_its_void_suit():
+    ok = run("234567p3345678s", "--tile", "9s", "--discard", "--preset", "sichuan", "--void", "m", "--json")
+    d = json.loads(ok.stdout)
+    assert ok.exit_code == 0 and d["wins"] and d["fans"] == ["jihu"] and d["points"] == 1
+    assert d["payments"] == [{"payer": "discarder", "amount": 1}]
+    # near miss: the same hand with 条 declared void does not win
+    bad = json.loads(run("234567p3345678s", "--tile", "9s", "--discard", "--preset", "sichuan", "--void", "s",
+                         "--json").stdout)
+    assert not bad["wins"] and bad["complete"]
+
+
+def test_sichuan_self_draw_pays_jiadi_and_haidi_counts():
+    d = json.loads(run("234567p3345678s", "--tile", "9s", "--preset", "sichuan", "--void", "m", "--last-tile",
+                       "--json").stdout)
+    assert d["fans"] == ["jihu", "haidi"] and d["points"] == 2
+    assert d["payments"] == [{"payer": "each_other_player", "amount": 3}]
+
+
+def test_sichuan_text_and_batch():
+    assert "WINS" in run("1111m33m55m77m88m9", "m", "--tile", "9m", "--preset", "sichuan", "--void", "s").stdout
+    line = json.dumps({"hand": "1111m33m55m77m88m9m", "tile": "9m", "how": "self_draw", "preset": "sichuan",
+                       "void": "s"})
+    out = json.loads(run("--batch", input=line + "\n").stdout)
+    assert sorted(out["fans"]) == ["longqidui", "qingyise"] and out["fan"] == 5 and out["points"] == 8
+    assert out["payments"] == [{"payer": "each_other_player", "amount": 9}]

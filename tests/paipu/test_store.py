@@ -359,3 +359,18 @@ def test_docs_describe_every_table():
     with open(os.path.join(ROOT, "docs", "store.md"), encoding="utf-8") as f:
         text = f.read()
     assert store.schema_markdown() in text
+
+
+def test_remaining_counts_from_the_rooms_tile_set(tmp_path):
+    # Sichuan plays 108 suited tiles: an exhaustive draw (流局) leaves nothing undrawn, where a
+    # 136-tile count would claim 28 tiles left
+    import glob
+
+    logs = sorted(glob.glob(os.path.join(ROOT, "sample_logs", "*", "sichuan*.jsonl")))
+    assert logs
+    db = str(tmp_path / "s.duckdb")
+    store.ingest(logs, db, audit=False)
+    rows = q(db, "SELECT g.preset, h.result, h.remaining FROM hands h JOIN games g USING (game)")
+    drawn = [r for _p, result, r in rows if result == "drawn"]
+    assert drawn and set(drawn) == {0}
+    assert all(0 <= r <= 108 for _p, _res, r in rows)

@@ -85,6 +85,7 @@ SICHUAN = RuleFamily(
     win_extras=play.win_extras,
     dealer_after=play.dealer_after,
     pass_values=True,
+    data={"observe_after": play.OBSERVE_AFTER},
 )
 
 __all__ = ["SICHUAN", "fans", "play", "settlement"]

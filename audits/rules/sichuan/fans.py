@@ -201,10 +201,15 @@ def waits_on(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], voi
     seat does not itself hold four of; with ``dead_wait_counts`` off, ``visible`` (34 counts
     of the copies seen) must leave one unseen copy."""
     use = meld_use_of(melds)
+    if not void_ok(counts, melds, void, ruleset):
+        return []  # holding the void suit, no tile makes a legal hand
+    # one more wild completes the hand iff some tile does (the shared engine's fast test)
+    if not _one_from(counts, melds, use):
+        return []
     c = list(counts)
     out = []
     for t in range(27):
-        if c[t] + use[t] >= 4:
+        if c[t] + use[t] >= 4 or (void >= 0 and ruleset.dingque == "declared" and t // 9 == void):
             continue
         if not ruleset.dead_wait_counts and visible is not None and visible[t] >= 4:
             continue
@@ -213,6 +218,12 @@ def waits_on(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], voi
             out.append(t)
         c[t] -= 1
     return out
+
+
+def _one_from(counts: Sequence[int], melds: Sequence[Meld], use: Sequence[int]) -> bool:
+    """Is the 3k+1 hand one tile from a complete shape (any tile, the void suit aside)?"""
+    from ..hands import is_one_from_complete
+    return is_one_from_complete(counts, 0, use if melds else None, bool(melds), True)
 
 
 def best_hand(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], void: int,

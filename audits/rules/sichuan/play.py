@@ -26,6 +26,10 @@ OBSERVES = frozenset({
     ev.ClaimDeclared,
 })
 
+#: The events whose memories the family updates after the walker's handler (``_after``).
+OBSERVE_AFTER = frozenset({ev.KongExposed, ev.KongConcealed, ev.KongAdded, ev.TileDiscarded, ev.Ponged,
+                           ev.HandWon})
+
 _SUITS = ("m", "p", "s")
 
 
@@ -89,19 +93,39 @@ def _holds_void(table, seat: int) -> bool:
     return v >= 0 and any(table.hands[seat][9 * v:9 * v + 9])
 
 
-def _in_last_four(ruleset: Ruleset, undrawn: int) -> bool:
+def in_last_four(ruleset: Ruleset, undrawn: int) -> bool:
     """§6.4: the phase starts with the draw that takes the fourth-last tile (R ≤ 3 after it),
     or as soon as R ≤ 4 (``four_remaining``)."""
     return undrawn <= (4 if ruleset.last_four_window == "four_remaining" else 3)
 
 
+_NONE: list = []
+
+
 def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
     """``RuleFamily.observe``: [(seat, Violation)] for one watched event."""
-    if after:
-        _after(ruleset, table, e, hb, ctx)
-        return []
-    out: list = []
     t = type(e)
+    if after:
+        if t is not ev.TileDrawn:
+            _after(ruleset, table, e, hb, ctx)
+        return _NONE
+    # the hot path: a draw or a discard in play by a seat still in, with a suited tile
+    if (t is ev.TileDrawn or t is ev.TileDiscarded) and hb.dealer_acted and table.phase != "won" \
+            and e.tile[1] != "z" and (not table.out or e.seat not in table.out):
+        if t is ev.TileDrawn:
+            out = _missed_last_four(ruleset, table, hb, ctx, e, _NONE) if hb.discard_window is not None else _NONE
+            if hb.pending_added is not None:
+                _stands(hb, hb.pending_added, "kong_added", None)
+            return out
+        seat = e.seat
+        out = _last_four_self_draw(ruleset, table, hb, ctx, seat, e) if table.undrawn <= 4 else _NONE
+        if ruleset.void_first and ruleset.dingque == "declared":
+            v = table.voids[seat]
+            if v >= 0 and TILE_INDEX[e.tile] // 9 != v and _holds_void(table, seat):
+                out = out + [(seat, _v("VOID_DISCARD_ORDER", f"seat {seat} discards {e.tile} while holding its "
+                                       f"void suit {_SUITS[v]}", f"a {_SUITS[v]} tile", e.tile))]
+        return out
+    out: list = []
     if t is not ev.HandStarted and t is not ev.HandSettled and t is not ev.ClaimDeclared:
         bad = [x for x in _tiles_of(e) if x.endswith("z")]
         if bad:
@@ -333,7 +357,7 @@ def _meld_checks(ruleset: Ruleset, table, e: ev.Event, seat: int) -> list:
 def _last_four_self_draw(ruleset: Ruleset, table, hb: HandBook, ctx, seat: int, e: ev.Event) -> list:
     """最后四张自动和 (§6.4): a seat whose drawn tile completes a legal hand wins at once."""
     ld = ctx.last_draw
-    if ld is None or ld[0] != seat or not _in_last_four(ruleset, table.undrawn) or seat in table.out:
+    if ld is None or ld[0] != seat or not in_last_four(ruleset, table.undrawn) or seat in table.out:
         return []
     counts = table.hands[seat]
     if F.is_legal_shape(counts, table.melds[seat], table.voids[seat], ruleset):
@@ -349,7 +373,7 @@ def _missed_last_four(ruleset: Ruleset, table, hb: HandBook, ctx, e: ev.Event, w
     if w is None:
         return []
     frm, tile, kd = w
-    if not _in_last_four(ruleset, table.undrawn):
+    if not in_last_four(ruleset, table.undrawn):
         return []
     if isinstance(e, ev.HandWon) and e.how != "discard":
         return []
@@ -436,11 +460,24 @@ def pass_violation(book, seat: int, claim: str, tile: int, judge, value=None, ru
     if claim != "win" or rules is None or rules.guoshui == "off":
         return None
     passed = [(t, kd) for t, kd in book.wins[seat] if judge(seat, t, kd)]
-    if rules.guoshui == "any_discard":
-        return "WIN_DURING_GUOSHUI" if passed or book.robs[seat] else None
-    if not passed or value is None:
+    if not passed and not book.robs[seat]:
         return None
-    m = max(value(seat, t, kd) for t, kd in passed)
-    now = value(seat, tile, None)
-    return "WIN_DURING_GUOSHUI" if now is not None and now <= m else None
+    values = [value(seat, t, kd) for t, kd in passed] if value is not None else []
+    now = value(seat, tile, None) if value is not None and rules.guoshui == "higher_fan" else None
+    return None if guoshui_allows(rules, values, book.robs[seat], now) else "WIN_DURING_GUOSHUI"
+
+
+def guoshui_allows(rules: Ruleset, passed: list, passed_rob: bool, value: Optional[int]) -> bool:
+    """过水 (§7.1): may a seat that passed legal wins worth ``passed`` (capped fans; a passed
+    robbing: ``passed_rob``) since its own last action win on a discard or rob now, at
+    ``value`` (the new win's capped fan, valued as a discard win)?  The simulator asks this
+    too."""
+    if rules.guoshui == "off" or not (passed or passed_rob):
+        return True
+    if rules.guoshui == "any_discard":
+        return False
+    known = [v for v in passed if v is not None]
+    if not known:
+        return True
+    return value is not None and value > max(known)
 

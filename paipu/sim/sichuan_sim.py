@@ -1,0 +1,345 @@
+"""The Sichuan simulator (sichuan.md): bots play both presets legally and log them as a
+correct server would, through :class:`paipu.sim.sichuan.Script` (so fans, points and every
+transfer come from the family).
+
+The bots: 换三张 (by option) of their shortest suit, 定缺 of their shortest suit (now and
+then of another, which makes 花猪), void tiles first, wins (always over the last four tiles,
+otherwise nearly always; a declined discard win starts 过水), concealed, added and exposed
+kongs, pongs, robbing an added kong, 一炮多响, 血战 seats leaving, exhaustive ends with
+查花猪 / 查大叫 / 退税.  ``arrange`` (0..1) is the share of hands whose wall is arranged by
+seeding so that a rare hand arises (天胡, 地胡, 将对); the coverage bench reports
+how many.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Optional
+
+from audits.rules.sichuan import fans as F
+from audits.rules.sichuan import play
+from audits.rules.sichuan.settlement import next_dealer
+from schema import events as ev
+from schema.builder import EPOCH
+from schema.ruleset import Ruleset
+from schema.tiles import TILE_NAMES
+
+from .sichuan import Script
+
+SET = [k for k in range(27) for _ in range(4)]
+
+
+def _str(tiles) -> str:
+    return "".join(TILE_NAMES[t] for t in tiles)
+
+
+class _End(Exception):
+    """The hand is over."""
+
+
+class SichuanGame:
+    """One room of ``hands`` hands."""
+
+    def __init__(self, config, rules: Ruleset, rng: random.Random, index: int, stats) -> None:
+        self.cfg = config
+        self.rules = rules
+        self.rng = rng
+        self.stats = stats
+        self.arrange = float(getattr(config, "arrange", 0.0) or 0.0)
+        start = EPOCH + timedelta(hours=index)
+        self.g = Script(f"{getattr(config, 'game_prefix', 'sim-')}{config.seed}-{index:05d}", preset=config.preset, options=dict(config.options),
+                        server="paipu-sim", start=start)
+        self.arranged = 0
+
+    def play(self) -> list[ev.Event]:
+        dealer = 0
+        hands = self.cfg.max_hands or 8
+        self.stats.games += 1
+        for h in range(1, hands + 1):
+            first = self.hand(h, dealer)
+            dealer = next_dealer(self.rules, dealer, first)
+        self.g.close()
+        return list(self.g.b.events)
+
+    # -- one hand -------------------------------------------------------------------------
+
+    def hand(self, number: int, dealer: int):
+        rng, g, rules = self.rng, self.g, self.rules
+        wall = list(SET)
+        rng.shuffle(wall)
+        kind = None
+        if self.arrange and rng.random() < self.arrange:
+            kind = rng.choice(("tianhe", "dihe", "jiangdui"))
+            wall = self._arranged(wall, kind, dealer)
+            self.arranged += 1
+        self.wall = wall
+        order = [dealer] + [(dealer + k) % 4 for k in range(1, 4)]
+        dealt = {dealer: wall[0:14]}
+        pos = 14
+        for s in order[1:]:
+            dealt[s] = wall[pos:pos + 13]
+            pos += 13
+        self.head, self.tail = pos, 107
+        exchange = None
+        hands = {s: list(dealt[s]) for s in range(4)}
+        if rules.huan_san_zhang:
+            direction = rng.choice(("next", "prev", "across"))
+            given = [self._three(hands[s]) for s in range(4)]
+            exchange = (direction, [_str(x) for x in given])
+            step = {"next": 1, "prev": 3, "across": 2}[direction]
+            for s in range(4):
+                for t in given[s]:
+                    hands[s].remove(t)
+            for s in range(4):
+                hands[(s + step) % 4] += given[s]
+        voids = ""
+        for s in range(4):
+            counts = [sum(1 for t in hands[s] if t // 9 == u) for u in range(3)]
+            v = min(range(3), key=lambda u: (counts[u], u))
+            if rng.random() < 0.08:
+                v = rng.randrange(3)  # a bold (or careless) declaration: 花猪 may follow
+            voids += "mps"[v]
+        g.hand(number, dealer, {s: _str(dealt[s]) for s in range(4)}, voids if rules.dingque == "declared" else "",
+               exchange=exchange, wall=wall)
+        self.stats.hands += 1
+        self.passed: dict[int, list] = {s: [] for s in range(4)}
+        self.passed_rob = {s: False for s in range(4)}
+        try:
+            self.turn(dealer, drew=False)
+        except _End:
+            pass
+        g.settle()
+        return g.book.first
+
+    def _three(self, hand: list[int]) -> list[int]:
+        """换三张: three tiles of the shortest suit holding at least three."""
+        by = {u: [t for t in hand if t // 9 == u] for u in range(3)}
+        u = min((u for u in range(3) if len(by[u]) >= 3), key=lambda u: len(by[u]))
+        return sorted(by[u])[:3]
+
+    def _arranged(self, wall: list[int], kind: str, dealer: int) -> list[int]:
+        """A wall whose deal (or last tile) makes a rare moment likely."""
+        rng = self.rng
+        if kind == "jiangdui":  # the dealer is dealt 2/5/8 pongs and a pair (天胡 where it is on)
+            a, b = rng.sample(range(3), 2)
+            hand = [9 * a + 1] * 3 + [9 * a + 4] * 3 + [9 * a + 7] * 3 + [9 * b + 1] * 3 + [9 * b + 4] * 2
+            rest = list(wall)
+            for t in hand:
+                rest.remove(t)
+            return hand + rest
+        if kind in ("tianhe", "dihe"):
+            s = rng.randrange(3)
+            base = [9 * s + r for r in (0, 1, 2, 3, 4, 5, 6, 7, 8)] + [9 * s + rng.randrange(9)] * 2
+            r = rng.randrange(7)
+            hand = base + [9 * s + r, 9 * s + r + 1, 9 * s + r + 2]
+            counts = [hand.count(k) for k in range(27)]
+            if max(counts) > 4:
+                return wall
+            rest = list(wall)
+            for t in hand:
+                rest.remove(t)
+            if kind == "tianhe":
+                return hand + rest
+            # 地胡: the dealer's 下家 is dealt 13 of them and draws the 14th first
+            last = hand.pop()
+            out = rest[:14] + hand + rest[14:]
+            out.insert(14 + 13 * 3, last)
+            return out
+        return wall
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def _still_in(self) -> list[int]:
+        return [s for s in range(4) if s not in self.g.t.out]
+
+    def _void(self, s: int) -> int:
+        return self.g.t.voids[s]
+
+    def _holds_void(self, s: int) -> bool:
+        v = self._void(s)
+        return v >= 0 and any(self.g.t.hands[s][9 * v:9 * v + 9])
+
+    def _draw(self, seat: int, tail: bool = False) -> int:
+        t = self.g.t
+        if tail and self.rules.kong_replacement == "tail":
+            tile = self.wall[self.tail]
+            self.tail -= 1
+        else:
+            tile = self.wall[self.head]
+            self.head += 1
+        if tail:
+            return tile
+        self.g.draw(seat, TILE_NAMES[tile])
+        self._own_action(seat)
+        return tile
+
+    def _own_action(self, seat: int) -> None:
+        self.passed[seat] = []
+        self.passed_rob[seat] = False
+
+    def _value(self, seat: int, tile: int, kd: bool) -> Optional[int]:
+        """A legal discard-valued win of ``seat`` on ``tile`` (capped fan), or None."""
+        t = self.g.t
+        c = list(t.hands[seat])
+        c[tile] += 1
+        if not F.is_legal_shape(c, t.melds[seat], self._void(seat), self.rules):
+            return None
+        return self.g._score(seat, TILE_NAMES[tile], "discard").capped
+
+    def _may(self, seat: int, v: Optional[int]) -> bool:
+        return v is not None and play.guoshui_allows(self.rules, self.passed[seat], self.passed_rob[seat], v)
+
+    def _end_if_over(self) -> None:
+        t = self.g.t
+        if t.phase == "won":
+            raise _End
+
+    def turn(self, seat: int, drew: bool) -> None:
+        """``seat`` acts: (after its draw) self-draw win, kongs, then a discard and the claims."""
+        g, rules, rng, t = self.g, self.rules, self.rng, self.g.t
+        while True:
+            last_four = play.in_last_four(rules, t.undrawn)
+            hand = t.hands[seat]
+            if F.is_legal_shape(hand, t.melds[seat], self._void(seat), rules) and (
+                    last_four or rng.random() < 0.95 or not drew):
+                tile = g.b.events[-1].tile if drew else TILE_NAMES[max(k for k in range(27) if hand[k])]
+                if drew or (seat == t.dealer and g.first_turn):
+                    g.win([seat], "self_draw", tile)
+                    self.stats.wins += 1
+                    self._end_if_over()
+                    self._next_after(seat)
+                    return
+            kong = self._kong_choice(seat) if t.undrawn >= 1 else None
+            if kong is None:
+                break
+            kind, k = kong
+            if kind == "kong_concealed":
+                g.kong(seat, "kong_concealed", TILE_NAMES[k])
+            else:
+                g._do(g.b.kong_added, seat, TILE_NAMES[k])
+                g.kong_turn = (seat, "kong_added", None)
+                if self._robbing(seat, k):
+                    return
+                g.book.kong(seat, "kong_added", None)
+            rep = self._draw(seat, tail=True)
+            g.draw(seat, TILE_NAMES[rep], tail=True)
+            self._own_action(seat)
+            drew = True
+        self._discard(seat)
+
+    def _kong_choice(self, seat: int):
+        t, rules, rng = self.g.t, self.rules, self.rng
+        if not rules.claims_while_void and self._holds_void(seat):
+            return None
+        v = self._void(seat)
+        for k in range(27):
+            if t.hands[seat][k] == 4 and k // 9 != v and rng.random() < 0.8:
+                return ("kong_concealed", k)
+        for m in t.melds[seat]:
+            if m.kind == "pong" and t.hands[seat][m.of] and rng.random() < 0.8:
+                return ("kong_added", m.of)
+        return None
+
+    def _robbing(self, adder: int, tile: int) -> bool:
+        g, t, rules = self.g, self.g.t, self.rules
+        last_four = play.in_last_four(rules, t.undrawn)
+        robbers = []
+        for s in self._still_in():
+            if s == adder:
+                continue
+            v = self._value(s, tile, False)
+            if v is None:
+                continue
+            if self._may(s, v) and (last_four or self.rng.random() < 0.9):
+                robbers.append(s)
+            elif self._may(s, v):
+                self.passed_rob[s] = True
+        if not robbers:
+            return False
+        robbers.sort(key=lambda s: (s - adder - 1) % 4)
+        g.win(robbers, "robbed_kong", TILE_NAMES[tile], adder)
+        self.stats.wins += 1
+        self._end_if_over()
+        self._next_after(robbers[-1])
+        return True
+
+    def _pick_discard(self, seat: int) -> int:
+        t, rng = self.g.t, self.rng
+        hand = t.hands[seat]
+        v = self._void(seat)
+        if self.rules.void_first and self._holds_void(seat):
+            return rng.choice([k for k in range(9 * v, 9 * v + 9) if hand[k]])
+        # keep pairs and neighbours; throw an isolated tile when there is one
+        lonely = [k for k in range(27) if hand[k] == 1 and not any(
+            0 <= k + d < 27 and (k + d) // 9 == k // 9 and hand[k + d] for d in (-2, -1, 1, 2))]
+        held = [k for k in range(27) if hand[k]]
+        return rng.choice(lonely or held)
+
+    def _discard(self, seat: int) -> None:
+        g, t, rules, rng = self.g, self.g.t, self.rules, self.rng
+        tile = self._pick_discard(seat)
+        g.discard(seat, TILE_NAMES[tile])
+        kd = g.kong_discard
+        last_four = play.in_last_four(rules, t.undrawn)
+        winners = []
+        for s in sorted(self._still_in(), key=lambda s: (s - seat - 1) % 4):
+            if s == seat:
+                continue
+            v = self._value(s, tile, kd)
+            if v is None:
+                continue
+            if self._may(s, v):
+                if last_four or rng.random() < 0.92:
+                    winners.append(s)
+                else:
+                    self.passed[s].append(v)
+        if winners:
+            g.win(winners, "discard", TILE_NAMES[tile], seat)
+            self.stats.wins += 1
+            self._end_if_over()
+            self._next_after(winners[-1])
+            return
+        # pong / exposed kong
+        final = t.undrawn == 0
+        for s in sorted(self._still_in(), key=lambda s: (s - seat - 1) % 4):
+            if s == seat or t.hands[s][tile] < 2 or tile // 9 == self._void(s):
+                continue
+            if not rules.claims_while_void and self._holds_void(s):
+                continue
+            if final and rules.last_discard_claims == "win_only":
+                continue
+            if t.hands[s][tile] == 3 and t.undrawn >= 1 and rng.random() < 0.6:
+                g.kong(s, "kong_exposed", TILE_NAMES[tile], frm=seat)
+                self._own_action(s)
+                rep = self._draw(s, tail=True)
+                g.draw(s, TILE_NAMES[rep], tail=True)
+                self.turn(s, drew=True)
+                return
+            if rng.random() < 0.5:
+                g.pong(s, seat, TILE_NAMES[tile])
+                g.kong_discard = False
+                g.replacement = False
+                self._own_action(s)
+                self._discard(s)
+                return
+        self._next_draw(seat)
+
+    def _next_after(self, last: int) -> None:
+        """血战: the next still-in seat after ``last`` draws (or the wall is exhausted)."""
+        nxt = (last + 1) % 4
+        while nxt in self.g.t.out:
+            nxt = (nxt + 1) % 4
+        self._draw_for(nxt)
+
+    def _next_draw(self, discarder: int) -> None:
+        self._next_after(discarder)
+
+    def _draw_for(self, seat: int) -> None:
+        t = self.g.t
+        if t.undrawn == 0:
+            self.g.exhausted()
+            self.stats.draws += 1
+            raise _End
+        self._draw(seat)
+        self.turn(seat, drew=True)
