@@ -51,15 +51,16 @@ def median_time(fn: Callable[[], object], runs: int) -> tuple[float, object]:
     return statistics.median(times), result
 
 
-#: The Sichuan corpora (``--sichuan``): one per preset.
-SICHUAN_MIXES = {"sichuan": [("sichuan", {})], "sichuan-xuezhan": [("sichuan-xuezhan", {})]}
-
 #: Guangdong 鸡平和 mixes (its own corpus: the Guangdong row).
 GUANGDONG_MIXES = [
     ("guangdong-jipinghu", {}),
     ("guangdong-jipinghu", {"kong_payments": "on_win", "louhe_scope": "any_discard"}),
     ("guangdong-jipinghu", {"min_fan": 1, "seven_pairs_fan": 4}),
 ]
+
+
+#: The Sichuan corpora (``--sichuan``): one per preset.
+SICHUAN_MIXES = {"sichuan": [("sichuan", {})], "sichuan-xuezhan": [("sichuan-xuezhan", {})]}
 
 
 def build_corpus(hands: int, seed: int, mixes=None, name: str = "corpus") -> tuple[str, int, int]:
@@ -289,16 +290,6 @@ def main() -> None:
               flush=True)
         return secs
 
-    if args.sichuan:
-        qujing = stage("3 full audit, 1 job (qujing)", lambda: full_audit(path, 1))
-        for preset, mixes in SICHUAN_MIXES.items():
-            spath, sev, shands = build_corpus(args.hands, args.seed, mixes, preset)
-            secs, _ = median_time(lambda: full_audit(spath, 1), args.runs)
-            print(f"  3 full audit, 1 job ({preset:<15}) {secs:8.3f} s  {sev / secs / 1e6:7.3f} M events/s  "
-                  f"{shands / secs:9.0f} hands/s  ({shands} hands)  per hand vs qujing: "
-                  f"{(secs / shands) / (qujing / hands):5.2f}×  (≤ 1.0×)", flush=True)
-        return
-
     def guangdong_row() -> tuple[float, float]:
         """The Guangdong row: a Guangdong corpus of as many hands, audited with 1 job."""
         gpath, gevents, ghands = build_corpus(args.hands, args.seed, GUANGDONG_MIXES, "corpus-guangdong")
@@ -311,6 +302,16 @@ def main() -> None:
         audit1 = stage("3 full audit, 1 job", lambda: full_audit(path, 1))
         gsecs, ghands = guangdong_row()
         print(f"\n  Guangdong / Qujing audit speed per hand   {(ghands / gsecs) / (hands / audit1):6.2f}×  (≥ 1×)")
+        return
+
+    if args.sichuan:
+        qujing = stage("3 full audit, 1 job (qujing)", lambda: full_audit(path, 1))
+        for preset, mixes in SICHUAN_MIXES.items():
+            spath, sev, shands = build_corpus(args.hands, args.seed, mixes, preset)
+            secs, _ = median_time(lambda: full_audit(spath, 1), args.runs)
+            print(f"  3 full audit, 1 job ({preset:<15}) {secs:8.3f} s  {sev / secs / 1e6:7.3f} M events/s  "
+                  f"{shands / secs:9.0f} hands/s  ({shands} hands)  per hand vs qujing: "
+                  f"{(secs / shands) / (qujing / hands):5.2f}×  (≤ 1.0×)", flush=True)
         return
 
     if args.cluster_only:

@@ -288,6 +288,8 @@ def f_win_during_louhe(ctx: _Ctx):
     tiles = [k for k in range(34) for _ in range(table.hands[s][k])] + [w]
     wc = fam.win_context(table.ruleset, table, s, "discard", w, False, False, 1)
     sc = fam.score(table.ruleset, tiles, table.melds[s], wc)
+    if not (sc.complete and fam.fan_enough(table.ruleset, "discard", sc.capped)):
+        raise NotApplicable("the win let go would not be legal (起和番)")
     decl = _mk(ev.ClaimDeclared, x2, seat=s, claim="win")
     won = _mk(ev.HandWon, decl, winners=[ev.Winner(seat=s, fans=sc.fans, fan=sc.fan, points=sc.points)],
               how="discard", tile=tile, from_seat=c.seat)
@@ -316,8 +318,7 @@ ROWS = [
 ]
 
 for _name, _code, _group, _fn in ROWS:
-    FAULTS[_name] = Fault(_name, _code, _group, (_fn.__doc__ or _name).strip().splitlines()[0], _fn,
-                          families=("guangdong",))
+    FAULTS[_name] = Fault(_name, _code, _group, (_fn.__doc__ or _name).strip().splitlines()[0], _fn, ("guangdong",))
 
 #: The Guangdong fault classes by name.
 GUANGDONG_FAULTS = [r[0] for r in ROWS]
