@@ -145,16 +145,20 @@ def test_sample_logs_counts_add_up(tmp_path):
 # --- spools beside the store, swept ----------------------------------------------------
 
 
-def test_the_spool_is_beside_the_store_and_leftovers_are_swept(tmp_path):
+def test_the_spool_is_beside_the_store_and_leftovers_are_swept(tmp_path, monkeypatch):
     import tempfile
 
+    # a temporary folder of this test's own, so other processes' spools cannot show up in it
+    own_tmp = tmp_path / "tmp"
+    own_tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(own_tmp))
     db = str(tmp_path / "s.duckdb")
     left = tmp_path / ".s.duckdb.ingest-999999-dead"
     left.mkdir()
     (left / "events.ndjson").write_bytes(b"x" * 1000)
     other = tmp_path / ".t.duckdb.ingest-999999-dead"  # another store's spool: not ours to sweep
     other.mkdir()
-    before_tmp = set(os.listdir(tempfile.gettempdir()))
+    before_tmp = set(os.listdir(own_tmp))
     seen = []
 
     def look(batch):
@@ -164,7 +168,7 @@ def test_the_spool_is_beside_the_store_and_leftovers_are_swept(tmp_path):
     assert len(seen) == 1 and len(seen[0]) == 1 and seen[0][0].startswith(f".s.duckdb.ingest-{os.getpid()}-")
     assert not left.exists() and other.exists()
     assert not [n for n in os.listdir(tmp_path) if n.startswith(".s.duckdb.ingest-")]
-    assert not {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("paipu-ingest-")} - before_tmp
+    assert not {n for n in os.listdir(own_tmp) if n.startswith("paipu-ingest-")} - before_tmp
 
 
 def test_a_killed_ingest_leaves_its_spool_beside_the_store_and_the_next_one_sweeps_it(tmp_path):
