@@ -15,9 +15,6 @@ from ..context import AuditContext
 from ..explain import game_record
 from . import claims
 
-#: Tiles in the set: a logged wall of another length is not checked tile by tile.
-FULL_WALL = 136
-
 
 def opened(ctx: AuditContext, e: ev.GameOpened) -> None:
     """After the opening was applied: adopt the ruleset and judge the room as opened."""
