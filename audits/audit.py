@@ -126,7 +126,8 @@ def walk(ctx: AuditContext) -> GameAudit:
                 replayer.apply(e)
                 if type(e) is ev.GameOpened:
                     table.opened(ctx, e)
-                    handlers = ctx.handlers or HANDLERS
+                    # the family's own checks wrap the event types it observes
+                    handlers = handlers_for(ctx.family) if ctx.family is not None else HANDLERS
         except ReplayError as x:
             stream.broken(ctx, x, e)
             ctx.audit.complete = False

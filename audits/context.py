@@ -96,8 +96,6 @@ class AuditContext:
         self.knocked_reported = False
         self.repeats: dict[str, int] = {}
         self.first_of: dict[str, int] = {}
-        #: the event handlers for this game's family (``audits.audit.handlers_for``)
-        self.handlers: dict = {}
         #: the family's memory of the current hand (``RuleFamily.hand_book``), or None
         self.hand_book = None
         self.reset_hand()
@@ -147,8 +145,6 @@ class AuditContext:
         #: face-up tail tiles the family keeps as the kong-replacement pool
         self.tail_pool = self.family.tail_pool(t.ruleset)
         self.n = len(t.players)
-        from .audit import handlers_for
-        self.handlers = handlers_for(self.family)
         self.logged = list(t.scores)
         self.ledger = list(t.scores)
         a = self.audit

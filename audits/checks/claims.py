@@ -168,7 +168,6 @@ def ponged(ctx: AuditContext, e: ev.Ponged) -> None:
 
 
 def kong_exposed(ctx: AuditContext, e: ev.KongExposed) -> None:
-    from .table import tail_full
     seat = e.seat
     _family_rules(ctx, e, seat)
     kind = TILE_INDEX[e.kind]
@@ -191,7 +190,6 @@ def _own_turn(ctx: AuditContext, e: ev.Event, seat: int) -> None:
 
 
 def kong_added(ctx: AuditContext, e: ev.KongAdded) -> None:
-    from .table import tail_full
     seat = e.seat
     kind = TILE_INDEX[e.kind]
     tile = TILE_INDEX[e.tile]
@@ -210,7 +208,6 @@ def kong_added(ctx: AuditContext, e: ev.KongAdded) -> None:
 
 
 def kong_concealed(ctx: AuditContext, e: ev.KongConcealed) -> None:
-    from .table import tail_full
     seat = e.seat
     discard_settled(ctx)
     _own_turn(ctx, e, seat)
@@ -222,3 +219,12 @@ def kong_concealed(ctx: AuditContext, e: ev.KongConcealed) -> None:
     _after_meld(ctx, seat)
     ctx.last_kong = e
     ctx.robbable = False
+
+
+def tail_full(ctx: AuditContext, e: ev.Event) -> None:
+    """The family's face-up tail pool (翻屁股: two tiles) is full whenever play goes on."""
+    pool = ctx.tail_pool
+    if len(ctx.table.tail) != pool and not ctx.tail_reported:
+        ctx.tail_reported = True
+        ctx.find("TAIL_REFILL_WRONG", e, expected=pool, actual=len(ctx.table.tail),
+                 message=f"{len(ctx.table.tail)} tail tiles face up, not {pool}")

@@ -125,15 +125,6 @@ def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
     ctx.tail_reported = False
 
 
-def tail_full(ctx: AuditContext, e: ev.Event) -> None:
-    """The family's face-up tail pool (翻屁股: two tiles) is full whenever play goes on."""
-    pool = ctx.tail_pool
-    if len(ctx.table.tail) != pool and not ctx.tail_reported:
-        ctx.tail_reported = True
-        ctx.find("TAIL_REFILL_WRONG", e, expected=pool, actual=len(ctx.table.tail),
-                 message=f"{len(ctx.table.tail)} tail tiles face up, not {pool}")
-
-
 def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     t = ctx.table
     if ctx.rob_chance is not None:
@@ -184,7 +175,7 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
         if not replacement:
             ctx.find("TAIL_DRAW_WITHOUT_KONG", e, seat=seat, message=f"seat {seat} took a tail tile without a kong")
         elif len(t.tail) != ctx.tail_pool:
-            tail_full(ctx, e)
+            claims.tail_full(ctx, e)
     ctx.apply(e)
     # 过手碰 / 过手杠 / 过胡 last until the player's own next draw.
     if ctx.passes.dirty[seat]:
@@ -225,7 +216,7 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
     elif t.phase != "discard" or seat != t.turn:
         ctx.find("TURN_ORDER", e, seat=seat, expected=t.turn, actual=seat, message=f"seat {seat} discards out of turn")
     if len(t.tail) != ctx.tail_pool:
-        tail_full(ctx, e)
+        claims.tail_full(ctx, e)
     if 0 <= seat < ctx.n and seat not in ctx.size_reported:
         held = t.held[seat] + 3 * len(t.melds[seat])
         if held != 14:
