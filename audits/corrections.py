@@ -88,6 +88,11 @@ def _name(players: Sequence[str], seat: int) -> str:
     return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
 
 
+def hand_numbers(audit) -> list[int]:
+    """The hand number of each ledger row (``ledger_hands``; 1, 2, … when the audit kept none)."""
+    return list(audit.ledger_hands) or list(range(1, len(audit.ledger) + 1))
+
+
 def summary_record(audit) -> dict:
     """One game's results as a JSON-ready record (``"record": "summary"``): complete or
     not, each settled hand's logged and corrected scores, each player's net
@@ -95,7 +100,7 @@ def summary_record(audit) -> dict:
     :class:`audits.ledger.GameAudit`."""
     players = list(audit.players)
     net = net_corrections(audit.logged_scores, audit.ledger)
-    hands = list(audit.ledger_hands) or list(range(1, len(audit.ledger) + 1))
+    hands = hand_numbers(audit)
     return {
         "record": "summary",
         "game": audit.game,

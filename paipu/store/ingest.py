@@ -485,11 +485,9 @@ def _record_audit(log: GameLog, rows: GameRows, result: Any, failure: Optional[s
 
 def _record_ledger(log: GameLog, rows: GameRows, result: Any) -> None:
     """The audit's corrected ledger and who owes whom (``audits.corrections``) as rows."""
-    from audits.corrections import gaps, hand_deltas, net_corrections, who_owes_whom
+    from audits.corrections import gaps, hand_deltas, hand_numbers, net_corrections, who_owes_whom
 
-    logged = list(getattr(result, "logged_scores", ()) or ())
-    ledger = list(getattr(result, "ledger", ()) or ())
-    numbers = list(getattr(result, "ledger_hands", ()) or ()) or list(range(1, len(ledger) + 1))
+    logged, ledger, numbers = result.logged_scores, result.ledger, hand_numbers(result)
     players = rows.players
     name = lambda s: players[s] if _seat_ok(s, len(players)) else None  # noqa: E731
     L = _ROW["ledger"]
