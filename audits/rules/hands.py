@@ -36,6 +36,8 @@ stands for) so the fan of the **highest** reading can be scored (§5).
 
 from __future__ import annotations
 
+import os
+import zlib
 from itertools import combinations_with_replacement
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
@@ -126,20 +128,40 @@ def _entry(a: int, b: int) -> tuple[int, int]:
     return (a, min(b, INF) - a)
 
 
-def _fill_suit(key: int) -> tuple[int, int]:
-    counts = _decode(key, 9)
-    e = _entry(*_solve(counts, tuple(max(0, 4 - c) for c in counts), True))
-    _SUIT_TABLE[key] = e
-    _maybe_trim()
+#: The programme's answers for every suit of up to 14 tiles, precomputed
+#: (:mod:`audits.rules.suit_minima`): read on the first table miss.
+MINIMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "suit_minima.bin")
+_STORED: list = []
+
+
+def stored_minima() -> tuple[bytes, bytes]:
+    """The precomputed (sets only, sets + pair) byte pairs by suit key, then by honour key."""
+    if not _STORED:
+        with open(MINIMA_PATH, "rb") as f:
+            raw = zlib.decompress(f.read())
+        cut = 2 * 5 ** 9
+        _STORED.extend((raw[:cut], raw[cut:]))
+    return _STORED[0], _STORED[1]
+
+
+def _fill(key: int, n: int, runs: bool, table: dict, stored: bytes) -> tuple[int, int]:
+    a = stored[2 * key]
+    if a != 255:  # precomputed (every suit a hand can hold)
+        e = _entry(a, stored[2 * key + 1])
+    else:
+        counts = _decode(key, n)
+        e = _entry(*_solve(counts, tuple(max(0, 4 - c) for c in counts), runs))
+        _maybe_trim()
+    table[key] = e
     return e
+
+
+def _fill_suit(key: int) -> tuple[int, int]:
+    return _fill(key, 9, True, _SUIT_TABLE, stored_minima()[0])
 
 
 def _fill_honour(key: int) -> tuple[int, int]:
-    counts = _decode(key, 7)
-    e = _entry(*_solve(counts, tuple(max(0, 4 - c) for c in counts), False))
-    _HONOUR_TABLE[key] = e
-    _maybe_trim()
-    return e
+    return _fill(key, 7, False, _HONOUR_TABLE, stored_minima()[1])
 
 
 def _maybe_trim() -> None:
