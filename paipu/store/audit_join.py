@@ -30,7 +30,7 @@ from typing import Any, Optional, Sequence
 import duckdb
 import msgspec
 
-from schema.reader import GameLog, find_logs
+from schema.reader import find_logs
 
 from . import derive
 from .ingest import StoreError
@@ -164,12 +164,13 @@ class AuditOutput:
                 self.con.execute(f"CREATE OR REPLACE TEMP TABLE {table} ({spec})")
             os.remove(path)
 
-    def check(self, logs: Sequence[GameLog]) -> None:
-        """Every game about to be written has its summary, from the same file (else :class:`StoreError`)."""
-        for log in logs:
-            got = self.games.get(log.game)
-            if got is None or got[2] != _real(log.file):
-                raise StoreError(f"game {log.game} of {log.file} is not in the audit output {self.path} "
+    def check(self, games: Sequence[tuple[str, str]]) -> None:
+        """Every game (id, file) about to be written has its summary, from the same file (else
+        :class:`StoreError`)."""
+        for game, file in games:
+            got = self.games.get(game)
+            if got is None or got[2] != _real(file):
+                raise StoreError(f"game {game} of {file} is not in the audit output {self.path} "
                                  "(the audit read other logs, or did not finish); run `paipu audit LOGS "
                                  "--format json` on the logs to ingest")
 

@@ -127,17 +127,24 @@ FROM (SELECT json, json_extract_string(json, ['$.type', '$.game', '$.seq', '$.at
                                               '$.source', '$.hand']) AS v
       FROM read_json_objects($path, format='newline_delimited'));
 
+-- per game, the places of its HandStarted (with their hand numbers) and of its stops
+CREATE OR REPLACE TEMP TABLE _marks AS
+SELECT game, list(rowid ORDER BY rowid) FILTER (WHERE type = 'HandStarted') AS starts,
+       list(hs_hand ORDER BY rowid) FILTER (WHERE type = 'HandStarted') AS numbers,
+       list(rowid ORDER BY rowid) FILTER (WHERE type IN {_STOPS}) AS stops
+FROM _e WHERE type = 'HandStarted' OR type IN {_STOPS} GROUP BY game;
+
 -- pos: the line's place in the batch (games are whole and in log order); seg: the hand
--- segment (HandStarted opens one); stops_before: HandSettled/GameClosed seen before the line
+-- segment it falls in (each HandStarted opens one); stops_before: HandSettled/GameClosed
+-- lines of its game before it
 CREATE OR REPLACE TEMP TABLE _w AS
-SELECT pos, game, seq, type, seat, tile, source, seg, hand,
-       stops - (type IN {_STOPS})::INTEGER AS stops_before
-FROM (SELECT rowid AS pos, game, seq, type, seat, tile, source,
-             count_if(type = 'HandStarted') OVER w AS seg,
-             coalesce(last_value(hs_hand IGNORE NULLS) OVER w, 0) AS hand,
-             count_if(type IN {_STOPS}) OVER w AS stops
-      FROM _e WINDOW w AS (PARTITION BY game ORDER BY rowid ROWS UNBOUNDED PRECEDING))
-ORDER BY pos;
+SELECT e.rowid AS pos, e.game, e.seq, e.type, e.at_raw, e.seat, e.tile, e.source, e.data,
+       len(list_filter(coalesce(m.starts, []), lambda x: x <= e.rowid)) AS seg,
+       coalesce(m.numbers[seg], 0) AS hand,
+       len(list_filter(coalesce(m.stops, []), lambda x: x < e.rowid)) AS stops_before
+FROM _e e LEFT JOIN _marks m USING (game);
+DROP TABLE _e;
+DROP TABLE _marks;
 
 CREATE OR REPLACE TEMP TABLE _gf AS
 SELECT game, min(pos) AS first_pos, max(pos) AS last_pos, count(*) AS events,
@@ -145,9 +152,8 @@ SELECT game, min(pos) AS first_pos, max(pos) AS last_pos, count(*) AS events,
 FROM _w GROUP BY game;
 
 CREATE OR REPLACE TEMP TABLE _r0 AS
-SELECT w.pos, w.game, w.seq, w.type, w.seg, e.at_raw::TIMESTAMPTZ AS ts, w.seat, w.tile,
-       json_transform(e.data, '{_RARE_SPEC}') AS r
-FROM _e e POSITIONAL JOIN _w w WHERE w.type IN {_in(RARE_TYPES)};
+SELECT pos, game, seq, type, seg, at_raw::TIMESTAMPTZ AS ts, seat, tile, json_transform(data, '{_RARE_SPEC}') AS r
+FROM _w WHERE type IN {_in(RARE_TYPES)};
 
 -- the room: players by seat, from the game's opening GameOpened, then each RoomResized
 CREATE OR REPLACE TEMP TABLE _room AS
@@ -320,11 +326,11 @@ WITH closed AS (
 body AS (
     -- each line without game id, seq and time (its type, then what follows its time), keyed by
     -- its place in the game; the optional seal fields (docs/seal.md) are dropped too
-    SELECT e.game, bit_xor(md5_number((e.rowid - g.first_pos)::VARCHAR || ':' || CASE
+    SELECT e.game, bit_xor(md5_number((e.pos - g.first_pos)::VARCHAR || ':' || CASE
                WHEN contains(e.data, '"prev":"') OR contains(e.data, '"wall_commit":"')
                     OR contains(e.data, '"reveal_') OR contains(e.data, '"seal":"')
                THEN regexp_replace({_BODY}, '{_SEALS}', '', 'g') ELSE {_BODY} END)) AS h
-    FROM _e e JOIN _gf g USING (game) GROUP BY e.game)
+    FROM _w e JOIN _gf g USING (game) GROUP BY e.game)
 SELECT g.game, mt.file, op.r.server AS server, op.r.build AS build, op.r.preset AS preset,
        c.ruleset, c.options, coalesce(fin.players, []::VARCHAR[]) AS players,
        len(coalesce(fin.players, []::VARCHAR[])) AS seats, op.r.creator AS creator,
@@ -342,8 +348,7 @@ LEFT JOIN _cfg c ON c.game = g.game;
 """
 
 _INSERTS = f"""
-INSERT INTO events SELECT e.game, e.seq, e.type, e.at_raw::TIMESTAMPTZ, w.hand, e.seat, e.tile, e.data
-FROM _e e POSITIONAL JOIN _w w;
+INSERT INTO events SELECT game, seq, type, at_raw::TIMESTAMPTZ, hand, seat, tile, data FROM _w;
 INSERT INTO games SELECT * EXCLUDE (tile_count) FROM _g;
 INSERT INTO hands
 SELECT h.game, h.hand, h.dealer, h.hn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at,

@@ -1124,18 +1124,64 @@ def _write(con: duckdb.DuckDBPyConnection, write: list[tuple[str, GameRows]], re
 
 
 class _SqlBatch:
-    """One batch of games waiting to be written: their JSON lines, hashes and logs."""
+    """One batch of games waiting to be written: their JSON lines, hashes, game-row facts and (when
+    the audit runs here) their logs."""
 
     def __init__(self) -> None:
-        self.games: dict[str, tuple[str, bytes, GameLog]] = {}
+        self.games: dict[str, tuple[str, bytes, dict, Optional[GameLog]]] = {}
         self.events = 0
 
-    def add(self, game: str, content_hash: str, lines: bytes, log: GameLog) -> None:
-        old = self.games.pop(game, None)
-        if old is not None:
-            self.events -= len(old[2].events)
-        self.games[game] = (content_hash, lines, log)
+    def add(self, game: str, content_hash: str, lines: bytes, log: GameLog, keep_log: bool) -> None:
+        self.games[game] = (content_hash, lines, _meta(log, content_hash), log if keep_log else None)
         self.events += len(log.events)
+
+
+class _Writer:
+    """Writes batches on a thread of its own, one after another, while the next batch is read.
+
+    DuckDB releases the GIL while it parses and derives, so reading and validating
+    the logs (Python) and loading the previous batch (DuckDB) overlap.  Batches are
+    written in order, each in its own transaction; at most one waits in the queue.
+    An error in the writer is raised in the reading thread at the next hand-over or
+    at :meth:`finish`.
+    """
+
+    def __init__(self, write: Callable[[_SqlBatch], None]):
+        import queue
+        import threading
+
+        self._write = write
+        self._queue: Any = queue.Queue(maxsize=1)
+        self._error: Optional[BaseException] = None
+        self._thread = threading.Thread(target=self._run, name="paipu-ingest-writer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            batch = self._queue.get()
+            if batch is None:
+                return
+            if self._error is None:
+                try:
+                    self._write(batch)
+                except BaseException as e:  # handed to the reading thread
+                    self._error = e
+
+    def put(self, batch: _SqlBatch) -> None:
+        """Queue a batch (waits while the writer is one batch behind)."""
+        self._raise()
+        self._queue.put(batch)
+
+    def finish(self) -> None:
+        """Wait for every queued batch to be written; raise the writer's error, if any."""
+        self._queue.put(None)
+        self._thread.join()
+        self._raise()
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            err, self._error = self._error, None
+            raise err
 
 
 def audit_rows(log: GameLog, result: Any) -> tuple[list[dict], list[dict], list[dict]]:
@@ -1185,6 +1231,7 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
     pool = None
     spool_dir = None
     joined = None
+    writer: Optional[_Writer] = None
     seen: dict[str, tuple[str, str]] = {}
     try:
         if db != ":memory:":
@@ -1201,6 +1248,13 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
 
             pool = mp.get_context("spawn").Pool(jobs)
             auditor = _PoolAuditor(pool, jobs)
+        keep = auditor is not None
+
+        def flush(b: _SqlBatch) -> None:
+            _flush_sql(target, b, report, spool_dir, auditor, joined, before_commit)
+
+        # the audit runs here with the logs in hand: batch after batch; otherwise the writer overlaps
+        writer = _Writer(flush) if not keep else None
         batch = _SqlBatch()
         for log in reader.games():
             report.games_read += 1
@@ -1222,16 +1276,24 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
                         "content; this copy was not stored (ingest it on its own to replace the stored one)")
                 continue
             seen[log.game] = (content_hash, log.file)
-            batch.add(log.game, content_hash, lines, log)
+            batch.add(log.game, content_hash, lines, log, keep)
             if batch.events >= batch_events:
-                _flush_sql(target, batch, report, spool_dir, auditor, joined, before_commit)
+                writer.put(batch) if writer is not None else flush(batch)
                 batch = _SqlBatch()
                 if progress:
                     progress(report)
         if batch.games:
-            _flush_sql(target, batch, report, spool_dir, auditor, joined, before_commit)
+            writer.put(batch) if writer is not None else flush(batch)
+        if writer is not None:
+            w, writer = writer, None
+            w.finish()
         report.orphans = [str(p) for p in reader.orphans]
     finally:
+        if writer is not None:  # the reading failed: let the batches handed over finish, keep the first error
+            try:
+                writer.finish()
+            except BaseException:
+                pass
         if pool is not None:
             pool.terminate()
             pool.join()
@@ -1268,17 +1330,18 @@ def _flush_sql(target: Any, batch: _SqlBatch, report: IngestReport, spool_dir: s
     write: list[tuple[str, bytes, dict, Optional[tuple]]] = []
     replaced: list[str] = []
     logs: list[GameLog] = []
-    for game, (h, lines, log) in batch.games.items():
+    for game, (h, lines, meta, log) in batch.games.items():
         old = known.get(game)
         if old == h:
             report.unchanged += 1
             continue
         if old is not None:
             replaced.append(game)
-        write.append((game, lines, _meta(log, h), None))
-        logs.append(log)
+        write.append((game, lines, meta, None))
+        if log is not None:
+            logs.append(log)
     if joined is not None:
-        joined.check(logs)
+        joined.check([(m["game"], m["file"]) for _g, _l, m, _a in write])
         for _g, _l, meta, _a in write:
             meta.update(joined.meta(meta["game"]))
     elif auditor is not None:
