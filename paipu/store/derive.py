@@ -58,18 +58,73 @@ def _in(types: Sequence[str]) -> str:
 # per game, in Python: the lines and the content hash
 
 
-def game_lines(log: GameLog) -> tuple[str, bytes]:
-    """The game's events as JSON lines (the schema's own encoding) and its content hash.
+def game_lines(log: GameLog) -> tuple[str, bytes, bytes]:
+    """The game's events as JSON lines for DuckDB, their hand marks, and the game's content hash.
 
-    The lines are what DuckDB reads; the hash covers them and the game's first
+    The events are in the schema's own encoding, one a line.  The marks are CSV,
+    one ``seg,hand`` line per event: ``hand`` the number of the last HandStarted
+    (0 before the first), ``seg`` the hand segment the event counts toward (1, 2, …
+    for the n-th HandStarted, from it to its first HandSettled, or to the
+    GameClosed, next HandStarted or end; 0 outside any hand).  Finding those places
+    is a C-level search per hand and the marks are repeated bytes, so nothing here
+    takes a Python step per event.  The hash covers the events and the game's first
     unreadable line, so the same content always gives the same hash, whatever the
     key order or spacing of the log it came from.
     """
-    lines = _enc.encode_lines(log.events)
+    events = log.events
+    lines = _enc.encode_lines(events)
+    types = list(map(type, events))
+    started = [i for i, t in enumerate(types) if t is _STARTED]
+    n = len(events)
+    marks = [b"0,0\n" * (started[0] if started else n)]
+    for k, i in enumerate(started):
+        j = started[k + 1] if k + 1 < len(started) else n
+        stop = j
+        for t, after in ((ev.HandSettled, 1), (ev.GameClosed, 0)):
+            try:
+                stop = min(stop, types.index(t, i, j) + after)
+            except ValueError:
+                pass
+        hand = events[i].hand
+        marks.append(b"%d,%d\n" % (k + 1, hand) * (stop - i))
+        marks.append(b"0,%d\n" % hand * (j - stop))
     h = hashlib.blake2b(lines, digest_size=16)
     if log.problem is not None:
         h.update(b"\0problem\0" + log.problem.message.encode())
-    return h.hexdigest(), lines
+    return h.hexdigest(), lines, b"".join(marks)
+
+
+_STARTED = ev.HandStarted
+
+
+#: Per event type, the positions of the fields the body hash covers: all but game, seq, at
+#: and the optional tamper-evidence fields, so sealing a log does not change its body.
+_SEAL_FIELDS = frozenset({"prev", "wall_commit", "reveal_salt", "reveal_wall", "seal"})
+_BODY = {t: frozenset(i for i, f in enumerate(t.__struct_fields__) if i >= 3 and f not in _SEAL_FIELDS)
+         for t in ev.EVENT_TYPES}
+
+
+def _body_cut(t: type) -> Optional[slice]:
+    """The fields of ``_BODY[t]`` as one slice of the event's tuple, if they are consecutive."""
+    pos = sorted(_BODY[t])
+    return slice(pos[0], pos[-1] + 1) if pos and pos == list(range(pos[0], pos[-1] + 1)) else None
+
+
+#: Per event type, its name and the slice of its fields the body hash covers (a tuple slice
+#: encodes as the same JSON array as the list of those fields, at a fraction of the cost).
+_BODY_PARTS = {t: (t.__name__, _body_cut(t)) for t in ev.EVENT_TYPES}
+
+
+def body_hash(events: Sequence[ev.Event]) -> str:
+    """Hash of a game's events without game id, seq, times and seal fields (``games.body_hash``:
+    the same game under another id, or replayed at another time, hashes the same)."""
+    astuple = msgspec.structs.astuple
+    parts = _BODY_PARTS
+    body = _enc.encode_lines([
+        (name, astuple(e)[cut] if cut is not None else
+         [v for i, v in enumerate(astuple(e)) if i in _BODY[type(e)] and v is not msgspec.UNSET])
+        for e in events for name, cut in (parts[type(e)],)])
+    return hashlib.blake2b(body, digest_size=16).hexdigest()
 
 
 # ---------------------------------------------------------------------------
@@ -113,7 +168,6 @@ def _family(rules: Optional[Ruleset]) -> Any:
 # ---------------------------------------------------------------------------
 # the SQL
 
-_STOPS = "('HandSettled', 'GameClosed')"
 
 #: Per-seat counters: the event types counted per (game, hand, seat).
 COUNTED = ("TileDrawn", "TileDiscarded", "Chowed", "Ponged", "KongExposed", "KongAdded", "KongConcealed")
@@ -121,30 +175,17 @@ COUNTED = ("TileDrawn", "TileDiscarded", "Chowed", "Ponged", "KongExposed", "Kon
 _STAGE = f"""
 CREATE OR REPLACE TEMP TABLE _e AS
 SELECT json AS data, v[1] AS type, v[2] AS game, v[3]::INTEGER AS seq, v[4] AS at_raw,
-       v[5]::INTEGER AS seat, v[6] AS tile, v[7] AS source,
-       CASE WHEN v[1] = 'HandStarted' THEN v[8]::INTEGER END AS hs_hand
+       v[5]::INTEGER AS seat, v[6] AS tile, v[7] AS source
 FROM (SELECT json, json_extract_string(json, ['$.type', '$.game', '$.seq', '$.at', '$.seat', '$.tile',
-                                              '$.source', '$.hand']) AS v
+                                              '$.source']) AS v
       FROM read_json_objects($path, format='newline_delimited'));
 
--- per game, the places of its HandStarted (with their hand numbers) and of its stops
-CREATE OR REPLACE TEMP TABLE _marks AS
-SELECT game, list(rowid ORDER BY rowid) FILTER (WHERE type = 'HandStarted') AS starts,
-       list(hs_hand ORDER BY rowid) FILTER (WHERE type = 'HandStarted') AS numbers,
-       list(rowid ORDER BY rowid) FILTER (WHERE type IN {_STOPS}) AS stops
-FROM _e WHERE type = 'HandStarted' OR type IN {_STOPS} GROUP BY game;
+CREATE OR REPLACE TEMP TABLE _m AS
+SELECT * FROM read_csv($marks, columns={{'seg': 'INTEGER', 'hand': 'INTEGER'}}, header=false, auto_detect=false,
+                       delim=',', quote='', escape='');
 
--- pos: the line's place in the batch (games are whole and in log order); seg: the hand
--- segment it falls in (each HandStarted opens one); stops_before: HandSettled/GameClosed
--- lines of its game before it
-CREATE OR REPLACE TEMP TABLE _w AS
-SELECT e.rowid AS pos, e.game, e.seq, e.type, e.at_raw, e.seat, e.tile, e.source, e.data,
-       len(list_filter(coalesce(m.starts, []), lambda x: x <= e.rowid)) AS seg,
-       coalesce(m.numbers[seg], 0) AS hand,
-       len(list_filter(coalesce(m.stops, []), lambda x: x < e.rowid)) AS stops_before
-FROM _e e LEFT JOIN _marks m USING (game);
-DROP TABLE _e;
-DROP TABLE _marks;
+-- pos: the line's place in the batch (games are whole and in log order); seg, hand: its marks
+CREATE OR REPLACE TEMP VIEW _w AS SELECT e.rowid AS pos, e.*, m.seg, m.hand FROM _e e POSITIONAL JOIN _m m;
 
 CREATE OR REPLACE TEMP TABLE _gf AS
 SELECT game, min(pos) AS first_pos, max(pos) AS last_pos, count(*) AS events,
@@ -166,31 +207,27 @@ SELECT r.*, coalesce(m.players, []::VARCHAR[]) AS players
 FROM _r0 r ASOF LEFT JOIN _room m ON m.game = r.game AND m.pos <= r.pos;
 DROP TABLE _r0;
 
--- a hand runs from its HandStarted to its first HandSettled (inclusive) or GameClosed,
--- else to the next HandStarted or the end of the game: its lines are those with no stop
--- before them since the HandStarted (stops_before = base)
+-- a hand's lines: its segment (from its HandStarted to its first HandSettled, or to the
+-- GameClosed, the next HandStarted or the end of the game)
 CREATE OR REPLACE TEMP TABLE _seg AS
-SELECT s.*, coalesce(s.stop_pos, s.last_pos) AS end_pos, len(h.players) AS hn
-FROM (SELECT game, seg, min(pos) AS hs_pos, max(pos) AS last_pos, min(stops_before) AS base,
-             min(pos) FILTER (WHERE type IN {_STOPS}) AS stop_pos
-      FROM _w WHERE seg > 0 GROUP BY game, seg) s
+SELECT s.*, len(h.players) AS hn
+FROM (SELECT game, seg, min(pos) AS hs_pos, max(pos) AS end_pos FROM _w WHERE seg > 0 GROUP BY game, seg) s
 JOIN _r h ON h.pos = s.hs_pos;
 
 -- the per-seat counters of the hands, counted over the hand's own lines
 CREATE OR REPLACE TEMP TABLE _cnt AS
-SELECT c.* EXCLUDE (stops_before), s.hn FROM (
-    SELECT game, seg, seat, type, stops_before, count(*) AS n,
+SELECT c.*, s.hn FROM (
+    SELECT game, seg, seat, type, count(*) AS n,
            min(pos) FILTER (WHERE source = 'wall') AS wall_pos,
            arg_min(tile, pos) FILTER (WHERE source = 'wall') AS wall_tile,
            arg_min(seq, pos) FILTER (WHERE source = 'wall') AS wall_seq
-    FROM _w WHERE seg > 0 AND type IN {_in(COUNTED)} GROUP BY game, seg, seat, type, stops_before) c
-JOIN _seg s USING (game, seg) WHERE c.stops_before = s.base;
+    FROM _w WHERE seg > 0 AND type IN {_in(COUNTED)} GROUP BY game, seg, seat, type) c
+JOIN _seg s USING (game, seg);
 
 -- settlements that carry the room's scores forward (the hand's own, with one score per seat)
 CREATE OR REPLACE TEMP TABLE _settle AS
 SELECT r.game, r.seg, r.pos, r.seq, r.r.scores AS scores, r.r.transfers AS transfers, r.players
-FROM _r r JOIN _seg s ON s.game = r.game AND s.seg = r.seg AND s.stop_pos = r.pos
-WHERE r.type = 'HandSettled';
+FROM _r r WHERE r.type = 'HandSettled' AND r.seg > 0;
 
 CREATE OR REPLACE TEMP TABLE _carry AS
 SELECT game, pos, scores FROM _settle WHERE len(scores) = len(players);
@@ -312,25 +349,11 @@ def _player(players: str, seat: str) -> str:
     return f"CASE WHEN {seat} >= 0 AND {seat} < len({players}) THEN {players}[{seat} + 1] END"
 
 
-#: A line's body: its type, then everything after its time (the schema's encoding writes
-#: type, game, seq and at first, and a JSON string cannot hold an unescaped ``,"at":"``).
-_BODY = """('{"type":"' || e.type || '"' || substr(e.data, strpos(e.data, ',"at":"') + 8 + len(e.at_raw)))"""
-#: The optional tamper-evidence fields (docs/seal.md), which sealing adds to a log.
-_SEALS = r',"(prev|wall_commit|reveal_salt|seal)":"[0-9a-f]*"|,"reveal_wall":\[[^\]]*\]'
-
 _GAMES = f"""
 CREATE OR REPLACE TEMP TABLE _g AS
 WITH closed AS (
     SELECT game, arg_max(ts, pos) AS ts, arg_max(r.reason, pos) AS reason, arg_max(r.scores, pos) AS scores
-    FROM _r WHERE type = 'GameClosed' GROUP BY game),
-body AS (
-    -- each line without game id, seq and time (its type, then what follows its time), keyed by
-    -- its place in the game; the optional seal fields (docs/seal.md) are dropped too
-    SELECT e.game, bit_xor(md5_number((e.pos - g.first_pos)::VARCHAR || ':' || CASE
-               WHEN contains(e.data, '"prev":"') OR contains(e.data, '"wall_commit":"')
-                    OR contains(e.data, '"reveal_') OR contains(e.data, '"seal":"')
-               THEN regexp_replace({_BODY}, '{_SEALS}', '', 'g') ELSE {_BODY} END)) AS h
-    FROM _w e JOIN _gf g USING (game) GROUP BY e.game)
+    FROM _r WHERE type = 'GameClosed' GROUP BY game)
 SELECT g.game, mt.file, op.r.server AS server, op.r.build AS build, op.r.preset AS preset,
        c.ruleset, c.options, coalesce(fin.players, []::VARCHAR[]) AS players,
        len(coalesce(fin.players, []::VARCHAR[])) AS seats, op.r.creator AS creator,
@@ -338,12 +361,11 @@ SELECT g.game, mt.file, op.r.server AS server, op.r.build AS build, op.r.preset 
        cl.ts AS closed_at, cl.reason AS close_reason, cl.scores AS final_scores, g.hands::INTEGER AS hands,
        g.events::INTEGER AS events, mt.closed, mt.problem, mt.audited, mt.audit_complete,
        mt.closed AND mt.problem IS NULL AND coalesce(mt.audit_complete, true) AS complete,
-       mt.findings, mt.content_hash, format('{{:032x}}', b.h) AS body_hash, $now::TIMESTAMPTZ AS ingested_at, c.tile_count
+       mt.findings, mt.content_hash, mt.body_hash, $now::TIMESTAMPTZ AS ingested_at, c.tile_count
 FROM _gf g JOIN _meta mt USING (game)
 LEFT JOIN _r op ON op.pos = g.first_pos AND op.type = 'GameOpened'
 ASOF LEFT JOIN _room fin ON fin.game = g.game AND fin.pos <= g.last_pos
 LEFT JOIN closed cl ON cl.game = g.game
-LEFT JOIN body b ON b.game = g.game
 LEFT JOIN _cfg c ON c.game = g.game;
 """
 
@@ -403,7 +425,7 @@ LEDGER_COLUMNS = {"game": "VARCHAR", "hand": "INTEGER", "seat": "INTEGER", "logg
 CORRECTION_COLUMNS = {"game": "VARCHAR", "idx": "INTEGER", "debtor_seat": "INTEGER", "creditor_seat": "INTEGER",
                       "amount": "INTEGER"}
 META_COLUMNS = {"game": "VARCHAR", "file": "VARCHAR", "problem": "VARCHAR", "closed": "BOOLEAN",
-                "content_hash": "VARCHAR", "audited": "BOOLEAN", "audit_complete": "BOOLEAN", "findings": "INTEGER"}
+                "content_hash": "VARCHAR", "body_hash": "VARCHAR", "audited": "BOOLEAN", "audit_complete": "BOOLEAN", "findings": "INTEGER"}
 CFG_COLUMNS = {"game": "VARCHAR", "ruleset": "JSON", "options": "JSON", "tile_count": "INTEGER"}
 CHK_COLUMNS = {"game": "VARCHAR", "seg": "BIGINT", "seat": "BIGINT", "chickens": "INTEGER"}
 
@@ -508,7 +530,7 @@ def _chickens(con: duckdb.DuckDBPyConnection, spool_dir: str) -> None:
                     UNION ALL
                     SELECT w.game, w.seg, w.seat, w.tile FROM _w w JOIN _want USING (game, seg)
                     JOIN _seg s USING (game, seg)
-                    WHERE w.type = 'TileDrawn' AND w.stops_before = s.base AND w.seat >= 0 AND w.seat < s.hn)
+                    WHERE w.type = 'TileDrawn' AND w.seg > 0 AND w.seat >= 0 AND w.seat < s.hn)
                 GROUP BY ALL""").fetchall():
             got[(game, seg)][seat][TILE_INDEX[tile]] += n
         for game, seg, seat, bet in con.execute("""
@@ -526,12 +548,14 @@ def _chickens(con: duckdb.DuckDBPyConnection, spool_dir: str) -> None:
 # the batch
 
 
-def write_batch(con: duckdb.DuckDBPyConnection, lines: Sequence[bytes], meta: list[dict], replaced: list[str],
+def write_batch(con: duckdb.DuckDBPyConnection, lines: Sequence[tuple[bytes, bytes]], meta: list[dict],
+                replaced: list[str],
                 spool_dir: str,
                 now: Any, audit_rows: Optional[tuple[list, list, list]] = None,
                 audit_tables: Optional[tuple[str, str, str]] = None,
                 before_commit: Optional[Callable[[], None]] = None) -> tuple[int, int, float]:
-    """Write the games of ``lines`` (each game's JSON lines) in one transaction.
+    """Write the games of ``lines`` (each game's JSON lines and marks, see :func:`game_lines`) in one
+    transaction.
 
     ``meta`` holds one row per game (:data:`META_COLUMNS`).  The audit's rows come
     either as Python rows (``audit_rows``: findings, ledger, corrections, see
@@ -541,9 +565,11 @@ def write_batch(con: duckdb.DuckDBPyConnection, lines: Sequence[bytes], meta: li
     spent loading the raw events.
     """
     path = os.path.join(spool_dir, "events.ndjson")
-    with open(path, "wb") as f:
-        for b in lines:
+    marks = os.path.join(spool_dir, "marks.csv")
+    with open(path, "wb") as f, open(marks, "wb") as g:
+        for b, m in lines:
             f.write(b)
+            g.write(m)
     con.execute("BEGIN")
     try:
         from .ingest import TABLES
@@ -552,9 +578,11 @@ def write_batch(con: duckdb.DuckDBPyConnection, lines: Sequence[bytes], meta: li
             for t in TABLES:
                 con.execute(f"DELETE FROM {t.name} WHERE game IN (SELECT unnest($ids))", {"ids": replaced})
         t0 = time.perf_counter()
-        con.execute(_STAGE.split(";\n", 1)[0], {"path": path})
+        first, second, rest = _STAGE.split(";\n", 2)
+        con.execute(first, {"path": path})
+        con.execute(second, {"marks": marks})
         raw = time.perf_counter() - t0
-        _run(con, _STAGE.split(";\n", 1)[1])
+        _run(con, rest)
         _load(con, "_meta", meta, META_COLUMNS, spool_dir)
         _run(con, _HANDS)
         _run(con, _HAND_PLAYERS)
@@ -582,7 +610,12 @@ def write_batch(con: duckdb.DuckDBPyConnection, lines: Sequence[bytes], meta: li
             pass
         raise
     finally:
-        for t in ("_e", "_w", "_gf", "_room", "_r", "_seg", "_cnt", "_settle", "_carry", "_h", "_wins", "_hp", "_g",
+        for v in ("_w",):
+            try:
+                con.execute(f"DROP VIEW IF EXISTS {v}")
+            except duckdb.Error:
+                pass
+        for t in ("_e", "_m", "_gf", "_room", "_r", "_seg", "_cnt", "_settle", "_carry", "_h", "_wins", "_hp", "_g",
                   "_meta", "_cfg", "_chk", "_want", "_af", "_al", "_ac"):
             try:
                 con.execute(f"DROP TABLE IF EXISTS {t}")

@@ -659,15 +659,9 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
 
     spool = _enc.encode_lines(pairs)
     # the same content hash as the SQL path's (derive.game_lines): one store, one definition
-    content_hash, _lines = game_lines(log)
+    content_hash = game_lines(log)[0]
     # the same events with game id and times set aside (duplicates under another id)
-    astuple = msgspec.structs.astuple
-    # the game's content without id, times and the optional seal fields (docs/seal.md)
-    parts = _BODY_PARTS
-    body = _enc.encode_lines([
-        (name, astuple(e)[cut] if cut is not None else [v for i, v in enumerate(astuple(e)) if i in _BODY[type(e)] and v is not msgspec.UNSET])
-        for e in events for name, cut in (parts[type(e)],)])
-    body_hash = hashlib.blake2b(body, digest_size=16).hexdigest()
+    body_hash = derive.body_hash(events)
     out.spool = spool
     out.events = len(events)
 
@@ -688,23 +682,6 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
         add_audit(log, out, audit)
     return content_hash, out
 
-
-#: Per event type, the positions of the fields the body hash covers: all but game, seq, at
-#: and the optional tamper-evidence fields, so sealing a log does not change its body.
-_SEAL_FIELDS = frozenset({"prev", "wall_commit", "reveal_salt", "reveal_wall", "seal"})
-_BODY = {t: frozenset(i for i, f in enumerate(t.__struct_fields__) if i >= 3 and f not in _SEAL_FIELDS)
-         for t in ev.EVENT_TYPES}
-
-
-def _body_cut(t: type) -> Optional[slice]:
-    """The fields of ``_BODY[t]`` as one slice of the event's tuple, if they are consecutive."""
-    pos = sorted(_BODY[t])
-    return slice(pos[0], pos[-1] + 1) if pos and pos == list(range(pos[0], pos[-1] + 1)) else None
-
-
-#: Per event type, its name and the slice of its fields the body hash covers (a tuple slice
-#: encodes as the same JSON array as the list of those fields, at a fraction of the cost).
-_BODY_PARTS = {t: (t.__name__, _body_cut(t)) for t in ev.EVENT_TYPES}
 
 _HAND_EVENTS = frozenset({ev.TileDrawn, ev.TileDiscarded, ev.TilesDealt, ev.Ponged, ev.Chowed, ev.KongExposed,
                           ev.KongAdded, ev.KongConcealed, ev.PigBetPlaced, ev.HandWon, ev.HandDrawn,
@@ -999,7 +976,7 @@ class _DuckTarget:
         """The connection the SQL derivation writes through (temp tables live there)."""
         return self.con
 
-    def write_sql(self, lines: list[bytes], metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
+    def write_sql(self, lines: list[tuple[bytes, bytes]], metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
                   audit_rows: Any, audit_tables: Any, hook: Optional[Callable[[], None]]) -> tuple[int, int, float]:
         """One batch in one transaction (see :func:`paipu.store.derive.write_batch`)."""
         return derive.write_batch(self.con, lines, metas, replaced, spool_dir, now, audit_rows=audit_rows,
@@ -1128,10 +1105,10 @@ class _SqlBatch:
     the audit runs here) their logs."""
 
     def __init__(self) -> None:
-        self.games: dict[str, tuple[str, bytes, dict, Optional[GameLog]]] = {}
+        self.games: dict[str, tuple[str, tuple[bytes, bytes], dict, Optional[GameLog]]] = {}
         self.events = 0
 
-    def add(self, game: str, content_hash: str, lines: bytes, log: GameLog, keep_log: bool) -> None:
+    def add(self, game: str, content_hash: str, lines: tuple[bytes, bytes], log: GameLog, keep_log: bool) -> None:
         self.games[game] = (content_hash, lines, _meta(log, content_hash), log if keep_log else None)
         self.events += len(log.events)
 
@@ -1259,7 +1236,7 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
         for log in reader.games():
             report.games_read += 1
             try:
-                content_hash, lines = derive.game_lines(log)
+                content_hash, lines, marks = derive.game_lines(log)
             except Exception as x:  # a bug in paipu: count it, say so, keep the other games
                 report.refused.append(f"game {log.game} in {log.file}: paipu could not derive its rows "
                                       f"(internal error {type(x).__name__}: {x}); please report it")
@@ -1276,7 +1253,7 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
                         "content; this copy was not stored (ingest it on its own to replace the stored one)")
                 continue
             seen[log.game] = (content_hash, log.file)
-            batch.add(log.game, content_hash, lines, log, keep)
+            batch.add(log.game, content_hash, (lines, marks), log, keep)
             if batch.events >= batch_events:
                 writer.put(batch) if writer is not None else flush(batch)
                 batch = _SqlBatch()
@@ -1313,8 +1290,8 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
 
 def _meta(log: GameLog, content_hash: str) -> dict:
     return {"game": log.game, "file": log.file, "problem": str(log.problem) if log.problem is not None else None,
-            "closed": log.closed, "content_hash": content_hash, "audited": False, "audit_complete": None,
-            "findings": 0}
+            "closed": log.closed, "content_hash": content_hash, "body_hash": derive.body_hash(log.events),
+            "audited": False, "audit_complete": None, "findings": 0}
 
 
 def _flush_sql(target: Any, batch: _SqlBatch, report: IngestReport, spool_dir: str,
@@ -1327,7 +1304,7 @@ def _flush_sql(target: Any, batch: _SqlBatch, report: IngestReport, spool_dir: s
     """
     ids = list(batch.games)
     known = target.known(ids)
-    write: list[tuple[str, bytes, dict, Optional[tuple]]] = []
+    write: list[tuple[str, tuple[bytes, bytes], dict, Optional[tuple]]] = []
     replaced: list[str] = []
     logs: list[GameLog] = []
     for game, (h, lines, meta, log) in batch.games.items():

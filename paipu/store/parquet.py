@@ -331,7 +331,7 @@ class ParquetTarget:
             self._mem = connect_store(":memory:")
         return self._mem
 
-    def write_sql(self, lines: list[bytes], metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
+    def write_sql(self, lines: list[tuple[bytes, bytes]], metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
                   audit_rows: Any, audit_tables: Any, hook: Optional[Callable[[], None]]) -> tuple[int, int, float]:
         """Derive a batch in SQL (:func:`paipu.store.derive.write_batch`) in memory, then write it as one
         Parquet batch (see :meth:`Dataset.write_batch`); returns events, findings, load seconds."""
