@@ -94,9 +94,12 @@ def is_legal_shape(counts: Sequence[int], melds: Sequence[Meld], void: int, rule
 def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], held: int,
                melds: Sequence[Meld]) -> "list | bool":
     """``RuleFamily.seat_waits``: the seat's wait entry ``[{tile: completes}, suit keys]``
-    when one tile could complete its shape (a superset: one free tile in the suit tables,
-    or seven pairs one short with no meld), else False.  No wilds, so no wild bookkeeping."""
-    if held % 3 != 1:
+    when one tile could complete its hand legally (a superset: one free tile in the suit
+    tables, or seven pairs one short with no meld, and at most two suits held), else
+    False.  No wilds, so no wild bookkeeping."""
+    if held % 3 != 1 or (keys[0] and keys[1] and keys[2]):
+        # a hand holding all three suits holds its void suit (or breaks the two-suit rule
+        # of dingque = none): no tile makes it a legal win (§8.2), so nothing is waited on
         return False
     if _complete_keys(keys[0], keys[1], keys[2], keys[3], 1) or \
             (not melds and counts.count(1) + counts.count(3) <= 1):

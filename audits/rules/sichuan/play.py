@@ -57,6 +57,10 @@ class HandBook:
         #: the open discard's tile and seat while it may be won (for 最后四张)
         self.discard_window: Optional[tuple[int, int, bool]] = None
         self.first_win: Optional[tuple[list[int], str, Optional[int]]] = None
+        #: the last-four phase holds while R ≤ this (§6.4, :func:`in_last_four`)
+        self.last_four = 4 if ruleset.last_four_window == "four_remaining" else 3
+        #: void first is checked (§4.1 rule 2)
+        self.void_first = ruleset.void_first and ruleset.dingque == "declared"
 
 
 def hand_book(ruleset: Ruleset, n: int, dealer: int) -> HandBook:
@@ -89,8 +93,9 @@ def _tiles_of(e: ev.Event) -> list[str]:
 
 
 def _holds_void(table, seat: int) -> bool:
+    """The seat holds a concealed tile of its declared void suit (the suit's key is not 0)."""
     v = table.voids[seat]
-    return v >= 0 and any(table.hands[seat][9 * v:9 * v + 9])
+    return v >= 0 and table.keys[seat][v] != 0
 
 
 def in_last_four(ruleset: Ruleset, undrawn: int) -> bool:
@@ -119,7 +124,7 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
                 and (not table.out or e.seat not in table.out):
             out = _NONE
             if hb.discard_window is not None:  # nobody claimed the last discard
-                if in_last_four(ruleset, table.undrawn):
+                if table.undrawn <= hb.last_four:
                     out = _missed_last_four(ruleset, table, hb, ctx, e, _NONE)
                 else:
                     hb.discard_window = None
@@ -132,9 +137,9 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
         if hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
                 and (not table.out or seat not in table.out):
             out = _last_four_self_draw(ruleset, table, hb, ctx, seat, e) if table.undrawn <= 4 else _NONE
-            if ruleset.void_first and ruleset.dingque == "declared":
+            if hb.void_first:
                 v = table.voids[seat]
-                if v >= 0 and TILE_INDEX[e.tile] // 9 != v and _holds_void(table, seat):
+                if v >= 0 and table.keys[seat][v] and TILE_INDEX[e.tile] // 9 != v:
                     out = out + [(seat, _v("VOID_DISCARD_ORDER", f"seat {seat} discards {e.tile} while holding "
                                            f"its void suit {_SUITS[v]}", f"a {_SUITS[v]} tile", e.tile))]
         else:
