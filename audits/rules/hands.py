@@ -24,9 +24,12 @@ only", ``a + d`` = the minimum for "sets + the pair".  A hand of ``3k+2`` tiles 
 complete with ``w`` wilds iff ``Σa + min(2, d_m, d_p, d_s, d_z) <= w`` (the pair
 lives in one suit, or is two wilds; leftover wilds are always a multiple of
 three and form sets of their own).  The tables are filled lazily, one entry per
-key on first use, from a memoised recursion; afterwards a completeness check is
-four dict look-ups, whatever the number of wilds.  Suits touched by a meld use
-a second memo keyed by (counts, headroom).
+key on first use, from the memoised recursion's answers precomputed for every
+suit of up to 14 tiles (:mod:`audits.rules.suit_minima`; the recursion itself
+runs only for larger suits); afterwards a completeness check is four dict
+look-ups, whatever the number of wilds.  Without wilds, four no-wild codes
+(sets only 0, sets + pair 1) summing to 1 decide it.  Suits touched by a meld
+use a second memo keyed by (counts, headroom).
 
 Slow path (scoring only)
 ------------------------
@@ -36,6 +39,9 @@ stands for) so the fan of the **highest** reading can be scored (§5).
 
 from __future__ import annotations
 
+import os
+import struct
+import zlib
 from itertools import combinations_with_replacement
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
@@ -115,6 +121,20 @@ _SUIT_TABLE: dict[int, tuple[int, int]] = {}
 _HONOUR_TABLE: dict[int, tuple[int, int]] = {}
 
 
+#: The no-wild codes of every complete suit pattern of at most 14 tiles: 0 = sets only,
+#: 1 = sets + the pair (exclusive: 3k against 3k+2 tiles).  A hand without wilds is
+#: complete iff its four codes sum to 1 (four look-ups, three adds); a pattern in no table
+#: is neither.  Keyed by the suit's counts bytes and by its base-5 key.  Filled by
+#: :func:`_prefill`.
+_SUIT_CODE_BYTES: dict[bytes, int] = {}
+_HONOUR_CODE_BYTES: dict[bytes, int] = {}
+_SUIT_CODE: dict[int, int] = {}
+_HONOUR_CODE: dict[int, int] = {}
+
+#: the 34 counts, as bytes, cut into the m, p, s and honour suits
+_SPLIT = struct.Struct("9s9s9s7s").unpack
+
+
 def _entry(a: int, b: int) -> tuple[int, int]:
     """Encode (sets-only, sets+pair) minima as (a, d).
 
@@ -126,20 +146,40 @@ def _entry(a: int, b: int) -> tuple[int, int]:
     return (a, min(b, INF) - a)
 
 
-def _fill_suit(key: int) -> tuple[int, int]:
-    counts = _decode(key, 9)
-    e = _entry(*_solve(counts, tuple(max(0, 4 - c) for c in counts), True))
-    _SUIT_TABLE[key] = e
-    _maybe_trim()
+#: The programme's answers for every suit of up to 14 tiles, precomputed
+#: (:mod:`audits.rules.suit_minima`): read on the first table miss.
+MINIMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "suit_minima.bin")
+_STORED: list = []
+
+
+def stored_minima() -> tuple[bytes, bytes]:
+    """The precomputed (sets only, sets + pair) byte pairs by suit key, then by honour key."""
+    if not _STORED:
+        with open(MINIMA_PATH, "rb") as f:
+            raw = zlib.decompress(f.read())
+        cut = 2 * 5 ** 9
+        _STORED.extend((raw[:cut], raw[cut:]))
+    return _STORED[0], _STORED[1]
+
+
+def _fill(key: int, n: int, runs: bool, table: dict, stored: bytes) -> tuple[int, int]:
+    a = stored[2 * key]
+    if a != 255:  # precomputed (every suit a hand can hold)
+        e = _entry(a, stored[2 * key + 1])
+    else:
+        counts = _decode(key, n)
+        e = _entry(*_solve(counts, tuple(max(0, 4 - c) for c in counts), runs))
+        _maybe_trim()
+    table[key] = e
     return e
+
+
+def _fill_suit(key: int) -> tuple[int, int]:
+    return _fill(key, 9, True, _SUIT_TABLE, stored_minima()[0])
 
 
 def _fill_honour(key: int) -> tuple[int, int]:
-    counts = _decode(key, 7)
-    e = _entry(*_solve(counts, tuple(max(0, 4 - c) for c in counts), False))
-    _HONOUR_TABLE[key] = e
-    _maybe_trim()
-    return e
+    return _fill(key, 7, False, _HONOUR_TABLE, stored_minima()[1])
 
 
 def _maybe_trim() -> None:
@@ -176,64 +216,176 @@ def suit_entry(key: int, honours: bool = False) -> tuple[int, int]:
     return e
 
 
-def is_complete_keys(km: int, kp: int, ks: int, kz: int, wilds: int) -> bool:
-    """Hot path: is a ``3k+2`` hand with these suit keys complete with ``wilds``?
+def _make_is_complete_keys():
+    # the tables are bound as closure cells: the hot path reads them as fast as locals
+    suit_code, honour_code, st, ht = _SUIT_CODE, _HONOUR_CODE, _SUIT_TABLE, _HONOUR_TABLE
 
-    The caller guarantees the tile count (naturals + wilds) is ``3k+2`` and that
-    no meld limits the headroom (else use :func:`is_complete`).
+    def is_complete_keys(km: int, kp: int, ks: int, kz: int, wilds: int) -> bool:
+        """Hot path: is a ``3k+2`` hand with these suit keys complete with ``wilds``?
+
+        The caller guarantees the tile count (naturals + wilds) is ``3k+2`` and that
+        no meld limits the headroom (else use :func:`is_complete`).  Without wilds the
+        tile count needs no guarantee and melds never matter.
+        """
+        if not wilds:
+            # complete iff one suit is sets + the pair (code 1) and the others sets only
+            # (code 0); a key in neither code table (9) is left to the tables below,
+            # which are exact for any key
+            code = suit_code.get(km, 9) + suit_code.get(kp, 9) + suit_code.get(ks, 9) + honour_code.get(kz, 9)
+            if code < 9:
+                return code == 1
+            if not _prefilled:
+                _prefill()
+                return is_complete_keys(km, kp, ks, kz, wilds)
+        e0 = st.get(km) or _fill_suit(km)
+        e1 = st.get(kp) or _fill_suit(kp)
+        e2 = st.get(ks) or _fill_suit(ks)
+        e3 = ht.get(kz) or _fill_honour(kz)
+        # the pair sits in one suit (cost d) or is two wilds (cost 2)
+        return e0[0] + e1[0] + e2[0] + e3[0] + min(2, e0[1], e1[1], e2[1], e3[1]) <= wilds
+
+    return is_complete_keys
+
+
+is_complete_keys = _make_is_complete_keys()
+
+
+#: suit key -> ((kind index in the suit, a, d) for each kind the suit holds), ``(a, d)``
+#: the table entry of the suit less one tile of that kind
+_REMOVALS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+_HONOUR_REMOVALS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _removals(key: int, honours: bool) -> tuple[tuple[int, int, int], ...]:
+    memo = _HONOUR_REMOVALS if honours else _REMOVALS
+    got = memo.get(key)
+    if got is None:
+        pw = _POW5_Z if honours else _POW5
+        out = []
+        for i, c in enumerate(_decode(key, len(pw))):
+            if c:
+                a, d = suit_entry(key - pw[i], honours)
+                out.append((i, a, d))
+        got = memo[key] = tuple(out)
+        if len(memo) > 200_000:  # bounded, like the solver's memo
+            memo.clear()
+            memo[key] = got
+    return got
+
+
+def complete_without(keys: Sequence[int], wilds: int) -> list[int]:
+    """Every kind ``t`` the hand of suit ``keys`` holds such that the hand less one ``t``
+    is complete with ``wilds`` (:func:`is_complete_keys` of each), in kind order.
+
+    Same contract as :func:`is_complete_keys` for each hand tested (``3k+2`` tiles
+    once one ``t`` is gone, no meld headroom).  Each suit's removals are looked up
+    once per suit key.
     """
-    st = _SUIT_TABLE
-    ht = _HONOUR_TABLE
-    e0 = st.get(km) or _fill_suit(km)
-    e1 = st.get(kp) or _fill_suit(kp)
-    e2 = st.get(ks) or _fill_suit(ks)
-    e3 = ht.get(kz) or _fill_honour(kz)
-    # the pair sits in one suit (cost d) or is two wilds (cost 2)
-    return e0[0] + e1[0] + e2[0] + e3[0] + min(2, e0[1], e1[1], e2[1], e3[1]) <= wilds
+    st, ht = _SUIT_TABLE, _HONOUR_TABLE
+    k0, k1, k2, k3 = keys[0], keys[1], keys[2], keys[3]
+    e0 = st.get(k0) or _fill_suit(k0)
+    e1 = st.get(k1) or _fill_suit(k1)
+    e2 = st.get(k2) or _fill_suit(k2)
+    e3 = ht.get(k3) or _fill_honour(k3)
+    a_all = e0[0] + e1[0] + e2[0] + e3[0]
+    d0, d1, d2, d3 = e0[1], e1[1], e2[1], e3[1]
+    out = []
+    # per suit: the wilds left for it once the other suits are sets only, and what the
+    # pair costs at best outside it (two wilds, or another suit's d)
+    for su, k, a_su, pair_out in ((0, k0, e0[0], min(2, d1, d2, d3)), (1, k1, e1[0], min(2, d0, d2, d3)),
+                                  (2, k2, e2[0], min(2, d0, d1, d3)), (3, k3, e3[0], min(2, d0, d1, d2))):
+        if not k:
+            continue
+        room = wilds - a_all + a_su
+        base = 9 * su
+        for i, a, d in (_HONOUR_REMOVALS if su == 3 else _REMOVALS).get(k) or _removals(k, su == 3):
+            if a + (d if d < pair_out else pair_out) <= room:
+                out.append(base + i)
+    return out
 
 
 def _capped_entry(counts: Sequence[int], use: Sequence[int], start: int, n: int, runs: bool) -> tuple[int, int]:
     c = tuple(counts[start:start + n])
     h = tuple(max(0, 4 - c[i] - use[start + i]) for i in range(n))
-    return _entry(*_solve(c, h, runs))
+    e = _entry(*_solve(c, h, runs))
+    _maybe_trim()
+    return e
 
 
-def is_complete(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | None = None) -> bool:
-    """Standard completeness: do ``counts`` (naturals) plus ``wilds`` make sets + one pair?
+def _make_is_complete():
+    # the tables are bound as closure cells: the hot path reads them as fast as locals
+    split, suit_code, honour_code = _SPLIT, _SUIT_CODE_BYTES, _HONOUR_CODE_BYTES
 
-    Melds count as sets, so pass only the concealed part (``3k+2`` tiles); the
-    melds matter only through ``meld_use`` (max-four rule).
-    """
+    def is_complete(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | None = None) -> bool:
+        """Standard completeness: do ``counts`` (naturals) plus ``wilds`` make sets + one pair?
+
+        Melds count as sets, so pass only the concealed part (``3k+2`` tiles); the
+        melds matter only through ``meld_use`` (max-four rule), which limits wilds
+        alone: without wilds it is never consulted.
+        """
+        if not wilds:
+            try:
+                # the counts' bytes, one piece per suit; one suit is sets + the pair
+                # (code 1), the others sets only (code 0)
+                m, p, s, z = split(bytearray(counts))
+                return suit_code[m] + suit_code[p] + suit_code[s] + honour_code[z] == 1
+            except KeyError:
+                # a piece in no table is neither (once the tables are filled), unless it
+                # holds more tiles than they cover (never in a hand of at most 14 tiles)
+                if not _prefilled:
+                    _prefill()
+                    return is_complete(counts, wilds, meld_use)
+                if sum(counts) <= 14:
+                    return False
+            except (ValueError, TypeError, struct.error):
+                pass  # a count outside 0..255, or not 34 counts: the general path
+            return _is_complete_general(counts, wilds, meld_use)
+        return _is_complete_wilds(counts, wilds, meld_use)
+
+    return is_complete
+
+
+is_complete = _make_is_complete()
+
+
+def _is_complete_wilds(counts: Sequence[int], wilds: int, meld_use: Sequence[int] | None) -> bool:
+    """:func:`is_complete` with wilds."""
     if meld_use is None or not any(meld_use):
-        # Fast path: the counts' bytes, sliced per suit, key tables whose entries
-        # also carry the suit's tile count (so the 3k+2 test needs no sum()).
         try:
-            b = bytes(counts)
-        except (ValueError, TypeError):
-            b = b""
-        if len(b) == NUM_KINDS:
+            m, p, s, z = _SPLIT(bytearray(counts))
+        except (ValueError, TypeError, struct.error):
+            pass
+        else:
+            # No meld headroom: tables whose entries also carry the suit's tile count
+            # (so the 3k+2 test needs no sum()).
             st = _SUIT_BYTES
-            e0 = st.get(b[:9]) or _bytes_entry(b[:9])
-            e1 = st.get(b[9:18]) or _bytes_entry(b[9:18])
-            e2 = st.get(b[18:27]) or _bytes_entry(b[18:27])
-            e3 = _HONOUR_BYTES.get(b[27:]) or _bytes_entry(b[27:])
+            e0 = st.get(m) or _bytes_entry(m)
+            e1 = st.get(p) or _bytes_entry(p)
+            e2 = st.get(s) or _bytes_entry(s)
+            e3 = _HONOUR_BYTES.get(z) or _bytes_entry(z)
             if (e0[2] + e1[2] + e2[2] + e3[2] + wilds) % 3 != 2:
                 return False
             return e0[0] + e1[0] + e2[0] + e3[0] + min(2, e0[1], e1[1], e2[1], e3[1]) <= wilds
+    return _is_complete_general(counts, wilds, meld_use)
+
+
+def _is_complete_general(counts: Sequence[int], wilds: int, meld_use: Sequence[int] | None) -> bool:
+    """:func:`is_complete` for any counts: the base-5 tables, or the solver where a
+    meld limits a suit's headroom."""
     total = sum(counts) + wilds
     if total % 3 != 2:
         return False
-    if meld_use is None or not any(meld_use):
-        km, kp, ks, kz = hand_keys(counts)
-        return is_complete_keys(km, kp, ks, kz, wilds)
-    es = []
-    for s in range(4):
-        start = 9 * s
-        n = 9 if s < 3 else 7
-        if any(meld_use[start:start + n]):
-            es.append(_capped_entry(counts, meld_use, start, n, s < 3))
-        else:
-            es.append(suit_entry(suit_key(counts, start, n), s == 3))
+    if not wilds or meld_use is None or not any(meld_use):
+        es = [suit_entry(suit_key(counts, 9 * s, 9 if s < 3 else 7), s == 3) for s in range(4)]
+    else:
+        es = []
+        for s in range(4):
+            start = 9 * s
+            n = 9 if s < 3 else 7
+            if any(meld_use[start:start + n]):
+                es.append(_capped_entry(counts, meld_use, start, n, s < 3))
+            else:
+                es.append(suit_entry(suit_key(counts, start, n), s == 3))
     need = sum(e[0] for e in es) + min(2, *(e[1] for e in es))
     return need <= wilds
 
@@ -313,16 +465,20 @@ def _prefill() -> None:
     """
     global _prefilled
     _prefilled = True
-    for n, runs, table, btable in ((9, True, _SUIT_TABLE, _SUIT_BYTES), (7, False, _HONOUR_TABLE, _HONOUR_BYTES)):
+    for n, runs, table, btable, codes, code_bytes in (
+            (9, True, _SUIT_TABLE, _SUIT_BYTES, _SUIT_CODE, _SUIT_CODE_BYTES),
+            (7, False, _HONOUR_TABLE, _HONOUR_BYTES, _HONOUR_CODE, _HONOUR_CODE_BYTES)):
         pw = tuple(5 ** (n - 1 - i) for i in range(n))
         sets_only, with_pair = _complete_patterns(n, runs)
         for key, c in sets_only.items():
             if sum(c) <= 12:
+                codes[key] = code_bytes[bytes(c)] = 0
                 e = table.get(key)
                 if e is None:
                     e = table[key] = (0, 2)
                 btable[bytes(c)] = (e[0], e[1], sum(c))
         for key, c in with_pair.items():
+            codes[key] = code_bytes[bytes(c)] = 1
             e = table.get(key)
             if e is None:
                 if any(c[i] <= 3 and key + pw[i] in sets_only for i in range(n)):
@@ -340,11 +496,15 @@ def is_seven_pairs(counts: Sequence[int], wilds: int = 0, has_melds: bool = Fals
     """
     if has_melds or sum(counts) + wilds != 14:
         return False
-    odd = 0
-    for c in counts:
-        if c & 1:
-            odd += 1
+    try:
+        odd = bytearray(counts).translate(_ODD).count(1)  # the odd counts, at C speed
+    except (ValueError, TypeError):
+        odd = sum(1 for c in counts if c & 1)
     return odd <= wilds
+
+
+#: byte value -> 1 when odd, else 0 (counts the odd counts of a counts bytearray)
+_ODD = bytes(x & 1 for x in range(256))
 
 
 def is_winning(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | None = None,

@@ -269,7 +269,7 @@ class _Game:
     def emit(self, cls: type, **fields: Any) -> ev.Event:
         """Write one event (next seq and time) and apply it to the table."""
         e = self.b.add(cls, **fields)
-        self.r.apply(e)
+        self.r.advance(e)  # the builder numbered it as the table's next event
         return e
 
     # -- the room --------------------------------------------------------------
@@ -330,6 +330,10 @@ def _always_legal(seat: int, tile: int, kong_discard: bool) -> bool:
     return True
 
 
+#: per number of seats, per discarder: the other seats from the discarder's next
+_ORDERS = {n: tuple(tuple((d + k) % n for k in range(1, n)) for d in range(n)) for n in (2, 3, 4)}
+
+
 class _Hand:
     def __init__(self, game: _Game, number: int, dealer: int):
         self.g = game
@@ -345,6 +349,11 @@ class _Hand:
         self.book = PassBook(self.n, self.family.tile_passes)
         self.flavour = [self._pick_flavour() for _ in range(self.n)]
         self.pool = self.family.tail_pool(self.rules)
+        #: the game's writer (one call less per event)
+        self.emit = game.emit
+        #: per seat: (its hand's signature, the family's wait entry for it), kept until
+        #: that seat's hand changes (see :meth:`_wait_entry`)
+        self._waits: list[Optional[tuple[tuple, Any]]] = [None] * self.n
 
     def _pick_flavour(self) -> Optional[str]:
         x = self.rng.random()
@@ -359,9 +368,6 @@ class _Hand:
         if x < 0.68:
             return "kongs"   # keeps pairs and triplets, declares every kong it can: 双杠 / 四杠
         return None
-
-    def emit(self, cls: type, **fields: Any) -> ev.Event:
-        return self.g.emit(cls, **fields)
 
     # -- the wall ---------------------------------------------------------------
 
@@ -477,7 +483,7 @@ class _Hand:
 
     def _view(self, seat: int) -> "SeatView":
         table = self.table
-        return SeatView(self.wild, table.hands[seat], table.melds[seat])
+        return SeatView(self.wild, table.hands[seat], table.melds[seat], table.keys[seat])
 
     def _turn(self, seat: int, drew: Optional[tuple[int, bool]], after_call: bool) -> tuple[int, bool]:
         """Act until the seat discards (or the hand ends); return (discard, right after a kong)."""
@@ -602,13 +608,15 @@ class _Hand:
     def _own_kongs(self, view: "SeatView") -> list[tuple[int, list[int], bool]]:
         """Kongs from the hand as the family offers them: (kind, tiles from hand, added?)."""
         out: list[tuple[int, list[int], bool]] = []
-        if not view.melds and max(view.nat) + view.wilds < 4 and max(view.counts) < 4:
-            return out  # no kind reaches four even with every chicken (cheap pre-check)
         family, rules = self.family, self.rules
-        for k, tiles in family.concealed_kong_options(rules, view.counts):
-            out.append((k, list(tiles), False))
-        for k, tile in family.added_kong_options(rules, view.counts, view.melds):
-            out.append((k, [tile], True))
+        # cheap pre-checks: a concealed kong needs a kind that reaches four with every
+        # chicken; an added kong needs one of the seat's own pongs
+        if max(view.nat) + view.wilds >= 4 or max(view.counts) >= 4:
+            for k, tiles in family.concealed_kong_options(rules, view.counts):
+                out.append((k, list(tiles), False))
+        if any(m.kind == "pong" for m in view.melds):
+            for k, tile in family.added_kong_options(rules, view.counts, view.melds):
+                out.append((k, [tile], True))
         return out
 
     def _choose_discard(self, seat: int, view: "SeatView") -> int:
@@ -644,20 +652,44 @@ class _Hand:
         sc = family.score(rules, _tiles(counts), melds, self._context(seat, "self_draw", tile, after_kong=after_kong))
         return sc if sc.wins else None
 
-    def _win_from(self, seat: int, tile: int, ctx: WinContext) -> Optional[Score]:
+    def _wait_entry(self, seat: int) -> Any:
+        """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
+        can complete it), kept until that seat's hand changes: its concealed counts (the
+        suit keys), its melds and its kongs (an added kong keeps the number of melds)."""
+        table = self.table
+        keys = table.keys[seat]
+        melds = table.melds[seat]
+        sig = (keys[0], keys[1], keys[2], keys[3], len(melds), table.kongs[seat])
+        got = self._waits[seat]
+        if got is not None and got[0] == sig:
+            return got[1]
+        entry = self.family.seat_waits(self.rules, table.hands[seat], keys, table.held[seat], melds)
+        self._waits[seat] = (sig, entry)
+        return entry
+
+    def _completes(self, seat: int, tile: int) -> bool:
+        """The family's exact test: ``tile`` from another seat completes the seat's hand."""
+        entry = self._wait_entry(seat)
+        if not entry:
+            return False
+        table = self.table
+        return self.family.completes(self.rules, entry, table.hands[seat], table.melds[seat], tile)
+
+    def _win_from(self, seat: int, tile: int, how: str, kong_discard: bool = False) -> Optional[Score]:
         """A legal win on ``tile`` taken from another seat (a discard or a robbed kong's
-        tile), pass rules aside: one tile from complete, complete with it, enough fan."""
-        family, rules, table = self.family, self.rules, self.table
-        counts, melds = table.hands[seat], table.melds[seat]
-        entry = family.seat_waits(rules, counts, table.keys[seat], table.held[seat], melds)
-        if not entry or not family.completes(rules, entry, counts, melds, tile):
+        tile), pass rules aside: one tile from complete, complete with it, enough fan.
+        ``how``: ``discard`` or ``robbed_kong``; the family's win context and score are
+        built only for a tile that completes the hand."""
+        if not self._completes(seat, tile):
             return None
-        sc = family.score(rules, _tiles(counts) + [tile], melds, ctx)
+        table = self.table
+        ctx = self._context(seat, how, tile, kong_discard=kong_discard)
+        sc = self.family.score(self.rules, _tiles(table.hands[seat]) + [tile], table.melds[seat], ctx)
         return sc if sc.wins else None
 
     def _discard_win(self, seat: int, tile: int, kong_discard: bool) -> Optional[Score]:
         """点炮: a legal win on another seat's discard (pass rules aside)."""
-        return self._win_from(seat, tile, self._context(seat, "discard", tile, kong_discard=kong_discard))
+        return self._win_from(seat, tile, "discard", kong_discard)
 
     def _would_win_with(self, seat: int, tile: int) -> bool:
         """Whether drawing ``tile`` completes the seat's hand (for choosing the tail tile)."""
@@ -678,18 +710,19 @@ class _Hand:
         family, rules, book, table = self.family, self.rules, self.book, self.table
         rank = family.claim_rank
         cfg = self.g.cfg
-        order = [(d + k) % n for k in range(1, n)]
+        order = _ORDERS[n][d]
         offers: dict[int, dict[str, Any]] = {}
         could: dict[int, list[str]] = {}
-        kong_ok = self._can_kong_now()
+        kong_ok: Optional[bool] = None  # asked only when a seat could kong
         self._kong_discard = after_kong  # for rescoring several winners (一炮三响)
         # the family's own rule on the last discard (Guangdong: only 胡)
         last = self._family_refuses(_PROBE_PONG)
+        anything = False
         for s in order:
             counts = table.hands[s]
             o: dict[str, Any] = {}
             c: list[str] = []
-            win = self._discard_win(s, t, after_kong)
+            win = self._discard_win(s, t, after_kong) if self._completes(s, t) else None
             if win is not None:
                 c.append("win")
                 if family.pass_violation(book, s, "win", t, _always_legal, rules=rules) is None:
@@ -697,6 +730,8 @@ class _Hand:
             kongs = family.exposed_kong_options(rules, counts, t)
             if kongs:
                 c.append("kong")
+                if kong_ok is None:
+                    kong_ok = self._can_kong_now()
                 if kong_ok and not last and family.pass_violation(book, s, "kong", t, _always_legal,
                                                                   rules=rules) is None:
                     o["kong"] = list(kongs[0])  # natural tiles first
@@ -716,6 +751,10 @@ class _Hand:
             could[s] = c
             if o:
                 offers[s] = o
+            if c:
+                anything = True
+        if not offers and not anything:
+            return None  # nobody could claim the discard: nothing to decide, log or book
         colluders = cfg.colluding_pair or ()
         # The bots decide: a win is taken unless declined; then kong, pong, chow.
         decided: dict[int, str] = {}
@@ -736,6 +775,8 @@ class _Hand:
         # when it is a win (一炮多响), else the first such seat from the discarder's next.
         best = max(decided.values(), key=rank.__getitem__, default=None)
         winners = [s for s in order if decided.get(s) == "win"] if best == "win" else []
+        if not rules.multi_win:
+            winners = winners[:1]  # 截和: only the first in turn order from the discarder's next wins
         top: Optional[tuple[int, str]] = None
         if best is not None and best != "win":
             top = next((s, best) for s in order if decided.get(s) == best)
@@ -787,7 +828,7 @@ class _Hand:
         robbers = []
         for k in range(1, self.n):
             s = (adder + k) % self.n
-            win = self._win_from(s, tile, self._context(s, "robbed_kong", tile))
+            win = self._win_from(s, tile, "robbed_kong")
             if win is None or not self._may_win_on(s, tile):
                 continue
             if self.rng.random() < 0.9:
@@ -860,12 +901,13 @@ def _tiles(counts: Sequence[int]) -> list[int]:
 class SeatView:
     """One seat's concealed tiles and melds, split into naturals and chickens (a bot's view)."""
 
-    __slots__ = ("counts", "melds", "nat", "wilds", "wild_tiles")
+    __slots__ = ("counts", "melds", "nat", "wilds", "wild_tiles", "keys")
 
-    def __init__(self, wild: frozenset[int], counts: list[int], melds: list[Meld]):
+    def __init__(self, wild: frozenset[int], counts: list[int], melds: list[Meld], keys: Sequence[int]):
         self.counts = counts
         self.melds = melds
         nat = list(counts)
+        nat_keys = list(keys)
         wilds = 0
         wild_tiles: list[int] = []
         for k in wild:
@@ -874,8 +916,10 @@ class SeatView:
                 wilds += c
                 wild_tiles.extend([k] * c)
                 nat[k] = 0
-        #: the naturals (chickens removed) and how many chickens are held
+                nat_keys[SUIT_OF[k]] -= c * KEY_STEP[k]
+        #: the naturals (chickens removed), their suit keys, and how many chickens are held
         self.nat = nat
+        self.keys = nat_keys
         self.wilds = wilds
         self.wild_tiles = sorted(wild_tiles)
 
@@ -911,17 +955,9 @@ def bot_discard(hand: _Hand, view: SeatView, flavour: Optional[str]) -> int:
         return view.wild_tiles[-1]
     if view.wild_tiles and rng.random() < 0.03:
         return view.wild_tiles[-1]  # now and then a chicken goes (plain 1s for everyone)
-    tenpai = []
-    keys = list(shapes.hand_keys(nat))
     w1 = view.wilds + 1
-    complete = shapes.is_complete_keys
-    for t in cands:
-        su = SUIT_OF[t]
-        delta = KEY_STEP[t]
-        keys[su] -= delta
-        if complete(keys[0], keys[1], keys[2], keys[3], w1):
-            tenpai.append(t)
-        keys[su] += delta
+    # the discards after which one more chicken would complete the naturals
+    tenpai = shapes.complete_without(view.keys, w1)
     if flavour == "pairs" and not view.melds and not tenpai:
         work = list(nat)
         for t in cands:
@@ -930,38 +966,45 @@ def bot_discard(hand: _Hand, view: SeatView, flavour: Optional[str]) -> int:
                 tenpai.append(t)
             work[t] += 1
     pool = tenpai or cands
-    suit_counts = [sum(nat[9 * s:9 * s + 9]) for s in range(3)]
-    main = max(range(3), key=lambda s: suit_counts[s])
+    if flavour == "suit":
+        suit_counts = [sum(nat[9 * s:9 * s + 9]) for s in range(3)]
+        main = max(range(3), key=lambda s: suit_counts[s])
+    rand = rng.random
     best, best_v = pool[0], None
     for t in pool:
         c = nat[t]
         v = c * c * 3
         if t < 27:
-            r = t % 9
-            for d, wgt in ((-2, 1), (-1, 3), (1, 3), (2, 1)):
-                if 0 <= r + d <= 8:
-                    v += wgt * (1 if nat[t + d] else 0)
-            if r in (0, 8):
+            for u, wgt in _NEIGHBOURS[t]:  # the tiles a run through t could use
+                if nat[u]:
+                    v += wgt
+            if t in _TERMINALS:
                 v -= 1
-            if flavour == "suit" and t // 9 != main:
-                v -= 8
-            elif flavour in ("honours", "winds"):
-                v -= 4
-        else:
             if flavour == "suit":
-                v += 2
-            elif flavour == "honours":
-                v += 8 + 4 * c
-            elif flavour == "winds" and t < 31:
-                v += 12 + 6 * c
+                if t // 9 != main:
+                    v -= 8
+            elif flavour == "honours" or flavour == "winds":
+                v -= 4
+        elif flavour == "suit":
+            v += 2
+        elif flavour == "honours":
+            v += 8 + 4 * c
+        elif flavour == "winds" and t < 31:
+            v += 12 + 6 * c
         if flavour == "pairs":
             v += 4 * (c >= 2)
         elif flavour == "kongs":
             v += 10 * (c >= 2) + 10 * (c >= 3)
-        v += rng.random()
+        v += rand()
         if best_v is None or v < best_v:
             best, best_v = t, v
     return best
+
+
+#: per suit tile: its neighbours within two ranks and their weight in the bot's keep score
+_NEIGHBOURS = tuple(tuple((t + d, wgt) for d, wgt in ((-2, 1), (-1, 3), (1, 3), (2, 1)) if 0 <= t % 9 + d <= 8)
+                    if t < 27 else () for t in range(NUM_KINDS))
+_TERMINALS = frozenset(t for t in range(27) if t % 9 in (0, 8))
 
 
 def settle_hand(game: _Game, result: HandResult, winners: list[tuple[int, int]]

@@ -26,3 +26,61 @@ def test_is_complete_from_counts_equals_the_key_path():
         want = (sum(c) + wilds) % 3 == 2 and H.is_complete_keys(*H.hand_keys(c), wilds)
         assert H.is_complete(c, wilds) == want
         assert H.is_complete(tuple(c), wilds) == want
+
+
+def test_no_wild_codes_sum_to_one_only_for_sets_and_one_pair():
+    H._prefill()
+    m = bytes([1, 1, 1, 0, 0, 0, 0, 0, 0])  # 123m: sets only
+    pair = bytes([0, 2, 0, 0, 0, 0, 0, 0, 0])  # 22m: the pair
+    assert H._SUIT_CODE_BYTES[m] == 0 and H._SUIT_CODE_BYTES[pair] == 1
+    assert H._SUIT_CODE[H.suit_key(list(m), 0)] == 0
+    assert bytes([1, 1, 0, 0, 0, 0, 0, 0, 0]) not in H._SUIT_CODE_BYTES  # 12m: neither
+    c = [0] * 34
+    c[0:3] = [1, 1, 1]
+    c[10] = 2
+    assert H.is_complete(c) and H.is_complete_keys(*H.hand_keys(c), 0)
+    c[10] = 1
+    c[11] = 1  # near miss: 123m 23p
+    assert not H.is_complete(c) and not H.is_complete_keys(*H.hand_keys(c), 0)
+
+
+def test_no_wilds_beyond_the_code_tables_takes_the_general_path():
+    # one suit of 17 tiles (more than the code tables cover): 111 222 333 444 555 66m
+    c = [3, 3, 3, 3, 3, 2] + [0] * 28
+    assert H.is_complete(c)
+    c[5], c[27] = 1, 1  # near miss: ... 6m 1z (a lone honour is in no set)
+    assert not H.is_complete(c)
+
+
+def test_without_wilds_melds_never_limit_naturals():
+    # a pong of 1z and a natural 1z pair would be five 1z only with a wild standing for one
+    use = [0] * 34
+    use[27] = 3
+    c = [0] * 34
+    c[27] = 2
+    c[0:3] = [1, 1, 1]
+    assert H.is_complete(c, 0, use)
+    c[27] = 1  # near miss: one 1z and no wild
+    assert not H.is_complete(c, 0, use)
+
+
+def test_complete_without_equals_one_key_check_per_removal():
+    rng = random.Random(14)
+    pool = [t for t in range(34) for _ in range(4)]
+    found = 0
+    for _ in range(3000):
+        wilds = rng.randrange(0, 4)
+        c = [0] * 34
+        for t in rng.sample(pool, 15 - wilds - 3 * rng.randrange(0, 3)):
+            c[t] += 1
+        keys = H.hand_keys(c)
+        want = []
+        for t in range(34):
+            if c[t]:
+                c[t] -= 1
+                if H.is_complete_keys(*H.hand_keys(c), wilds):
+                    want.append(t)
+                c[t] += 1
+        assert H.complete_without(keys, wilds) == want, (c, wilds)
+        found += bool(want)
+    assert found > 50  # the sample holds hands one discard from complete
