@@ -24,9 +24,17 @@ only", ``a + d`` = the minimum for "sets + the pair".  A hand of ``3k+2`` tiles 
 complete with ``w`` wilds iff ``Σa + min(2, d_m, d_p, d_s, d_z) <= w`` (the pair
 lives in one suit, or is two wilds; leftover wilds are always a multiple of
 three and form sets of their own).  The tables are filled lazily, one entry per
-key on first use, from a memoised recursion; afterwards a completeness check is
-four dict look-ups, whatever the number of wilds.  Suits touched by a meld use
-a second memo keyed by (counts, headroom).
+key on first use: a suit from two memoised halves (kinds 1–5 forward, 6–9
+backward, joined over the runs carried across), the honours in closed form;
+afterwards a completeness check is four dict look-ups, whatever the number of
+wilds.  Suits touched by a meld use the solver, memoised by (counts, headroom).
+
+Without wilds (the commonest check) a second set of tables holds a *code* for
+every complete suit pattern: 0 = sets only, 1 = sets + the pair (exclusive, by
+tile count mod 3); a hand is complete iff its four codes sum to 1, and a
+pattern in no table is neither.  From counts, the four keys are the counts'
+bytes cut per suit.  Melds never matter without wilds (naturals are never
+refused).
 
 Slow path (scoring only)
 ------------------------
@@ -387,11 +395,23 @@ def complete_without(keys: Sequence[int], wilds: int) -> list[int]:
         if not k:
             continue
         room = wilds - a_all + a_su
-        base = 9 * su
-        for i, a, d in (_HONOUR_REMOVALS if su == 3 else _REMOVALS).get(k) or _removals(k, su == 3):
-            if a + (d if d < pair_out else pair_out) <= room:
-                out.append(base + i)
+        ck = (su, k, room, pair_out)
+        hits = _HITS.get(ck)
+        if hits is None:
+            base = 9 * su
+            hits = tuple(base + i for i, a, d in (_HONOUR_REMOVALS if su == 3 else _REMOVALS).get(k)
+                         or _removals(k, su == 3) if a + (d if d < pair_out else pair_out) <= room)
+            if len(_HITS) > 200_000:
+                _HITS.clear()
+            _HITS[ck] = hits
+        if hits:
+            out.extend(hits)
     return out
+
+
+#: (suit, suit key, wilds left for it, best pair cost outside it) -> the kinds of that
+#: suit whose removal completes the hand (:func:`complete_without`, memoised)
+_HITS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
 
 
 def _capped_entry(counts: Sequence[int], use: Sequence[int], start: int, n: int, runs: bool) -> tuple[int, int]:
