@@ -68,6 +68,9 @@ class AuditContext:
         #: Apply the event being checked to the table (the reducer's checks run; the
         #: walker has asked ``is_next`` and set ``replayer.line`` first).
         self.apply = self.replayer.advance
+        #: the same for the two most frequent events, without the reducer's dispatch
+        self.apply_drawn = self.replayer.drawn
+        self.apply_discarded = self.replayer.discarded
         self.findings: list[Finding] = []
         self.audit = GameAudit(game=log.game, file=log.file, findings=self.findings)
         #: The --explain derivation, as data (``audits.explain``), when asked for.
@@ -80,6 +83,7 @@ class AuditContext:
         self.max_reserve = 0
         self.tail_pool = 0
         self.n = 0
+        self.others: tuple[tuple[int, ...], ...] = ()
         # per game
         self.logged: list[int] = []
         self.ledger: list[int] = []
@@ -144,7 +148,9 @@ class AuditContext:
         self.max_reserve = max(self.family.reserve(t.ruleset, k) for k in range(5))
         #: face-up tail tiles the family keeps as the kong-replacement pool
         self.tail_pool = self.family.tail_pool(t.ruleset)
-        self.n = len(t.players)
+        self.n = n = len(t.players)
+        #: per seat: the other seats (the ones that could take its discard)
+        self.others = tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
         self.logged = list(t.scores)
         self.ledger = list(t.scores)
         a = self.audit
@@ -170,7 +176,8 @@ class AuditContext:
         self.kept_tile: list[int] = [-1] * n
         self.kept_waits: list = [None] * n
         self.kept_legal: list[Optional[dict]] = [None] * n
-        self.last_draw: Optional[tuple[int, str, int]] = None
+        #: the last draw (a TileDrawn), until its drawer discards or melds
+        self.last_draw: Optional[ev.TileDrawn] = None
         self.tail_drawn = [False] * n
         self.kong_discard = False
         self.last_kong: Optional[ev.Event] = None

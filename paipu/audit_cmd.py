@@ -194,10 +194,16 @@ def _explain_json(log, output: Optional[str]) -> int:
     from audits.audit import explain_records
     from audits.corrections import summary_record
 
+    from .formats import file_fingerprint
+
     audit, records = explain_records(log)
     enc = msgspec.json.Encoder()
     buf = bytearray()
-    for item in [*records, *audit.findings, summary_record(audit)]:
+    summary = summary_record(audit)
+    source = file_fingerprint(audit.file)
+    if source is not None:
+        summary["source"] = source  # as in the JSON stream's summary records
+    for item in [*records, *audit.findings, summary]:
         enc.encode_into(item, buf, len(buf))
         buf.extend(b"\n")
     with _binary_output(output) as out:

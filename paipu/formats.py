@@ -6,7 +6,9 @@
   object with the waiver's reason and expiry), then the game's summary record
   (``"record": "summary"``: complete or not, logged scores and corrected
   ledger per hand, net corrections by player, who owes whom; see
-  :func:`audits.corrections.summary_record`), then the orphan problems.
+  :func:`audits.corrections.summary_record`, plus ``"source"``: the size and
+  digest of the log file the game was read from, see :func:`file_fingerprint`),
+  then the orphan problems.
 * :func:`junit_xml` writes one ``testcase`` per game with its time, server,
   build and ruleset as properties; a game fails only when a finding at or
   above the fail-on level is left unwaived.  Findings that do not fail the
@@ -17,6 +19,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 from collections import Counter
 from dataclasses import dataclass
 from typing import IO, Iterable, Optional, Sequence
@@ -60,6 +63,30 @@ def ruleset_label(rules: Optional[Ruleset]) -> str:
 
 # --- JSON lines, streamed ------------------------------------------------------------
 
+def file_fingerprint(path: str) -> Optional[dict]:
+    """Size and BLAKE2b digest of a log file's bytes (None for stdin or a file that cannot be read).
+
+    Each game's summary record carries the fingerprint of the file it was read from
+    (``"source"``), so ``paipu ingest --audit-output`` can tell that the logs it
+    stores are the ones this audit read.
+    """
+    if path in ("-", "<stdin>"):
+        return None
+    h = hashlib.blake2b(digest_size=16)
+    size = 0
+    try:
+        with open(path, "rb") as f:
+            while True:
+                block = f.read(1 << 20)
+                if not block:
+                    break
+                size += len(block)
+                h.update(block)
+    except OSError:
+        return None
+    return {"bytes": size, "blake2b": h.hexdigest()}
+
+
 class JsonStream:
     """Writes judged games to a binary stream as JSON lines, flushing after every game."""
 
@@ -67,6 +94,7 @@ class JsonStream:
         self.out = out
         self._enc = msgspec.json.Encoder()
         self.lines = 0
+        self._sources: dict[str, Optional[dict]] = {}
 
     def write_game(self, verdict: Verdict) -> None:
         """The game's reported findings, then its waived ones, in audit order within each,
@@ -80,6 +108,11 @@ class JsonStream:
             self._enc.encode_into(record, buf, len(buf))
             buf.extend(b"\n")
         summary = summary_record(verdict.audit) | {"reported": len(verdict.reported), "failed": verdict.failed}
+        file = verdict.audit.file
+        if file not in self._sources:
+            self._sources[file] = file_fingerprint(file)
+        if self._sources[file] is not None:
+            summary["source"] = self._sources[file]
         self._enc.encode_into(summary, buf, len(buf))
         buf.extend(b"\n")
         self.out.write(buf)

@@ -118,6 +118,10 @@ def register(app: typer.Typer) -> None:
                                               "(docs/scale.md)."),
         cluster: Optional[str] = typer.Option(None, "--cluster", help="Run the audit on a Dask cluster: a "
                                               "scheduler address (tcp://host:8786) or local:N worker processes."),
+        audit_output: Optional[str] = typer.Option(
+            None, "--audit-output", help="Store the findings and ledger of a finished audit instead of auditing "
+            "here: the file `paipu audit LOGS --format json -o FILE` wrote for these same logs (refused if the "
+            "logs changed since)."),
     ) -> None:
         """Load games into the history store: events, games, hands, players, transfers, findings.
 
@@ -127,6 +131,10 @@ def register(app: typer.Typer) -> None:
         missing = [p for p in paths if p != "-" and not os.path.exists(p)]
         if missing:
             _fail(f"no such file or folder: {missing[0]}")
+        if audit_output is not None and no_audit:
+            _fail("--audit-output stores an audit's findings; it cannot go with --no-audit")
+        if audit_output is not None and not os.path.isfile(audit_output):
+            _fail(f"no such audit output: {audit_output}")
         previous_limits = _apply_limits(max_line_bytes)
         err = _err()
         progress = None
@@ -148,7 +156,7 @@ def register(app: typer.Typer) -> None:
                 _fail(str(e))
         try:
             report = store.ingest(paths, db, audit=not no_audit, jobs=jobs, batch_events=batch_events,
-                                  progress=progress, parquet=parquet, cluster=client)
+                                  progress=progress, parquet=parquet, cluster=client, audit_output=audit_output)
         except store.StoreError as e:
             _fail(str(e))
         except duckdb.Error as e:

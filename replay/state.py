@@ -460,6 +460,7 @@ class Replayer:
         w.turn = seat
         w.phase = "discard"
         w.last_discard = None
+        w.seq = e.seq
 
     def _discarded(self, e: ev.TileDiscarded) -> None:
         w = self._w
@@ -482,6 +483,12 @@ class Replayer:
         w.pending_kong = None
         if w.turn_kongs:
             w.turn_kongs = []
+        w.seq = e.seq
+
+    #: :meth:`advance` for the game's next ``TileDrawn`` / ``TileDiscarded``, without the
+    #: dispatch: the audit's hot path calls them directly (most events are these two).
+    drawn = _drawn
+    discarded = _discarded
 
     def _claim_declared(self, e: ev.ClaimDeclared) -> None:
         self._in_hand(e)

@@ -59,9 +59,10 @@ def tianhe(g: Script, number: int, dealer: int) -> None:
     g.settle()
 
 
-def ex04() -> Script:
-    """§13.4: 刮风下雨, then an exhaustive draw with 查花猪, 查大叫 and 退税."""
-    g = Script("sc-ex04")
+def ex04(options: Optional[dict] = None, name: str = "") -> Script:
+    """§13.4: 刮风下雨, then an exhaustive draw with 查花猪, 查大叫 and 退税 (``options``: the
+    option games of the end-of-hand checks, 擦挂 and the base)."""
+    g = Script(f"sc-ex04{name}", options=options)
     g.hand(1, 0, {0: "8888m222m555p66p99p", 1: "777s1123468899s",
                   2: "55s12p123m456m679m", 3: "123p456p789p11s23s"}, voids="smpm")
     keep = ["5s", "7s", "6p", "9p", "1s", "4s"]
@@ -85,9 +86,12 @@ def ex04() -> Script:
     return g
 
 
-def ex02(option: str = "jiadi") -> Script:
-    """§13.2: seat 2 (void m) 清一色大对子 by self-draw; 自摸加底 (加番, none by option)."""
-    g = Script(f"sc-ex02-{option}", options={} if option == "jiadi" else {"zimo_bonus": option})
+def ex02(option: str = "jiadi", base: int = 1) -> Script:
+    """§13.2: seat 2 (void m) 清一色大对子 by self-draw; 自摸加底 (加番, none by option); ``base`` B."""
+    opts = {} if option == "jiadi" else {"zimo_bonus": option}
+    if base != 1:
+        opts["base"] = base
+    g = Script(f"sc-ex02-{option}" + (f"-base{base}" if base != 1 else ""), options=opts)
     g.hand(1, 0, {0: "2s111p333p444p666p7p", 1: "123m456m789m11m3p4p", 2: "22s99s555s77s88s12m",
                   3: "44m666m3s4s6s1s3m7m9m8m"}, voids="msmp")
     g.discard(0, "2s")
@@ -140,17 +144,38 @@ def ex03b() -> Script:
     return g
 
 
-def ex05(multi: bool = False, option: str = "first") -> Script:
+def ex05(multi: bool = False, option: str = "first", zhuanyi: bool = True) -> Script:
     """§13.5: seat 2 konges 1p (2 from each), throws 5s after the replacement: 杠上炮; 呼叫转移
-    moves the 6 to the first winner (一炮多响: seat 3; ``each``: to both)."""
-    name = "sc-ex05" + ("-multi" if multi else "") + ("-each" if option == "each" else "")
-    g = Script(name, options={} if option == "first" else {"zhuanyi_multi": option})
+    moves the 6 to the first winner (一炮多响: seat 3; ``each``: to both; ``zhuanyi`` False:
+    ``hujiao_zhuanyi`` off, nothing moves)."""
+    name = "sc-ex05" + ("-multi" if multi else "") + ("-each" if option == "each" else "") + \
+        ("" if zhuanyi else "-nozhuanyi")
+    opts = {} if option == "first" else {"zhuanyi_multi": option}
+    if not zhuanyi:
+        opts["hujiao_zhuanyi"] = False
+    g = Script(name, options=opts)
     g.hand(1, 2, {0: "234p567p88p34s999s", 1: "123m456m789m11m22s",
                   2: "1111p5s123m456m789m", 3: "345p678p999p55s66s" if multi else "345p678p99p2m3m4m5m6m"},
            voids="mmsm" if multi else "mmss")
     g.kong(2, "kong_concealed", "1p", replacement="9m")
     g.discard(2, "5s")
     g.win([0, 3] if multi else [0], "discard", "5s", 2)
+    g.settle()
+    g.close()
+    return g
+
+
+def ex05_two_kongs(scope: str) -> Script:
+    """§10.6 ``zhuanyi_scope``: seat 2 (the dealer, void s) konges 1p and then 9m in its first
+    turn (each 2 from seats 0, 1, 3), throws 5s after the second replacement and seat 0 wins
+    on it (杠上炮).  ``last_kong`` moves the second kong's 6, ``all_kongs`` all 12."""
+    g = Script(f"sc-ex05-two-kongs-{scope}", options={} if scope == "last_kong" else {"zhuanyi_scope": scope})
+    g.hand(1, 2, {0: "234p567p88p34s999s", 1: "111s222s666s777s8s", 2: "1111p9999m5s123m45m",
+                  3: "345p678p99p2m3m4m5m6m"}, voids="mmss")
+    g.kong(2, "kong_concealed", "1p", replacement="7m")
+    g.kong(2, "kong_concealed", "9m", replacement="8m")
+    g.discard(2, "5s")
+    g.win([0], "discard", "5s", 2)
     g.settle()
     g.close()
     return g
@@ -179,11 +204,17 @@ def ex06(preset: str = "sichuan") -> Script:
     return g
 
 
-def ex07() -> Script:
+def ex07(huazhu: Optional[bool] = None) -> Script:
     """§13.7: a whole 血战 hand: 0 → 1 2 (大对子), seat 3 暗杠 2p (0 and 2 pay 2), seat 2 清一色
-    自摸 (0 and 3 pay 5), the wall runs out: 查大叫 0 → 3 8.  −17, +2, +8, +7."""
-    g = Script("sc-ex07", preset="sichuan-xuezhan")
-    g.hand(1, 0, {0: "5m1s4s7s2s5s1p4p6p5p8p6s3p9s", 1: "111m444m777p99m55m",
+    自摸 (0 and 3 pay 5), the wall runs out: 查大叫 0 → 3 8.  −17, +2, +8, +7.
+
+    ``huazhu`` (True / False: ``huazhu_pays_winners`` on / off): §13.7's closing variant,
+    seat 0 ends a 花猪: it keeps a 2m (void m) to the end, in a room with ``void_first``
+    off so it may throw its other tiles first."""
+    opts = None if huazhu is None else {"void_first": False, "huazhu_pays_winners": huazhu}
+    name = "sc-ex07" + ("" if huazhu is None else "-huazhu" + ("-pays-winners" if huazhu else ""))
+    g = Script(name, preset="sichuan-xuezhan", options=opts)
+    g.hand(1, 0, {0: "5m1s4s7s2s5s1p4p6p5p8p6s3p" + ("9s" if huazhu is None else "2m"), 1: "111m444m777p99m55m",
                   2: "123s345s678s99s78s", 3: "2222p345p678p99p1p"}, voids="msmm")
     g.discard(0, "5m")
     g.win([1], "discard", "5m", 0)
@@ -241,10 +272,13 @@ def ex09() -> Script:
     return g
 
 
-def ex10(option: str = "zimo") -> Script:
+def ex10(option: str = "zimo", cagua: bool = False) -> Script:
     """§13.10 点杠花: seat 2 (void m) konges seat 0's 5s (0 → 2: 2); the replacement completes:
     杠上开花 1 + 根 1 (§9.1: the kong is a 根) = 2, P 4.  ``zimo``: each pays 5; ``dianpao``: seat 0 pays 4."""
-    g = Script(f"sc-ex10-{option}", options={} if option == "zimo" else {"dianganghua": option})
+    opts = {} if option == "zimo" else {"dianganghua": option}
+    if cagua:
+        opts["cagua"] = True
+    g = Script(f"sc-ex10-{option}" + ("-cagua" if cagua else ""), options=opts)
     g.hand(1, 0, {0: "5s666m777m888m999m9s", 1: "123m345m11m66p77p8p", 2: "555s123p456p789s1s",
                   3: "55m44m222p333p44p1p"}, voids="psms")
     g.discard(0, "5s")
@@ -273,7 +307,53 @@ def ex11(row: int, cap: int = 3) -> Script:
     return g
 
 
-def write(g: Script, name: str, note: str, out: list) -> None:
+def ex11_melds(row: int, cap: int = 3) -> Script:
+    """§13.11 rows 1 and 3: the melded hands, built in play, at C = 3 and 6.
+
+    Row 1: seat 0 (the dealer, void m) pongs seat 1's 2s, 5s and 8s, konges its 2p (exposed,
+    1 → 0: 2) and wins on its 8p: 大对子 金钩钓 将对 根 = 5.  Row 3: seat 0 (void m) makes
+    four concealed kongs (2s, 3s, 5p, 7p: 2 from each other seat each) in its first turn and
+    wins on seat 3's 9s: 大对子 金钩钓 根 ×4 = 6."""
+    g = Script(f"sc-ex11-row{row}-cap{cap}", options={} if cap == 3 else {"fan_cap": cap})
+    if row == 1:
+        g.hand(1, 0, {0: "22s55s88s222p8p1m3m7m9m", 1: "111p333p444p666p9p", 2: "111m444m666m777m9m",
+                      3: "333m555m666s777s9s"}, voids="mmsp")
+        extra = ["1m", "3m", "7m", "9m"]
+        g.discard(0, extra.pop(0))
+        for tile in ("2s", "5s", "8s"):
+            g.draw(1, tile)
+            g.discard(1, tile)
+            g.pong(0, 1, tile)
+            g.discard(0, extra.pop(0))
+        g.draw(1, "2p")
+        g.discard(1, "2p")
+        g.kong(0, "kong_exposed", "2p", frm=1, replacement=g.safe_tile(0, ["8p"]))
+        g.discard(0, g.b.events[-1].tile)
+        g.draw(1, "8p")
+        g.discard(1, "8p")
+        g.win([0], "discard", "8p", 1)
+    else:
+        g.hand(1, 0, {0: "2222s3333s5555p7p9s", 1: "111m222m333m444m6m", 2: "555m666m777m888m1p",
+                      3: "111p222p333p444p6p"}, voids="mpss")
+        g.kong(0, "kong_concealed", "2s", replacement="7p")
+        g.kong(0, "kong_concealed", "3s", replacement="7p")
+        g.kong(0, "kong_concealed", "5p", replacement="7p")
+        g.kong(0, "kong_concealed", "7p", replacement=g.safe_tile(0, ["9s"]))
+        g.discard(0, g.b.events[-1].tile)
+        g.filler(1, ["9s"])
+        g.filler(2, ["9s"])
+        g.draw(3, "9s")
+        g.discard(3, "9s")
+        g.win([0], "discard", "9s", 3)
+    g.settle()
+    g.close()
+    return g
+
+
+def write(g: Script, name: str, note: str, out: list, money: Optional[tuple[list[int], str]] = None) -> None:
+    """Write the sample and its ``.expected.json``.  ``money``: the room's final scores as
+    derived by hand from sichuan.md (with the derivation); the audit's logged scores and
+    ledger must equal them, and they are written beside the findings."""
     path = os.path.join(HERE, "clean", f"sichuan_{name}.jsonl")
     with open(path, "wb") as f:
         f.write(g.jsonl())
@@ -284,8 +364,14 @@ def write(g: Script, name: str, note: str, out: list) -> None:
         findings += [{"game": x.game, "code": x.code, "seq": x.seq} for x in a.findings]
         scores[log.game] = {"logged": a.logged_scores[-1] if a.logged_scores else None,
                             "ledger": a.ledger[-1] if a.ledger else None}
+    doc = {"findings": findings, "final_scores": scores}
+    if money is not None:
+        want, how = money
+        for game, sc in scores.items():
+            assert sc["logged"] == sc["ledger"] == want, (name, game, sc, want)
+        doc["money"] = {"scores": want, "derivation": how}
     with open(path[:-len(".jsonl")] + ".expected.json", "w", encoding="utf-8") as f:
-        json.dump({"findings": findings, "final_scores": scores}, f, ensure_ascii=False, indent=1)
+        json.dump(doc, f, ensure_ascii=False, indent=1)
         f.write("\n")
     out.append((f"sichuan_{name}.jsonl", note, findings))
 
@@ -320,10 +406,67 @@ def main() -> None:
     for row in (2, 4):
         for cap in (3, 6):
             write(ex11(row, cap), f"ex11_row{row}_cap{cap}", f"§13.11 fan table row {row}, fan_cap={cap}", out)
+    options(out)
     faulty(out)
     for name, note, findings in out:
         print(name, "findings:", findings, "—", note)
     update_readme(out)
+
+
+def options(out: list) -> None:
+    """The option values that change money and have no worked example of their own, and
+    §13.11 rows 1 and 3.  Each room's final scores are derived here by hand from
+    sichuan.md (B = 1, C = 3 unless stated)."""
+    x4 = "§13.4 kongs 3→1 2; 0,1,3→2 1 each; 1,2,3→0 2 each; seat 2 花猪; seat 0 ready D 2, seat 3 ready D 0; " \
+         "seat 1 not ready. "
+    write(ex04({"huazhu_penalty": 16}, "-huazhu16"), "ex04_huazhu_penalty_16",
+          "§13.4 with huazhu_penalty=16: the 花猪 pays 16 (not 2^3) to each other seat", out,
+          ([26, 9, -50, 15], x4 + "花猪 H = 16 × B: 2 → 0, 1, 3: 16 each; 大叫 1 → 0 4, 1 → 3 1; 退税 1 → 3 2, "
+           "2 → 0, 1, 3 1 each. §13.4's +18, +1, −26, +7 with +8, +8, −24, +8."))
+    write(ex04({"chadajiao": False}, "-nodajiao"), "ex04_chadajiao_off",
+          "§13.4 with chadajiao off: no 大叫; the not-ready seat still returns its kong money (退税)", out,
+          ([14, 6, -26, 6], x4 + "花猪 8 each; no 查大叫 (seat 1 keeps 4 + 1); 退税 unchanged (seat 1 is still "
+           "not ready: 1 → 3 2; 2 → 0, 1, 3 1 each)."))
+    write(ex04({"tuishui": False}, "-notuishui"), "ex04_tuishui_off",
+          "§13.4 with tuishui off: the 花猪 and the not-ready seat keep their kong money", out,
+          ([17, 2, -23, 4], x4 + "花猪 8 each; 大叫 1 → 0 4, 1 → 3 1; no 退税: seat 0 −1, seat 1 +1, seat 2 +3, "
+           "seat 3 −3 against §13.4."))
+    write(ex04({"base": 2}, "-base2"), "ex04_base_2",
+          "§13.4 with base=2: every kong payment, 花猪 (B × 2^C), 大叫 and 退税 doubles", out,
+          ([36, 2, -52, 14], x4 + "every amount is a multiple of B: §13.4's +18, +1, −26, +7 times 2."))
+    write(ex02("jiadi", base=2), "ex02_qingdui_zimo_base_2",
+          "§13.2 with base=2: P = 2 × 2^3 = 16, 加底 B = 2: each pays 18", out,
+          ([-18, -18, 54, -18], "清一色大对子 F 3, V 3, P = B × 2^3 = 16; 自摸加底: each other seat pays P + B = 18."))
+    write(ex10("zimo", cagua=True), "ex10_cagua",
+          "§13.10 with cagua on: seats 1 and 3 also pay 1 for the exposed kong (擦挂)", out,
+          ([-7, -6, 19, -6], "直杠 on seat 0's 5s: 0 → 2 2, 擦挂 1 → 2 and 3 → 2 1 each; 杠上开花 + 根 F 2, P 4, "
+           "自摸加底: each other seat pays 5."))
+    write(ex05(zhuanyi=False), "ex05_hujiao_zhuanyi_off",
+          "§13.5 with hujiao_zhuanyi off: the kong money stays with seat 2", out,
+          ([0, -2, 4, -2], "暗杠 1p: 0, 1, 3 → 2 2 each; 杠上炮 平胡 + 1 F 1, P 2: 2 → 0 2; no 呼叫转移."))
+    write(ex05_two_kongs("last_kong"), "ex05_zhuanyi_scope_last_kong",
+          "§10.6 two kongs in one turn, then 杠上炮: zhuanyi_scope=last_kong moves the second kong's 6", out,
+          ([4, -4, 4, -4], "暗杠 1p and 9m: 0, 1, 3 → 2 2 each, twice; 杠上炮 F 1, P 2: 2 → 0 2; 呼叫转移 of the "
+           "last kong: 2 → 0 6."))
+    write(ex05_two_kongs("all_kongs"), "ex05_zhuanyi_scope_all_kongs",
+          "§10.6 two kongs in one turn, then 杠上炮: zhuanyi_scope=all_kongs moves all 12", out,
+          ([10, -4, -2, -4], "暗杠 1p and 9m: 0, 1, 3 → 2 2 each, twice; 杠上炮 F 1, P 2: 2 → 0 2; 呼叫转移 of "
+           "every kong: 2 → 0 12."))
+    write(ex07(huazhu=False), "ex07_huazhu",
+          "§13.7 variant: seat 0 ends a 花猪 and pays seat 3 8 (no 大叫); winners receive nothing", out,
+          ([-17, 2, 8, 7], "§13.7 (a)–(c): 0 → 1 2; 0, 2 → 3 2 each; 0, 3 → 2 5 each.  (d) seats 0 (花猪) and 3 "
+           "(ready) still in: 花猪 0 → 3 8; a 花猪 pays no 大叫; no kong money to refund."))
+    write(ex07(huazhu=True), "ex07_huazhu_pays_winners",
+          "§13.7 variant with huazhu_pays_winners: the 花猪 also pays 8 to each winner (seats 1, 2)", out,
+          ([-33, 10, 16, 7], "as ex07_huazhu, and 花猪 0 → 1 8, 0 → 2 8."))
+    for row, cap, want, how in (
+            (1, 3, [10, -10, 0, 0], "直杠 2p: 1 → 0 2; 大对子 1 + 金钩钓 1 + 将对 2 + 根 1 = 5, V 3, P 8: 1 → 0 8."),
+            (1, 6, [34, -34, 0, 0], "直杠 2p: 1 → 0 2; F 5, V 5, P 32: 1 → 0 32."),
+            (3, 3, [32, -8, -8, -16], "four 暗杠: 1, 2, 3 → 0 2 each, four times (24); 大对子 1 + 金钩钓 1 + 根 4 = 6, "
+             "V 3, P 8: 3 → 0 8."),
+            (3, 6, [88, -8, -8, -72], "four 暗杠: 24 to seat 0; F 6, V 6, P 64: 3 → 0 64.")):
+        write(ex11_melds(row, cap), f"ex11_row{row}_cap{cap}", f"§13.11 fan table row {row}, fan_cap={cap}", out,
+              (want, how))
 
 
 def faulty(out: list) -> None:

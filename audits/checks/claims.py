@@ -19,15 +19,14 @@ from ..context import NOBODY, AuditContext, OpenDiscard
 def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
     """Note what every other seat could do with the discard (for the passes and priority)."""
     table = ctx.table
-    fam, rules, hands, melds, keys, held = ctx.family, ctx.rules, table.hands, table.melds, table.keys, table.held
-    waits = ctx.waits
+    fam, rules, hands, waits = ctx.family, ctx.rules, table.hands, ctx.waits
     # most discards interest nobody: the sets are made only for a seat that could take it
     win: "set[int] | frozenset[int]" = NOBODY
     pong: "set[int] | frozenset[int]" = NOBODY
     kong: "set[int] | frozenset[int]" = NOBODY
     out = table.out  # seats that have won and left (血战); empty in most families
-    for s in range(ctx.n):
-        if s == seat or (out and s in out):
+    for s in ctx.others[seat]:
+        if out and s in out:
             continue
         counts = hands[s]
         if counts[tile] >= 2:  # cheap pre-test: every pong or kong of a discard needs a pair of it
@@ -37,8 +36,8 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
                 kong = {s} if kong is NOBODY else kong | {s}
         entry = waits[s]
         if entry is None:  # the family's wait entry, cached until the seat's hand changes
-            entry = waits[s] = fam.seat_waits(rules, counts, keys[s], held[s], melds[s])
-        if entry and fam.completes(rules, entry, counts, melds[s], tile):
+            entry = waits[s] = fam.seat_waits(rules, counts, table.keys[s], table.held[s], table.melds[s])
+        if entry and fam.completes(rules, entry, counts, table.melds[s], tile):
             win = {s} if win is NOBODY else win | {s}
     ctx.open_discard = OpenDiscard(seat, tile, seq, win, pong, kong, ctx.kong_discard)
 

@@ -126,7 +126,6 @@ def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
 
 
 def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
-    t = ctx.table
     if ctx.rob_chance is not None:
         claims.rob_chance_passed(ctx)
     d = ctx.open_discard
@@ -134,8 +133,45 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
         if d.declared:
             claims.missed_wins(ctx, e, [])
         claims.discard_settled(ctx)
+    t = ctx.table
     seat = e.seat
     tile = TILE_INDEX[e.tile]
+    if e.source == "wall" and t.phase == "draw" and seat == t.turn:
+        # the turn's draw from the wall (most events): 黄庄 not yet due, the wall's next tile
+        replacement = False
+        if t.undrawn <= ctx.max_reserve:
+            exhaustion_missed(ctx, e, seat)
+        wall = t.wall
+        if wall is not None and len(wall) == t.total and t.wall_head <= t.wall_tail and wall[t.wall_head] != tile:
+            ctx.find("DRAW_NOT_WALL_ORDER", e, seat=seat, expected=TILE_NAMES[wall[t.wall_head]],
+                     actual=e.tile, message=f"draw #{t.wall_head} of the wall")
+        seen = ctx.seen
+        seen[tile] += 1
+        if seen[tile] > 4:
+            check_overcount(ctx, e)
+    else:
+        replacement = _irregular_draw(ctx, e, t, seat, tile)
+    ctx.apply_drawn(e)
+    # 过手碰 / 过手杠 / 过胡 last until the player's own next draw.
+    if ctx.passes.dirty[seat]:
+        ctx.passes.clear(seat)
+    # the seat's hand changed (seat_changed, inline on this hot path); what was known of
+    # the hand before the draw is kept for a discard of the drawn tile (摸切)
+    ctx.kept_tile[seat] = tile
+    waits = ctx.waits
+    ctx.kept_waits[seat] = waits[seat]
+    waits[seat] = None
+    legal = ctx.win_legal
+    ctx.kept_legal[seat] = legal[seat]
+    legal[seat] = None
+    ctx.robbable = False
+    ctx.last_draw = e
+    ctx.tail_drawn[seat] = replacement or e.source == "tail"
+
+
+def _irregular_draw(ctx: AuditContext, e: ev.TileDrawn, t, seat: int, tile: int) -> bool:
+    """The checks of a draw that is not the turn's plain wall draw (a kong replacement,
+    a tail tile, a draw out of turn); whether it is a kong replacement."""
     replacement = t.phase == "replacement" and t.pending_kong == seat
     source = ctx.family.replacement_source
     if replacement and not ctx.tail_pool and source is not None and e.source != source(ctx.rules):
@@ -176,19 +212,7 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
             ctx.find("TAIL_DRAW_WITHOUT_KONG", e, seat=seat, message=f"seat {seat} took a tail tile without a kong")
         elif len(t.tail) != ctx.tail_pool:
             claims.tail_full(ctx, e)
-    ctx.apply(e)
-    # 过手碰 / 过手杠 / 过胡 last until the player's own next draw.
-    if ctx.passes.dirty[seat]:
-        ctx.passes.clear(seat)
-    # the seat's hand changed (seat_changed, inline on this hot path); what was known of
-    # the hand before the draw is kept for a discard of the drawn tile (摸切)
-    ctx.kept_tile[seat] = tile
-    ctx.kept_waits[seat] = ctx.waits[seat]
-    ctx.kept_legal[seat] = ctx.win_legal[seat]
-    ctx.waits[seat] = ctx.win_legal[seat] = None
-    ctx.robbable = False
-    ctx.last_draw = (seat, e.source, tile)
-    ctx.tail_drawn[seat] = e.source == "tail" or replacement
+    return replacement
 
 
 def exhaustion_missed(ctx: AuditContext, e: ev.Event, seat: int) -> None:
@@ -210,11 +234,13 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
     if ctx.open_discard is not None:
         claims.discard_settled(ctx)
     seat = e.seat
-    if t.phase == "replacement":
-        ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected="a tail draw", actual="discard",
-                 message=f"seat {seat} discarded after a kong without taking a replacement")
-    elif t.phase != "discard" or seat != t.turn:
-        ctx.find("TURN_ORDER", e, seat=seat, expected=t.turn, actual=seat, message=f"seat {seat} discards out of turn")
+    if t.phase != "discard" or seat != t.turn:
+        if t.phase == "replacement":
+            ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected="a tail draw", actual="discard",
+                     message=f"seat {seat} discarded after a kong without taking a replacement")
+        else:
+            ctx.find("TURN_ORDER", e, seat=seat, expected=t.turn, actual=seat,
+                     message=f"seat {seat} discards out of turn")
     if len(t.tail) != ctx.tail_pool:
         claims.tail_full(ctx, e)
     if 0 <= seat < ctx.n and seat not in ctx.size_reported:
@@ -223,19 +249,21 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
             ctx.size_reported.add(seat)
             ctx.find("HAND_SIZE", e, seat=seat, expected=14, actual=held,
                      message=f"seat {seat} holds {held} tiles (sets as 3) before discarding, not 14")
-    ctx.apply(e)
+    ctx.apply_discarded(e)
     ctx.first_turn = False
-    ctx.kong_discard = ctx.tail_drawn[seat]
-    ctx.tail_drawn[seat] = False
+    tail_drawn = ctx.tail_drawn
+    ctx.kong_discard = tail_drawn[seat]
+    tail_drawn[seat] = False
     ctx.last_draw = None
     ctx.robbable = False
     tile = TILE_INDEX[e.tile]
-    if ctx.kept_tile[seat] == tile:  # 摸切: the hand is again the one before the draw
+    kept = ctx.kept_tile
+    if kept[seat] == tile:  # 摸切: the hand is again the one before the draw
         ctx.waits[seat] = ctx.kept_waits[seat]
         ctx.win_legal[seat] = ctx.kept_legal[seat]
     else:  # the seat's hand changed (seat_changed, inline on this hot path)
         ctx.waits[seat] = ctx.win_legal[seat] = None
-    ctx.kept_tile[seat] = -1
+    kept[seat] = -1
     claims.open_discard(ctx, seat, tile, e.seq)
 
 

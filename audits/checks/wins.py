@@ -36,10 +36,10 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
         # 自摸: the winner holds the turn with a fresh draw (or the dealer's first 14 tiles).
         ld = ctx.last_draw
         s0 = seats[0] if seats else -1
-        fresh = (ld is not None and ld[0] == s0) or (ctx.first_turn and s0 == t.dealer)
+        fresh = (ld is not None and ld.seat == s0) or (ctx.first_turn and s0 == t.dealer)
         if len(seats) != 1 or not (fresh and t.phase == "discard" and t.turn == s0):
             ctx.find("TURN_ORDER", e, seat=seats[0] if seats else None,
-                     expected=ld[0] if ld else "a player who just drew", actual=seats,
+                     expected=ld.seat if ld else "a player who just drew", actual=seats,
                      message="a self-draw win by a player who did not just draw")
     elif e.how == "robbed_kong":
         if robbed_other_kong(ctx, e) and e.from_seat == getattr(ctx.last_kong, "seat", None):

@@ -361,6 +361,10 @@ class RuleFamily:
     #: (ruleset, table, event) -> violations of the family's own rules on a rare event
     #: (a claim, a kong, a hand's start), judged on the table before the event applies.
     event_checks: Optional[Callable[..., list[Violation]]] = None
+    #: whether the order of a discard's winners' payments is a rule (MULTI_WIN_ORDER): Qujing
+    #: pays them in seat order from the discarder's next seat; Guangdong compares transfers
+    #: as sums only (guangdong.md §8.7: "the order of payments is not a finding").
+    payment_order: bool = True
     #: the catalogue codes of rules every family has in its own words:
     #: ``below_min_fan`` (a win without the fan its kind needs), ``rob_kong_exposed`` /
     #: ``rob_kong_concealed`` (a robbing of a kong that cannot be robbed).

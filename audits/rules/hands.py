@@ -24,17 +24,12 @@ only", ``a + d`` = the minimum for "sets + the pair".  A hand of ``3k+2`` tiles 
 complete with ``w`` wilds iff ``Σa + min(2, d_m, d_p, d_s, d_z) <= w`` (the pair
 lives in one suit, or is two wilds; leftover wilds are always a multiple of
 three and form sets of their own).  The tables are filled lazily, one entry per
-key on first use: a suit from two memoised halves (kinds 1–5 forward, 6–9
-backward, joined over the runs carried across), the honours in closed form;
-afterwards a completeness check is four dict look-ups, whatever the number of
-wilds.  Suits touched by a meld use the solver, memoised by (counts, headroom).
-
-Without wilds (the commonest check) a second set of tables holds a *code* for
-every complete suit pattern: 0 = sets only, 1 = sets + the pair (exclusive, by
-tile count mod 3); a hand is complete iff its four codes sum to 1, and a
-pattern in no table is neither.  From counts, the four keys are the counts'
-bytes cut per suit.  Melds never matter without wilds (naturals are never
-refused).
+key on first use, from the memoised recursion's answers precomputed for every
+suit of up to 14 tiles (:mod:`audits.rules.suit_minima`; the recursion itself
+runs only for larger suits); afterwards a completeness check is four dict
+look-ups, whatever the number of wilds.  Without wilds, four no-wild codes
+(sets only 0, sets + pair 1) summing to 1 decide it.  Suits touched by a meld
+use a second memo keyed by (counts, headroom).
 
 Slow path (scoring only)
 ------------------------
@@ -44,7 +39,9 @@ stands for) so the fan of the **highest** reading can be scored (§5).
 
 from __future__ import annotations
 
+import os
 import struct
+import zlib
 from itertools import combinations_with_replacement
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
@@ -149,135 +146,40 @@ def _entry(a: int, b: int) -> tuple[int, int]:
     return (a, min(b, INF) - a)
 
 
-def _fill_suit(key: int) -> tuple[int, int]:
-    e = _entry(*_suit_minima(key))
-    _SUIT_TABLE[key] = e
+#: The programme's answers for every suit of up to 14 tiles, precomputed
+#: (:mod:`audits.rules.suit_minima`): read on the first table miss.
+MINIMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "suit_minima.bin")
+_STORED: list = []
+
+
+def stored_minima() -> tuple[bytes, bytes]:
+    """The precomputed (sets only, sets + pair) byte pairs by suit key, then by honour key."""
+    if not _STORED:
+        with open(MINIMA_PATH, "rb") as f:
+            raw = zlib.decompress(f.read())
+        cut = 2 * 5 ** 9
+        _STORED.extend((raw[:cut], raw[cut:]))
+    return _STORED[0], _STORED[1]
+
+
+def _fill(key: int, n: int, runs: bool, table: dict, stored: bytes) -> tuple[int, int]:
+    a = stored[2 * key]
+    if a != 255:  # precomputed (every suit a hand can hold)
+        e = _entry(a, stored[2 * key + 1])
+    else:
+        counts = _decode(key, n)
+        e = _entry(*_solve(counts, tuple(max(0, 4 - c) for c in counts), runs))
+        _maybe_trim()
+    table[key] = e
     return e
+
+
+def _fill_suit(key: int) -> tuple[int, int]:
+    return _fill(key, 9, True, _SUIT_TABLE, stored_minima()[0])
 
 
 def _fill_honour(key: int) -> tuple[int, int]:
-    e = _entry(*_honour_minima(key))
-    _HONOUR_TABLE[key] = e
-    return e
-
-
-# The same minima as :func:`_solve` for a suit with the plain max-four headroom (no melds),
-# computed in two halves: kinds 1–5 forward, kinds 6–9 backward, met at the runs carried
-# across (``p1`` runs started at kind 5, ``p2`` at kind 4).  Both halves are memoised, so
-# filling one key is a join over at most 15 carry states.
-
-#: 5-digit prefix key (kinds 1–5) -> {(p1, p2): (sets-only, sets+pair)} (wilds, forward)
-_PREFIX: dict[int, dict[tuple[int, int], tuple[int, int]]] = {}
-#: (4-digit suffix key, p1, p2) -> (sets-only, sets+pair) for kinds 6–9
-_SUFFIX: dict[tuple[int, int, int], tuple[int, int]] = {}
-
-
-def _prefix(hi: int, length: int) -> dict[tuple[int, int], tuple[int, int]]:
-    """Forward DP over the first ``length`` kinds (digits of ``hi``): per carry state leaving
-    them, the fewest wilds without and with the pair.  Memoised by (length, hi)."""
-    mk = hi * 8 + length
-    got = _PREFIX.get(mk)
-    if got is not None:
-        return got
-    if length == 0:
-        got = _PREFIX[mk] = {(0, 0): (0, INF)}
-        return got
-    c = hi % 5
-    prev = _prefix(hi // 5, length - 1)
-    out: dict[tuple[int, int], tuple[int, int]] = {}
-    for (p1, p2), (na, nb) in prev.items():
-        carried = p1 + p2
-        for x in range(0, 5 - carried):  # new runs at this kind (it is kind ≤ 5, so runs fit)
-            for y in (0, 1):
-                base = carried + x + 3 * y
-                if base > 4:
-                    break
-                st = (x, p1)
-                oa, ob = out.get(st, (INF, INF))
-                if base >= c:
-                    w = base - c
-                    if na + w < oa:
-                        oa = na + w
-                    if nb + w < ob:
-                        ob = nb + w
-                if base + 2 <= 4 and base + 2 >= c and na + base + 2 - c < ob:
-                    ob = na + base + 2 - c
-                if oa < INF or ob < INF:
-                    out[st] = (oa, ob)
-    _PREFIX[mk] = out
-    return out
-
-
-def _suffix(lo: int, i: int, p1: int, p2: int) -> tuple[int, int]:
-    """Backward DP over kinds ``i``..8 (``lo`` their digits, kind ``i`` most significant)
-    entering with the carried runs: the fewest wilds without and with the pair."""
-    if i == 9:
-        return (0, INF) if p1 == 0 and p2 == 0 else (INF, INF)
-    mk = (lo, i * 25 + p1 * 5 + p2)
-    got = _SUFFIX.get(mk)
-    if got is not None:
-        return got
-    pw = _POW5[i]
-    c = lo // pw
-    rest = lo - c * pw
-    carried = p1 + p2
-    best_a = best_b = INF
-    max_new = 4 - carried if i <= 6 else 0
-    for x in range(0, max(0, max_new) + 1):
-        for y in (0, 1):
-            base = carried + x + 3 * y
-            if base > 4:
-                break
-            a2, b2 = _suffix(rest, i + 1, x, p1)
-            if base >= c:
-                w = base - c
-                if w + a2 < best_a:
-                    best_a = w + a2
-                if w + b2 < best_b:
-                    best_b = w + b2
-            if base + 2 <= 4 and base + 2 >= c and base + 2 - c + a2 < best_b:
-                best_b = base + 2 - c + a2
-    res = (min(best_a, INF), min(best_b, INF))
-    _SUFFIX[mk] = res
-    return res
-
-
-def _suit_minima(key: int) -> tuple[int, int]:
-    """(sets-only, sets+pair) fewest wilds of a suit key, max-four headroom only;
-    equal to ``_solve(counts, 4 - counts, True)``."""
-    hi, lo = divmod(key, 625)
-    best_a = best_b = INF
-    for (p1, p2), (na, nb) in _prefix(hi, 5).items():
-        sa, sb = _suffix(lo, 5, p1, p2)
-        if na + sa < best_a:
-            best_a = na + sa
-        if nb + sa < best_b:
-            best_b = nb + sa
-        if na + sb < best_b:
-            best_b = na + sb
-    return min(best_a, INF), min(best_b, INF)
-
-
-#: per honour count: wilds to make it triplets only, and to make it the pair (no runs,
-#: at most four of a kind: four is a triplet and a stray, never sets)
-_HONOUR_SETS = (0, 2, 1, 0, INF)
-_HONOUR_PAIR = (2, 1, 0, INF, INF)
-
-
-def _honour_minima(key: int) -> tuple[int, int]:
-    """(sets-only, sets+pair) fewest wilds of an honour key (each kind alone: triplets, one
-    pair); equal to ``_solve(counts, 4 - counts, False)``."""
-    a = 0
-    pair_extra = INF  # the cheapest change from a kind's triplet cost to its pair cost
-    for _ in range(7):
-        key, c = divmod(key, 5)
-        a += _HONOUR_SETS[c]
-        extra = _HONOUR_PAIR[c] - _HONOUR_SETS[c] if c < 3 else INF
-        if extra < pair_extra:
-            pair_extra = extra
-    if a >= INF:
-        return INF, INF
-    return a, min(a + pair_extra, INF)
+    return _fill(key, 7, False, _HONOUR_TABLE, stored_minima()[1])
 
 
 def _maybe_trim() -> None:

@@ -32,6 +32,8 @@ COMBOS = [
     ("seven_pairs_fan=4", {"seven_pairs_fan": 4}),
     ("kong_replacement=head", {"kong_replacement": "head"}),
     ("chow=false, luodi_first", {"chow": False, "bao_precedence": "luodi_first"}),
+    ("multi_win=false (截和), bao_special_trigger=discarded, gangkai_bao_chain=false",
+     {"multi_win": False, "bao_special_trigger": "discarded", "gangkai_bao_chain": False}),
 ]
 
 #: One concealed self-draw room per special hand: (13 tiles, the winning tile, options).

@@ -178,6 +178,31 @@ def ex08_yipao_sanxiang(three: bool = True) -> GameBuilder:
     return s.close()
 
 
+def jiehu(winner: int = 1) -> GameBuilder:
+    """截和 (``multi_win = off``), the play of §11.8 with two winners: seat 0's 3p completes
+    seats 1 (鸡和) and 3 (清一色); both declare, and only seat 1, first in turn order from
+    seat 0's 下家, wins: seat 0 pays 1.  (``winner = 3``: the wrong one wins.)"""
+    s = Scene("gd-opt-jiehu", options={"multi_win": False})
+    s.hand(2, {2: "46p 333z 444z 777p 99p 8s", 1: "88s 12p 456m 789m 55s 7z", 3: "12p 456p 678p 888p 99p",
+               0: "3p"})
+    s.discard(2, "8s")
+    s.pong(1, 2, "8s")
+    s.discard(1, "7z")
+    s.pass_turn(2)
+    s.pass_turn(3)
+    s.draw(0)
+    s.discard(0, "3p")
+    s.b.declare(1, "win")
+    s.b.declare(3, "win")
+    if winner == 1:
+        s.win([(1, ["jihu"], 0, 1)], "discard", "3p", from_seat=0, declare=False)
+        s.settle([(0, 1, 1, "win")])
+    else:
+        s.win([(3, ["qingyise"], 4, 16)], "discard", "3p", from_seat=0, declare=False)
+        s.settle([(0, 3, 16, "win")])
+    return s.close()
+
+
 def ex09_luodi(variant: str = "a") -> GameBuilder:
     """§11.9 12张落地 包自摸, 包先不包后 (dealer A = seat 0): B (seat 1) chows 123m and 456s
     from A, pongs 8s from D, then pongs A's 6p as its fourth exposed set holding 9s: A is
@@ -336,6 +361,116 @@ def ex10_dasanyuan_bao(on_discard: bool = False) -> GameBuilder:
     return s.close()
 
 
+def dasanyuan_discarded(trigger: Optional[str] = "discarded") -> GameBuilder:
+    """大三元 包 with ``bao_special_trigger = discarded``: seat 3 ponged 中 (seat 1) and 发
+    (seat 2); holding 白白, it lets seat 0's 白 go, later draws the last 白 and wins on 7s:
+    大三元 6, P = 64.  Seat 0 threw the remaining dragon while two were exposed: it pays
+    192 (under the default ``claimed`` nobody is liable: each other seat pays 64)."""
+    s = Scene("gd-opt-bao-discarded", options={"bao_special_trigger": trigger} if trigger else {})
+    s.hand(0, {3: "77z 66z 55z 234m 78s 1m 4p", 1: "7z", 2: "6z", 0: "5z"}, reserve="5z 7s")
+    s.discard(0)
+    s.draw(1)
+    s.discard(1, "7z")
+    s.pong(3, 1, "7z")
+    s.discard(3, "1m")
+    s.pass_turn(0)
+    s.pass_turn(1)
+    s.draw(2)
+    s.discard(2, "6z")
+    s.pong(3, 2, "6z")
+    s.discard(3, "4p")
+    s.draw(0)
+    s.discard(0, "5z")  # seat 3 could pong it and does not
+    s.pass_turn(1)
+    s.pass_turn(2)
+    s.draw(3, "5z")
+    s.discard(3, "8s")
+    s.go_around(0, 3)
+    s.draw(3, "7s")
+    s.win([(3, ["dasanyuan"], 6, 64)], "self_draw", "7s")
+    if trigger == "discarded":
+        s.settle([(0, 3, 192, "bao_special")])
+    else:
+        s.settle([(0, 3, 64, "win"), (1, 3, 64, "win"), (2, 3, 64, "win")])
+    return s.close()
+
+
+def bao_precedence(order: Optional[str] = "luodi_first") -> GameBuilder:
+    """``bao_precedence``: seat 3 ponged 中 (seat 1), 发 (seat 2) and 白 (seat 0), then chowed
+    seat 2's 4m as its fourth exposed set, and draws 7s: 大三元 6, P = 64.  Seat 0 fed the
+    last dragon (大三元 包), seat 2 the fourth set (12张落地 包): under ``luodi_first``
+    seat 2 pays 192 (under the default ``special_first`` seat 0 does)."""
+    s = Scene("gd-opt-bao-precedence", options={"bao_precedence": order} if order else {})
+    s.hand(0, {3: "77z 66z 55z 23m 7s 1m 4p 9p 8p", 1: "7z", 2: "6z 4m", 0: "5z"}, reserve="7s")
+    s.discard(0)
+    s.draw(1)
+    s.discard(1, "7z")
+    s.pong(3, 1, "7z")
+    s.discard(3, "1m")
+    s.pass_turn(0)
+    s.pass_turn(1)
+    s.draw(2)
+    s.discard(2, "6z")
+    s.pong(3, 2, "6z")
+    s.discard(3, "4p")
+    s.draw(0)
+    s.discard(0, "5z")
+    s.pong(3, 0, "5z")
+    s.discard(3, "9p")
+    s.pass_turn(0)
+    s.pass_turn(1)
+    s.draw(2)
+    s.discard(2, "4m")
+    s.chow(3, 2, "4m", "23m")
+    s.discard(3, "8p")
+    s.go_around(0, 3)
+    s.draw(3, "7s")
+    s.win([(3, ["dasanyuan"], 6, 64)], "self_draw", "7s")
+    s.settle([(2 if order == "luodi_first" else 0, 3, 192, "bao_luodi" if order == "luodi_first" else "bao_special")])
+    return s.close()
+
+
+def gangkai_chain(chain: bool = False) -> GameBuilder:
+    """``gangkai_bao_chain``: seat 1 konges seat 3's 7s, draws 4p and makes a concealed kong
+    of 4p, then draws 4m: 鸡和 + 自摸 = 1, floored to 3, P = 8.  With the chain off the kong
+    just before the win is concealed: each other seat pays 8 (with it on, seat 3 pays 24)."""
+    s = Scene("gd-opt-gangkai-chain", options={} if chain else {"gangkai_bao_chain": False})
+    s.hand(0, {0: "5s", 1: "34s 777s 23m 444p 99p 1z", 3: "7s"}, reserve="4p 4m")
+    s.discard(0, "5s")
+    s.chow(1, 0, "5s", "34s")
+    s.discard(1, "1z")
+    s.pass_turn(2)
+    s.draw(3)
+    s.discard(3, "7s")
+    s.kong_exposed(1, 3, "7s")
+    s.replacement(1, "4p")
+    s.kong_concealed(1, "4p")
+    s.replacement(1, "4m")
+    s.win([(1, ["jihu", "zimo", "gangshang_kaihua"], 1, 8)], "self_draw", "4m")
+    if chain:
+        s.settle([(3, 1, 24, "bao_gangkai")])
+    else:
+        s.settle([(2, 1, 8, "win"), (3, 1, 8, "win"), (0, 1, 8, "win")])
+    return s.close()
+
+
+def jiulian_loose(strict: bool = False) -> GameBuilder:
+    """``jiulian_strict = off``: seat 1 holds 1112345678899m and draws 9m; the final hand holds
+    1112345678999 plus an 8m: 九莲宝灯 6, each other seat pays 64.  (Strict: the 13 tiles
+    held are not the waiting shape, so it is 清一色 4: each pays 16.)"""
+    s = Scene("gd-opt-jiulian", options={} if strict else {"jiulian_strict": False})
+    s.hand(0, {1: "1112345678899m"}, reserve="9m", avoid="9m")
+    s.go_around(s.opening_round(0), 0)
+    s.draw(1, "9m")
+    if strict:
+        s.win([(1, ["qingyise"], 4, 16)], "self_draw", "9m")
+        s.settle([(2, 1, 16, "win"), (3, 1, 16, "win"), (0, 1, 16, "win")])
+    else:
+        s.win([(1, ["jiulian"], 6, 64)], "self_draw", "9m")
+        s.settle([(2, 1, 64, "win"), (3, 1, 64, "win"), (0, 1, 64, "win")])
+    return s.close()
+
+
 def ex11_tianhe() -> GameBuilder:
     """§11.11 天和 (dealer seat 2): the 14 dealt tiles are complete: each other seat pays 64."""
     s = Scene("gd-ex11a", creator=2)
@@ -456,20 +591,28 @@ OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
     "gd_opt_kong_payments_on_win": lambda: repaid(reopened(ex06_gangkai_bao(), kong_payments="on_win"),
                                                   [(3, 1, 24, "bao_gangkai"), (3, 1, 3, "kong")]),
     "gd_opt_seven_pairs_fan_5": lambda: _seven_pairs(),
+    "gd_opt_bao_special_discarded": dasanyuan_discarded,
+    "gd_opt_multi_win_off_jiehu": jiehu,
+    "gd_opt_bao_precedence_luodi_first": bao_precedence,
+    "gd_opt_gangkai_bao_chain_off": gangkai_chain,
+    "gd_opt_jiulian_not_strict": jiulian_loose,
+    "gd_opt_seven_pairs_fan_4": lambda: _seven_pairs(4),
+    "gd_opt_seven_pairs_fan_6": lambda: _seven_pairs(6),
     "gd_opt_base_types_stack": lambda: rescored(
         repaid(reopened(_pinghu_hunyise(), base_types_stack=True), [(0, 2, 8, "win")]), ["pinghu", "hunyise"], 3, 8),
 }
 
 
-def _seven_pairs() -> GameBuilder:
-    """七对 with ``seven_pairs_fan = 5``: seat 2 wins seat 1's 7z with seven pairs: 32."""
-    s = Scene("gd-opt-qidui", options={"seven_pairs_fan": 5})
+def _seven_pairs(fan: int = 5) -> GameBuilder:
+    """七对 with ``seven_pairs_fan`` (5: seat 2 wins seat 1's 7z with seven pairs: 32; 4: 16; 6: 64)."""
+    s = Scene("gd-opt-qidui" if fan == 5 else f"gd-opt-qidui-{fan}", options={"seven_pairs_fan": fan})
     s.hand(0, {2: "1122m 3344p 5566s 7z", 1: "7z"}, avoid="7z 1m 2m 3p 4p 5s 6s")
     nxt = s.opening_round(0)
     s.draw(nxt)
     s.discard(1, "7z")
-    s.win([(2, ["qidui"], 5, 32)], "discard", "7z", from_seat=1)
-    s.settle([(1, 2, 32, "win")])
+    points = {4: 16, 5: 32, 6: 64}[fan]
+    s.win([(2, ["qidui"], fan, points)], "discard", "7z", from_seat=1)
+    s.settle([(1, 2, points, "win")])
     return s.close()
 
 
@@ -505,6 +648,13 @@ NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], str]] = {
                         "POINTS_MISMATCH"),
     "gd_zimo_on_special": (lambda: repaid(rescored(ex04_special_hand(), ["qingyise", "zimo"], 5, 32),
                                           [(3, 2, 32, "win"), (0, 2, 32, "win"), (1, 2, 32, "win")]), "FAN_MISMATCH"),
+    "gd_bao_special_discarded_paid_by_all": (lambda: repaid(dasanyuan_discarded(), [
+        (0, 3, 64, "win"), (1, 3, 64, "win"), (2, 3, 64, "win")]), "BAO_PAYER"),
+    "gd_bao_special_claimed_not_discarded": (lambda: repaid(dasanyuan_discarded(None), [
+        (0, 3, 192, "bao_special")]), "BAO_UNDUE"),
+    "gd_jiehu_second_winner_paid": (lambda: reopened(ex08_yipao_sanxiang(False), multi_win=False),
+                                    "CLAIM_PRIORITY"),
+    "gd_jiehu_wrong_winner": (lambda: jiehu(3), "CLAIM_PRIORITY"),
     "gd_luodi_second_feed_billed": (lambda: repaid(ex09_luodi("b"), [(0, 2, 6, "bao_luodi")]), "BAO_UNDUE"),
     "gd_fan_name_omitted": (lambda: rescored(ex06_gangkai_bao(), ["jihu", "zimo"], 1, 8), "FAN_NAMES_DIFFER"),
 }

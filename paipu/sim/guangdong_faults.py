@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from datetime import timedelta
+
 import msgspec
 
 from audits.rules import family_of
@@ -301,6 +303,273 @@ def f_win_during_louhe(ctx: _Ctx):
     return _cut(ctx, i, [d1, x1, d2, x2, decl, won, st, *_first_fee(ctx, i)], i + 5, settled.scores)
 
 
+# --- wins made at a chosen draw (rooms that log no wall) -----------------------------------
+
+def _drawn_win(ctx: _Ctx, test) -> tuple[int, "ev.TileDrawn", ev.HandWon, object]:
+    """A seat's draw (from the wall, or a kong replacement) rewritten to one of its waits
+    (a copy still unseen), and its self-draw win on it, scored by the family.
+    ``test(table, seat)`` picks the draws (the table before the draw).  Returns (index of the draw, the new draw, the HandWon,
+    the replayer after the win)."""
+    _guangdong(ctx)
+    cands = []
+    for i, e, r in ctx.walk():
+        if type(e) is not ev.TileDrawn:
+            continue
+        table = r.table
+        if table.wall is not None or table.phase not in ("draw", "replacement") or not test(table, e.seat):
+            continue
+        fam = family_of(table.ruleset)
+        waits = [w for w in fam.waits(table.ruleset, table.hands[e.seat], table.melds[e.seat])
+                 if _unseen(table, w) >= 1]
+        if waits:
+            cands.append((i, e.seat, waits))
+    if not cands:
+        raise NotApplicable("no seat draws while waiting")
+    i, seat, waits = ctx.pick(cands)
+    w = ctx.rng.choice(waits)
+    r = ctx.before(i)
+    d = msgspec.structs.replace(ctx.events[i], tile=TILE_NAMES[w])
+    r.apply(msgspec.structs.replace(d, seq=r.table.seq + 1))
+    table = r.table
+    fam = family_of(table.ruleset)
+    tiles = [k for k in range(34) for _ in range(table.hands[seat][k])]
+    wc = fam.win_context(table.ruleset, table, seat, "self_draw", w, bool(table.turn_kongs), False, 1)
+    sc = fam.score(table.ruleset, tiles, table.melds[seat], wc)
+    if not (sc.complete and fam.fan_enough(table.ruleset, "self_draw", sc.capped)):
+        raise NotApplicable("the win would not be legal")
+    won = _mk(ev.HandWon, d, winners=[ev.Winner(seat=seat, fans=sc.fans, fan=sc.fan, points=sc.points)],
+              how="self_draw", tile=TILE_NAMES[w], from_seat=None)
+    r.apply(msgspec.structs.replace(won, seq=r.table.seq + 1))
+    return i, d, won, r
+
+
+def _paid(ctx: _Ctx, i: int, d, won: ev.HandWon, r, transfers: Optional[list] = None) -> tuple[list, int]:
+    """The room cut after draw ``d`` and ``won`` (at index i, i + 1), settled by the
+    family from the logged points, or paid ``transfers`` (the fault is then at the
+    settlement, index i + 2); then the room closes."""
+    table = r.table
+    fam = family_of(table.ruleset)
+    if transfers is None:
+        facts = fam.table_facts(table.ruleset, table, won)
+        settled = fam.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in won.winners], won.how,
+                             won.from_seat, facts)
+        transfers, scores = settled.transfers, settled.scores
+        at = i + 1
+    else:
+        scores = list(table.scores)
+        for t in transfers:
+            scores[t.payer] -= t.amount
+            scores[t.payee] += t.amount
+        at = i + 2
+    st = _mk(ev.HandSettled, won, transfers=list(transfers), scores=list(scores))
+    return _cut(ctx, i, [d, won, st, *_first_fee(ctx, i)], at, scores)
+
+
+def _exposed(melds) -> int:
+    """Exposed sets (12张落地 counts chows, pongs, exposed and added kongs)."""
+    return sum(1 for m in melds if m.kind != "kong_concealed")
+
+
+def f_floor_missing(ctx: _Ctx):
+    """The 3-番 floor missing: 杠上开花 or 海底捞月 on an ordinary hand of under 3 fan paid B × 2^fan."""
+    def floor_draw(table, seat):
+        return table.phase == "replacement" or table.undrawn - table.ruleset.draw_reserve == 1
+    i, d, won, r = _drawn_win(ctx, floor_draw)
+    w = won.winners[0]
+    rules = r.table.ruleset
+    if not {"haidi", "gangshang_kaihua"} & set(w.fans) or w.fan >= 3 or set(w.fans) & SPECIAL:
+        raise NotApplicable("no floor to miss")
+    bad = msgspec.structs.replace(w, points=rules.base * 2 ** w.fan)
+    return _paid(ctx, i, d, msgspec.structs.replace(won, winners=[bad]), r)
+
+
+def _liable(r, won):
+    fam = family_of(r.table.ruleset)
+    return fam.table_facts(r.table.ruleset, r.table, won).extra.liable.get(won.winners[0].seat)
+
+
+def f_bao_wrong_payer(ctx: _Ctx):
+    """A wrong 包 payer: a 12张落地 self-draw paid 3·P by a seat that is not liable."""
+    from audits.rules.guangdong.settlement import _luodi
+
+    def luodi(table, seat):
+        return _exposed(table.melds[seat]) == 4 and seat in _luodi(table.fed)
+    i, d, won, r = _drawn_win(ctx, luodi)
+    bao = _liable(r, won)
+    if bao is None:
+        raise NotApplicable("no liability")
+    w = won.winners[0]
+    wrong = [s for s in range(4) if s not in (w.seat, bao.payer)]
+    payer = ctx.rng.choice(wrong)
+    return _paid(ctx, i, d, won, r, [ev.Transfer(payer=payer, payee=w.seat, amount=3 * w.points, reason=bao.reason)])
+
+
+def f_luodi_second_feed_billed(ctx: _Ctx):
+    """包先不包后 broken: a feeder's second 12张落地 feed billed to it (bao_luodi) on a self-draw.
+
+    Bots rarely feed two fourth sets in one hand, so a hand dealt by seat 0 (no logged
+    wall) is replaced by the play of guangdong.md §11.9 (b): seat 0 feeds seat 1's and then
+    seat 2's fourth set; seat 2 self-draws, and seat 0 is billed 3·P as if liable."""
+    from .guangdong_examples import ex09_luodi
+
+    _guangdong(ctx)
+    starts = [i for i, e in enumerate(ctx.events) if type(e) is ev.HandStarted and e.dealer == 0 and e.wall is None]
+    i = ctx.pick(starts)
+    r = ctx.before(i)
+    rules = r.table.ruleset
+    if not rules.chow or rules.min_fan > 0 or rules.base != 1 or rules.draw_reserve > 40:
+        raise NotApplicable("the scripted hand needs chows, no 起和番 and base 1")
+    scene = ex09_luodi("b").events
+    first = next(k for k, e in enumerate(scene) if type(e) is ev.HandStarted)
+    last = next(k for k, e in enumerate(scene) if type(e) is ev.HandSettled)
+    like = ctx.events[i]
+    out = []
+    for k, e in enumerate(scene[first:last]):
+        fields = {"game": like.game, "at": like.at + timedelta(milliseconds=k)}
+        if type(e) is ev.HandStarted:
+            fields["hand"] = like.hand
+        out.append(msgspec.structs.replace(e, **fields))
+    won = out[-1]
+    w = won.winners[0]
+    if (w.seat, w.points) != (2, 2):
+        raise NotApplicable("the scripted hand changed")
+    scores = list(r.table.scores)
+    scores[0] -= 3 * w.points
+    scores[2] += 3 * w.points
+    st = _mk(ev.HandSettled, won, transfers=[ev.Transfer(payer=0, payee=2, amount=3 * w.points, reason="bao_luodi")],
+             scores=scores)
+    extra = [*out, st, *_first_fee(ctx, i)]
+    return _cut(ctx, i, extra, i + len(out), scores)
+
+
+def f_tianhe_after_concealed_kong(ctx: _Ctx):
+    """天和 logged after the dealer's concealed kong (any kong, concealed ones included, ends 天和)."""
+    _guangdong(ctx)
+    starts = [i for i, e in enumerate(ctx.events) if type(e) is ev.TilesDealt
+              and type(ctx.events[i - 1]) is ev.HandStarted and ctx.events[i - 1].wall is None]
+    i = ctx.pick(starts)
+    r = ctx.before(i)
+    table = r.table
+    dealer = ctx.events[i - 1].dealer
+    rng = ctx.rng
+    # the dealer: a quad, three sets and a pair, less the replacement it will draw
+    left = [4] * 34
+    quad = rng.randrange(34)
+    left[quad] = 0
+    final: list[int] = []
+    while len(final) < 9:
+        k = rng.randrange(34)
+        group = [k, k, k] if k >= 27 or k % 9 > 6 or rng.random() < 0.4 else [k, k + 1, k + 2]
+        if all(left[x] >= group.count(x) for x in group):
+            for x in group:
+                left[x] -= 1
+            final += group
+    pair = rng.choice([k for k in range(34) if left[k] >= 2])
+    left[pair] -= 2
+    final += [pair, pair]
+    repl = rng.choice(final)
+    final.remove(repl)
+    left[repl] += 1  # the replacement stays in the wall until drawn
+    rest = [k for k in range(34) for _ in range(left[k])]
+    rest.remove(repl)
+    rng.shuffle(rest)
+    hands = []
+    for s in range(4):
+        if s == dealer:
+            hands.append(sorted([quad] * 4 + final))
+        else:
+            hands.append(sorted(rest[:13]))
+            rest = rest[13:]
+    dealt = msgspec.structs.replace(ctx.events[i], hands=[[TILE_NAMES[k] for k in h] for h in hands])
+    kong = _mk(ev.KongConcealed, dealt, seat=dealer, kind=TILE_NAMES[quad], tiles=[TILE_NAMES[quad]] * 4)
+    repl_draw = _mk(ev.TileDrawn, kong, seat=dealer, tile=TILE_NAMES[repl], source="tail")
+    for x in (dealt, kong, repl_draw):
+        r.apply(msgspec.structs.replace(x, seq=r.table.seq + 1))
+    table = r.table
+    fam = family_of(table.ruleset)
+    tiles = [k for k in range(34) for _ in range(table.hands[dealer][k])]
+    wc = fam.win_context(table.ruleset, table, dealer, "self_draw", repl, True, False, 1)
+    sc = fam.score(table.ruleset, tiles, table.melds[dealer], wc)
+    if not (sc.complete and fam.fan_enough(table.ruleset, "self_draw", sc.capped)) or "tianhe" in sc.fans:
+        raise NotApplicable("the arranged hand does not win")
+    points = fam.points(6, table.ruleset)
+    won = _mk(ev.HandWon, repl_draw, winners=[ev.Winner(seat=dealer, fans=["tianhe"], fan=6, points=points)],
+              how="self_draw", tile=TILE_NAMES[repl], from_seat=None)
+    r.apply(msgspec.structs.replace(won, seq=r.table.seq + 1))
+    facts = fam.table_facts(table.ruleset, table, won)
+    settled = fam.settle(table.ruleset, list(table.scores), [(dealer, points)], "self_draw", None, facts)
+    st = _mk(ev.HandSettled, won, transfers=settled.transfers, scores=settled.scores)
+    return _cut(ctx, i, [dealt, kong, repl_draw, won, st, *_first_fee(ctx, i)], i + 3, settled.scores)
+
+
+def f_dealer_passed_after_multi_win(ctx: _Ctx):
+    """一炮多响 with the dealer among the winners, and the deal passed anyway (the dealer stays)."""
+    _guangdong(ctx)
+    cands = []
+    ev_ = ctx.events
+    for i, a, r in ctx.walk():
+        if i + 2 > len(ev_):
+            break
+        b = ev_[i + 1]
+        if not (type(a) is ev.TileDrawn and a.source == "wall" and type(b) is ev.TileDiscarded and b.seat == a.seat):
+            continue
+        table = r.table
+        if table.wall is not None or not table.ruleset.multi_win or table.ruleset.louhe_scope != "same_tile":
+            continue
+        fam = family_of(table.ruleset)
+        dealer = table.dealer
+        if a.seat == dealer:
+            continue
+        mine = set(fam.waits(table.ruleset, table.hands[dealer], table.melds[dealer]))
+        if not mine:
+            continue
+        for k in range(1, 4):
+            s = (a.seat + k) % 4
+            if s == dealer:
+                continue
+            # a kind nobody threw yet this hand: neither winner can be in 漏和 on it
+            both = [w for w in fam.waits(table.ruleset, table.hands[s], table.melds[s])
+                    if w in mine and _unseen(table, w) >= 1
+                    and not any(x[0] == w for pile in table.discards for x in pile)]
+            if both:
+                cands.append((i, s, both))
+    if not cands:
+        raise NotApplicable("no discard two seats with the dealer wait on")
+    i, other, both = ctx.pick(cands)
+    a = ev_[i]
+    w = ctx.rng.choice(both)
+    tile = TILE_NAMES[w]
+    d1 = msgspec.structs.replace(a, tile=tile)
+    x1 = _mk(ev.TileDiscarded, d1, seat=a.seat, tile=tile)
+    r = ctx.before(i)
+    for x in (d1, x1):
+        r.apply(msgspec.structs.replace(x, seq=r.table.seq + 1))
+    table = r.table
+    fam = family_of(table.ruleset)
+    dealer = table.dealer
+    order = [s for s in ((a.seat + k) % 4 for k in range(1, 4)) if s in (dealer, other)]
+    winners = []
+    for s in order:
+        tiles = [k for k in range(34) for _ in range(table.hands[s][k])] + [w]
+        wc = fam.win_context(table.ruleset, table, s, "discard", w, False, False, 2)
+        sc = fam.score(table.ruleset, tiles, table.melds[s], wc)
+        if not (sc.complete and fam.fan_enough(table.ruleset, "discard", sc.capped)):
+            raise NotApplicable("a win would not be legal")
+        winners.append(ev.Winner(seat=s, fans=sc.fans, fan=sc.fan, points=sc.points))
+    decls = [_mk(ev.ClaimDeclared, x1, seat=s, claim="win") for s in order]
+    won = _mk(ev.HandWon, x1, winners=winners, how="discard", tile=tile, from_seat=a.seat)
+    for x in (*decls, won):
+        r.apply(msgspec.structs.replace(x, seq=r.table.seq + 1))
+    facts = fam.table_facts(table.ruleset, table, won)
+    settled = fam.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in winners], "discard",
+                         a.seat, facts)
+    st = _mk(ev.HandSettled, won, transfers=settled.transfers, scores=settled.scores)
+    fees = _first_fee(ctx, i)
+    start = _mk(ev.HandStarted, st, hand=table.hand + 1, dealer=(dealer + 1) % 4)
+    extra = [d1, x1, *decls, won, st, *fees, start]
+    return _cut(ctx, i, extra, i + len(extra) - 1, settled.scores)
+
+
 ROWS = [
     ("gd_win_during_louhe", "WIN_DURING_LOUHE", "wins", f_win_during_louhe),
     ("gd_win_below_min_fan", "WIN_BELOW_MIN_FAN", "wins", f_win_below_min_fan),
@@ -315,6 +584,11 @@ ROWS = [
     ("gd_wrong_seat_winds", "ROUND_WIND_MISMATCH", "table", f_wrong_seat_winds),
     ("gd_dealer_passed_after_dealer_win", "DEALER_ROTATION", "table", f_dealer_passed_after_dealer_win),
     ("gd_claim_on_last_discard", "CLAIM_ON_LAST_DISCARD", "claims", f_claim_on_last_discard),
+    ("gd_floor_missing", "POINTS_MISMATCH", "scoring", f_floor_missing),
+    ("gd_bao_wrong_payer", "BAO_PAYER", "scoring", f_bao_wrong_payer),
+    ("gd_luodi_second_feed_billed", "BAO_UNDUE", "scoring", f_luodi_second_feed_billed),
+    ("gd_tianhe_after_concealed_kong", "FAN_MISMATCH", "scoring", f_tianhe_after_concealed_kong),
+    ("gd_dealer_passed_after_multi_win", "DEALER_ROTATION", "table", f_dealer_passed_after_multi_win),
 ]
 
 for _name, _code, _group, _fn in ROWS:

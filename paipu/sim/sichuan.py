@@ -163,7 +163,7 @@ class Script:
         last_four = t.undrawn - 1 <= 4
         best = None
         v = t.voids[seat]
-        holds_void = v >= 0 and any(t.hands[seat][9 * v:9 * v + 9])
+        holds_void = self.rules.void_first and v >= 0 and any(t.hands[seat][9 * v:9 * v + 9])
         for k in range(27):
             if k in bad or self.seen[k] >= 4 or (holds_void and k // 9 != v):
                 continue  # void first: a seat holding its void suit discards only those

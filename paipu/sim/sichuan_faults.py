@@ -293,18 +293,146 @@ def _tile_not_in_set(ctx: _Ctx) -> tuple[Events, int]:
     return _end(ctx, new, _scores_before(new)), deal
 
 
+def _could_win_on(t, seat: int, k: int) -> bool:
+    """Seat ``seat`` holds a void-gated winning hand with kind ``k`` added (§8.1, §8.2)."""
+    from audits.rules.sichuan.fans import is_legal_shape
+    c = list(t.hands[seat])
+    c[k] += 1
+    return is_legal_shape(c, t.melds[seat], t.voids[seat], t.ruleset)
+
+
 def _kong_final(ctx: _Ctx) -> tuple[Events, int]:
-    """A pong of the final discard (only 胡 may claim it)."""
+    """A pong of the final discard (only 胡 may claim it), on a final discard nobody still in
+    could win on: otherwise the pong also leaves a 最后四张 win untaken (§6.4)."""
     _sichuan(ctx)
     cands = []
     for i, e, r in ctx.walk():
         if type(e) is ev.TileDiscarded and r.table.undrawn == 0:
             t = r.table
             k = TILE_INDEX[e.tile]
+            if any(_could_win_on(t, s, k) for s in range(4) if s != e.seat and s not in t.out):
+                continue
             for s in range(4):
                 if s != e.seat and s not in t.out and t.hands[s][k] >= 2 and t.voids[s] != k // 9:
                     cands.append((i, s))
     return _pong_of(ctx, cands)
+
+
+def _win_value(t, seat: int, k: int, kong_discard: bool = False) -> Optional[int]:
+    """V (the capped fan) of ``seat``'s void-gated discard win on kind ``k`` now, or None."""
+    from audits.rules.sichuan import fans as F
+    c = list(t.hands[seat])
+    c[k] += 1
+    sc = F.score(t.ruleset, c, t.melds[seat], t.voids[seat], F.Moment("discard", kong_discard=kong_discard))
+    return sc.capped if sc.wins else None
+
+
+def _settled_after(prefix: Events) -> tuple[Events, list[int]]:
+    """``prefix`` (ending with a hand's last winning moment) and its settlement as the family
+    makes it from the logged moments; the room closes."""
+    from .mutate import _renumber
+    prefix = _renumber(prefix)
+    a = _book_of(prefix)
+    before = _scores_before(prefix)
+    settled = a.family.settle(a.rules, before, [], None, None, HandFacts(None, None, (a.hand_book, False)))
+    scores = [x + d for x, d in zip(before, net_of(settled.transfers, 4))]
+    hs = _mk(ev.HandSettled, prefix[-1], transfers=list(settled.transfers), scores=scores)
+    new = prefix + [hs]
+    new.append(_close(new, scores))
+    return new, scores
+
+
+def _win_not_void(ctx: _Ctx) -> tuple[Events, int]:
+    """缺门 (§4.1 rule 4, §8.2): a winner's 定缺 rewritten to a suit its winning hand holds
+    concealed (no meld of it), so the logged win holds the void suit.  Planted in rooms
+    with ``void_first`` off, where holding that suit all hand breaks no discard rule."""
+    _sichuan(ctx)
+    if ctx.events[0].preset != "sichuan" or ctx.before(1).table.ruleset.void_first:
+        raise NotApplicable("first_win rooms with void_first off only")
+    cands = []
+    for a, b in _hand_spans(ctx):
+        wins = [i for i in range(a, b) if type(ctx.events[i]) is ev.HandWon]
+        if len(wins) != 1 or len(ctx.events[wins[0]].winners) != 1:
+            continue
+        i = wins[0]
+        e = ctx.events[i]
+        s = e.winners[0].seat
+        t = ctx.before(i).table
+        counts = list(t.hands[s])
+        if e.how != "self_draw":
+            counts[TILE_INDEX[e.tile]] += 1
+        melded = {m.of // 9 for m in t.melds[s]}
+        suits = [v for v in range(3) if any(counts[9 * v:9 * v + 9]) and v not in melded]
+        decl = [k for k in range(a, i) if type(ctx.events[k]) is ev.VoidDeclared and ctx.events[k].seat == s]
+        if suits and len(decl) == 1:
+            cands.append((decl[0], i, b, suits))
+    k, i, b, suits = ctx.pick(cands)
+    d = ctx.events[k]
+    ctx.events[k] = msgspec.structs.replace(d, suit="mps"[ctx.rng.choice(suits)])
+    new = ctx.events[:b + 1]
+    return _end(ctx, new, list(ctx.events[b].scores)), i
+
+
+def _win_during_guoshui(ctx: _Ctx) -> tuple[Events, int]:
+    """过水 (§7.1): a seat lets a legal discard win go; before its own next action the next
+    seat draws and throws a tile the seat then wins on at a capped fan V no higher than the
+    one it passed (barred under ``higher_fan``).  Outside the last four tiles, so passing
+    the first win breaks nothing."""
+    _sichuan(ctx)
+    from audits.rules.sichuan.play import guoshui_allows, in_last_four
+    if ctx.events[0].preset != "sichuan":
+        raise NotApplicable("first_win only")
+    cands = []
+    for i, e, r in ctx.walk():
+        if type(e) is not ev.HandWon or e.how != "discard" or len(e.winners) != 1:
+            continue
+        t = r.table
+        s, x = e.winners[0].seat, e.from_seat
+        y = (x + 1) % 4
+        if y == s or t.wall is None or in_last_four(t.ruleset, t.undrawn - 1):
+            continue
+        d = max(k for k in range(i) if type(ctx.events[k]) is ev.TileDiscarded)
+        m = _win_value(t, s, TILE_INDEX[e.tile], ctx.kong_discard(d))
+        if m is not None:
+            cands.append((d, s, x, y, m))
+    ctx.rng.shuffle(cands)
+    for d, s, x, y, m in cands:
+        r = ctx.before(d + 1)
+        t = r.table
+        rules = t.ruleset
+        drawn = t.wall[t.wall_head]
+        draw = _mk(ev.TileDrawn, ctx.events[d], seat=y, tile=TILE_NAMES[drawn], source="wall")
+        r.apply(msgspec.structs.replace(draw, seq=t.seq + 1))
+        hand = t.hands[y]
+        if _holds_win(t, y):
+            continue  # keep the drawer from a self-draw it lets go
+        vy = t.voids[y]
+        holds = vy >= 0 and any(hand[9 * vy:9 * vy + 9])
+        for u in range(27):
+            if not hand[u] or (rules.void_first and holds and u // 9 != vy):
+                continue
+            v = _win_value(t, s, u)
+            if v is None or guoshui_allows(rules, [m], False, v):
+                continue
+            disc = _mk(ev.TileDiscarded, draw, seat=y, tile=TILE_NAMES[u])
+            r.apply(msgspec.structs.replace(disc, seq=t.seq + 1))
+            c = list(t.hands[s])
+            c[u] += 1
+            from audits.rules.sichuan import fans as F
+            sc = F.score(rules, c, t.melds[s], t.voids[s], F.Moment("discard"))
+            decl = _mk(ev.ClaimDeclared, disc, seat=s, claim="win")
+            won = _mk(ev.HandWon, decl, winners=[ev.Winner(seat=s, fans=list(sc.fans), fan=sc.fan,
+                                                            points=sc.points)],
+                      how="discard", tile=TILE_NAMES[u], from_seat=y)
+            new, _ = _settled_after(ctx.events[:d + 1] + [draw, disc, decl, won])
+            return new, d + 4
+    raise NotApplicable("no passed win followed by a barred one")
+
+
+def _holds_win(t, seat: int) -> bool:
+    """The seat's own tiles now form a void-gated winning hand."""
+    from audits.rules.sichuan.fans import is_legal_shape
+    return is_legal_shape(t.hands[seat], t.melds[seat], t.voids[seat], t.ruleset)
 
 
 _RAW = [
@@ -333,6 +461,9 @@ _RAW = [
      _last_four),
     ("sichuan_tile_not_in_set", "TILE_NOT_IN_SET", "An honour tile dealt in a 108-tile room.", _tile_not_in_set),
     ("sichuan_pong_final_discard", "CLAIM_ON_LAST_DISCARD", "A pong of the final discard.", _kong_final),
+    ("sichuan_win_not_void", "WIN_NOT_VOID", "A win holding the winner's void suit (定缺 rewritten).", _win_not_void),
+    ("sichuan_win_during_guoshui", "WIN_DURING_GUOSHUI", "A discard win during 过水, no higher than the win passed.",
+     _win_during_guoshui),
 ]
 
 #: The Sichuan fault classes by name (also registered in :data:`paipu.sim.mutate.FAULTS`).
@@ -346,6 +477,7 @@ SOURCES: dict[str, tuple[str, dict]] = {name: ("sichuan", {}) for name in SICHUA
 SOURCES.update({"sichuan_xuezhan_ended_early": ("sichuan-xuezhan", {}),
                 "sichuan_action_after_win": ("sichuan-xuezhan", {}),
                 "sichuan_tuishui_missed": ("sichuan-xuezhan", {}),
-                "sichuan_huazhu_not_charged": ("sichuan", {"void_first": False})})
+                "sichuan_huazhu_not_charged": ("sichuan", {"void_first": False}),
+                "sichuan_win_not_void": ("sichuan", {"void_first": False})})
 
 __all__ = ["SICHUAN_FAULTS", "SOURCES"]

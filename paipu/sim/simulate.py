@@ -782,6 +782,8 @@ class _Hand:
         # when it is a win (一炮多响), else the first such seat from the discarder's next.
         best = max(decided.values(), key=rank.__getitem__, default=None)
         winners = [s for s in order if decided.get(s) == "win"] if best == "win" else []
+        if not rules.multi_win:
+            winners = winners[:1]  # 截和: only the first in turn order from the discarder's next wins
         top: Optional[tuple[int, str]] = None
         if best is not None and best != "win":
             top = next((s, best) for s in order if decided.get(s) == best)

@@ -38,6 +38,9 @@ from schema.reader import GameLog, LogReader
 from schema.tiles import NUM_KINDS, TILE_INDEX
 from schema.ruleset import Ruleset, RulesetError, resolve
 
+from . import derive
+from .derive import game_lines
+
 #: Default database file (in the working folder).
 DEFAULT_DB = "paipu.duckdb"
 
@@ -655,10 +658,8 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
         finish(cur)
 
     spool = _enc.encode_lines(pairs)
-    h = hashlib.blake2b(spool, digest_size=16)
-    if log.problem is not None:
-        h.update(b"\0problem\0" + log.problem.message.encode())
-    content_hash = h.hexdigest()
+    # the same content hash as the SQL path's (derive.game_lines): one store, one definition
+    content_hash, _lines = game_lines(log)
     # the same events with game id and times set aside (duplicates under another id)
     astuple = msgspec.structs.astuple
     # the game's content without id, times and the optional seal fields (docs/seal.md)
@@ -859,7 +860,7 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
            progress: Optional[Callable[[IngestReport], None]] = None,
            before_commit: Optional[Callable[[int], None]] = None,
            con: Optional[duckdb.DuckDBPyConnection] = None, parquet: Optional[str] = None,
-           cluster: Any = None) -> IngestReport:
+           cluster: Any = None, audit_output: Optional[str] = None, engine: str = "sql") -> IngestReport:
     """Load the games of ``paths`` into the store ``db``; see the module docs for the guarantees.
 
     Every game read is counted once in the report: added, replaced, unchanged or
@@ -883,7 +884,23 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
     ``cluster`` (a ``distributed.Client``) runs the audit of each batch as tasks
     on that Dask cluster instead (``jobs`` is then ignored); the rows are still
     derived and written here, batch by batch, so the store's guarantees hold.
+
+    ``audit_output`` (a file ``paipu audit --format json`` wrote for these logs)
+    stores that audit's findings and ledger instead of running the audit here; an
+    output made from other content of the logs is refused (:class:`StoreError`).
+
+    The rows are derived in SQL (:mod:`paipu.store.derive`); ``engine="python"``
+    derives them game by game in Python instead (:func:`game_rows`, the reference
+    the tests hold the SQL to, table by table).
     """
+    if engine not in ("sql", "python"):
+        raise ValueError(f"engine must be 'sql' or 'python', not {engine!r}")
+    if engine == "sql":
+        return _ingest_sql(paths, db, audit=audit, jobs=jobs, batch_events=batch_events, progress=progress,
+                           before_commit=before_commit, con=con, audit_output=audit_output, parquet=parquet,
+                           cluster=cluster)
+    if audit_output is not None:
+        raise StoreError("--audit-output needs the SQL derivation (engine='sql')")
     report = IngestReport()
     auditor, note = load_auditor() if audit else (None, "")
     report.audited, report.audit_note = auditor is not None, note
@@ -977,6 +994,16 @@ class _DuckTarget:
     def write(self, write: list[tuple[str, GameRows]], replaced: list[str], spool_dir: str,
               before_commit: Optional[Callable[[int], None]], batch_no: int) -> tuple[int, int, float]:
         return _write(self.con, write, replaced, spool_dir, before_commit, batch_no)
+
+    def sql_connection(self) -> duckdb.DuckDBPyConnection:
+        """The connection the SQL derivation writes through (temp tables live there)."""
+        return self.con
+
+    def write_sql(self, lines: list[bytes], metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
+                  audit_rows: Any, audit_tables: Any, hook: Optional[Callable[[], None]]) -> tuple[int, int, float]:
+        """One batch in one transaction (see :func:`paipu.store.derive.write_batch`)."""
+        return derive.write_batch(self.con, lines, metas, replaced, spool_dir, now, audit_rows=audit_rows,
+                                  audit_tables=audit_tables, before_commit=hook)
 
 
 def _flush(target: Any, batch: _Batch, report: IngestReport, spool_dir: str,
@@ -1090,6 +1117,291 @@ def _write(con: duckdb.DuckDBPyConnection, write: list[tuple[str, GameRows]], re
             pass
         raise
     return events, findings, raw
+
+
+# ---------------------------------------------------------------------------
+# the SQL path (a DuckDB store): DuckDB reads the games' JSON lines and derives the tables
+
+
+class _SqlBatch:
+    """One batch of games waiting to be written: their JSON lines, hashes, game-row facts and (when
+    the audit runs here) their logs."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, tuple[str, bytes, dict, Optional[GameLog]]] = {}
+        self.events = 0
+
+    def add(self, game: str, content_hash: str, lines: bytes, log: GameLog, keep_log: bool) -> None:
+        self.games[game] = (content_hash, lines, _meta(log, content_hash), log if keep_log else None)
+        self.events += len(log.events)
+
+
+class _Writer:
+    """Writes batches on a thread of its own, one after another, while the next batch is read.
+
+    DuckDB releases the GIL while it parses and derives, so reading and validating
+    the logs (Python) and loading the previous batch (DuckDB) overlap.  Batches are
+    written in order, each in its own transaction; at most one waits in the queue.
+    An error in the writer is raised in the reading thread at the next hand-over or
+    at :meth:`finish`.
+    """
+
+    def __init__(self, write: Callable[[_SqlBatch], None]):
+        import queue
+        import threading
+
+        self._write = write
+        self._queue: Any = queue.Queue(maxsize=1)
+        self._error: Optional[BaseException] = None
+        self._thread = threading.Thread(target=self._run, name="paipu-ingest-writer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            batch = self._queue.get()
+            if batch is None:
+                return
+            if self._error is None:
+                try:
+                    self._write(batch)
+                except BaseException as e:  # handed to the reading thread
+                    self._error = e
+
+    def put(self, batch: _SqlBatch) -> None:
+        """Queue a batch (waits while the writer is one batch behind)."""
+        self._raise()
+        self._queue.put(batch)
+
+    def finish(self) -> None:
+        """Wait for every queued batch to be written; raise the writer's error, if any."""
+        self._queue.put(None)
+        self._thread.join()
+        self._raise()
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            err, self._error = self._error, None
+            raise err
+
+
+def audit_rows(log: GameLog, result: Any) -> tuple[list[dict], list[dict], list[dict]]:
+    """The audit's findings, corrected ledger and who-owes-whom of one game as rows
+    (without player ids: the store fills them from the game's players)."""
+    from audits.corrections import gaps, hand_deltas, hand_numbers, net_corrections, who_owes_whom
+
+    findings = [{"game": f.game or log.game, "hand": f.hand, "seq": f.seq, "seat": f.seat, "code": f.code,
+                 "severity": f.severity, "rule": f.rule, "expected": f.expected, "actual": f.actual,
+                 "message": f.message, "file": f.file if f.file is not None else log.file, "line": f.line}
+                for f in getattr(result, "findings", ())]
+    logged, ledger, numbers = result.logged_scores, result.ledger, hand_numbers(result)
+    rows = [{"game": log.game, "hand": hand, "seat": s, "logged": a, "corrected": b, "gap": g, "error": d}
+            for hand, log_row, cor_row, gap, err in zip(numbers, logged, ledger, gaps(logged, ledger),
+                                                        hand_deltas(logged, ledger))
+            for s, (a, b, g, d) in enumerate(zip(log_row, cor_row, gap, err))]
+    pays = [{"game": log.game, "idx": i, "debtor_seat": p.debtor, "creditor_seat": p.creditor, "amount": p.amount}
+            for i, p in enumerate(who_owes_whom(net_corrections(logged, ledger)))]
+    return findings, rows, pays
+
+
+def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_events: int,
+                progress: Optional[Callable[[IngestReport], None]],
+                before_commit: Optional[Callable[[int], None]], con: Optional[duckdb.DuckDBPyConnection],
+                audit_output: Optional[str], parquet: Optional[str], cluster: Any) -> IngestReport:
+    """:func:`ingest` with the rows derived in SQL (see :mod:`paipu.store.derive`)."""
+    report = IngestReport()
+    own = con is None and parquet is None
+    auditor: Any = None
+    if audit_output is not None:
+        report.audited = True
+    elif audit:
+        auditor, note = load_auditor()
+        report.audited, report.audit_note = auditor is not None, note
+    target: Any
+    if parquet is not None:
+        from .parquet import ParquetTarget
+
+        target = ParquetTarget(parquet)
+        db = ":memory:"  # the spool goes to a temporary folder
+    else:
+        if own:
+            con = connect(db)
+        target = _DuckTarget(con)
+    started = time.perf_counter()
+    reader = LogReader(paths)
+    pool = None
+    spool_dir = None
+    joined = None
+    writer: Optional[_Writer] = None
+    seen: dict[str, tuple[str, str]] = {}
+    try:
+        if db != ":memory:":
+            sweep_spools(db)
+        spool_dir = _make_spool(db)
+        if audit_output is not None:
+            from .audit_join import AuditOutput
+
+            joined = AuditOutput(target.sql_connection(), audit_output, paths, spool_dir)
+        elif auditor is not None and cluster is not None:
+            auditor = _ClusterAuditor(cluster)
+        elif auditor is not None and jobs > 1:
+            import multiprocessing as mp
+
+            pool = mp.get_context("spawn").Pool(jobs)
+            auditor = _PoolAuditor(pool, jobs)
+        keep = auditor is not None
+
+        def flush(b: _SqlBatch) -> None:
+            _flush_sql(target, b, report, spool_dir, auditor, joined, before_commit)
+
+        # the audit runs here with the logs in hand: batch after batch; otherwise the writer overlaps
+        writer = _Writer(flush) if not keep else None
+        batch = _SqlBatch()
+        for log in reader.games():
+            report.games_read += 1
+            try:
+                content_hash, lines = derive.game_lines(log)
+            except Exception as x:  # a bug in paipu: count it, say so, keep the other games
+                report.refused.append(f"game {log.game} in {log.file}: paipu could not derive its rows "
+                                      f"(internal error {type(x).__name__}: {x}); please report it")
+                report.internal_errors += 1
+                continue
+            prior = seen.get(log.game)
+            if prior is not None:
+                if prior[0] == content_hash:
+                    report.unchanged += 1
+                else:
+                    where = "earlier in the same file" if prior[1] == log.file else f"from {prior[1]}"
+                    report.refused.append(
+                        f"game {log.game} in {log.file}: the id was already read {where} in this run with other "
+                        "content; this copy was not stored (ingest it on its own to replace the stored one)")
+                continue
+            seen[log.game] = (content_hash, log.file)
+            batch.add(log.game, content_hash, lines, log, keep)
+            if batch.events >= batch_events:
+                writer.put(batch) if writer is not None else flush(batch)
+                batch = _SqlBatch()
+                if progress:
+                    progress(report)
+        if batch.games:
+            writer.put(batch) if writer is not None else flush(batch)
+        if writer is not None:
+            w, writer = writer, None
+            w.finish()
+        report.orphans = [str(p) for p in reader.orphans]
+    finally:
+        if writer is not None:  # the reading failed: let the batches handed over finish, keep the first error
+            try:
+                writer.finish()
+            except BaseException:
+                pass
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        if joined is not None:
+            joined.close()
+        if spool_dir is not None:
+            shutil.rmtree(spool_dir, ignore_errors=True)
+        if own:
+            con.close()
+        if parquet is not None:
+            target.close()
+    report.seconds = time.perf_counter() - started
+    if progress:
+        progress(report)
+    return report
+
+
+def _meta(log: GameLog, content_hash: str) -> dict:
+    return {"game": log.game, "file": log.file, "problem": str(log.problem) if log.problem is not None else None,
+            "closed": log.closed, "content_hash": content_hash, "audited": False, "audit_complete": None,
+            "findings": 0}
+
+
+def _flush_sql(target: Any, batch: _SqlBatch, report: IngestReport, spool_dir: str,
+               auditor: Any, joined: Any, before_commit: Optional[Callable[[int], None]]) -> None:
+    """Write one batch in one transaction: skip unchanged games, replace changed ones.
+
+    If the store rejects the batch (a value DuckDB cannot hold), the batch is
+    rolled back and its games are written one per transaction, so only the game at
+    fault is refused (with why) and every other game is stored.
+    """
+    ids = list(batch.games)
+    known = target.known(ids)
+    write: list[tuple[str, bytes, dict, Optional[tuple]]] = []
+    replaced: list[str] = []
+    logs: list[GameLog] = []
+    for game, (h, lines, meta, log) in batch.games.items():
+        old = known.get(game)
+        if old == h:
+            report.unchanged += 1
+            continue
+        if old is not None:
+            replaced.append(game)
+        write.append((game, lines, meta, None))
+        if log is not None:
+            logs.append(log)
+    if joined is not None:
+        joined.check([(m["game"], m["file"]) for _g, _l, m, _a in write])
+        for _g, _l, meta, _a in write:
+            meta.update(joined.meta(meta["game"]))
+    elif auditor is not None:
+        if isinstance(auditor, (_PoolAuditor, _ClusterAuditor)):
+            results = auditor.map(logs)
+        else:
+            results = []
+            for log in logs:
+                try:
+                    results.append((auditor(log), None))
+                except Exception as x:  # someone else's code: record, never stop the ingest
+                    results.append((None, f"{type(x).__name__}: {x}"))
+        for i, (log, (result, failure)) in enumerate(zip(logs, results)):
+            game, lines, meta, _a = write[i]
+            if failure is not None:
+                meta["problem"] = (meta["problem"] + "; " if meta["problem"] else "") + f"audit failed: {failure}"
+                continue
+            rows = audit_rows(log, result)
+            meta.update(audited=True, audit_complete=bool(getattr(result, "complete", True)),
+                        findings=len(rows[0]))
+            write[i] = (game, lines, meta, rows)
+    now = datetime.now(timezone.utc)
+    replaced_set = set(replaced)
+
+    def one(items: list, batch_no: int, hook: Optional[Callable[[int], None]]) -> tuple[int, int, float]:
+        audit_py = None
+        if joined is None and auditor is not None:
+            audit_py = ([], [], [])
+            for _g, _l, _m, rows in items:
+                if rows is not None:
+                    for k in range(3):
+                        audit_py[k].extend(rows[k])
+        metas = [dict((k, v) for k, v in m.items() if k in derive.META_COLUMNS) for _g, _l, m, _a in items]
+        gone = [g for g, _l, _m, _a in items if g in replaced_set]
+        return target.write_sql([lines for _g, lines, _m, _a in items], metas, gone, spool_dir, now, audit_py,
+                                joined.tables if joined is not None else None,
+                                (lambda: hook(batch_no)) if hook is not None else None)
+
+    if not write:
+        return
+    try:
+        events, findings, raw = one(write, report.batches + 1, before_commit)
+    except duckdb.Error as e:
+        if isinstance(e, duckdb.InterruptException):
+            raise
+        for item in write:
+            game = item[0]
+            try:
+                ev_n, f_n, r_s = one([item], report.batches + 1, None)
+            except duckdb.Error as x:
+                if isinstance(x, duckdb.InterruptException):
+                    raise
+                report.refused.append(f"game {game} in {item[2]['file']}: the store could not take "
+                                      f"it ({_store_reason(x, spool_dir)}); nothing of it was written")
+                continue
+            report.batches += 1
+            _count(report, 1, [game] if game in replaced_set else [], ev_n, f_n, r_s)
+        return
+    report.batches += 1
+    _count(report, len(write), replaced, events, findings, raw)
 
 
 def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:

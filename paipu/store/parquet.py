@@ -292,6 +292,7 @@ class ParquetTarget:
         self.ds = Dataset(url, create=True)
         self.swept = self.ds.sweep()
         self._con: Optional[duckdb.DuckDBPyConnection] = None
+        self._mem: Optional[duckdb.DuckDBPyConnection] = None
 
     def known(self, ids: list[str]) -> dict[str, str]:
         """Content hash of each of ``ids`` already in the dataset."""
@@ -323,10 +324,44 @@ class ParquetTarget:
             self._con = None
         return events, findings, raw
 
+    def sql_connection(self) -> duckdb.DuckDBPyConnection:
+        """The in-memory store each batch is derived in before it is written as Parquet (kept for the run,
+        so an audit output's temp tables live beside it)."""
+        if self._mem is None:
+            self._mem = connect_store(":memory:")
+        return self._mem
+
+    def write_sql(self, lines: list[bytes], metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
+                  audit_rows: Any, audit_tables: Any, hook: Optional[Callable[[], None]]) -> tuple[int, int, float]:
+        """Derive a batch in SQL (:func:`paipu.store.derive.write_batch`) in memory, then write it as one
+        Parquet batch (see :meth:`Dataset.write_batch`); returns events, findings, load seconds."""
+        from .derive import write_batch
+        from .ingest import TABLES as _TABLES
+
+        mem = self.sql_connection()
+        for t in _TABLES:
+            mem.execute(f"DELETE FROM {t.name}")
+        t0 = time.perf_counter()
+        events, findings, _raw = write_batch(mem, lines, metas, [], spool_dir, now, audit_rows=audit_rows,
+                                             audit_tables=audit_tables)
+        parts: dict[str, list[str]] = defaultdict(list)
+        for game, opened_at, server in mem.execute("SELECT game, opened_at, server FROM games").fetchall():
+            parts[partition(opened_at, server)].append(game)
+        if lines:
+            self.ds.write_batch(mem, parts, replaced, hook)
+        raw = time.perf_counter() - t0
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+        return events, findings, raw
+
     def close(self) -> None:
         if self._con is not None:
             self._con.close()
             self._con = None
+        if self._mem is not None:
+            self._mem.close()
+            self._mem = None
 
 
 #: Games per batch when a DuckDB store is exported.

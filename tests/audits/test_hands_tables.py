@@ -28,22 +28,6 @@ def test_is_complete_from_counts_equals_the_key_path():
         assert H.is_complete(tuple(c), wilds) == want
 
 
-def test_split_fill_equals_the_solver():
-    # the two-half suit fill and the closed-form honour fill give the solver's minima
-    rng = random.Random(13)
-    for _ in range(1500):
-        c = [0] * 9
-        for _ in range(rng.randrange(0, 15)):
-            i = rng.randrange(9)
-            if c[i] < 4:
-                c[i] += 1
-        want = H._solve(tuple(c), tuple(4 - x for x in c), True)
-        assert H._suit_minima(H.suit_key(c, 0)) == want, c
-    for key in rng.sample(range(5 ** 7), 1500):
-        counts = H._decode(key, 7)
-        assert H._honour_minima(key) == H._solve(counts, tuple(4 - x for x in counts), False), counts
-
-
 def test_no_wild_codes_sum_to_one_only_for_sets_and_one_pair():
     H._prefill()
     m = bytes([1, 1, 1, 0, 0, 0, 0, 0, 0])  # 123m: sets only

@@ -27,6 +27,7 @@ SOURCES = [
     # Sichuan rooms for the Sichuan fault classes (paipu/sim/sichuan_faults.py)
     SimConfig(preset="sichuan", games=12, seed=905, max_hands=3),
     SimConfig(preset="sichuan-xuezhan", games=12, seed=906, max_hands=3),
+    SimConfig(preset="sichuan", options={"void_first": False}, games=6, seed=907, max_hands=2),
 ]
 
 

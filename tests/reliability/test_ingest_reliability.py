@@ -103,15 +103,16 @@ def test_a_room_resized_in_the_middle_of_a_hand_is_stored(tmp_path, cli):
 def test_an_internal_error_on_one_game_stores_the_others_and_exits_3(tmp_path, cli, monkeypatch):
     db = str(tmp_path / "s.duckdb")
     path = write(tmp_path / "a.jsonl", dianji_game("g1"), dianji_game("boom"), dianji_game("g2"))
-    ingest_mod = sys.modules["paipu.store.ingest"]
-    real = ingest_mod.game_rows
+    # the one step of ingest that runs per game in Python: its lines and content hash
+    derive_mod = sys.modules["paipu.store.derive"]
+    real = derive_mod.game_lines
 
     def flaky(log, *a, **kw):
         if log.game == "boom":
             raise ZeroDivisionError("planted")
         return real(log, *a, **kw)
 
-    monkeypatch.setattr(ingest_mod, "game_rows", flaky)
+    monkeypatch.setattr(derive_mod, "game_lines", flaky)
     r = cli("ingest", path, "--db", db)
     assert r.exit_code == 3, r.output
     assert "3 games read: 2 added, 0 replaced, 0 unchanged, 1 refused" in r.output

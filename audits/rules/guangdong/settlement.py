@@ -4,7 +4,8 @@ and the optional kong payments.
 
 The liabilities are read from the reducer's neutral facts (:func:`liabilities`):
 ``Table.fed`` (each claim in order: claimer, feeder, meld kind, tile kind),
-``Table.turn_kongs`` (the kongs of the turn the winner drew in) and the melds.
+``Table.turn_kongs`` (the kongs of the turn the winner drew in), the melds, and for
+``bao_special_trigger = discarded`` the discards in play order (:func:`play_order`).
 
 Payment order: winners in seat order from the discarder's (kong adder's) next seat;
 a self-draw's payers in seat order from the winner's next seat; kong payments last.
@@ -74,6 +75,45 @@ def _special(fed: Sequence[tuple[int, int, str, int]], seat: int, melds) -> Opti
     return None
 
 
+def play_order(table) -> list[tuple[int, int, int]]:
+    """The hand's discards in the order they were made, as (discarder, tile kind, claimer
+    or -1), rebuilt from the reducer's per-seat discards: the dealer throws first; after
+    an unclaimed discard the 下家 throws next, after a claimed one the claimer."""
+    discards = table.discards
+    n = len(discards)
+    at = [0] * n
+    out: list[tuple[int, int, int]] = []
+    seat = table.dealer
+    while 0 <= seat < n and at[seat] < len(discards[seat]):
+        tile, claimer = discards[seat][at[seat]]
+        at[seat] += 1
+        out.append((seat, tile, claimer))
+        seat = claimer if claimer >= 0 else (seat + 1) % n
+    return out
+
+
+def _special_discarded(table, seat: int) -> Optional[tuple[int, str]]:
+    """``bao_special_trigger = discarded``: the winner finally holds every wind (dragon) as
+    a pong-type set, and X threw the remaining wind (dragon) while the other three winds
+    (two dragons) were the winner's exposed sets, claimed or not: (X, name) for the first
+    such discard.  The winner's exposed honour sets are its claims of honour discards."""
+    held = table.hands[seat]
+    melds = table.melds[seat]
+    for group, name in ((WINDS, "大四喜"), (DRAGONS, "大三元")):
+        sets = {m.of for m in melds if m.kind != "chow" and m.of in group}
+        if any(k not in sets and held[k] < 3 for k in group):
+            continue  # the winner does not score it
+        exposed: set[int] = set()
+        for discarder, tile, claimer in play_order(table):
+            if tile not in group:
+                continue
+            if discarder != seat and tile not in exposed and len(exposed) == len(group) - 1:
+                return discarder, name
+            if claimer == seat:
+                exposed.add(tile)
+    return None
+
+
 def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
     """Who is liable for each self-draw winner (§8.4), in the order of precedence:
     杠上开花包杠, then 大四喜/大三元 and 12张落地 (``bao_precedence``)."""
@@ -91,9 +131,14 @@ def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
             feeder = kongs[0][1]
             found.append(Liability(feeder, "bao_gangkai",
                                    f"杠上开花 after an exposed kong on seat {feeder}'s discard: 点杠者包三家"))
-        special = _special(table.fed, seat, table.melds[seat])
+        if ruleset.bao_special_trigger == "discarded":
+            special = _special_discarded(table, seat)
+            why = "threw the remaining tile of {} (bao_special_trigger = discarded)"
+        else:
+            special = _special(table.fed, seat, table.melds[seat])
+            why = "fed the last set of {}"
         special_bao = [Liability(special[0], "bao_special",
-                                 f"seat {special[0]} fed the last set of {special[1]}")] if special else []
+                                 f"seat {special[0]} {why.format(special[1])}")] if special else []
         luodi_bao = []
         if seat in luodi and sum(1 for m in table.melds[seat] if m.kind != "kong_concealed") == 4:
             luodi_bao = [Liability(luodi[seat], "bao_luodi",

@@ -129,6 +129,49 @@ def win_context(ruleset: Ruleset, table, seat: int, how: str, tile: Optional[int
         winners=winners)
 
 
+# --- 截和: one winner per discard (``multi_win = off``, §4) -------------------------------
+
+#: The event types the family watches (``RuleFamily.observes``), judged before they apply.
+OBSERVES = frozenset({ev.HandWon})
+_NONE: list = []
+
+
+def observe(ruleset: Ruleset, table, e, book, ctx, after: bool) -> list:
+    """``RuleFamily.observe``: with ``multi_win`` off (截和) only the first seat in turn
+    order from the discarder's 下家 with a legal declared win wins a discard.  A winner
+    after it (a second winner paid, or the wrong one winning alone) took the discard over
+    a higher claim: CLAIM_PRIORITY on that winner.
+
+    The walker's 一炮多响 check (WIN_MISSED_MULTI) assumes ``multi_win``; under 截和 this
+    hook judges every declared win itself, so the declarations of seats that are not
+    winners are dropped from the open discard before the walker's check reads them."""
+    if after or ruleset.multi_win or e.how != "discard" or e.from_seat is None:
+        return _NONE
+    d = ctx.open_discard
+    if d is None or not 0 <= e.from_seat < ctx.n:
+        return _NONE
+    winners = {x.seat for x in e.winners}
+    declared = {s for s, claims in d.declared.items() if "win" in claims}
+
+    def legal(s: int) -> bool:
+        return s in d.could_win and ctx.legal_win_on(s, d.tile, d.kong_discard) \
+            and ctx.barred(s, "win", d.tile) is None
+
+    n = ctx.n
+    order = [(e.from_seat + k) % n for k in range(1, n)]
+    first = next((s for s in order if (s in winners or s in declared) and legal(s)), None)
+    out = []
+    if first is not None:
+        for s in order:
+            if s in winners and s != first:
+                out.append((s, Violation(
+                    "CLAIM_PRIORITY", f"截和 (multi_win off): seat {s} won seat {e.from_seat}'s {e.tile} over "
+                    f"seat {first}'s win, first in turn order", f"seat {first} win", f"seat {s} win")))
+    for s in declared - winners:
+        d.declared[s] = d.declared[s] - {"win"}
+    return out
+
+
 # --- the family's own checks of rare events ----------------------------------------------
 
 def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:

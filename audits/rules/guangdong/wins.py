@@ -3,8 +3,9 @@
 
 The audit asks these for every discard, so :func:`seat_waits` is a fast superset
 test on the reducer's base-5 suit keys and :func:`completes` is exact, cached in
-the seat's entry until its hand changes.  The entry is ``[{tile: completes}]`` (a
-non-empty list: an entry is truthy).
+the seat's entry until its hand changes.  The entry is ``[keys, {tile: completes}]``
+(a non-empty list: an entry is truthy): with no wild tiles the suit tables answer
+4 sets + a pair exactly, melds or not (the max-four headroom only limits wilds).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from replay.melds import Meld
+from replay.state import KEY_STEP, SUIT_OF
 from schema.ruleset import Ruleset
 
 from .. import hands
@@ -58,6 +60,16 @@ def is_winning(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = 
     return False
 
 
+#: A suit key (base 5, 1 most significant) holds only its 1 and 9 when the middle seven
+#: digits are 0: ``key % 5**8 < 5``.
+_NOT_ONE = 5 ** 8
+
+
+def _orphans_only(keys: Sequence[int]) -> bool:
+    """No suited tile but terminals (honours are all orphan kinds)."""
+    return keys[0] % _NOT_ONE < 5 and keys[1] % _NOT_ONE < 5 and keys[2] % _NOT_ONE < 5
+
+
 def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], held: int,
                melds: Sequence[Meld]) -> "list | bool":
     """The seat's wait entry when one tile could complete its hand (听牌), else False.
@@ -68,24 +80,31 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
     if held % 3 != 1:
         return False
     if hands.is_complete_keys(keys[0], keys[1], keys[2], keys[3], 1):
-        return [{}]
-    if not melds:
-        if held == 13 and all(counts[k] == 0 for k in range(34) if k not in _ORPHAN_SET) \
-                and sum(1 for k in ORPHANS if counts[k]) >= 12:
-            return [{}]
-        if seven_pairs_allowed(ruleset) and held == 13 and sum(c & 1 for c in counts) <= 1:
-            return [{}]
+        return [tuple(keys), {}]
+    if not melds and held == 13:
+        if _orphans_only(keys) and sum(1 for k in ORPHANS if counts[k]) >= 12:
+            return [tuple(keys), {}]
+        if seven_pairs_allowed(ruleset) and counts.count(1) + counts.count(3) <= 1:  # counts are 0..4
+            return [tuple(keys), {}]
     return False
 
 
 def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> bool:
-    """Is the hand complete with ``tile`` taken from another seat?  Exact, cached in the entry."""
-    cache = entry[0]
+    """Is the hand complete with ``tile`` taken from another seat?  Exact, cached in the entry.
+
+    4 sets + a pair is the suit tables' answer on the keys with the tile added (no wild
+    tiles: exact, melds or not); 十三幺 and 七对 are tried only with no melds."""
+    keys, cache = entry
     got = cache.get(tile)
     if got is None:
-        c = list(counts)
-        c[tile] += 1
-        got = cache[tile] = is_winning(ruleset, c, melds)
+        k = list(keys)
+        k[SUIT_OF[tile]] += KEY_STEP[tile]
+        got = hands.is_complete_keys(k[0], k[1], k[2], k[3], 0)
+        if not got and not melds:
+            c = list(counts)
+            c[tile] += 1
+            got = is_winning(ruleset, c, melds)
+        cache[tile] = got
     return got
 
 

@@ -357,11 +357,11 @@ def _meld_checks(ruleset: Ruleset, table, e: ev.Event, seat: int) -> list:
 def _last_four_self_draw(ruleset: Ruleset, table, hb: HandBook, ctx, seat: int, e: ev.Event) -> list:
     """最后四张自动和 (§6.4): a seat whose drawn tile completes a legal hand wins at once."""
     ld = ctx.last_draw
-    if ld is None or ld[0] != seat or not in_last_four(ruleset, table.undrawn) or seat in table.out:
+    if ld is None or ld.seat != seat or not in_last_four(ruleset, table.undrawn) or seat in table.out:
         return []
     counts = table.hands[seat]
     if F.is_legal_shape(counts, table.melds[seat], table.voids[seat], ruleset):
-        return [(seat, _v("LAST_FOUR_WIN_NOT_TAKEN", f"seat {seat} drew {TILE_NAMES[ld[2]]} to a legal win in "
+        return [(seat, _v("LAST_FOUR_WIN_NOT_TAKEN", f"seat {seat} drew {ld.tile} to a legal win in "
                           "the last four tiles and did not take it", "HandWon", type(e).__name__))]
     return []
 

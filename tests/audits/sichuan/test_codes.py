@@ -12,7 +12,7 @@ from paipu.sim.sichuan import Script
 COVERED = {"TILE_NOT_IN_SET", "VOID_NOT_DECLARED", "VOID_DISCARD_ORDER", "CLAIM_VOID_SUIT", "ACTION_AFTER_WIN",
            "HAND_END_WRONG", "WIN_NOT_VOID", "WIN_DURING_GUOSHUI", "LAST_FOUR_WIN_NOT_TAKEN",
            "KONG_WITHOUT_REPLACEMENT", "CLAIM_ON_LAST_DISCARD", "EXCHANGE_INVALID", "KONG_PAYMENT_MISMATCH",
-           "ZHUANYI_MISMATCH", "END_CHECK_MISMATCH"}
+           "ZHUANYI_MISMATCH", "END_CHECK_MISMATCH", "GUOSHOU_PENG", "DEALER_ROTATION"}
 
 #: §13.1's deal: seat 1 (void m) waits on 6s / 9s; seat 3 holds the 9s it throws.
 EX1 = {0: "111p222p333p444p56s", 1: "234p567p33s456s78s", 2: "111m222m444m666m5s", 3: "999s333m222s55m24m"}
@@ -108,6 +108,43 @@ def test_claim_void_suit():
     assert codes(_pong_5s("mmpp")) == []
     # claims_while_void off: seat 2 (void m) still holds m tiles
     assert codes(_pong_5s("mmmp", {"claims_while_void": False})) == ["CLAIM_VOID_SUIT"]
+
+
+def _guoshou_peng(lifted: bool, options=None) -> Script:
+    """Seat 2 (void p) holds 55s and lets seat 0's 5s go; seat 1 then throws its own 5s and
+    seat 2 pongs it (``lifted``: only after a round of fillers, seat 2's own draw among them)."""
+    deal = {**EX1, 2: "111m222m444m55s66m"}
+    g = Script("t-guoshou-peng", options={"guoshou_peng": True} if options is None else options)
+    g.hand(1, 0, deal, "mmpp")
+    g.discard(0, "5s")
+    if lifted:
+        for s in (1, 2, 3, 0):
+            g.filler(s, ["5s", "9s", "6s"])
+    g.draw(1, g.safe_tile(1, ["5s", "9s", "6s"] + [f"{k}m" for k in range(1, 10)]))  # seat 1 is void m
+    g.discard(1, "5s")
+    g.pong(2, 1, "5s")
+    return g
+
+
+def test_guoshou_peng():
+    # §7.2 过手碰 (option): a pong passed bars a pong of that kind until one's own next action
+    assert codes(_guoshou_peng(False)) == ["GUOSHOU_PENG"]
+    assert codes(_guoshou_peng(True)) == []  # seat 2's own draw lifted the bar
+    assert codes(_guoshou_peng(False, {})) == []  # the option is off by default
+
+
+def _first_dealer(creator: int, options) -> Script:
+    g = Script("t-creator", options=options, creator=creator)
+    g.hand(1, 0, EX1, "mmpp")
+    g.discard(0, "5s")
+    return g
+
+
+def test_first_dealer_creator():
+    # §3 first_dealer = creator: GameOpened.creator deals hand 1; seat 0 deals here
+    assert codes(_first_dealer(2, {"first_dealer": "creator"})) == ["DEALER_ROTATION"]
+    assert codes(_first_dealer(0, {"first_dealer": "creator"})) == []
+    assert codes(_first_dealer(2, {})) == []  # `any`: the first dealer is not audited (§14)
 
 
 def _xuezhan(after) -> Script:

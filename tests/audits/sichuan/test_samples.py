@@ -63,3 +63,22 @@ def test_every_sichuan_sample_is_clean_and_ledger_agrees(path):
     assert exp["findings"] == []
     for game in exp["final_scores"].values():
         assert game["logged"] == game["ledger"]
+
+
+#: the option samples whose money make_sichuan_samples.py derives by hand (the "money" key)
+DERIVED = sorted(p for p in CLEAN.glob("sichuan_*.expected.json") if "money" in json.loads(p.read_text()))
+
+
+def test_every_money_changing_option_has_a_sample():
+    names = {p.name[len("sichuan_"):-len(".expected.json")] for p in DERIVED}
+    assert {"ex04_huazhu_penalty_16", "ex07_huazhu_pays_winners", "ex04_chadajiao_off", "ex04_tuishui_off",
+            "ex10_cagua", "ex04_base_2", "ex02_qingdui_zimo_base_2", "ex05_hujiao_zhuanyi_off",
+            "ex05_zhuanyi_scope_all_kongs", "ex11_row1_cap3", "ex11_row3_cap6"} <= names
+
+
+@pytest.mark.parametrize("path", DERIVED, ids=lambda p: p.name.split(".")[0])
+def test_option_sample_money_is_the_hand_derived_money(path):
+    exp = json.loads(path.read_text())
+    (game,) = exp["final_scores"].values()
+    assert game["logged"] == game["ledger"] == exp["money"]["scores"]
+    assert sum(exp["money"]["scores"]) == 0 and exp["money"]["derivation"]
