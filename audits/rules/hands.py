@@ -297,11 +297,23 @@ def complete_without(keys: Sequence[int], wilds: int) -> list[int]:
         if not k:
             continue
         room = wilds - a_all + a_su
-        base = 9 * su
-        for i, a, d in (_HONOUR_REMOVALS if su == 3 else _REMOVALS).get(k) or _removals(k, su == 3):
-            if a + (d if d < pair_out else pair_out) <= room:
-                out.append(base + i)
+        ck = (su, k, room, pair_out)
+        hits = _HITS.get(ck)
+        if hits is None:
+            base = 9 * su
+            hits = tuple(base + i for i, a, d in (_HONOUR_REMOVALS if su == 3 else _REMOVALS).get(k)
+                         or _removals(k, su == 3) if a + (d if d < pair_out else pair_out) <= room)
+            if len(_HITS) > 200_000:
+                _HITS.clear()
+            _HITS[ck] = hits
+        if hits:
+            out.extend(hits)
     return out
+
+
+#: (suit, suit key, wilds left for it, best pair cost outside it) -> the kinds of that
+#: suit whose removal completes the hand (:func:`complete_without`, memoised)
+_HITS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
 
 
 def _capped_entry(counts: Sequence[int], use: Sequence[int], start: int, n: int, runs: bool) -> tuple[int, int]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from itertools import compress
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
 import msgspec
@@ -542,14 +543,15 @@ class _Hand:
     def _can_kong_now(self) -> bool:
         # The family's rule: a kong is allowed while the remaining tiles are at least the
         # reserve.  Physically it also needs a replacement tile (a face-up tail tile, and
-        # a wall tile to turn up after it).
+        # a wall tile to turn up after it).  (All three are asked; the cheapest first.)
+        if not self.pool:
+            if self.head > self.tail_next:
+                return False
+        elif not self.table.tail or self.tail_next < self.head:
+            return False
         if self.remaining() < self.reserve():
             return False
-        if self._family_refuses(_PROBE_KONG):
-            return False
-        if not self.pool:
-            return self.head <= self.tail_next
-        return len(self.table.tail) >= 1 and self.tail_next >= self.head
+        return not self._family_refuses(_PROBE_KONG)
 
     def _family_refuses(self, probe: ev.Event) -> bool:
         """The family's own rules refuse this kind of move now (Guangdong: no claim but 胡 on
@@ -718,16 +720,21 @@ class _Hand:
         # the family's own rule on the last discard (Guangdong: only 胡)
         last = self._family_refuses(_PROBE_PONG)
         anything = False
+        wait_entry, completes = self._wait_entry, family.completes
+        exposed_kongs, could_pong, chow_options = family.exposed_kong_options, family.could_pong, family.chow_options
         for s in order:
             counts = table.hands[s]
             o: dict[str, Any] = {}
             c: list[str] = []
-            win = self._discard_win(s, t, after_kong) if self._completes(s, t) else None
+            entry = wait_entry(s)
+            win = None
+            if entry and completes(rules, entry, counts, table.melds[s], t):
+                win = self._discard_win(s, t, after_kong)
             if win is not None:
                 c.append("win")
                 if family.pass_violation(book, s, "win", t, _always_legal, rules=rules) is None:
                     o["win"] = win
-            kongs = family.exposed_kong_options(rules, counts, t)
+            kongs = exposed_kongs(rules, counts, t)
             if kongs:
                 c.append("kong")
                 if kong_ok is None:
@@ -735,7 +742,7 @@ class _Hand:
                 if kong_ok and not last and family.pass_violation(book, s, "kong", t, _always_legal,
                                                                   rules=rules) is None:
                     o["kong"] = list(kongs[0])  # natural tiles first
-            if family.could_pong(rules, counts, t):
+            if could_pong(rules, counts, t):
                 c.append("pong")
                 if not last and family.pass_violation(book, s, "pong", t, _always_legal, rules=rules) is None:
                     o["pong"] = [t, t]
@@ -743,7 +750,7 @@ class _Hand:
                 bad = wild_pong_tiles(self.wild, counts, t)
                 if bad is not None:
                     o["pong"] = bad
-            chows = family.chow_options(rules, counts, t, s, d) if not last else []
+            chows = chow_options(rules, counts, t, s, d) if not last else []
             if chows:
                 # a chicken joins a chow only as its plain tile; the bot prefers plain tiles
                 plain = [list(p) for p in chows if p[0] not in self.wild and p[1] not in self.wild]
@@ -950,7 +957,7 @@ def bot_discard(hand: _Hand, view: SeatView, flavour: Optional[str]) -> int:
     """
     rng = hand.rng
     nat = view.nat
-    cands = [t for t in range(NUM_KINDS) if nat[t]]
+    cands = list(compress(_KINDS, nat))  # the kinds held as naturals
     if not cands:
         return view.wild_tiles[-1]
     if view.wild_tiles and rng.random() < 0.03:
@@ -966,45 +973,74 @@ def bot_discard(hand: _Hand, view: SeatView, flavour: Optional[str]) -> int:
                 tenpai.append(t)
             work[t] += 1
     pool = tenpai or cands
+    # the keep score of each tile (the lowest goes): its count, its neighbours, the flavour
+    keep = _KEEP[flavour]
+    main = -1
     if flavour == "suit":
         suit_counts = [sum(nat[9 * s:9 * s + 9]) for s in range(3)]
         main = max(range(3), key=lambda s: suit_counts[s])
+    keys = view.keys
+    # the tiles a run through each suit tile could use, by the suit's pattern
+    near = (_NEAR.get(keys[0]) or _near(keys[0])) + (_NEAR.get(keys[1]) or _near(keys[1])) \
+        + (_NEAR.get(keys[2]) or _near(keys[2]))
     rand = rng.random
     best, best_v = pool[0], None
     for t in pool:
-        c = nat[t]
-        v = c * c * 3
+        v = keep[5 * t + nat[t]]
         if t < 27:
-            for u, wgt in _NEIGHBOURS[t]:  # the tiles a run through t could use
-                if nat[u]:
-                    v += wgt
-            if t in _TERMINALS:
-                v -= 1
-            if flavour == "suit":
-                if t // 9 != main:
-                    v -= 8
-            elif flavour == "honours" or flavour == "winds":
-                v -= 4
-        elif flavour == "suit":
-            v += 2
-        elif flavour == "honours":
-            v += 8 + 4 * c
-        elif flavour == "winds" and t < 31:
-            v += 12 + 6 * c
-        if flavour == "pairs":
-            v += 4 * (c >= 2)
-        elif flavour == "kongs":
-            v += 10 * (c >= 2) + 10 * (c >= 3)
+            v += near[t]
+            if main >= 0 and t // 9 != main:
+                v -= 8  # a "suit" bot throws the other suits first
         v += rand()
         if best_v is None or v < best_v:
             best, best_v = t, v
     return best
 
 
-#: per suit tile: its neighbours within two ranks and their weight in the bot's keep score
-_NEIGHBOURS = tuple(tuple((t + d, wgt) for d, wgt in ((-2, 1), (-1, 3), (1, 3), (2, 1)) if 0 <= t % 9 + d <= 8)
-                    if t < 27 else () for t in range(NUM_KINDS))
-_TERMINALS = frozenset(t for t in range(27) if t % 9 in (0, 8))
+def _keep_score(flavour: Optional[str], t: int, c: int) -> int:
+    """The part of a tile's keep score that depends only on the tile, how many the
+    bot holds and its flavour (not on the neighbours nor on a "suit" bot's main suit)."""
+    v = c * c * 3
+    if t < 27:
+        if t % 9 in (0, 8):
+            v -= 1
+        if flavour in ("honours", "winds"):
+            v -= 4
+    elif flavour == "suit":
+        v += 2
+    elif flavour == "honours":
+        v += 8 + 4 * c
+    elif flavour == "winds" and t < 31:
+        v += 12 + 6 * c
+    if flavour == "pairs":
+        v += 4 * (c >= 2)
+    elif flavour == "kongs":
+        v += 10 * (c >= 2) + 10 * (c >= 3)
+    return v
+
+
+_KINDS = tuple(range(NUM_KINDS))
+#: per flavour: the keep score part of (tile, count) at ``5 * tile + count``
+_KEEP = {f: tuple(_keep_score(f, t, c) for t in range(NUM_KINDS) for c in range(5))
+         for f in (None, "suit", "pairs", "honours", "winds", "kongs")}
+#: suit key (naturals) -> per rank, the keep score its neighbours give (held within one
+#: rank: 3 each, within two: 1 each)
+_NEAR: dict[int, tuple[int, ...]] = {}
+
+
+def _near(key: int) -> tuple[int, ...]:
+    held = []
+    rest = key
+    for _ in range(9):
+        rest, c = divmod(rest, 5)
+        held.append(c > 0)
+    held.reverse()  # the first rank is the most significant digit
+    got = tuple(sum(wgt for d, wgt in ((-2, 1), (-1, 3), (1, 3), (2, 1)) if 0 <= r + d <= 8 and held[r + d])
+                for r in range(9))
+    if len(_NEAR) > 100_000:
+        _NEAR.clear()
+    _NEAR[key] = got
+    return got
 
 
 def settle_hand(game: _Game, result: HandResult, winners: list[tuple[int, int]]

@@ -329,3 +329,29 @@ def test_sixiaoji_wins_on_the_bots_own_draw():
     b.draw(1, "5z")
     hand = _hand_at(b)
     assert hand._self_draw_win(1, TILE_INDEX["5z"], False).fans == ["sixiaoji"]
+
+
+def test_a_seats_wait_entry_lives_until_its_own_hand_changes():
+    from tests.audits.helpers import ROB_DEAL
+
+    b = GameBuilder("g-waits")
+    b.open()
+    b.hand(1, dealer=0)
+    b.deal(*ROB_DEAL)
+    b.tail("9s", "8s")
+    b.discard(0, "7z")
+    b.pong(3, 0, "7z", "7z7z")
+    b.discard(3, "6z")
+    for seat, tile in ((0, "6z"), (1, "9p"), (2, "8p")):
+        b.draw(seat, tile)
+        b.discard(seat, tile)
+    hand = _hand_at(b)
+    entry = hand._wait_entry(2)  # seat 2 holds a chicken: one tile from complete
+    assert entry and hand._wait_entry(2) is entry
+    # 7z completes it; a fourth 2z cannot (the chicken would be a fifth 2z)
+    assert hand._completes(2, TILE_INDEX["7z"]) and not hand._completes(2, TILE_INDEX["2z"])
+    hand.emit(ev.TileDrawn, seat=3, tile="7z", source="wall")  # another seat's hand changes
+    assert hand._wait_entry(2) is entry
+    # near miss: seat 2's own hand changes (14 tiles: no longer one tile from complete)
+    hand.emit(ev.TileDrawn, seat=2, tile="9s", source="wall")
+    assert hand._wait_entry(2) is False and not hand._completes(2, TILE_INDEX["7z"])
