@@ -254,3 +254,23 @@ def test_an_audit_output_without_its_logs_digest_is_refused(tmp_path, cli):
     broken.write_text("{not json\n")
     r = cli("ingest", path, "--db", str(tmp_path / "s.duckdb"), "--audit-output", str(broken))
     assert r.exit_code == 2 and f"{broken}:1: not JSON" in r.output
+
+
+def test_an_audit_output_into_a_parquet_dataset_stores_the_same_rows(tmp_path):
+    from paipu.store.parquet import open_dataset
+
+    out = tmp_path / "audit.jsonl"
+    _audit_json([SAMPLES], out)
+    ds, own = str(tmp_path / "dataset"), str(tmp_path / "own.duckdb")
+    store.ingest([SAMPLES], parquet=ds, audit_output=str(out), batch_events=3_000)
+    store.ingest([SAMPLES], own)
+    con = open_dataset(ds)
+    try:
+        got = {t.name: con.execute(f"SELECT {', '.join(c for c in t.names if c != 'ingested_at')} FROM {t.name} "
+                                   "ORDER BY ALL").fetchall() for t in TABLES if t.name != "events"}
+    finally:
+        con.close()
+    expected = contents(own)
+    for name, rows in got.items():
+        assert rows == expected[name], name
+    assert got["findings"] and got["ledger"]
