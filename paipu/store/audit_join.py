@@ -25,7 +25,7 @@ in-process audit's rows are; who owes whom is the summary's ``owes``.
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Sequence
+from typing import Any, Sequence
 
 import duckdb
 import msgspec

@@ -33,16 +33,13 @@ from schema.tiles import NUM_KINDS, TILE_INDEX
 _enc = msgspec.json.Encoder()
 
 #: Event types whose fields beyond the hot ones (type, game, seq, at, seat, tile,
-#: source, hand) the derivation needs; only these rows are parsed a second time.
+#: source) the derivation needs; only these rows are parsed a second time.
 RARE_TYPES = ("GameOpened", "RoomResized", "HandStarted", "TilesDealt", "PigBetPlaced", "HandWon",
               "HandDrawn", "HandSettled", "GameClosed")
 
-#: Event types that update the hand under way (as in ``game_rows``).
-HAND_TYPES = ("TileDrawn", "TileDiscarded", "TilesDealt", "Ponged", "Chowed", "KongExposed", "KongAdded",
-              "KongConcealed", "PigBetPlaced", "HandWon", "HandDrawn", "HandSettled")
-
 _RARE_SPEC = msgspec.json.encode({
-    "hand": "INTEGER", "dealer": "INTEGER", "hands": "VARCHAR[][]", "bet": "INTEGER", "how": "VARCHAR", "from_seat": "INTEGER",
+    "hand": "INTEGER", "dealer": "INTEGER", "hands": "VARCHAR[][]", "bet": "INTEGER", "how": "VARCHAR",
+    "from_seat": "INTEGER",
     "winners": "STRUCT(seat INTEGER, fans VARCHAR[], fan INTEGER, points INTEGER)[]", "remaining": "INTEGER",
     "transfers": "STRUCT(payer INTEGER, payee INTEGER, amount INTEGER, reason VARCHAR)[]",
     "scores": "INTEGER[]", "seats": "VARCHAR[]", "server": "VARCHAR", "build": "VARCHAR", "preset": "VARCHAR",
