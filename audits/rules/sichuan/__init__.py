@@ -5,8 +5,9 @@
 * :mod:`.play` — the 108-tile set, 换三张 and 定缺, void-first, melds of the void suit, 血战
   seats that have left, how a hand ends, the last four tiles, the hand's money moments.
 
-Claim shapes, waits and billing are the same rules as Qujing's with no wild tiles, so
-those functions are reused by reference.
+Claim shapes and billing are the same rules as Qujing's with no wild tiles, so those
+functions are reused by reference; the wait entry the audit asks on every discard is the
+family's own (:func:`.fans.seat_waits`: the shared suit tables with no wild bookkeeping).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 from ..family import HandFacts, RuleFamily
 from ..qujing import claims as qclaims
 from ..qujing import settlement as qsettlement
-from ..qujing import wins as qwins
 from . import fans, play, settlement
 
 #: 胡 > 杠 = 碰 (§5): two seats can never both pong or kong one discard.
@@ -58,8 +58,8 @@ SICHUAN = RuleFamily(
     reading_fans=fans.reading_fans,
     is_winning=lambda ruleset, counts, melds, plain=None: fans.is_shape(counts, melds),
     waits=_shape_waits,
-    seat_waits=qwins.seat_waits,
-    completes=qwins.completes,
+    seat_waits=fans.seat_waits,
+    completes=fans.completes,
     fan_enough=lambda ruleset, how, fan: True,
     points=fans.points,
     fan_values=fans.FAN_VALUES,

@@ -14,6 +14,9 @@ from replay.melds import Meld
 from schema.ruleset import Ruleset
 
 from ..family import Score, WinContext
+from replay.state import KEY_STEP as _KEY_STEP, SUIT_OF as _SUIT_OF
+
+from ..hands import hand_keys as _hand_keys, is_complete_keys as _complete_keys, is_seven_pairs as _seven_pairs
 from ..hands import is_winning as _shape, meld_use_of, readings
 
 #: Fan name -> value (§9.1).  ``longqidui`` is 3 (4 with ``longqidui_fan = 4``); 天胡 / 地胡 are 5.
@@ -73,15 +76,52 @@ def void_ok(counts: Sequence[int], melds: Sequence[Meld], void: int, ruleset: Ru
 
 
 def is_shape(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
-    """§8.1: four sets and a pair (melds count as sets), or seven pairs with no meld."""
+    """§8.1: four sets and a pair (melds count as sets), or seven pairs with no meld.
+
+    With no wild tiles the melds matter only as "no seven pairs": the shared engine's
+    max-four headroom limits what a wild may stand for, so the concealed counts go to
+    its table look-up alone (the fast path)."""
     if any(counts[27:]):
         return False
-    return _shape(counts, 0, meld_use_of(melds) if melds else None, bool(melds), True)
+    return _shape(counts, 0, None, bool(melds), True)
 
 
 def is_legal_shape(counts: Sequence[int], melds: Sequence[Meld], void: int, ruleset: Ruleset) -> bool:
     """A complete hand (§8.1) that respects the void suit (§8.2): the void-gated win check."""
     return void_ok(counts, melds, void, ruleset) and is_shape(counts, melds)
+
+
+def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], held: int,
+               melds: Sequence[Meld]) -> "list | bool":
+    """``RuleFamily.seat_waits``: the seat's wait entry ``[{tile: completes}, suit keys]``
+    when one tile could complete its hand legally (a superset: one free tile in the suit
+    tables, or seven pairs one short with no meld, and at most two suits held), else
+    False.  No wilds, so no wild bookkeeping."""
+    if held % 3 != 1 or (keys[0] and keys[1] and keys[2]):
+        # a hand holding all three suits holds its void suit (or breaks the two-suit rule
+        # of dingque = none): no tile makes it a legal win (§8.2), so nothing is waited on
+        return False
+    if _complete_keys(keys[0], keys[1], keys[2], keys[3], 1) or \
+            (not melds and counts.count(1) + counts.count(3) <= 1):
+        return [{}, tuple(keys)]
+    return False
+
+
+def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> bool:
+    """``RuleFamily.completes``: is the shape complete with ``tile`` from another seat (§8.1;
+    the void suit is judged per seat by the score)?  Exact, cached in the entry."""
+    cache = entry[0]
+    got = cache.get(tile)
+    if got is None:
+        k = list(entry[1])
+        k[_SUIT_OF[tile]] += _KEY_STEP[tile]
+        got = _complete_keys(k[0], k[1], k[2], k[3], 0)
+        if not got and not melds and counts[tile] & 1:
+            c = list(counts)
+            c[tile] += 1
+            got = _seven_pairs(c, 0, False)
+        cache[tile] = got
+    return got
 
 
 def gen_count(counts: Sequence[int], melds: Sequence[Meld]) -> int:
@@ -199,31 +239,38 @@ def waits_on(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], voi
              visible: Optional[Sequence[int]] = None) -> list[int]:
     """§9.6: the kinds t that complete the 3k+1 hand legally (void suit respected), that the
     seat does not itself hold four of; with ``dead_wait_counts`` off, ``visible`` (34 counts
-    of the copies seen) must leave one unseen copy."""
-    use = meld_use_of(melds)
+    of the copies seen) must leave one unseen copy.
+
+    Each candidate is judged on the hand's suit keys (the shared suit tables, as
+    :func:`is_shape` judges a 14-tile hand; with no wilds the melds only rule out seven
+    pairs), after one look-up with a free tile has shown that some tile completes it."""
     if not void_ok(counts, melds, void, ruleset):
         return []  # holding the void suit, no tile makes a legal hand
-    # one more wild completes the hand iff some tile does (the shared engine's fast test)
-    if not _one_from(counts, melds, use):
+    if any(counts[27:]):
         return []
-    c = list(counts)
+    km, kp, ks, _ = _hand_keys(counts)
+    pairs = not melds and sum(counts) == 13
+    odd = counts.count(1) + counts.count(3) if pairs else 99
+    # one more wild completes the hand iff some tile does (the shared engine's fast test)
+    if not (_complete_keys(km, kp, ks, 0, 1) or odd <= 1):
+        return []
+    use = meld_use_of(melds)
+    declared = ruleset.dingque == "declared" and void >= 0
+    suits = None if declared else suits_of(counts, melds)
     out = []
     for t in range(27):
-        if c[t] + use[t] >= 4 or (void >= 0 and ruleset.dingque == "declared" and t // 9 == void):
+        if counts[t] + use[t] >= 4 or (declared and t // 9 == void):
             continue
         if not ruleset.dead_wait_counts and visible is not None and visible[t] >= 4:
             continue
-        c[t] += 1
-        if is_legal_shape(c, melds, void, ruleset):
+        if suits is not None and len(suits | {t // 9}) > 2:
+            continue  # dingque = none: at most two suits (§4.1)
+        step = _KEY_STEP[t]
+        suit = t // 9
+        if _complete_keys(km + step if suit == 0 else km, kp + step if suit == 1 else kp,
+                          ks + step if suit == 2 else ks, 0, 0) or (odd == 1 and counts[t] & 1):
             out.append(t)
-        c[t] -= 1
     return out
-
-
-def _one_from(counts: Sequence[int], melds: Sequence[Meld], use: Sequence[int]) -> bool:
-    """Is the 3k+1 hand one tile from a complete shape (any tile, the void suit aside)?"""
-    from ..hands import is_one_from_complete
-    return is_one_from_complete(counts, 0, use if melds else None, bool(melds), True)
 
 
 def best_hand(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], void: int,

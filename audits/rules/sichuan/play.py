@@ -26,9 +26,9 @@ OBSERVES = frozenset({
     ev.ClaimDeclared,
 })
 
-#: The events whose memories the family updates after the walker's handler (``_after``).
-OBSERVE_AFTER = frozenset({ev.KongExposed, ev.KongConcealed, ev.KongAdded, ev.TileDiscarded, ev.Ponged,
-                           ev.HandWon})
+#: The events whose memories the family updates after the walker's handler (``_after``):
+#: the kongs as they stand and the winning moments (which need the walker's scores).
+OBSERVE_AFTER = frozenset({ev.KongExposed, ev.KongConcealed, ev.KongAdded, ev.HandWon})
 
 _SUITS = ("m", "p", "s")
 
@@ -57,6 +57,10 @@ class HandBook:
         #: the open discard's tile and seat while it may be won (for 最后四张)
         self.discard_window: Optional[tuple[int, int, bool]] = None
         self.first_win: Optional[tuple[list[int], str, Optional[int]]] = None
+        #: the last-four phase holds while R ≤ this (§6.4, :func:`in_last_four`)
+        self.last_four = 4 if ruleset.last_four_window == "four_remaining" else 3
+        #: void first is checked (§4.1 rule 2)
+        self.void_first = ruleset.void_first and ruleset.dingque == "declared"
 
 
 def hand_book(ruleset: Ruleset, n: int, dealer: int) -> HandBook:
@@ -89,8 +93,9 @@ def _tiles_of(e: ev.Event) -> list[str]:
 
 
 def _holds_void(table, seat: int) -> bool:
+    """The seat holds a concealed tile of its declared void suit (the suit's key is not 0)."""
     v = table.voids[seat]
-    return v >= 0 and any(table.hands[seat][9 * v:9 * v + 9])
+    return v >= 0 and table.keys[seat][v] != 0
 
 
 def in_last_four(ruleset: Ruleset, undrawn: int) -> bool:
@@ -100,34 +105,63 @@ def in_last_four(ruleset: Ruleset, undrawn: int) -> bool:
 
 
 _NONE: list = []
+#: the honour tiles' names: no 108-tile set holds them (§2)
+_HONOURS = frozenset(TILE_NAMES[27:])
 
 
 def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
-    """``RuleFamily.observe``: [(seat, Violation)] for one watched event."""
+    """``RuleFamily.observe``: [(seat, Violation)] for one watched event.
+
+    Draws and discards (nine events in ten) take a short path: a seat still in, in play,
+    with a suited tile, needs only the void-first check, the last-four checks (R ≤ 4) and
+    the hand book's memories; everything else goes to :func:`_observe`."""
     t = type(e)
     if after:
-        if t is not ev.TileDrawn:
-            _after(ruleset, table, e, hb, ctx)
+        _after(ruleset, table, e, hb, ctx)
         return _NONE
-    # the hot path: a draw or a discard in play by a seat still in, with a suited tile
-    if (t is ev.TileDrawn or t is ev.TileDiscarded) and hb.dealer_acted and table.phase != "won" \
-            and e.tile[1] != "z" and (not table.out or e.seat not in table.out):
-        if t is ev.TileDrawn:
-            out = _missed_last_four(ruleset, table, hb, ctx, e, _NONE) if hb.discard_window is not None else _NONE
-            if hb.pending_added is not None:
+    if t is ev.TileDrawn:
+        if hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
+                and (not table.out or e.seat not in table.out):
+            out = _NONE
+            if hb.discard_window is not None:  # nobody claimed the last discard
+                if table.undrawn <= hb.last_four:
+                    out = _missed_last_four(ruleset, table, hb, ctx, e, _NONE)
+                else:
+                    hb.discard_window = None
+            if hb.pending_added is not None:  # an added kong stands at its replacement
                 _stands(hb, hb.pending_added, "kong_added", None)
             return out
+        return _observe(ruleset, table, e, hb, ctx)
+    if t is ev.TileDiscarded:
         seat = e.seat
-        out = _last_four_self_draw(ruleset, table, hb, ctx, seat, e) if table.undrawn <= 4 else _NONE
-        if ruleset.void_first and ruleset.dingque == "declared":
-            v = table.voids[seat]
-            if v >= 0 and TILE_INDEX[e.tile] // 9 != v and _holds_void(table, seat):
-                out = out + [(seat, _v("VOID_DISCARD_ORDER", f"seat {seat} discards {e.tile} while holding its "
-                                       f"void suit {_SUITS[v]}", f"a {_SUITS[v]} tile", e.tile))]
+        if hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
+                and (not table.out or seat not in table.out):
+            out = _last_four_self_draw(ruleset, table, hb, ctx, seat, e) if table.undrawn <= 4 else _NONE
+            if hb.void_first:
+                v = table.voids[seat]
+                if v >= 0 and table.keys[seat][v] and TILE_INDEX[e.tile] // 9 != v:
+                    out = out + [(seat, _v("VOID_DISCARD_ORDER", f"seat {seat} discards {e.tile} while holding "
+                                           f"its void suit {_SUITS[v]}", f"a {_SUITS[v]} tile", e.tile))]
+        else:
+            out = _observe(ruleset, table, e, hb, ctx)
+        # the turn's kongs end; the discard is open to wins (杠上炮: its maker's last draw was a
+        # replacement, the fact the walker keeps as ``tail_drawn`` until this discard)
+        hb.turn_kong = None
+        if 0 <= seat < hb.n and e.tile not in _HONOURS:
+            hb.discard_window = (seat, TILE_INDEX[e.tile], ctx.tail_drawn[seat])
         return out
+    if t is ev.Ponged:
+        hb.turn_kong = None
+    return _observe(ruleset, table, e, hb, ctx)
+
+
+def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
+    """Every watched event off the short path of :func:`observe`."""
+    t = type(e)
     out: list = []
     if t is not ev.HandStarted and t is not ev.HandSettled and t is not ev.ClaimDeclared:
-        bad = [x for x in _tiles_of(e) if x.endswith("z")]
+        tiles = _tiles_of(e)
+        bad = [x for x in tiles if x in _HONOURS] if not _HONOURS.isdisjoint(tiles) else _NONE
         if bad:
             out.append((getattr(e, "seat", None), _v("TILE_NOT_IN_SET", f"{bad[0]} is not one of the 108 suited tiles",
                                                     "1m..9s", bad[0])))
@@ -135,7 +169,7 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
         if table.hand == 0 and ruleset.first_dealer == "creator" and e.dealer != table.creator:
             out.append((e.dealer, _v("DEALER_ROTATION", "the room's creator deals the first hand",
                                      table.creator, e.dealer)))
-        if e.wall is not None and any(x.endswith("z") for x in e.wall):
+        if e.wall is not None and not _HONOURS.isdisjoint(e.wall):
             out.append((None, _v("TILE_NOT_IN_SET", "the wall holds tiles outside the 108 suited tiles")))
         return out
     if t is ev.TilesExchanged:
@@ -205,7 +239,7 @@ def _stands(hb: HandBook, seat: int, kind: str, frm: Optional[int]) -> None:
 
 
 def _after(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> None:
-    """Memories after the handler: kongs of the turn, money moments, the discard window."""
+    """Memories after the handler: the kongs of the turn as they stand, and the winning moments."""
     t = type(e)
     if t is ev.KongExposed:
         hb.turn_kong = (e.seat, "kong_exposed", e.from_seat)
@@ -216,12 +250,6 @@ def _after(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> None:
     elif t is ev.KongAdded:
         hb.turn_kong = (e.seat, "kong_added", None)
         hb.pending_added = e.seat
-    elif t is ev.TileDiscarded:
-        hb.turn_kong = None
-        if 0 <= e.seat < hb.n and not e.tile.endswith("z"):
-            hb.discard_window = (e.seat, TILE_INDEX[e.tile], ctx.kong_discard)
-    elif t is ev.Ponged:
-        hb.turn_kong = None
     elif t is ev.HandWon:
         _win_moment(ruleset, table, e, hb, ctx)
 
