@@ -519,6 +519,16 @@ def is_seven_pairs(counts: Sequence[int], wilds: int = 0, has_melds: bool = Fals
 _ODD = bytes(x & 1 for x in range(256))
 
 
+def seven_pairs_without(counts: Sequence[int], wilds: int = 0, has_melds: bool = False) -> list[int]:
+    """Every kind ``t`` held (``counts[t] > 0``) such that ``counts`` less one ``t`` is
+    小七对 with ``wilds`` (:func:`is_seven_pairs` of each), in kind order: taking one
+    ``t`` turns its count's parity, nothing else."""
+    if has_melds or sum(counts) - 1 + wilds != 14:
+        return []
+    odd = sum(1 for c in counts if c & 1)
+    return [t for t, c in enumerate(counts) if c > 0 and (odd - 1 if c & 1 else odd + 1) <= wilds]
+
+
 def is_winning(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | None = None,
                has_melds: bool = False, seven_pairs: bool = True) -> bool:
     """4 sets + pair (melds count as sets), or seven pairs (concealed only) where the

@@ -8,9 +8,8 @@ wrong.  They register into :data:`paipu.sim.mutate.FAULTS` under ``gd_*`` names.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from datetime import timedelta
+from typing import Optional
 
 import msgspec
 
@@ -502,6 +501,43 @@ def f_tianhe_after_concealed_kong(ctx: _Ctx):
     return _cut(ctx, i, [dealt, kong, repl_draw, won, st, *_first_fee(ctx, i)], i + 3, settled.scores)
 
 
+def _natural_multi_wins(ctx: _Ctx) -> list[int]:
+    """The next HandStarted after each played 一炮多响 the dealer was among the winners of."""
+    out = []
+    dealer = None
+    for i, e in enumerate(ctx.events):
+        if type(e) is ev.HandStarted:
+            if dealer is not None:
+                out.append(i)
+                dealer = None
+            current = e.dealer
+        elif type(e) is ev.HandWon and len(e.winners) > 1 and current in [x.seat for x in e.winners]:
+            dealer = current
+    return out
+
+
+_OWN_MOVES = (ev.TileDrawn, ev.Chowed, ev.Ponged, ev.KongExposed, ev.KongAdded, ev.KongConcealed)
+
+
+def _thrown_since(events, i: int, seats) -> set:
+    """The tiles discarded before event ``i`` since the earliest of ``seats``' own last
+    draw or call (漏和 ends at a seat's own 动牌, §5)."""
+    out: set = set()
+    waiting = set(seats)
+    k = i - 1
+    while k >= 0 and waiting:
+        e = events[k]
+        t = type(e)
+        if t is ev.TileDiscarded:
+            out.add(e.tile)
+        elif t in _OWN_MOVES and e.seat in waiting:
+            waiting.discard(e.seat)
+        elif t is ev.HandStarted:
+            break
+        k -= 1
+    return out
+
+
 def f_dealer_passed_after_multi_win(ctx: _Ctx):
     """一炮多响 with the dealer among the winners, and the deal passed anyway (the dealer stays)."""
     _guangdong(ctx)
@@ -514,7 +550,7 @@ def f_dealer_passed_after_multi_win(ctx: _Ctx):
         if not (type(a) is ev.TileDrawn and a.source == "wall" and type(b) is ev.TileDiscarded and b.seat == a.seat):
             continue
         table = r.table
-        if table.wall is not None or not table.ruleset.multi_win or table.ruleset.louhe_scope != "same_tile":
+        if table.wall is not None or not table.ruleset.multi_win:
             continue
         fam = family_of(table.ruleset)
         dealer = table.dealer
@@ -523,18 +559,28 @@ def f_dealer_passed_after_multi_win(ctx: _Ctx):
         mine = set(fam.waits(table.ruleset, table.hands[dealer], table.melds[dealer]))
         if not mine:
             continue
+        any_discard = table.ruleset.louhe_scope == "any_discard"
         for k in range(1, 4):
             s = (a.seat + k) % 4
             if s == dealer:
                 continue
-            # a kind nobody threw yet this hand: neither winner can be in 漏和 on it
-            both = [w for w in fam.waits(table.ruleset, table.hands[s], table.melds[s])
-                    if w in mine and _unseen(table, w) >= 1
-                    and not any(x[0] == w for pile in table.discards for x in pile)]
+            theirs = fam.waits(table.ruleset, table.hands[s], table.melds[s])
+            # no 漏和: nothing either winner waits on (under same_tile: the tile) was thrown
+            # since its own last draw or call
+            thrown = {TILE_INDEX[x] for x in _thrown_since(ev_, i, (dealer, s))}
+            if any_discard and thrown & (mine | set(theirs)):
+                continue
+            both = [w for w in theirs if w in mine and _unseen(table, w) >= 1 and w not in thrown]
             if both:
                 cands.append((i, s, both))
-    if not cands:
+    # 一炮多响 the bots played with the dealer among the winners: only the next deal is wrong
+    natural = _natural_multi_wins(ctx)
+    if not cands and not natural:
         raise NotApplicable("no discard two seats with the dealer wait on")
+    if natural and (not cands or ctx.rng.random() < 0.5):
+        i = ctx.pick(natural)
+        e = ctx.events[i]
+        return _cut(ctx, i, [msgspec.structs.replace(e, dealer=(e.dealer + 1) % 4)], i)
     i, other, both = ctx.pick(cands)
     a = ev_[i]
     w = ctx.rng.choice(both)

@@ -966,12 +966,7 @@ def bot_discard(hand: _Hand, view: SeatView, flavour: Optional[str]) -> int:
     # the discards after which one more chicken would complete the naturals
     tenpai = shapes.complete_without(view.keys, w1)
     if flavour == "pairs" and not view.melds and not tenpai:
-        work = list(nat)
-        for t in cands:
-            work[t] -= 1
-            if shapes.is_seven_pairs(work, w1, False):
-                tenpai.append(t)
-            work[t] += 1
+        tenpai = shapes.seven_pairs_without(nat, w1)
     pool = tenpai or cands
     # the keep score of each tile (the lowest goes): its count, its neighbours, the flavour
     keep = _KEEP[flavour]

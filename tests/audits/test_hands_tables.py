@@ -84,3 +84,35 @@ def test_complete_without_equals_one_key_check_per_removal():
         assert H.complete_without(keys, wilds) == want, (c, wilds)
         found += bool(want)
     assert found > 50  # the sample holds hands one discard from complete
+
+
+def test_seven_pairs_without_equals_one_check_per_removal():
+    rng = random.Random(15)
+    pool = [t for t in range(34) for _ in range(4)]
+    found = 0
+    for _ in range(3000):
+        wilds = rng.randrange(0, 3)
+        c = [0] * 34
+        for t in rng.sample(pool, 15 - wilds):
+            c[t] += 1
+        if rng.random() < 0.5:  # pairs-heavy hands, so that some qualify
+            c = [0] * 34
+            for t in rng.sample(range(34), 7):
+                c[t] = 2
+            c[rng.randrange(34)] += 1
+            wilds = 0
+            for _ in range(rng.randrange(0, 3)):  # trade tiles for wilds
+                t = rng.choice([k for k in range(34) if c[k]])
+                c[t] -= 1
+                wilds += 1
+        want = []
+        for t in range(34):
+            if c[t]:
+                c[t] -= 1
+                if H.is_seven_pairs(c, wilds):
+                    want.append(t)
+                c[t] += 1
+        assert H.seven_pairs_without(c, wilds) == want, (c, wilds)
+        assert H.seven_pairs_without(c, wilds, has_melds=True) == []
+        found += bool(want)
+    assert found > 100

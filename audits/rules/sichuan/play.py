@@ -57,6 +57,8 @@ class HandBook:
         #: the open discard's tile and seat while it may be won (for 最后四张)
         self.discard_window: Optional[tuple[int, int, bool]] = None
         self.first_win: Optional[tuple[list[int], str, Optional[int]]] = None
+        #: settle()'s transfers by (corrected, moments so far, seats)
+        self.settled: dict = {}
         #: the last-four phase holds while R ≤ this (§6.4, :func:`in_last_four`)
         self.last_four = 4 if ruleset.last_four_window == "four_remaining" else 3
         #: void first is checked (§4.1 rule 2)
@@ -422,6 +424,12 @@ def settle(ruleset: Ruleset, scores, winners, how, from_seat, facts, clamp=False
     is (the hand book, corrected): the logged win points, or the audit's own."""
     from ..family import Settlement
     hb, corrected = facts.extra if facts.extra is not None else (None, False)
+    # the audit settles a hand more than once (logged and corrected, and for the ledger):
+    # the transfers depend only on the moments so far, so each replay is kept in the book
+    key = (corrected, len(hb.moments), len(scores)) if hb is not None and ruleset is hb.rules else None
+    known = hb.settled.get(key) if key is not None else None
+    if known is not None:
+        return Settlement(list(known), _after_transfers(scores, known), False)
     book = Book(ruleset, len(scores))
     if hb is None and winners:  # one winning moment alone (``paipu hand``)
         book.win(list(winners), how, from_seat)
@@ -442,11 +450,17 @@ def settle(ruleset: Ruleset, scores, winners, how, from_seat, facts, clamp=False
                 book.exhausted(m[1])
         if corrected:
             hb.lines = list(book.lines)
-    after = [a for a in scores]
-    for t in book.transfers:
+        if key is not None:
+            hb.settled[key] = list(book.transfers)
+    return Settlement(book.transfers, _after_transfers(scores, book.transfers), False)
+
+
+def _after_transfers(scores, transfers) -> list[int]:
+    after = list(scores)
+    for t in transfers:
         after[t.payer] -= t.amount
         after[t.payee] += t.amount
-    return Settlement(book.transfers, after, False)
+    return after
 
 
 def win_extras(ruleset: Ruleset, table, seat: int, how: str, first_turn: bool) -> dict:
