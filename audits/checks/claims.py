@@ -80,9 +80,10 @@ def _legal_declared(ctx: AuditContext, d: OpenDiscard, seat: int, claim: str) ->
 
 
 def missed_wins(ctx: AuditContext, e: ev.Event, winners: list[int]) -> None:
-    """一炮多响: every seat that declared a legal win on the discard is a winner."""
+    """一炮多响: every seat that declared a legal win on the discard is a winner (a room
+    with ``multi_win`` off lets one seat win a discard: its family judges which, 截和)."""
     d = ctx.open_discard
-    if d is None or not d.declared:
+    if d is None or not d.declared or not ctx.rules.multi_win:
         return
     for s, declared in sorted(d.declared.items()):
         if "win" in declared and s not in winners and _legal_declared(ctx, d, s, "win"):

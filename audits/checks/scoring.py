@@ -116,7 +116,8 @@ def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
                      message=f"a payer paid more than they held (scores before {before})")
             return
     win_group = fam.transfer_groups[0]
-    if how == "discard" and _paid_out_of_order(ctx, e, win_group[0], paid, got):
+    # 一炮多响 paid in the settlement's order, where the family says the order is a rule
+    if how == "discard" and fam.payment_order and _paid_out_of_order(ctx, e, win_group[0], paid, got):
         bad = [b for b in bad if b != win_group]  # the order explains the amounts (a floor clamps by order)
     for reasons, code in bad:
         ctx.find(fam.transfer_code(how, code, sums_by_pair(paid, reasons), sums_by_pair(got, reasons)), e,

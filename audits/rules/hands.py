@@ -688,16 +688,19 @@ def readings(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | No
                 yield Reading(key, True)
 
 
-def _first(c: list[int]) -> int:
-    for i, x in enumerate(c):
-        if x:
+def _first(c: list[int], start: int = 0) -> int:
+    """The first kind from ``start`` on that ``c`` holds, or -1."""
+    for i in range(start, len(c)):
+        if c[i]:
             return i
     return -1
 
 
 def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group],
-         kinds: list[int]) -> Iterator[list[Group]]:
-    i = _first(c)
+         kinds: list[int], start: int = 0) -> Iterator[list[Group]]:
+    # every set taken here uses natural tiles of kind i or later only, so the kinds
+    # before i stay empty below: the deeper calls search from i
+    i = _first(c, start)
     if i < 0:
         yield from _wild_only(w, head, pair_used, acc, kinds)
         return
@@ -710,7 +713,7 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
         c[i] -= k
         head[i] -= x
         acc.append(Group("pong", (i, i, i), (i,) * x))
-        yield from _std(c, w - x, head, pair_used, acc, kinds)
+        yield from _std(c, w - x, head, pair_used, acc, kinds, i)
         acc.pop()
         c[i] += k
         head[i] += x
@@ -723,7 +726,7 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
             c[i] -= k
             head[i] -= x
             acc.append(Group("pair", (i, i), (i,) * x))
-            yield from _std(c, w - x, head, True, acc, kinds)
+            yield from _std(c, w - x, head, True, acc, kinds, i)
             acc.pop()
             c[i] += k
             head[i] += x
@@ -749,7 +752,7 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
                 for p in used_nat:
                     c[p] -= 1
                 acc.append(Group("chow", (s, s + 1, s + 2), tuple(used_w)))
-                yield from _std(c, w - len(used_w), head, pair_used, acc, kinds)
+                yield from _std(c, w - len(used_w), head, pair_used, acc, kinds, i)
                 acc.pop()
                 for p in used_nat:
                     c[p] += 1

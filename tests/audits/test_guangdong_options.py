@@ -159,8 +159,6 @@ def test_the_family_says_its_payment_order_is_no_rule():
     assert family_of(resolve("qujing-xiaoji")).payment_order is True
 
 
-@pytest.mark.xfail(strict=True, reason="audits/checks/scoring.py reports MULTI_WIN_ORDER without asking "
-                   "RuleFamily.payment_order (the lead's file: see the gd-gaps report)")
 def test_yipao_duoxiang_winners_paid_in_another_order_is_no_finding():
     assert codes(repaid(gx.ex08_yipao_sanxiang(), [(0, 3, 16, "win"), (0, 2, 8, "win"), (0, 1, 8, "win")])) == []
 

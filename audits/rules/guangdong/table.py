@@ -142,9 +142,7 @@ def observe(ruleset: Ruleset, table, e, book, ctx, after: bool) -> list:
     after it (a second winner paid, or the wrong one winning alone) took the discard over
     a higher claim: CLAIM_PRIORITY on that winner.
 
-    The walker's 一炮多响 check (WIN_MISSED_MULTI) assumes ``multi_win``; under 截和 this
-    hook judges every declared win itself, so the declarations of seats that are not
-    winners are dropped from the open discard before the walker's check reads them."""
+    (The walker's 一炮多响 check, WIN_MISSED_MULTI, applies only with ``multi_win`` on.)"""
     if after or ruleset.multi_win or e.how != "discard" or e.from_seat is None:
         return _NONE
     d = ctx.open_discard
@@ -167,8 +165,6 @@ def observe(ruleset: Ruleset, table, e, book, ctx, after: bool) -> list:
                 out.append((s, Violation(
                     "CLAIM_PRIORITY", f"截和 (multi_win off): seat {s} won seat {e.from_seat}'s {e.tile} over "
                     f"seat {first}'s win, first in turn order", f"seat {first} win", f"seat {s} win")))
-    for s in declared - winners:
-        d.declared[s] = d.declared[s] - {"win"}
     return out
 
 
