@@ -33,7 +33,7 @@ import msgspec
 from schema.reader import find_logs
 
 from . import derive
-from .ingest import StoreError
+from .errors import StoreError
 
 
 def _real(path: str) -> str:

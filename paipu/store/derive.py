@@ -132,19 +132,19 @@ _OVERRIDES = next(f.type for f in msgspec.inspect.type_info(ev.GameOpened).field
 
 
 def _overrides(options_json: Optional[str]) -> dict[str, Any]:
-    """The options a room overrode on its preset (as ``ingest._ruleset_of`` reads them)."""
+    """The options a room overrode on its preset."""
     if not options_json:
         return {}
     opts = msgspec.json.decode(options_json.encode(), type=_OVERRIDES)
     return {k: v for k, v in msgspec.structs.asdict(opts).items() if v is not None}
 
 
-def _rules(preset: Optional[str], options_json: Optional[str], players: int) -> Optional[Ruleset]:
-    """The resolved ruleset of a room (as ``ingest._ruleset_of``): None when the preset or options are invalid."""
+def room_rules(preset: Optional[str], overrides: dict[str, Any], players: int) -> Optional[Ruleset]:
+    """The resolved ruleset of a room at ``players`` seats: None when the preset or options are invalid."""
     if preset is None:
         return None
     try:
-        rules = resolve(preset, _overrides(options_json))
+        rules = resolve(preset, overrides)
         if rules.players != players:
             rules = msgspec.structs.replace(rules, players=players)
         return rules
@@ -152,7 +152,17 @@ def _rules(preset: Optional[str], options_json: Optional[str], players: int) -> 
         return None
 
 
-def _family(rules: Optional[Ruleset]) -> Any:
+def _rules(preset: Optional[str], options_json: Optional[str], players: int) -> Optional[Ruleset]:
+    """The resolved ruleset of a room from its logged options' JSON (:func:`room_rules`)."""
+    try:
+        overrides = _overrides(options_json)
+    except ValueError:  # msgspec's decode errors: options that are not the schema's
+        return None
+    return room_rules(preset, overrides, players)
+
+
+def family_or_none(rules: Optional[Ruleset]) -> Any:
+    """The game's rule family (None when its ruleset is invalid or of no known family)."""
     if rules is None:
         return None
     from audits.rules import UnknownFamily, family_of
@@ -505,7 +515,7 @@ def _chickens(con: duckdb.DuckDBPyConnection, spool_dir: str) -> None:
     for game, seg, hn, preset, opts, n0, n in hands:
         fkey = (preset, opts, n0)
         if fkey not in families:
-            families[fkey] = _family(_rules(preset, opts, n0))
+            families[fkey] = family_or_none(_rules(preset, opts, n0))
         family = families[fkey]
         if family is None or n is None:
             continue
@@ -550,14 +560,16 @@ def write_batch(con: duckdb.DuckDBPyConnection, lines: Sequence[tuple[bytes, byt
                 spool_dir: str,
                 now: Any, audit_rows: Optional[tuple[list, list, list]] = None,
                 audit_tables: Optional[tuple[str, str, str]] = None,
-                before_commit: Optional[Callable[[], None]] = None) -> tuple[int, int, float]:
+                before_commit: Optional[Callable[[], None]] = None,
+                tables: Sequence[str] = ()) -> tuple[int, int, float]:
     """Write the games of ``lines`` (each game's JSON lines and marks, see :func:`game_lines`) in one
     transaction.
 
     ``meta`` holds one row per game (:data:`META_COLUMNS`).  The audit's rows come
     either as Python rows (``audit_rows``: findings, ledger, corrections, see
     :data:`FINDING_COLUMNS` …) or as the names of temp tables already loaded from an
-    audit's output (``audit_tables``).  The games of ``replaced`` are deleted first,
+    audit's output (``audit_tables``).  The games of ``replaced`` are deleted first from
+    every table of ``tables``,
     inside the transaction.  Returns events, findings, seconds
     spent loading the raw events.
     """
@@ -569,11 +581,9 @@ def write_batch(con: duckdb.DuckDBPyConnection, lines: Sequence[tuple[bytes, byt
             g.write(m)
     con.execute("BEGIN")
     try:
-        from .ingest import TABLES
-
         if replaced:
-            for t in TABLES:
-                con.execute(f"DELETE FROM {t.name} WHERE game IN (SELECT unnest($ids))", {"ids": replaced})
+            for name in tables:
+                con.execute(f"DELETE FROM {name} WHERE game IN (SELECT unnest($ids))", {"ids": replaced})
         t0 = time.perf_counter()
         first, second, rest = _STAGE.split(";\n", 2)
         con.execute(first, {"path": path})

@@ -39,7 +39,8 @@ from schema.tiles import NUM_KINDS, TILE_INDEX
 from schema.ruleset import Ruleset, RulesetError, resolve
 
 from . import derive
-from .derive import game_lines
+from .derive import family_or_none as _family, game_lines, room_rules
+from .errors import StoreError
 
 #: Default database file (in the working folder).
 DEFAULT_DB = "paipu.duckdb"
@@ -49,10 +50,6 @@ STORE_VERSION = 1
 
 #: Games per batch are cut when this many events are waiting (one transaction each).
 DEFAULT_BATCH_EVENTS = 250_000
-
-
-class StoreError(Exception):
-    """A store that cannot be opened or written (one sentence for the user)."""
 
 
 # ---------------------------------------------------------------------------
@@ -235,6 +232,9 @@ TABLES: tuple[Table, ...] = (
        ("amount", "INTEGER", "points the debtor owes the creditor")),
 )
 
+#: The tables' names (a replaced game's rows are deleted from each).
+TABLE_NAMES: tuple[str, ...] = tuple(t.name for t in TABLES)
+
 TABLE = {t.name: t for t in TABLES}
 
 _META_DDL = "CREATE TABLE IF NOT EXISTS meta (key VARCHAR, value VARCHAR)"
@@ -369,14 +369,9 @@ _enc = msgspec.json.Encoder()
 
 
 def _ruleset_of(opened: ev.GameOpened, players: int) -> Optional[Ruleset]:
-    overrides = {k: v for k, v in msgspec.structs.asdict(opened.options).items() if v is not None}
-    try:
-        rules = resolve(opened.preset, overrides)
-        if rules.players != players:
-            rules = msgspec.structs.replace(rules, players=players)
-        return rules
-    except (RulesetError, ValueError):
-        return None
+    """The room's resolved ruleset at ``players`` seats (None when invalid)."""
+    return room_rules(opened.preset, {k: v for k, v in msgspec.structs.asdict(opened.options).items()
+                                      if v is not None}, players)
 
 
 class _HandAcc:
@@ -426,15 +421,41 @@ class GameRows:
         self.players: list[str] = []
 
 
-def _family(rules: Optional[Ruleset]) -> Any:
-    """The game's rule family (None when its ruleset is invalid or of no known family)."""
-    if rules is None:
-        return None
-    from audits.rules import UnknownFamily, family_of
-    try:
-        return family_of(rules)
-    except UnknownFamily:
-        return None
+def _open_target(parquet: Optional[str], con: Any, db: str, own: bool) -> tuple[Any, Any, str]:
+    """Where an ingest writes: a Parquet dataset (its spool in a temporary folder) or the
+    DuckDB store (opened here when the caller gave no connection): (target, con, db)."""
+    if parquet is not None:
+        from .parquet import ParquetTarget
+
+        return ParquetTarget(parquet), con, ":memory:"
+    if own:
+        con = connect(db)
+    return _DuckTarget(con), con, db
+
+
+def _read_before(report: "IngestReport", seen: dict[str, tuple[str, str]], log: GameLog,
+                 content_hash: str) -> bool:
+    """Whether this run already read a game of this id (then this copy is skipped: counted
+    unchanged when its content is the same, refused when it differs)."""
+    prior = seen.get(log.game)
+    if prior is None:
+        seen[log.game] = (content_hash, log.file)
+        return False
+    if prior[0] == content_hash:
+        report.unchanged += 1
+    else:
+        where = "earlier in the same file" if prior[1] == log.file else f"from {prior[1]}"
+        report.refused.append(
+            f"game {log.game} in {log.file}: the id was already read {where} in this run with other "
+            "content; this copy was not stored (ingest it on its own to replace the stored one)")
+    return True
+
+
+def _not_derived(report: "IngestReport", log: GameLog, x: BaseException) -> None:
+    """A game whose rows paipu failed to derive (a bug in paipu): said, counted, skipped."""
+    report.refused.append(f"game {log.game} in {log.file}: paipu could not derive its rows "
+                          f"(internal error {type(x).__name__}: {x}); please report it")
+    report.internal_errors += 1
 
 
 def _seat_ok(seat: Any, n: int) -> bool:
@@ -882,16 +903,7 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
     auditor, note = load_auditor() if audit else (None, "")
     report.audited, report.audit_note = auditor is not None, note
     own = con is None and parquet is None
-    target: Any
-    if parquet is not None:
-        from .parquet import ParquetTarget
-
-        target = ParquetTarget(parquet)
-        db = ":memory:"  # the spool goes to a temporary folder
-    else:
-        if own:
-            con = connect(db)
-        target = _DuckTarget(con)
+    target, con, db = _open_target(parquet, con, db, own)
     started = time.perf_counter()
     reader = LogReader(paths)
     pool = None
@@ -917,21 +929,10 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
             try:
                 content_hash, rows = game_rows(log, None, datetime.now(timezone.utc))
             except Exception as x:  # a bug in paipu: count it, say so, keep the other games
-                report.refused.append(f"game {log.game} in {log.file}: paipu could not derive its rows "
-                                      f"(internal error {type(x).__name__}: {x}); please report it")
-                report.internal_errors += 1
+                _not_derived(report, log, x)
                 continue
-            prior = seen.get(log.game)
-            if prior is not None:
-                if prior[0] == content_hash:
-                    report.unchanged += 1
-                else:
-                    where = "earlier in the same file" if prior[1] == log.file else f"from {prior[1]}"
-                    report.refused.append(
-                        f"game {log.game} in {log.file}: the id was already read {where} in this run with other "
-                        "content; this copy was not stored (ingest it on its own to replace the stored one)")
+            if _read_before(report, seen, log, content_hash):
                 continue
-            seen[log.game] = (content_hash, log.file)
             batch.add(log.game, content_hash, rows, log)
             if batch.events >= batch_events:
                 _flush(target, batch, report, spool_dir, auditor, before_commit)
@@ -980,7 +981,7 @@ class _DuckTarget:
                   audit_rows: Any, audit_tables: Any, hook: Optional[Callable[[], None]]) -> tuple[int, int, float]:
         """One batch in one transaction (see :func:`paipu.store.derive.write_batch`)."""
         return derive.write_batch(self.con, lines, metas, replaced, spool_dir, now, audit_rows=audit_rows,
-                                  audit_tables=audit_tables, before_commit=hook)
+                                  audit_tables=audit_tables, before_commit=hook, tables=TABLE_NAMES)
 
 
 def _flush(target: Any, batch: _Batch, report: IngestReport, spool_dir: str,
@@ -1193,16 +1194,7 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
     elif audit:
         auditor, note = load_auditor()
         report.audited, report.audit_note = auditor is not None, note
-    target: Any
-    if parquet is not None:
-        from .parquet import ParquetTarget
-
-        target = ParquetTarget(parquet)
-        db = ":memory:"  # the spool goes to a temporary folder
-    else:
-        if own:
-            con = connect(db)
-        target = _DuckTarget(con)
+    target, con, db = _open_target(parquet, con, db, own)
     started = time.perf_counter()
     reader = LogReader(paths)
     pool = None
@@ -1238,21 +1230,10 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
             try:
                 content_hash, lines, marks = derive.game_lines(log)
             except Exception as x:  # a bug in paipu: count it, say so, keep the other games
-                report.refused.append(f"game {log.game} in {log.file}: paipu could not derive its rows "
-                                      f"(internal error {type(x).__name__}: {x}); please report it")
-                report.internal_errors += 1
+                _not_derived(report, log, x)
                 continue
-            prior = seen.get(log.game)
-            if prior is not None:
-                if prior[0] == content_hash:
-                    report.unchanged += 1
-                else:
-                    where = "earlier in the same file" if prior[1] == log.file else f"from {prior[1]}"
-                    report.refused.append(
-                        f"game {log.game} in {log.file}: the id was already read {where} in this run with other "
-                        "content; this copy was not stored (ingest it on its own to replace the stored one)")
+            if _read_before(report, seen, log, content_hash):
                 continue
-            seen[log.game] = (content_hash, log.file)
             batch.add(log.game, content_hash, (lines, marks), log, keep)
             if batch.events >= batch_events:
                 writer.put(batch) if writer is not None else flush(batch)
