@@ -136,10 +136,11 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     t = ctx.table
     seat = e.seat
     tile = TILE_INDEX[e.tile]
-    if e.source == "wall" and t.phase == "draw" and seat == t.turn:
-        # the turn's draw from the wall (most events): 黄庄 not yet due, the wall's next tile
-        replacement = False
-        if t.undrawn <= ctx.max_reserve:
+    if e.source == "wall":
+        # the turn's draw (most events) is no kong replacement and in turn: only an
+        # off-turn draw needs the replacement and turn checks
+        replacement = (t.phase != "draw" or seat != t.turn) and _off_turn_wall_draw(ctx, e, t, seat)
+        if not replacement and t.undrawn <= ctx.max_reserve:
             exhaustion_missed(ctx, e, seat)
         wall = t.wall
         if wall is not None and len(wall) == t.total and t.wall_head <= t.wall_tail and wall[t.wall_head] != tile:
@@ -150,7 +151,7 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
         if seen[tile] > 4:
             check_overcount(ctx, e)
     else:
-        replacement = _irregular_draw(ctx, e, t, seat, tile)
+        replacement = _tail_draw(ctx, e, t, seat, tile)
     ctx.apply_drawn(e)
     # 过手碰 / 过手杠 / 过胡 last until the player's own next draw.
     if ctx.passes.dirty[seat]:
@@ -169,17 +170,35 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     ctx.tail_drawn[seat] = replacement or e.source == "tail"
 
 
-def _irregular_draw(ctx: AuditContext, e: ev.TileDrawn, t, seat: int, tile: int) -> bool:
-    """The checks of a draw that is not the turn's plain wall draw (a kong replacement,
-    a tail tile, a draw out of turn); whether it is a kong replacement."""
+def _replacement(ctx: AuditContext, e: ev.TileDrawn, t, seat: int) -> bool:
+    """Whether the draw is the seat's kong replacement; with no face-up pool, the family
+    says how a replacement is logged."""
     replacement = t.phase == "replacement" and t.pending_kong == seat
     source = ctx.family.replacement_source
     if replacement and not ctx.tail_pool and source is not None and e.source != source(ctx.rules):
-        # no face-up pool: the family says how a replacement is logged
         want = source(ctx.rules)
         ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected=want, actual=e.source,
                  message=f"seat {seat}'s kong replacement came from the {e.source}, not the {want}")
-    if e.source == "tail" and not ctx.tail_pool and not t.tail_turned and source is not None:
+    return replacement
+
+
+def _off_turn_wall_draw(ctx: AuditContext, e: ev.TileDrawn, t, seat: int) -> bool:
+    """A wall draw that is not the turn's draw: a kong replacement (from the wall where the
+    family keeps no tail pool) or a draw out of turn.  Whether it is a replacement."""
+    replacement = _replacement(ctx, e, t, seat)
+    if replacement and ctx.tail_pool:
+        ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected="tail", actual="wall",
+                 message=f"seat {seat} drew from the wall after a kong, not from the tail pair")
+    elif not replacement:
+        ctx.find("TURN_ORDER", e, seat=seat, expected=t.turn if t.phase == "draw" else "a discard",
+                 actual=seat, message=f"seat {seat} draws out of turn")
+    return replacement
+
+
+def _tail_draw(ctx: AuditContext, e: ev.TileDrawn, t, seat: int, tile: int) -> bool:
+    """A tail draw: only a kong replacement takes one.  Whether it is a replacement."""
+    replacement = _replacement(ctx, e, t, seat)
+    if not ctx.tail_pool and not t.tail_turned and ctx.family.replacement_source is not None:
         # no face-up pool: a tail draw is the wall's last undrawn tile (its next one, by option)
         wall = t.wall
         at = t.wall_head if ctx.rules.kong_replacement == "head" else t.wall_tail
@@ -191,27 +210,10 @@ def _irregular_draw(ctx: AuditContext, e: ev.TileDrawn, t, seat: int, tile: int)
         ctx.seen[tile] += 1
         if ctx.seen[tile] > 4:
             check_overcount(ctx, e)
-    elif e.source == "wall":
-        if replacement and ctx.tail_pool:
-            ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected="tail", actual="wall",
-                     message=f"seat {seat} drew from the wall after a kong, not from the tail pair")
-        elif not replacement and (t.phase != "draw" or seat != t.turn):
-            ctx.find("TURN_ORDER", e, seat=seat, expected=t.turn if t.phase == "draw" else "a discard",
-                     actual=seat, message=f"seat {seat} draws out of turn")
-        if not replacement and t.undrawn <= ctx.max_reserve:
-            exhaustion_missed(ctx, e, seat)
-        wall = t.wall
-        if wall is not None and len(wall) == t.total and t.wall_head <= t.wall_tail and wall[t.wall_head] != tile:
-            ctx.find("DRAW_NOT_WALL_ORDER", e, seat=seat, expected=TILE_NAMES[wall[t.wall_head]],
-                     actual=e.tile, message=f"draw #{t.wall_head} of the wall")
-        ctx.seen[tile] += 1
-        if ctx.seen[tile] > 4:
-            check_overcount(ctx, e)
-    else:
-        if not replacement:
-            ctx.find("TAIL_DRAW_WITHOUT_KONG", e, seat=seat, message=f"seat {seat} took a tail tile without a kong")
-        elif len(t.tail) != ctx.tail_pool:
-            claims.tail_full(ctx, e)
+    elif not replacement:
+        ctx.find("TAIL_DRAW_WITHOUT_KONG", e, seat=seat, message=f"seat {seat} took a tail tile without a kong")
+    elif len(t.tail) != ctx.tail_pool:
+        claims.tail_full(ctx, e)
     return replacement
 
 

@@ -38,12 +38,17 @@ def _settle_after(ctx: _Ctx, i: int, won: ev.HandWon, transfers: Optional[list] 
     """The hand of HandWon ``i`` won as ``won`` instead, settled by the family from the
     logged points (or paid ``transfers``: the fault is then at the settlement), then the
     room closes (dissolved)."""
-    paid = transfers
     r = ctx.before(i)
     r.apply(msgspec.structs.replace(won, seq=r.table.seq + 1))
-    table = r.table
-    fam = family_of(table.ruleset)
+    s, scores = _settlement(r.table, won, transfers)
+    return _cut(ctx, i, [won, s, *_first_fee(ctx, i)], i if transfers is None else i + 1, scores)
+
+
+def _settlement(table, won: ev.HandWon, transfers: Optional[list]) -> tuple[ev.HandSettled, list[int]]:
+    """The HandSettled of ``won`` on ``table``: the family's settlement of the logged
+    points, or ``transfers`` paid as given; with the scores after it."""
     if transfers is None:
+        fam = family_of(table.ruleset)
         facts = fam.table_facts(table.ruleset, table, won)
         settled = fam.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in won.winners], won.how,
                              won.from_seat, facts)
@@ -53,8 +58,7 @@ def _settle_after(ctx: _Ctx, i: int, won: ev.HandWon, transfers: Optional[list] 
         for t in transfers:
             scores[t.payer] -= t.amount
             scores[t.payee] += t.amount
-    s = _mk(ev.HandSettled, won, transfers=list(transfers), scores=list(scores))
-    return _cut(ctx, i, [won, s, *_first_fee(ctx, i)], i if paid is None else i + 1, scores)
+    return _mk(ev.HandSettled, won, transfers=list(transfers), scores=list(scores)), scores
 
 
 def _score_of(ctx: _Ctx, i: int, seat: int):
@@ -346,22 +350,8 @@ def _paid(ctx: _Ctx, i: int, d, won: ev.HandWon, r, transfers: Optional[list] = 
     """The room cut after draw ``d`` and ``won`` (at index i, i + 1), settled by the
     family from the logged points, or paid ``transfers`` (the fault is then at the
     settlement, index i + 2); then the room closes."""
-    table = r.table
-    fam = family_of(table.ruleset)
-    if transfers is None:
-        facts = fam.table_facts(table.ruleset, table, won)
-        settled = fam.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in won.winners], won.how,
-                             won.from_seat, facts)
-        transfers, scores = settled.transfers, settled.scores
-        at = i + 1
-    else:
-        scores = list(table.scores)
-        for t in transfers:
-            scores[t.payer] -= t.amount
-            scores[t.payee] += t.amount
-        at = i + 2
-    st = _mk(ev.HandSettled, won, transfers=list(transfers), scores=list(scores))
-    return _cut(ctx, i, [d, won, st, *_first_fee(ctx, i)], at, scores)
+    st, scores = _settlement(r.table, won, transfers)
+    return _cut(ctx, i, [d, won, st, *_first_fee(ctx, i)], i + 1 if transfers is None else i + 2, scores)
 
 
 def _exposed(melds) -> int:

@@ -433,6 +433,20 @@ def _open_target(parquet: Optional[str], con: Any, db: str, own: bool) -> tuple[
     return _DuckTarget(con), con, db
 
 
+def _release(pool: Any, spool_dir: Optional[str], con: Any, target: Any) -> None:
+    """At the end of an ingest, whatever happened: stop the audit workers, remove the
+    spool, close the store the ingest opened (``con``) and the Parquet target."""
+    if pool is not None:
+        pool.terminate()
+        pool.join()
+    if spool_dir is not None:
+        shutil.rmtree(spool_dir, ignore_errors=True)
+    if con is not None:
+        con.close()
+    if target is not None:
+        target.close()
+
+
 def _read_before(report: "IngestReport", seen: dict[str, tuple[str, str]], log: GameLog,
                  content_hash: str) -> bool:
     """Whether this run already read a game of this id (then this copy is skipped: counted
@@ -943,15 +957,7 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
             _flush(target, batch, report, spool_dir, auditor, before_commit)
         report.orphans = [str(p) for p in reader.orphans]
     finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
-        if spool_dir is not None:
-            shutil.rmtree(spool_dir, ignore_errors=True)
-        if own:
-            con.close()
-        if parquet is not None:
-            target.close()
+        _release(pool, spool_dir, con if own else None, target if parquet is not None else None)
     report.seconds = time.perf_counter() - started
     if progress:
         progress(report)
@@ -1252,17 +1258,9 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
                 writer.finish()
             except BaseException:
                 pass
-        if pool is not None:
-            pool.terminate()
-            pool.join()
         if joined is not None:
             joined.close()
-        if spool_dir is not None:
-            shutil.rmtree(spool_dir, ignore_errors=True)
-        if own:
-            con.close()
-        if parquet is not None:
-            target.close()
+        _release(pool, spool_dir, con if own else None, target if parquet is not None else None)
     report.seconds = time.perf_counter() - started
     if progress:
         progress(report)

@@ -84,6 +84,14 @@ ROB_DEAL = ("123456789m2345p7z", "147m258p369s1234z", "234m567m789p222z1s", "369
 def added_kong_of_7z(b: GameBuilder) -> None:
     """Open and deal :data:`ROB_DEAL`; seat 3 pongs 7z, later draws the fourth 7z and adds it
     (补杠), which seat 2 could rob."""
+    before_added_kong_of_7z(b)
+    b.draw(3, "7z")
+    b.kong_added(3, "7z")
+
+
+def before_added_kong_of_7z(b: GameBuilder) -> None:
+    """:func:`added_kong_of_7z` up to seat 3's draw: seat 3 has ponged 7z and every other
+    seat has drawn and thrown once since (seat 2 waits one tile from complete)."""
     b.open()
     b.hand(1, dealer=0)
     b.deal(*ROB_DEAL)
@@ -94,5 +102,3 @@ def added_kong_of_7z(b: GameBuilder) -> None:
     for seat, tile in ((0, "6z"), (1, "9p"), (2, "8p")):
         b.draw(seat, tile)
         b.discard(seat, tile)
-    b.draw(3, "7z")
-    b.kong_added(3, "7z")

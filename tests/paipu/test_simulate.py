@@ -332,19 +332,10 @@ def test_sixiaoji_wins_on_the_bots_own_draw():
 
 
 def test_a_seats_wait_entry_lives_until_its_own_hand_changes():
-    from tests.audits.helpers import ROB_DEAL
+    from tests.audits.helpers import before_added_kong_of_7z
 
     b = GameBuilder("g-waits")
-    b.open()
-    b.hand(1, dealer=0)
-    b.deal(*ROB_DEAL)
-    b.tail("9s", "8s")
-    b.discard(0, "7z")
-    b.pong(3, 0, "7z", "7z7z")
-    b.discard(3, "6z")
-    for seat, tile in ((0, "6z"), (1, "9p"), (2, "8p")):
-        b.draw(seat, tile)
-        b.discard(seat, tile)
+    before_added_kong_of_7z(b)
     hand = _hand_at(b)
     entry = hand._wait_entry(2)  # seat 2 holds a chicken: one tile from complete
     assert entry and hand._wait_entry(2) is entry
