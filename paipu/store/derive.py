@@ -180,19 +180,18 @@ def family_or_none(rules: Optional[Ruleset]) -> Any:
 COUNTED = ("TileDrawn", "TileDiscarded", "Chowed", "Ponged", "KongExposed", "KongAdded", "KongConcealed")
 
 _STAGE = f"""
+-- each line with its marks (seg, hand), joined by position
 CREATE OR REPLACE TEMP TABLE _e AS
 SELECT json AS data, v[1] AS type, v[2] AS game, v[3]::INTEGER AS seq, v[4] AS at_raw,
-       v[5]::INTEGER AS seat, v[6] AS tile, v[7] AS source
+       v[5]::INTEGER AS seat, v[6] AS tile, v[7] AS source, m.seg, m.hand
 FROM (SELECT json, json_extract_string(json, ['$.type', '$.game', '$.seq', '$.at', '$.seat', '$.tile',
                                               '$.source']) AS v
-      FROM read_json_objects($path, format='newline_delimited'));
+      FROM read_json_objects($path, format='newline_delimited'))
+POSITIONAL JOIN read_csv($marks, columns={{'seg': 'INTEGER', 'hand': 'INTEGER'}}, header=false, auto_detect=false,
+                         delim=',', quote='', escape='') m;
 
-CREATE OR REPLACE TEMP TABLE _m AS
-SELECT * FROM read_csv($marks, columns={{'seg': 'INTEGER', 'hand': 'INTEGER'}}, header=false, auto_detect=false,
-                       delim=',', quote='', escape='');
-
--- pos: the line's place in the spool (games are whole and in log order); seg, hand: its marks
-CREATE OR REPLACE TEMP VIEW _w AS SELECT e.rowid AS pos, e.*, m.seg, m.hand FROM _e e POSITIONAL JOIN _m m{{only}};
+-- pos: the line's place in the spool (games are whole and in log order)
+CREATE OR REPLACE TEMP VIEW _w AS SELECT e.rowid AS pos, e.* FROM _e e{{only}};
 
 CREATE OR REPLACE TEMP TABLE _gf AS
 SELECT game, min(pos) AS first_pos, max(pos) AS last_pos, count(*) AS events,
@@ -643,9 +642,8 @@ def write_batch(con: duckdb.DuckDBPyConnection, spool: Spool, meta: list[dict],
                 con.execute(f"DELETE FROM {name} WHERE game IN (SELECT unnest($ids))", {"ids": replaced})
         _load(con, "_meta", meta, META_COLUMNS, spool_dir)
         t0 = time.perf_counter()
-        first, second, rest = _STAGE.split(";\n", 2)
-        con.execute(first, {"path": spool.events})
-        con.execute(second, {"marks": spool.marks})
+        first, rest = _STAGE.split(";\n", 1)
+        con.execute(first, {"path": spool.events, "marks": spool.marks})
         raw = time.perf_counter() - t0
         _run(con, rest.replace("{only}", only))
         _run(con, _HANDS)
