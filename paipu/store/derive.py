@@ -181,7 +181,7 @@ COUNTED = ("TileDrawn", "TileDiscarded", "Chowed", "Ponged", "KongExposed", "Kon
 
 _STAGE = f"""
 -- each line with its marks (seg, hand), joined by position
-CREATE OR REPLACE TEMP TABLE _e AS
+CREATE OR REPLACE TEMP TABLE _l AS
 SELECT json AS data, v[1] AS type, v[2] AS game, v[3]::INTEGER AS seq, v[4] AS at_raw,
        v[5]::INTEGER AS seat, v[6] AS tile, v[7] AS source, m.seg, m.hand
 FROM (SELECT json, json_extract_string(json, ['$.type', '$.game', '$.seq', '$.at', '$.seat', '$.tile',
@@ -190,17 +190,24 @@ FROM (SELECT json, json_extract_string(json, ['$.type', '$.game', '$.seq', '$.at
 POSITIONAL JOIN read_csv($marks, columns={{'seg': 'INTEGER', 'hand': 'INTEGER'}}, header=false, auto_detect=false,
                          delim=',', quote='', escape='') m;
 
+-- the events table takes each line's JSON, once
+INSERT INTO events SELECT game, seq, type, at_raw::TIMESTAMPTZ, hand, seat, tile, data FROM _l e{{only}};
+
 -- pos: the line's place in the spool (games are whole and in log order)
-CREATE OR REPLACE TEMP VIEW _w AS SELECT e.rowid AS pos, e.* FROM _e e{{only}};
+CREATE OR REPLACE TEMP TABLE _r0 AS
+SELECT e.rowid AS pos, game, seq, type, seg, at_raw::TIMESTAMPTZ AS ts, seat, tile,
+       json_transform(data, '{_RARE_SPEC}') AS r
+FROM _l e WHERE type IN {_in(RARE_TYPES)}{{only_and}};
+
+-- from here on the lines without their JSON (so the batch's staging holds it no longer than needed)
+CREATE OR REPLACE TEMP TABLE _e AS SELECT e.rowid AS pos, e.* EXCLUDE (data) FROM _l e{{only}};
+DROP TABLE _l;
+CREATE OR REPLACE TEMP VIEW _w AS SELECT * FROM _e;
 
 CREATE OR REPLACE TEMP TABLE _gf AS
 SELECT game, min(pos) AS first_pos, max(pos) AS last_pos, count(*) AS events,
        count_if(type = 'HandStarted') AS hands
 FROM _w GROUP BY game;
-
-CREATE OR REPLACE TEMP TABLE _r0 AS
-SELECT pos, game, seq, type, seg, at_raw::TIMESTAMPTZ AS ts, seat, tile, json_transform(data, '{_RARE_SPEC}') AS r
-FROM _w WHERE type IN {_in(RARE_TYPES)};
 
 -- the room: players by seat, from the game's opening GameOpened, then each RoomResized
 CREATE OR REPLACE TEMP TABLE _room AS
@@ -380,7 +387,6 @@ LEFT JOIN _cfg c ON c.game = g.game;
 """
 
 _INSERTS = f"""
-INSERT INTO events SELECT game, seq, type, at_raw::TIMESTAMPTZ, hand, seat, tile, data FROM _w;
 INSERT INTO games SELECT * EXCLUDE (tile_count) FROM _g;
 INSERT INTO hands
 SELECT h.game, h.hand, h.dealer, h.hn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at,
@@ -645,7 +651,7 @@ def write_batch(con: duckdb.DuckDBPyConnection, spool: Spool, meta: list[dict],
         first, rest = _STAGE.split(";\n", 1)
         con.execute(first, {"path": spool.events, "marks": spool.marks})
         raw = time.perf_counter() - t0
-        _run(con, rest.replace("{only}", only))
+        _run(con, rest.replace("{only}", only).replace("{only_and}", only.replace(" WHERE ", " AND ")))
         _run(con, _HANDS)
         _run(con, _HAND_PLAYERS)
         _configs(con, spool_dir)
@@ -679,7 +685,7 @@ def write_batch(con: duckdb.DuckDBPyConnection, spool: Spool, meta: list[dict],
 
 #: The batch's staging tables (temporary; dropped before the commit, so the commit writes the
 #: store's own tables only).
-_STAGING = ("_e", "_m", "_gf", "_room", "_r", "_seg", "_cnt", "_settle", "_carry", "_h", "_wins", "_hp", "_g",
+_STAGING = ("_l", "_e", "_m", "_gf", "_room", "_r", "_seg", "_cnt", "_settle", "_carry", "_h", "_wins", "_hp", "_g",
             "_meta", "_cfg", "_chk", "_want", "_af", "_al", "_ac")
 
 

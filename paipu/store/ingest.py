@@ -14,8 +14,10 @@ Guarantees:
 * **All or nothing.** Games are written in batches, each batch one transaction:
   an interrupted ingest leaves the store as it was after the last whole batch.
 * **Bounded memory.** Games are streamed; rows wait on a temporary disk spool
-  (newline-delimited JSON written by msgspec) and DuckDB's JSON reader loads each
-  spool in one statement — no Arrow, no row-by-row ``executemany``.
+  (newline-delimited JSON written by msgspec, each game's lines appended as it is
+  read) and DuckDB's JSON reader loads each spool in one statement — no Arrow, no
+  row-by-row ``executemany``.  An ingest writing its own store limits DuckDB's
+  memory (:data:`INGEST_MEMORY`), spilling into the spool folder.
 """
 
 from __future__ import annotations
@@ -52,9 +54,9 @@ STORE_VERSION = 1
 DEFAULT_BATCH_EVENTS = 250_000
 
 #: DuckDB's memory limit while an ingest writes its own store: past it DuckDB writes
-#: temporary blocks to the spool folder, so the ingest's peak memory does not grow with
-#: the input (a batch's staging tables fit in it; much less makes DuckDB spill and crawl).
-INGEST_MEMORY = "128MB"
+#: temporary blocks to the spool folder, so the ingest's peak memory stays bounded
+#: whatever the input's size (much less than a batch's staging makes DuckDB spill and crawl).
+INGEST_MEMORY = "96MB"
 
 
 # ---------------------------------------------------------------------------
