@@ -85,7 +85,7 @@ SICHUAN = RuleFamily(
     win_extras=play.win_extras,
     dealer_after=play.dealer_after,
     pass_values=True,
-    data={"observe_after": play.OBSERVE_AFTER},
+    data={"observe_after": play.OBSERVE_AFTER, "observers": play.OBSERVERS},
 )
 
 __all__ = ["SICHUAN", "fans", "play", "settlement"]

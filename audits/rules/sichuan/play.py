@@ -114,47 +114,109 @@ _HONOURS = frozenset(TILE_NAMES[27:])
 def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
     """``RuleFamily.observe``: [(seat, Violation)] for one watched event.
 
-    Draws and discards (nine events in ten) take a short path: a seat still in, in play,
-    with a suited tile, needs only the void-first check, the last-four checks (R ≤ 4) and
-    the hand book's memories; everything else goes to :func:`_observe`."""
+    Draws and discards (nine events in ten) take a short path (:func:`_drawn`,
+    :func:`_discarded`; the walker calls them through :data:`OBSERVERS`); everything
+    else goes to :func:`_observe`."""
     t = type(e)
     if after:
         _after(ruleset, table, e, hb, ctx)
         return _NONE
     if t is ev.TileDrawn:
-        if hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
-                and (not table.out or e.seat not in table.out):
-            out = _NONE
-            if hb.discard_window is not None:  # nobody claimed the last discard
-                if table.undrawn <= hb.last_four:
-                    out = _missed_last_four(ruleset, table, hb, ctx, e, _NONE)
-                else:
-                    hb.discard_window = None
-            if hb.pending_added is not None:  # an added kong stands at its replacement
-                _stands(hb, hb.pending_added, "kong_added", None)
-            return out
-        return _observe(ruleset, table, e, hb, ctx)
+        return _drawn(ruleset, table, e, hb, ctx)
     if t is ev.TileDiscarded:
-        seat = e.seat
-        if hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
-                and (not table.out or seat not in table.out):
-            out = _last_four_self_draw(ruleset, table, hb, ctx, seat, e) if table.undrawn <= 4 else _NONE
-            if hb.void_first:
-                v = table.voids[seat]
-                if v >= 0 and table.keys[seat][v] and TILE_INDEX[e.tile] // 9 != v:
-                    out = out + [(seat, _v("VOID_DISCARD_ORDER", f"seat {seat} discards {e.tile} while holding "
-                                           f"its void suit {_SUITS[v]}", f"a {_SUITS[v]} tile", e.tile))]
-        else:
-            out = _observe(ruleset, table, e, hb, ctx)
-        # the turn's kongs end; the discard is open to wins (杠上炮: its maker's last draw was a
-        # replacement, the fact the walker keeps as ``tail_drawn`` until this discard)
-        hb.turn_kong = None
-        if 0 <= seat < hb.n and e.tile not in _HONOURS:
-            hb.discard_window = (seat, TILE_INDEX[e.tile], ctx.tail_drawn[seat])
-        return out
+        return _discarded(ruleset, table, e, hb, ctx)
     if t is ev.Ponged:
         hb.turn_kong = None
     return _observe(ruleset, table, e, hb, ctx)
+
+
+def _in_play(table, hb: HandBook, e) -> bool:
+    """The short path's condition: a seat still in, in play, with a suited tile."""
+    return hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
+        and (not table.out or e.seat not in table.out)
+
+
+def _drawn(ruleset: Ruleset, table, e: ev.TileDrawn, hb: HandBook, ctx) -> list:
+    """A draw in play needs only the last-four check of the discard nobody claimed (the
+    discard window is kept only in the last four, :func:`_discarded`) and the added kong
+    that stands at its replacement."""
+    if _in_play(table, hb, e):
+        out = _NONE
+        if hb.discard_window is not None:  # nobody claimed the last discard
+            out = _missed_last_four(ruleset, table, hb, ctx, e, _NONE)
+        if hb.pending_added is not None:  # an added kong stands at its replacement
+            _stands(hb, hb.pending_added, "kong_added", None)
+        return out
+    return _observe(ruleset, table, e, hb, ctx)
+
+
+def _void_first(table, seat: int, tile: str) -> list:
+    """Void first (§4.1 rule 2): a seat holding its void suit discards of that suit."""
+    v = table.voids[seat]
+    if v >= 0 and table.keys[seat][v] and TILE_INDEX[tile] // 9 != v:
+        return [(seat, _v("VOID_DISCARD_ORDER", f"seat {seat} discards {tile} while holding its "
+                          f"void suit {_SUITS[v]}", f"a {_SUITS[v]} tile", tile))]
+    return _NONE
+
+
+def _discarded(ruleset: Ruleset, table, e: ev.TileDiscarded, hb: HandBook, ctx) -> list:
+    """A discard in play needs the void-first check and, with R ≤ 4, the last-four checks;
+    its memories: the turn's kongs end, and in the last four the discard is open to wins
+    (杠上炮: its maker's last draw was a replacement, the fact the walker keeps as
+    ``tail_drawn`` until this discard)."""
+    seat = e.seat
+    if _in_play(table, hb, e):
+        out = _last_four_self_draw(ruleset, table, hb, ctx, seat, e) if table.undrawn <= 4 else _NONE
+        if hb.void_first and 0 <= seat < hb.n:
+            out = out + _void_first(table, seat, e.tile)
+    else:
+        out = _observe(ruleset, table, e, hb, ctx)
+    hb.turn_kong = None
+    # before the last four no discard can be won by 最后四张 (R only falls), so no window
+    if table.undrawn <= hb.last_four and 0 <= seat < hb.n and e.tile not in _HONOURS:
+        hb.discard_window = (seat, TILE_INDEX[e.tile], ctx.tail_drawn[seat])
+    return out
+
+
+def _wrap_drawn(handler, report):
+    """The walker's draw handler with :func:`_drawn` before it, skipped where it has nothing
+    to do: in play (:func:`_in_play`, inline), before the last four, no added kong waiting."""
+    def drawn(ctx, e: ev.TileDrawn) -> None:
+        hb = ctx.hand_book
+        table = ctx.table
+        if table.undrawn <= hb.last_four or hb.pending_added is not None or not hb.dealer_acted \
+                or table.phase == "won" or e.tile in _HONOURS or (table.out and e.seat in table.out):
+            found = _drawn(ctx.rules, table, e, hb, ctx)
+            if found:
+                report(ctx, e, found)
+        handler(ctx, e)
+    return drawn
+
+
+def _wrap_discarded(handler, report):
+    """The walker's discard handler with :func:`_discarded` before it; in play (inline)
+    before the last four, only the void-first check and the end of the turn's kongs."""
+    def discarded(ctx, e: ev.TileDiscarded) -> None:
+        hb = ctx.hand_book
+        table = ctx.table
+        seat = e.seat
+        if table.undrawn > 4 and hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
+                and (not table.out or seat not in table.out):
+            if hb.void_first and 0 <= seat < hb.n and table.voids[seat] >= 0 and table.keys[seat][table.voids[seat]]:
+                found = _void_first(table, seat, e.tile)
+                if found:
+                    report(ctx, e, found)
+            hb.turn_kong = None
+        else:
+            found = _discarded(ctx.rules, table, e, hb, ctx)
+            if found:
+                report(ctx, e, found)
+        handler(ctx, e)
+    return discarded
+
+
+#: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
+OBSERVERS = {ev.TileDrawn: _wrap_drawn, ev.TileDiscarded: _wrap_discarded}
 
 
 def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
@@ -214,11 +276,8 @@ def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
     if t is ev.TileDiscarded:
         out += _last_four_self_draw(ruleset, table, hb, ctx, seat, e)
         tile = TILE_INDEX[e.tile] if not e.tile.endswith("z") else -1
-        if ruleset.dingque == "declared" and ruleset.void_first and tile >= 0 and 0 <= seat < hb.n:
-            v = table.voids[seat]
-            if v >= 0 and tile // 9 != v and _holds_void(table, seat):
-                out.append((seat, _v("VOID_DISCARD_ORDER", f"seat {seat} discards {e.tile} while holding its "
-                                     f"void suit {_SUITS[v]}", f"a {_SUITS[v]} tile", e.tile)))
+        if hb.void_first and tile >= 0 and 0 <= seat < hb.n:
+            out += _void_first(table, seat, e.tile)
     elif t in (ev.Ponged, ev.KongExposed, ev.KongAdded, ev.KongConcealed):
         if t in (ev.KongAdded, ev.KongConcealed):
             out += _last_four_self_draw(ruleset, table, hb, ctx, seat, e)
