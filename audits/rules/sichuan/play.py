@@ -57,7 +57,8 @@ class HandBook:
         #: the open discard's tile and seat while it may be won (for 最后四张)
         self.discard_window: Optional[tuple[int, int, bool]] = None
         self.first_win: Optional[tuple[list[int], str, Optional[int]]] = None
-        #: settle()'s transfers by (corrected, moments so far, seats)
+        #: settle()'s (transfers, derivation) by (the audit's own winners differ from the
+        #: logged ones, moments so far, seats)
         self.settled: dict = {}
         #: the last-four phase holds while R ≤ this (§6.4, :func:`in_last_four`)
         self.last_four = 4 if ruleset.last_four_window == "four_remaining" else 3
@@ -290,7 +291,7 @@ def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
             _stands(hb, hb.pending_added, "kong_added", None)
     elif t is ev.HandDrawn:
         out += _missed_last_four(ruleset, table, hb, ctx, e, [])
-        hb.moments.append(("end", classify(ruleset, table)))
+        hb.moments.append(("end", classify(ruleset, table, ctx.wait_entry)))
     return out
 
 
@@ -335,8 +336,12 @@ def _win_moment(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook, ctx) -> No
     hb.turn_kong = None
 
 
-def classify(ruleset: Ruleset, table) -> dict[int, tuple[str, int]]:
-    """§10.7 step 1: each still-in seat is a 花猪, ready (with its best hand D) or not ready."""
+def classify(ruleset: Ruleset, table, wait_entry=None) -> dict[int, tuple[str, int]]:
+    """§10.7 step 1: each still-in seat is a 花猪, ready (with its best hand D) or not ready.
+
+    ``wait_entry`` (the audit's cached :func:`.fans.seat_waits` entry of a seat) spares the
+    search of a seat whose entry is empty: that test is a superset of :func:`.fans.waits_on`
+    for a 3k+1 hand, so such a seat is not ready."""
     visible = None
     if not ruleset.dead_wait_counts:
         visible = [0] * 34
@@ -357,6 +362,9 @@ def classify(ruleset: Ruleset, table) -> dict[int, tuple[str, int]]:
         counts, melds = table.hands[s], table.melds[s]
         if F.is_huazhu(ruleset, counts, melds, void):
             out[s] = ("huazhu", 0)
+            continue
+        if wait_entry is not None and table.held[s] % 3 == 1 and not wait_entry(s):
+            out[s] = ("not_ready", 0)
             continue
         own = None
         if visible is not None:
@@ -484,11 +492,17 @@ def settle(ruleset: Ruleset, scores, winners, how, from_seat, facts, clamp=False
     from ..family import Settlement
     hb, corrected = facts.extra if facts.extra is not None else (None, False)
     # the audit settles a hand more than once (logged and corrected, and for the ledger):
-    # the transfers depend only on the moments so far, so each replay is kept in the book
-    key = (corrected, len(hb.moments), len(scores)) if hb is not None and ruleset is hb.rules else None
+    # the transfers depend only on the winners paid at each moment so far, so each replay
+    # is kept in the book; the corrected one is the logged one while every logged win is true
+    key = None
+    if hb is not None and ruleset is hb.rules:
+        own = corrected and any(m[0] == "win" and m[1] != m[2] for m in hb.moments)
+        key = (own, len(hb.moments), len(scores))
     known = hb.settled.get(key) if key is not None else None
     if known is not None:
-        return Settlement(list(known), _after_transfers(scores, known), False)
+        if corrected:
+            hb.lines = list(known[1])
+        return Settlement(list(known[0]), _after_transfers(scores, known[0]), False)
     book = Book(ruleset, len(scores))
     if hb is None and winners:  # one winning moment alone (``paipu hand``)
         book.win(list(winners), how, from_seat)
@@ -510,7 +524,7 @@ def settle(ruleset: Ruleset, scores, winners, how, from_seat, facts, clamp=False
         if corrected:
             hb.lines = list(book.lines)
         if key is not None:
-            hb.settled[key] = list(book.transfers)
+            hb.settled[key] = (list(book.transfers), list(book.lines))
     return Settlement(book.transfers, _after_transfers(scores, book.transfers), False)
 
 
