@@ -301,7 +301,8 @@ def waits_on(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], voi
     declared = ruleset.dingque == "declared" and void >= 0
     suits = None if declared else suits_of(counts, melds)
     out = []
-    for t in range(27):
+    # a tile of a suit the concealed hand lacks would stand alone: only the held suits
+    for t in [t for su, k in ((0, km), (1, kp), (2, ks)) if k for t in range(9 * su, 9 * su + 9)]:
         if counts[t] + use[t] >= 4 or (declared and t // 9 == void):
             continue
         if not ruleset.dead_wait_counts and visible is not None and visible[t] >= 4:

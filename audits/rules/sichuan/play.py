@@ -15,7 +15,7 @@ from schema import events as ev
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from ..family import Violation
+from ..family import Settlement, Violation
 from . import fans as F
 from .settlement import Book
 
@@ -51,19 +51,28 @@ class HandBook:
         self.pending_added: Optional[int] = None
         #: money moments: ("kong", seat, kind, from) / ("win", logged, true, how, from, kd, dgh) / ("end", classes)
         self.moments: list[tuple] = []
-        #: the derivation of the last corrected settlement (``--explain``)
-        self.lines: list[str] = []
+        #: (ruleset, seats, moments) of the last corrected settlement, whose derivation
+        #: :attr:`lines` writes when asked (``--explain``)
+        self.lines_of: Optional[tuple[Ruleset, int, int]] = None
         self.end_wrong_reported = False
         #: the open discard's tile and seat while it may be won (for 最后四张)
         self.discard_window: Optional[tuple[int, int, bool]] = None
         self.first_win: Optional[tuple[list[int], str, Optional[int]]] = None
-        #: settle()'s (transfers, derivation) by (the audit's own winners differ from the
-        #: logged ones, moments so far, seats)
+        #: settle()'s transfers by (the audit's own winners differ from the logged ones,
+        #: moments so far, seats)
         self.settled: dict = {}
         #: the last-four phase holds while R ≤ this (§6.4, :func:`in_last_four`)
         self.last_four = 4 if ruleset.last_four_window == "four_remaining" else 3
         #: void first is checked (§4.1 rule 2)
         self.void_first = ruleset.void_first and ruleset.dingque == "declared"
+
+    @property
+    def lines(self) -> list[str]:
+        """The derivation of the last corrected settlement, one line per step (``--explain``)."""
+        if self.lines_of is None:
+            return []
+        ruleset, n, upto = self.lines_of
+        return replay(ruleset, n, self.moments[:upto], True).lines
 
 
 def hand_book(ruleset: Ruleset, n: int, dealer: int) -> HandBook:
@@ -75,24 +84,24 @@ def _v(code: str, message: str, expected: Any = None, actual: Any = None) -> Vio
     return Violation(code, message, expected, actual)
 
 
+#: each event type's tiles (for the 108-tile set, §2)
+_TILES = {
+    ev.TilesDealt: lambda e: [t for h in e.hands for t in h],
+    ev.TilesExchanged: lambda e: [t for g in e.given for t in g],
+    ev.TileDrawn: lambda e: [e.tile],
+    ev.TileDiscarded: lambda e: [e.tile],
+    ev.Ponged: lambda e: [e.tile, *e.tiles],
+    ev.KongExposed: lambda e: [e.tile, *e.tiles],
+    ev.KongAdded: lambda e: [e.tile],
+    ev.KongConcealed: lambda e: list(e.tiles),
+    ev.HandWon: lambda e: [e.tile],
+    ev.HandStarted: lambda e: list(e.wall) if e.wall is not None else [],
+}
+
+
 def _tiles_of(e: ev.Event) -> list[str]:
-    if isinstance(e, ev.TilesDealt):
-        return [t for h in e.hands for t in h]
-    if isinstance(e, ev.TilesExchanged):
-        return [t for g in e.given for t in g]
-    if isinstance(e, (ev.TileDrawn, ev.TileDiscarded)):
-        return [e.tile]
-    if isinstance(e, (ev.Ponged, ev.KongExposed)):
-        return [e.tile, *e.tiles]
-    if isinstance(e, ev.KongAdded):
-        return [e.tile]
-    if isinstance(e, ev.KongConcealed):
-        return list(e.tiles)
-    if isinstance(e, ev.HandWon):
-        return [e.tile]
-    if isinstance(e, ev.HandStarted) and e.wall is not None:
-        return list(e.wall)
-    return []
+    got = _TILES.get(type(e))
+    return got(e) if got is not None else []
 
 
 def _holds_void(table, seat: int) -> bool:
@@ -203,10 +212,11 @@ def _wrap_discarded(handler, report):
         seat = e.seat
         if table.undrawn > 4 and hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
                 and (not table.out or seat not in table.out):
-            if hb.void_first and 0 <= seat < hb.n and table.voids[seat] >= 0 and table.keys[seat][table.voids[seat]]:
-                found = _void_first(table, seat, e.tile)
-                if found:
-                    report(ctx, e, found)
+            # void first (:func:`_void_first`, inline on this hot path: most discards keep it)
+            if hb.void_first and 0 <= seat < hb.n:
+                v = table.voids[seat]
+                if v >= 0 and table.keys[seat][v] and TILE_INDEX[e.tile] // 9 != v:
+                    report(ctx, e, _void_first(table, seat, e.tile))
             hb.turn_kong = None
         else:
             found = _discarded(ctx.rules, table, e, hb, ctx)
@@ -489,43 +499,49 @@ def _missed_last_four(ruleset: Ruleset, table, hb: HandBook, ctx, e: ev.Event, w
 def settle(ruleset: Ruleset, scores, winners, how, from_seat, facts, clamp=False):
     """``RuleFamily.settle``: the hand's moments replayed into a :class:`Book`; ``facts.extra``
     is (the hand book, corrected): the logged win points, or the audit's own."""
-    from ..family import Settlement
     hb, corrected = facts.extra if facts.extra is not None else (None, False)
+    if hb is None:  # one winning moment alone (``paipu hand``)
+        book = Book(ruleset, len(scores))
+        if winners:
+            book.win(list(winners), how, from_seat)
+        return Settlement(book.transfers, _after_transfers(scores, book.transfers), False)
+    n = len(scores)
+    if corrected:  # the derivation (``--explain``) is written from these moments when asked
+        hb.lines_of = (ruleset, n, len(hb.moments))
     # the audit settles a hand more than once (logged and corrected, and for the ledger):
     # the transfers depend only on the winners paid at each moment so far, so each replay
     # is kept in the book; the corrected one is the logged one while every logged win is true
     key = None
-    if hb is not None and ruleset is hb.rules:
+    if ruleset is hb.rules:
         own = corrected and any(m[0] == "win" and m[1] != m[2] for m in hb.moments)
-        key = (own, len(hb.moments), len(scores))
+        key = (own, len(hb.moments), n)
     known = hb.settled.get(key) if key is not None else None
-    if known is not None:
-        if corrected:
-            hb.lines = list(known[1])
-        return Settlement(list(known[0]), _after_transfers(scores, known[0]), False)
-    book = Book(ruleset, len(scores))
-    if hb is None and winners:  # one winning moment alone (``paipu hand``)
-        book.win(list(winners), how, from_seat)
-    if hb is not None:
-        for m in hb.moments:
-            if m[0] == "kong":
-                book.kong(m[1], m[2], m[3])
-            elif m[0] == "win":
-                _, logged, true, h, frm, kd, dgh = m
-                ws = true if corrected else logged
-                if ws:
-                    book.win(ws, h, frm, kd, dgh)
-                # the winners leave even when their win is not paid (the log's hand flow)
-                book.out += [s for s, _ in logged if s not in book.out]
-                if book.first is None:
-                    book.first = ([s for s, _ in logged], h, frm)
-            else:
-                book.exhausted(m[1])
-        if corrected:
-            hb.lines = list(book.lines)
+    if known is None:
+        known = replay(ruleset, n, hb.moments, corrected, explain=False).transfers
         if key is not None:
-            hb.settled[key] = (list(book.transfers), list(book.lines))
-    return Settlement(book.transfers, _after_transfers(scores, book.transfers), False)
+            hb.settled[key] = known
+    return Settlement(list(known), _after_transfers(scores, known), False)
+
+
+def replay(ruleset: Ruleset, n: int, moments, corrected: bool, explain: bool = True) -> Book:
+    """A hand's money moments replayed into a :class:`Book` (the logged win points, or the
+    audit's own when ``corrected``)."""
+    book = Book(ruleset, n, explain=explain)
+    for m in moments:
+        if m[0] == "kong":
+            book.kong(m[1], m[2], m[3])
+        elif m[0] == "win":
+            _, logged, true, h, frm, kd, dgh = m
+            ws = true if corrected else logged
+            if ws:
+                book.win(ws, h, frm, kd, dgh)
+            # the winners leave even when their win is not paid (the log's hand flow)
+            book.out += [s for s, _ in logged if s not in book.out]
+            if book.first is None:
+                book.first = ([s for s, _ in logged], h, frm)
+        else:
+            book.exhausted(m[1])
+    return book
 
 
 def _after_transfers(scores, transfers) -> list[int]:
