@@ -167,3 +167,23 @@ def test_the_wrappers_report_what_observe_reports():
         A._WATCHED.clear()
         A._WATCHED.update(saved)
     assert fast == slow and any(fast)
+
+
+def test_a_discard_by_a_seat_not_at_the_table_is_a_break():
+    # the discard path reads the seat's void only for a seat at the table: the log breaks
+    # at the event (a structural break), paipu does not fail (no INTERNAL_ERROR)
+    from audits.audit import audit_game
+    from paipu.sim.sichuan import Script
+
+    deal = {0: "111p222p333p444p56s", 1: "234p567p33s456s78s", 2: "111m222m444m666m5s", 3: "999s333m222s55m24m"}
+    g = Script("t-seat")
+    g.hand(1, 0, deal, "pmpp")
+    g.discard(0, "5s")
+    g.draw(1, "1p")
+    try:
+        g._do(g.b.discard, 7, "1p")  # the builder logs the event, the table refuses it
+    except Exception:
+        pass
+    found = [(f.code, f.seq) for f in audit_game(g.log()).findings]
+    assert ("STRUCTURAL_BREAK", g.log().events[-1].seq) in found
+    assert not any(code == "INTERNAL_ERROR" for code, _ in found)
