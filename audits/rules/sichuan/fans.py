@@ -61,7 +61,7 @@ def points(fan: int, ruleset: Ruleset) -> int:
 
 def suits_of(counts: Sequence[int], melds: Sequence[Meld]) -> set[int]:
     """The suits (0 m, 1 p, 2 s) present among the concealed tiles and the melds."""
-    out = {t // 9 for t in range(27) if counts[t]}
+    out = {su for su in range(3) if any(counts[9 * su:9 * su + 9])}
     out.update(m.of // 9 for m in melds)
     return out
 
@@ -301,8 +301,9 @@ def waits_on(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], voi
     declared = ruleset.dingque == "declared" and void >= 0
     suits = None if declared else suits_of(counts, melds)
     out = []
-    # a tile of a suit the concealed hand lacks would stand alone: only the held suits
-    for t in [t for su, k in ((0, km), (1, kp), (2, ks)) if k for t in range(9 * su, 9 * su + 9)]:
+    # the group a winning tile joins holds a concealed tile of its suit at most two kinds
+    # away (a pair, a pong, a chow; seven pairs pair it with itself): only those are tried
+    for t in _near(counts):
         if counts[t] + use[t] >= 4 or (declared and t // 9 == void):
             continue
         if not ruleset.dead_wait_counts and visible is not None and visible[t] >= 4:
@@ -317,6 +318,24 @@ def waits_on(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], voi
     return out
 
 
+def _near(counts: Sequence[int]) -> list[int]:
+    """The suited kinds at most two kinds away from a concealed tile of the same suit."""
+    out = []
+    for base in (0, 9, 18):
+        held = 0
+        for i in range(9):
+            if counts[base + i]:
+                held |= 1 << i
+        if held:
+            near = (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1FF
+            out += [base + i for i in range(9) if near >> i & 1]
+    return out
+
+
+#: 查大叫 scores each wait as a discard win (§9.6)
+_AS_DISCARD = Moment(how="discard")
+
+
 def best_hand(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], void: int,
               visible: Optional[Sequence[int]] = None) -> Optional[tuple[int, int, list[str]]]:
     """A ready seat's best hand D (§9.6): the largest F over its waits, scored as a discard
@@ -325,7 +344,7 @@ def best_hand(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], vo
     c = list(counts)
     for t in waits_on(ruleset, counts, melds, void, visible):
         c[t] += 1
-        sc = score(ruleset, c, melds, void, Moment(how="discard"), events=False)
+        sc = score(ruleset, c, melds, void, _AS_DISCARD, events=False)
         c[t] -= 1
         if best is None or sc.fan > best[0]:
             best = (sc.fan, t, sc.fans)

@@ -187,3 +187,32 @@ def test_a_discard_by_a_seat_not_at_the_table_is_a_break():
     found = [(f.code, f.seq) for f in audit_game(g.log()).findings]
     assert ("STRUCTURAL_BREAK", g.log().events[-1].seq) in found
     assert not any(code == "INTERNAL_ERROR" for code, _ in found)
+
+
+def test_waits_on_is_every_tile_that_completes_the_hand_legally():
+    # 查大叫's wait search tries only the kinds near a concealed tile: against every kind
+    from audits.rules.hands import meld_use_of
+    from .helpers import SC, kong, pong
+
+    rng = random.Random(3)
+    ready = 0
+    for k in range(3000):
+        c, n_melds = _random_hand(rng)
+        held = [t for t in range(27) for _ in range(c[t])]
+        c[rng.choice(held)] -= 1  # a 3k+1 hand, most of them one tile from complete
+        kinds = [t for t in range(27) if not c[t]]
+        melds = [(pong if rng.random() < 0.5 else kong)(f"{t % 9 + 1}{'mps'[t // 9]}")
+                 for t in rng.sample(kinds, min(n_melds, len(kinds)))]
+        void = rng.choice((0, 1, 2))
+        use = meld_use_of(melds)
+        want = []
+        if F.void_ok(c, melds, void, SC):
+            for t in range(27):
+                if c[t] + use[t] < 4 and t // 9 != void:
+                    c[t] += 1
+                    if F.is_shape(c, melds):
+                        want.append(t)
+                    c[t] -= 1
+        assert F.waits_on(SC, c, melds, void) == want, (c, melds, void)
+        ready += bool(want)
+    assert ready > 300
