@@ -714,23 +714,19 @@ class _Hand:
         family's; a claim the pass book bars is never offered, and every legal claim
         a seat lets go is recorded in the book.
         """
-        n, rng, stats = self.n, self.rng, self.g.stats
-        family, rules, book, table = self.family, self.rules, self.book, self.table
-        rank = family.claim_rank
-        cfg = self.g.cfg
-        order = _ORDERS[n][d]
+        rng, family, rules, table, book = self.rng, self.family, self.rules, self.table, self.book
+        order = _ORDERS[self.n][d]
         offers: dict[int, dict[str, Any]] = {}
-        could: dict[int, list[str]] = {}
+        could: dict[int, list[str]] = {}  # the seats that could claim something
         kong_ok: Optional[bool] = None  # asked only when a seat could kong
         self._kong_discard = after_kong  # for rescoring several winners (一炮三响)
         # the family's own rule on the last discard (Guangdong: only 胡)
         checks = family.event_checks
         last = checks is not None and bool(checks(rules, table, _PROBE_PONG))
-        anything = False
         completes = family.completes
         exposed_kongs, could_pong, chow_options = family.exposed_kong_options, family.could_pong, family.chow_options
         hands, melds_of, keys_of, kongs_of, waits = table.hands, table.melds, table.keys, table.kongs, self._waits
-        illegal = cfg.illegal_claimer
+        illegal = self.g.cfg.illegal_claimer
         for s in order:
             counts = hands[s]
             melds = melds_of[s]
@@ -752,7 +748,6 @@ class _Hand:
                     bad = wild_pong_tiles(self.wild, counts, t)
                     if bad is not None:
                         offers[s] = {"pong": bad}
-                could[s] = []
                 continue
             o: dict[str, Any] = {}
             c: list[str] = []
@@ -779,13 +774,13 @@ class _Hand:
                 # a chicken joins a chow only as its plain tile; the bot prefers plain tiles
                 plain = [list(p) for p in chows if p[0] not in self.wild and p[1] not in self.wild]
                 o["chow"] = plain or [list(p) for p in chows]
-            could[s] = c
             if o:
                 offers[s] = o
             if c:
-                anything = True
-        if not offers and not anything:
+                could[s] = c
+        if not offers and not could:
             return None  # nobody could claim the discard: nothing to decide, log or book
+        stats, rank, cfg = self.g.stats, family.claim_rank, self.g.cfg
         colluders = cfg.colluding_pair or ()
         # The bots decide: a win is taken unless declined; then kong, pong, chow.
         decided: dict[int, str] = {}
@@ -824,7 +819,7 @@ class _Hand:
             taken = decided.get(s)
             if top is not None and top[0] != s:
                 taken = None
-            for c in could[s]:
+            for c in could.get(s, ()):
                 if c != taken:
                     if c == "win" and "win" in (o or {}) and not winners:
                         stats.bump(stats.claims, "win_declined")
