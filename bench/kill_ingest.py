@@ -46,7 +46,7 @@ sys.path.insert(0, ROOT)
 import duckdb  # noqa: E402
 
 from paipu import store  # noqa: E402
-from paipu.store.ingest import TABLES  # noqa: E402
+from paipu.store.tables import TABLES  # noqa: E402
 
 CLI = "import sys; from paipu.cli import main; sys.argv = ['paipu'] + sys.argv[1:]; main()"
 

@@ -366,7 +366,7 @@ def _player(players: str, seat: str) -> str:
     return f"CASE WHEN {seat} >= 0 AND {seat} < len({players}) THEN {players}[{seat} + 1] END"
 
 
-_GAMES = f"""
+_GAMES = """
 CREATE OR REPLACE TEMP TABLE _g AS
 WITH closed AS (
     SELECT game, arg_max(ts, pos) AS ts, arg_max(r.reason, pos) AS reason, arg_max(r.scores, pos) AS scores

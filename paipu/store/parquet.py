@@ -1,6 +1,6 @@
 """The history store as a hive-partitioned Parquet dataset (for Spark, Trino, pandas, DuckDB).
 
-``paipu ingest --parquet DIR`` writes the tables of :data:`paipu.store.ingest.TABLES`
+``paipu ingest --parquet DIR`` writes the tables of :data:`paipu.store.tables.TABLES`
 under ``DIR`` (a local path or an fsspec URL such as ``s3://bucket/history``)::
 
     DIR/<table>/date=<YYYY-MM-DD>/server=<server>/part-<batch>.parquet
@@ -46,7 +46,8 @@ from urllib.parse import quote
 
 import duckdb
 
-from .ingest import TABLES, GameRows, StoreError, _write, connect as connect_store, writer_versions
+from .errors import StoreError
+from .tables import TABLES, GameRows, connect as connect_store, write_rows, writer_versions
 
 #: Version of the dataset layout (``_paipu/dataset.json``).
 DATASET_VERSION = 1
@@ -308,7 +309,7 @@ class ParquetTarget:
         mem = connect_store(":memory:")
         try:
             t0 = time.perf_counter()
-            events, findings, _raw = _write(mem, write, [], spool_dir, None, batch_no)
+            events, findings, _raw = write_rows(mem, write, [], spool_dir, None, batch_no)
             parts: dict[str, list[str]] = defaultdict(list)
             for game, rows in write:
                 g = rows.rows["games"][0]
@@ -336,7 +337,7 @@ class ParquetTarget:
         """Derive a batch in SQL (:func:`paipu.store.derive.write_batch`) in memory, then write it as one
         Parquet batch (see :meth:`Dataset.write_batch`); returns events, findings, load seconds."""
         from .derive import write_batch
-        from .ingest import TABLES as _TABLES
+        from .tables import TABLES as _TABLES
 
         mem = self.sql_connection()
         for t in _TABLES:
@@ -374,7 +375,7 @@ def export_store(db: str, url: str, games_per_batch: int = EXPORT_GAMES) -> tupl
     Idempotent as ingest is: a game already in the dataset with the same content
     hash is skipped, a changed one is written again and named as replaced.
     """
-    from .ingest import connect as open_store
+    from .tables import connect as open_store
 
     open_store(db, read_only=True).close()  # a missing or unreadable store: one clear sentence
     target = ParquetTarget(url)
@@ -415,7 +416,7 @@ def export_store(db: str, url: str, games_per_batch: int = EXPORT_GAMES) -> tupl
 def import_dataset(url: str, db: str) -> tuple[int, int, int]:
     """Load the dataset at ``url`` into the DuckDB store ``db`` in one transaction;
     returns (added, replaced, unchanged) games, compared by content hash."""
-    from .ingest import connect as open_store
+    from .tables import connect as open_store
 
     open_store(db).close()  # create the store's tables (and record the versions writing it)
     con = open_dataset(url)

@@ -25,7 +25,8 @@ from typing import Any, Iterator, Optional
 
 import duckdb
 
-from .ingest import StoreError, connect
+from .errors import StoreError
+from .tables import connect
 
 #: Statement types that may run; everything else is refused.
 READ_STATEMENTS = {"SELECT", "EXPLAIN"}

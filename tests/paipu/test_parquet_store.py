@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from paipu import store
 from paipu.store import anomalies as A
-from paipu.store.ingest import TABLES
+from paipu.store.tables import TABLES
 from paipu.store.parquet import Dataset, open_dataset
 from paipu.store.query import QueryRefused, run_query
 from paipu.store_cmd import register

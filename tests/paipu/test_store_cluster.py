@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from paipu import store
-from paipu.store.ingest import TABLES
+from paipu.store.tables import TABLES
 from tests.audits.test_cluster import client  # noqa: F401  (fixture: a LocalCluster of 2 processes)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -16,7 +16,7 @@ import typer
 from typer.testing import CliRunner
 
 from paipu import store
-from paipu.store.ingest import TABLES
+from paipu.store.tables import TABLES
 from paipu.store_cmd import register
 from tests.paipu.test_store import counts, dianji_game, q, write
 
