@@ -76,17 +76,29 @@ _WATCHED: dict = {}
 
 def handlers_for(family) -> dict:
     """The handlers for a family's games: HANDLERS, with each event type the family
-    ``observes`` wrapped so its own checks run before and after (others are untouched)."""
+    ``observes`` wrapped so its own checks run before and after (others are untouched).
+
+    A family may wrap an event type itself (``data["observers"]``: event type -> a function
+    of the walker's handler and :func:`report` returning the wrapped handler), where it
+    judges that type on a shorter path than ``observe`` (Sichuan's draws and discards)."""
     if family is None or not family.observes or family.observe is None:
         return HANDLERS
     got = _WATCHED.get(family.name)
     if got is None:
         got = dict(HANDLERS)
         after = family.data.get("observe_after", family.observes)
+        own = family.data.get("observers", {})
         for t in family.observes:
-            got[t] = _watching(family, HANDLERS[t], t in after)
+            wrap = own.get(t)
+            got[t] = wrap(HANDLERS[t], report) if wrap is not None else _watching(family, HANDLERS[t], t in after)
         _WATCHED[family.name] = got
     return got
+
+
+def report(ctx: AuditContext, e: ev.Event, found) -> None:
+    """Report the family's [(seat, Violation)] for the event."""
+    for seat, v in found:
+        ctx.find(v.code, e, seat=seat, expected=v.expected, actual=v.actual, message=v.message)
 
 
 def _watching(family, handler: Callable, after: bool) -> Callable:

@@ -42,6 +42,8 @@ from schema import limits as _limits
 from schema.events import AnyEvent, GameClosed
 from schema.reader import FileSpan, LogProblem, decode_line, find_logs
 
+from .serial import attach_seals, audit_serial
+
 #: Plain logs are cut into spans of at most about this size ...
 SPLIT_BYTES = 32 << 20
 #: ... and at least this size (a file is cut into about two spans per worker thread in between).
@@ -184,8 +186,6 @@ def audit_span(span: FileSpan, max_line_bytes: Optional[int] = None, max_depth: 
     problems that name no game.  The input limits of the caller are passed along
     (a worker process does not share the caller's settings).
     """
-    from .run import audit_serial
-
     previous = _apply_limits(max_line_bytes, max_depth)
     try:
         orphans: list[LogProblem] = []
@@ -264,8 +264,6 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
     (default: two spans per worker thread, between :data:`MIN_SPLIT_BYTES` and
     :data:`SPLIT_BYTES`).
     """
-    from .run import attach_seals
-
     paths = list(paths)
     if "-" in paths:
         raise ClusterError("standard input cannot be shared with cluster workers; write it to a file "

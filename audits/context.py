@@ -102,6 +102,9 @@ class AuditContext:
         self.first_of: dict[str, int] = {}
         #: the family's memory of the current hand (``RuleFamily.hand_book``), or None
         self.hand_book = None
+        #: the record :attr:`open_discard` points to while a discard is open (filled afresh
+        #: for each discard; a settled discard is forgotten by setting ``open_discard`` to None)
+        self.discard_record = OpenDiscard(-1, -1, -1, NOBODY, NOBODY, NOBODY, False)
         self.reset_hand()
 
     # -- findings -------------------------------------------------------------------

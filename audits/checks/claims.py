@@ -39,7 +39,13 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
             entry = waits[s] = fam.seat_waits(rules, counts, table.keys[s], table.held[s], table.melds[s])
         if entry and fam.completes(rules, entry, counts, table.melds[s], tile):
             win = {s} if win is NOBODY else win | {s}
-    ctx.open_discard = OpenDiscard(seat, tile, seq, win, pong, kong, ctx.kong_discard)
+    # one record per game, filled afresh for each discard (no allocation on this hot path)
+    d = ctx.discard_record
+    d.seat, d.tile, d.seq, d.could_win, d.could_pong, d.could_kong = seat, tile, seq, win, pong, kong
+    d.kong_discard = ctx.kong_discard
+    if d.declared:
+        d.declared = {}
+    ctx.open_discard = d
 
 
 def discard_settled(ctx: AuditContext, takers: Iterable[int] = ()) -> None:

@@ -3,7 +3,7 @@
 Each class plants one fault in a clean simulated Guangdong room and names the one
 finding the audit must give.  Fans, points and settlements written around a fault
 are the family's (:mod:`audits.rules.guangdong`), so only the planted step is
-wrong.  They register into :data:`paipu.sim.mutate.FAULTS` under ``gd_*`` names.
+wrong.  They are registered in :data:`paipu.sim.mutate.FAULTS` under ``gd_*`` names.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from audits.rules import family_of
 from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from .mutate import FAULTS, Fault, NotApplicable, _Ctx, _cut, _first_fee, _mk
+from .fault_kit import Fault, NotApplicable, _Ctx, _cut, _first_fee, _mk
 
 _T = TILE_INDEX
 WINDS = ("east", "south", "west", "north")
@@ -627,8 +627,11 @@ ROWS = [
     ("gd_dealer_passed_after_multi_win", "DEALER_ROTATION", "table", f_dealer_passed_after_multi_win),
 ]
 
-for _name, _code, _group, _fn in ROWS:
-    FAULTS[_name] = Fault(_name, _code, _group, (_fn.__doc__ or _name).strip().splitlines()[0], _fn, ("guangdong",))
+#: The Guangdong fault classes by name (also registered in :data:`paipu.sim.mutate.FAULTS`).
+GUANGDONG_FAULT_CLASSES: dict[str, Fault] = {
+    name: Fault(name, code, group, (fn.__doc__ or name).strip().splitlines()[0], fn, ("guangdong",))
+    for name, code, group, fn in ROWS
+}
 
 #: The Guangdong fault classes by name.
 GUANGDONG_FAULTS = [r[0] for r in ROWS]

@@ -18,7 +18,7 @@ from audits.rules.family import HandFacts
 from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from .mutate import Fault, NotApplicable, _close, _Ctx, _mk
+from .fault_kit import Fault, NotApplicable, _close, _Ctx, _mk, _renumber
 
 Events = list[ev.Event]
 
@@ -330,7 +330,6 @@ def _win_value(t, seat: int, k: int, kong_discard: bool = False) -> Optional[int
 def _settled_after(prefix: Events) -> tuple[Events, list[int]]:
     """``prefix`` (ending with a hand's last winning moment) and its settlement as the family
     makes it from the logged moments; the room closes."""
-    from .mutate import _renumber
     prefix = _renumber(prefix)
     a = _book_of(prefix)
     before = _scores_before(prefix)

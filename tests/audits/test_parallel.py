@@ -101,9 +101,11 @@ def test_same_results_in_the_same_order_as_one_job(folder, deal_bytes, span_byte
     assert {o.message.split(" ")[0] for o in orphans} >= {"no", "not", "missing", "cannot"}
 
 
-def test_ranges_are_cut_after_a_game_closes_at_the_right_line(folder):
+@pytest.mark.parametrize("read_bytes", [997, 4096, 1 << 22])  # the plan reads the file in chunks of this size
+def test_ranges_are_cut_after_a_game_closes_at_the_right_line(folder, monkeypatch, read_bytes):
     path = folder / "a-sim.jsonl"
     data = path.read_bytes()
+    monkeypatch.setattr(parallel, "_PLAN_BYTES", read_bytes)
     spans = list(parallel._plan(str(path), 4000))
     assert len(spans) > 3 and spans[0][0] == 0 and spans[-1][1] is None
     for (start, end, first), nxt in zip(spans, spans[1:] + [None]):

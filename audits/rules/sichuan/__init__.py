@@ -6,8 +6,9 @@
   seats that have left, how a hand ends, the last four tiles, the hand's money moments.
 
 Claim shapes and billing are the same rules as Qujing's with no wild tiles, so those
-functions are reused by reference; the wait entry the audit asks on every discard is the
-family's own (:func:`.fans.seat_waits`: the shared suit tables with no wild bookkeeping).
+functions are reused by reference; the questions the audit asks on every discard are the
+family's own: the wait entry (:func:`.fans.seat_waits`: the shared suit tables with no wild
+bookkeeping) and whether a seat could kong it (three equal tiles, no chicken to look for).
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ def _shape_waits(ruleset, counts, melds=()):
     return out
 
 
+def _could_kong(ruleset, counts, tile):
+    """直杠 on a discard needs three equal tiles in hand (no wild tiles, §5)."""
+    return counts[tile] >= 3
+
+
 SICHUAN = RuleFamily(
     name="sichuan",
     wild_kinds=lambda ruleset: frozenset(),
@@ -46,7 +52,7 @@ SICHUAN = RuleFamily(
     check_added_kong=qclaims.check_added_kong,
     check_concealed_kong=qclaims.check_concealed_kong,
     could_pong=qclaims.could_pong,
-    could_kong=qclaims.could_kong,
+    could_kong=_could_kong,
     chow_options=lambda *a, **k: [],
     exposed_kong_options=qclaims.exposed_kong_options,
     concealed_kong_options=qclaims.concealed_kong_options,
@@ -85,7 +91,7 @@ SICHUAN = RuleFamily(
     win_extras=play.win_extras,
     dealer_after=play.dealer_after,
     pass_values=True,
-    data={"observe_after": play.OBSERVE_AFTER},
+    data={"observe_after": play.OBSERVE_AFTER, "observers": play.OBSERVERS},
 )
 
 __all__ = ["SICHUAN", "fans", "play", "settlement"]

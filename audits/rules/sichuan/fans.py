@@ -17,7 +17,7 @@ from ..family import Score, WinContext
 from replay.state import KEY_STEP as _KEY_STEP, SUIT_OF as _SUIT_OF
 
 from ..hands import hand_keys as _hand_keys, is_complete_keys as _complete_keys, is_seven_pairs as _seven_pairs
-from ..hands import is_winning as _shape, meld_use_of, readings
+from ..hands import is_winning as _shape, meld_use_of
 
 #: Fan name -> value (§9.1).  ``longqidui`` is 3 (4 with ``longqidui_fan = 4``); 天胡 / 地胡 are 5.
 FAN_VALUES: dict[str, int] = {
@@ -61,7 +61,7 @@ def points(fan: int, ruleset: Ruleset) -> int:
 
 def suits_of(counts: Sequence[int], melds: Sequence[Meld]) -> set[int]:
     """The suits (0 m, 1 p, 2 s) present among the concealed tiles and the melds."""
-    out = {t // 9 for t in range(27) if counts[t]}
+    out = {su for su in range(3) if any(counts[9 * su:9 * su + 9])}
     out.update(m.of // 9 for m in melds)
     return out
 
@@ -153,29 +153,72 @@ def moment_of(ctx: WinContext) -> Moment:
     return Moment(ctx.how, ctx.after_kong, ctx.kong_discard, ctx.sea_bottom, ctx.tiandi)
 
 
+def plain_readings(counts: Sequence[int], has_melds: bool) -> list[tuple[bool, bool, bool]]:
+    """The readings of a complete concealed part with no wild tile, as (seven pairs, no chow
+    among the sets, every group holds a 1 or a 9), in the order :func:`..hands.readings`
+    yields them (the fans need nothing else of a reading; seven pairs come last).
+
+    Each kind's groups are chosen at once, pongs and the pair before chows (the first
+    reading of each set of groups in that search), so no reading comes twice."""
+    c = list(counts[:27])
+    out: list[tuple[bool, bool, bool]] = []
+    if sum(c) % 3 == 2:
+        _plain(c, 0, False, True, True, out)
+    if _seven_pairs(counts, 0, has_melds):
+        out.append((True, False, False))  # (the fans of seven pairs read no groups)
+    return out
+
+
+def _plain(c: list[int], i: int, pair_used: bool, no_chow: bool, yaojiu: bool, out: list) -> None:
+    while i < 27 and not c[i]:
+        i += 1
+    if i == 27:
+        if pair_used:
+            out.append((False, no_chow, yaojiu))
+        return
+    n = c[i]
+    r9 = i % 9
+    end = r9 in (0, 8)  # a pong or pair of i holds a 1 or a 9
+    run_end = r9 in (0, 6)  # so does the chow from i
+    for p in range(n // 3, -1, -1):
+        for q in ((0,) if pair_used else (1, 0)):
+            r = n - 3 * p - 2 * q
+            if r < 0 or (r and (r9 > 6 or c[i + 1] < r or c[i + 2] < r)):
+                continue
+            c[i] = 0
+            if r:
+                c[i + 1] -= r
+                c[i + 2] -= r
+            _plain(c, i + 1, pair_used or q == 1, no_chow and not r,
+                   yaojiu and (end or not (p or q)) and (run_end or not r), out)
+            c[i] = n
+            if r:
+                c[i + 1] += r
+                c[i + 2] += r
+
+
 def _shape_readings(counts: Sequence[int], melds: Sequence[Meld], ruleset: Ruleset) -> list[tuple[list[str], int]]:
     """Every reading's shape fans (§9.5 step 2) as (names, value)."""
     out: list[tuple[list[str], int]] = []
     use = meld_use_of(melds)
     all_tiles = [t for t in range(27) if counts[t] or use[t]]
     jiang_all = all(t in _JIANG for t in all_tiles)
-    for r in readings(counts, 0, use, bool(melds), exhaustive=False):
-        if r.seven_pairs:
+    melds_yaojiu = all(m.of in _YAOJIU for m in melds)
+    for seven, no_chow, yaojiu in plain_readings(counts, bool(melds)):
+        if seven:
             names = ["xiaoqidui"]
             if ruleset.jiang_qidui and jiang_all:
                 names.append("jiangdui")
             out.append((names, fan_total(names, ruleset)))
             continue
         names = []
-        sets = r.sets
-        if all(g.kind == "pong" for g in sets):  # no chow melds exist: melds are pong-type
+        if no_chow:  # no chow melds exist: melds are pong-type
             names.append("duidui")
             if len(melds) == 4:
                 names.append("jingoudiao")
             if ruleset.yaojiu_jiangdui and jiang_all:
                 names.append("jiangdui")
-        if ruleset.yaojiu_jiangdui and all(any(t in _YAOJIU for t in g.tiles) for g in r.groups) \
-                and all(m.of in _YAOJIU for m in melds):
+        if ruleset.yaojiu_jiangdui and yaojiu and melds_yaojiu:
             names.append("daiyaojiu")
         out.append((names or ["jihu"], fan_total(names, ruleset)))
     return out
@@ -258,7 +301,9 @@ def waits_on(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], voi
     declared = ruleset.dingque == "declared" and void >= 0
     suits = None if declared else suits_of(counts, melds)
     out = []
-    for t in range(27):
+    # the group a winning tile joins holds a concealed tile of its suit at most two kinds
+    # away (a pair, a pong, a chow; seven pairs pair it with itself): only those are tried
+    for t in _near(counts):
         if counts[t] + use[t] >= 4 or (declared and t // 9 == void):
             continue
         if not ruleset.dead_wait_counts and visible is not None and visible[t] >= 4:
@@ -273,6 +318,24 @@ def waits_on(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], voi
     return out
 
 
+def _near(counts: Sequence[int]) -> list[int]:
+    """The suited kinds at most two kinds away from a concealed tile of the same suit."""
+    out = []
+    for base in (0, 9, 18):
+        held = 0
+        for i in range(9):
+            if counts[base + i]:
+                held |= 1 << i
+        if held:
+            near = (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1FF
+            out += [base + i for i in range(9) if near >> i & 1]
+    return out
+
+
+#: 查大叫 scores each wait as a discard win (§9.6)
+_AS_DISCARD = Moment(how="discard")
+
+
 def best_hand(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], void: int,
               visible: Optional[Sequence[int]] = None) -> Optional[tuple[int, int, list[str]]]:
     """A ready seat's best hand D (§9.6): the largest F over its waits, scored as a discard
@@ -281,7 +344,7 @@ def best_hand(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], vo
     c = list(counts)
     for t in waits_on(ruleset, counts, melds, void, visible):
         c[t] += 1
-        sc = score(ruleset, c, melds, void, Moment(how="discard"), events=False)
+        sc = score(ruleset, c, melds, void, _AS_DISCARD, events=False)
         c[t] -= 1
         if best is None or sc.fan > best[0]:
             best = (sc.fan, t, sc.fans)

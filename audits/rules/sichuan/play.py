@@ -15,7 +15,7 @@ from schema import events as ev
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from ..family import Violation
+from ..family import Settlement, Violation
 from . import fans as F
 from .settlement import Book
 
@@ -51,18 +51,28 @@ class HandBook:
         self.pending_added: Optional[int] = None
         #: money moments: ("kong", seat, kind, from) / ("win", logged, true, how, from, kd, dgh) / ("end", classes)
         self.moments: list[tuple] = []
-        #: the derivation of the last corrected settlement (``--explain``)
-        self.lines: list[str] = []
+        #: (ruleset, seats, moments) of the last corrected settlement, whose derivation
+        #: :attr:`lines` writes when asked (``--explain``)
+        self.lines_of: Optional[tuple[Ruleset, int, int]] = None
         self.end_wrong_reported = False
         #: the open discard's tile and seat while it may be won (for 最后四张)
         self.discard_window: Optional[tuple[int, int, bool]] = None
         self.first_win: Optional[tuple[list[int], str, Optional[int]]] = None
-        #: settle()'s transfers by (corrected, moments so far, seats)
+        #: settle()'s transfers by (the audit's own winners differ from the logged ones,
+        #: moments so far, seats)
         self.settled: dict = {}
         #: the last-four phase holds while R ≤ this (§6.4, :func:`in_last_four`)
         self.last_four = 4 if ruleset.last_four_window == "four_remaining" else 3
         #: void first is checked (§4.1 rule 2)
         self.void_first = ruleset.void_first and ruleset.dingque == "declared"
+
+    @property
+    def lines(self) -> list[str]:
+        """The derivation of the last corrected settlement, one line per step (``--explain``)."""
+        if self.lines_of is None:
+            return []
+        ruleset, n, upto = self.lines_of
+        return replay(ruleset, n, self.moments[:upto], True).lines
 
 
 def hand_book(ruleset: Ruleset, n: int, dealer: int) -> HandBook:
@@ -74,24 +84,24 @@ def _v(code: str, message: str, expected: Any = None, actual: Any = None) -> Vio
     return Violation(code, message, expected, actual)
 
 
+#: each event type's tiles (for the 108-tile set, §2)
+_TILES = {
+    ev.TilesDealt: lambda e: [t for h in e.hands for t in h],
+    ev.TilesExchanged: lambda e: [t for g in e.given for t in g],
+    ev.TileDrawn: lambda e: [e.tile],
+    ev.TileDiscarded: lambda e: [e.tile],
+    ev.Ponged: lambda e: [e.tile, *e.tiles],
+    ev.KongExposed: lambda e: [e.tile, *e.tiles],
+    ev.KongAdded: lambda e: [e.tile],
+    ev.KongConcealed: lambda e: list(e.tiles),
+    ev.HandWon: lambda e: [e.tile],
+    ev.HandStarted: lambda e: list(e.wall) if e.wall is not None else [],
+}
+
+
 def _tiles_of(e: ev.Event) -> list[str]:
-    if isinstance(e, ev.TilesDealt):
-        return [t for h in e.hands for t in h]
-    if isinstance(e, ev.TilesExchanged):
-        return [t for g in e.given for t in g]
-    if isinstance(e, (ev.TileDrawn, ev.TileDiscarded)):
-        return [e.tile]
-    if isinstance(e, (ev.Ponged, ev.KongExposed)):
-        return [e.tile, *e.tiles]
-    if isinstance(e, ev.KongAdded):
-        return [e.tile]
-    if isinstance(e, ev.KongConcealed):
-        return list(e.tiles)
-    if isinstance(e, ev.HandWon):
-        return [e.tile]
-    if isinstance(e, ev.HandStarted) and e.wall is not None:
-        return list(e.wall)
-    return []
+    got = _TILES.get(type(e))
+    return got(e) if got is not None else []
 
 
 def _holds_void(table, seat: int) -> bool:
@@ -114,47 +124,110 @@ _HONOURS = frozenset(TILE_NAMES[27:])
 def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
     """``RuleFamily.observe``: [(seat, Violation)] for one watched event.
 
-    Draws and discards (nine events in ten) take a short path: a seat still in, in play,
-    with a suited tile, needs only the void-first check, the last-four checks (R ≤ 4) and
-    the hand book's memories; everything else goes to :func:`_observe`."""
+    Draws and discards (nine events in ten) take a short path (:func:`_drawn`,
+    :func:`_discarded`; the walker calls them through :data:`OBSERVERS`); everything
+    else goes to :func:`_observe`."""
     t = type(e)
     if after:
         _after(ruleset, table, e, hb, ctx)
         return _NONE
     if t is ev.TileDrawn:
-        if hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
-                and (not table.out or e.seat not in table.out):
-            out = _NONE
-            if hb.discard_window is not None:  # nobody claimed the last discard
-                if table.undrawn <= hb.last_four:
-                    out = _missed_last_four(ruleset, table, hb, ctx, e, _NONE)
-                else:
-                    hb.discard_window = None
-            if hb.pending_added is not None:  # an added kong stands at its replacement
-                _stands(hb, hb.pending_added, "kong_added", None)
-            return out
-        return _observe(ruleset, table, e, hb, ctx)
+        return _drawn(ruleset, table, e, hb, ctx)
     if t is ev.TileDiscarded:
-        seat = e.seat
-        if hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
-                and (not table.out or seat not in table.out):
-            out = _last_four_self_draw(ruleset, table, hb, ctx, seat, e) if table.undrawn <= 4 else _NONE
-            if hb.void_first:
-                v = table.voids[seat]
-                if v >= 0 and table.keys[seat][v] and TILE_INDEX[e.tile] // 9 != v:
-                    out = out + [(seat, _v("VOID_DISCARD_ORDER", f"seat {seat} discards {e.tile} while holding "
-                                           f"its void suit {_SUITS[v]}", f"a {_SUITS[v]} tile", e.tile))]
-        else:
-            out = _observe(ruleset, table, e, hb, ctx)
-        # the turn's kongs end; the discard is open to wins (杠上炮: its maker's last draw was a
-        # replacement, the fact the walker keeps as ``tail_drawn`` until this discard)
-        hb.turn_kong = None
-        if 0 <= seat < hb.n and e.tile not in _HONOURS:
-            hb.discard_window = (seat, TILE_INDEX[e.tile], ctx.tail_drawn[seat])
-        return out
+        return _discarded(ruleset, table, e, hb, ctx)
     if t is ev.Ponged:
         hb.turn_kong = None
     return _observe(ruleset, table, e, hb, ctx)
+
+
+def _in_play(table, hb: HandBook, e) -> bool:
+    """The short path's condition: a seat still in, in play, with a suited tile."""
+    return hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
+        and (not table.out or e.seat not in table.out)
+
+
+def _drawn(ruleset: Ruleset, table, e: ev.TileDrawn, hb: HandBook, ctx) -> list:
+    """A draw in play needs only the last-four check of the discard nobody claimed (the
+    discard window is kept only in the last four, :func:`_discarded`) and the added kong
+    that stands at its replacement."""
+    if _in_play(table, hb, e):
+        out = _NONE
+        if hb.discard_window is not None:  # nobody claimed the last discard
+            out = _missed_last_four(ruleset, table, hb, ctx, e, _NONE)
+        if hb.pending_added is not None:  # an added kong stands at its replacement
+            _stands(hb, hb.pending_added, "kong_added", None)
+        return out
+    return _observe(ruleset, table, e, hb, ctx)
+
+
+def _void_first(table, seat: int, tile: str) -> list:
+    """Void first (§4.1 rule 2): a seat holding its void suit discards of that suit."""
+    v = table.voids[seat]
+    if v >= 0 and table.keys[seat][v] and TILE_INDEX[tile] // 9 != v:
+        return [(seat, _v("VOID_DISCARD_ORDER", f"seat {seat} discards {tile} while holding its "
+                          f"void suit {_SUITS[v]}", f"a {_SUITS[v]} tile", tile))]
+    return _NONE
+
+
+def _discarded(ruleset: Ruleset, table, e: ev.TileDiscarded, hb: HandBook, ctx) -> list:
+    """A discard in play needs the void-first check and, with R ≤ 4, the last-four checks;
+    its memories: the turn's kongs end, and in the last four the discard is open to wins
+    (杠上炮: its maker's last draw was a replacement, the fact the walker keeps as
+    ``tail_drawn`` until this discard)."""
+    seat = e.seat
+    if _in_play(table, hb, e):
+        out = _last_four_self_draw(ruleset, table, hb, ctx, seat, e) if table.undrawn <= 4 else _NONE
+        if hb.void_first and 0 <= seat < hb.n:
+            out = out + _void_first(table, seat, e.tile)
+    else:
+        out = _observe(ruleset, table, e, hb, ctx)
+    hb.turn_kong = None
+    # before the last four no discard can be won by 最后四张 (R only falls), so no window
+    if table.undrawn <= hb.last_four and 0 <= seat < hb.n and e.tile not in _HONOURS:
+        hb.discard_window = (seat, TILE_INDEX[e.tile], ctx.tail_drawn[seat])
+    return out
+
+
+def _wrap_drawn(handler, report):
+    """The walker's draw handler with :func:`_drawn` before it, skipped where it has nothing
+    to do: in play (:func:`_in_play`, inline), before the last four, no added kong waiting."""
+    def drawn(ctx, e: ev.TileDrawn) -> None:
+        hb = ctx.hand_book
+        table = ctx.table
+        if table.undrawn <= hb.last_four or hb.pending_added is not None or not hb.dealer_acted \
+                or table.phase == "won" or e.tile in _HONOURS or (table.out and e.seat in table.out):
+            found = _drawn(ctx.rules, table, e, hb, ctx)
+            if found:
+                report(ctx, e, found)
+        handler(ctx, e)
+    return drawn
+
+
+def _wrap_discarded(handler, report):
+    """The walker's discard handler with :func:`_discarded` before it; in play (inline)
+    before the last four, only the void-first check and the end of the turn's kongs."""
+    def discarded(ctx, e: ev.TileDiscarded) -> None:
+        hb = ctx.hand_book
+        table = ctx.table
+        seat = e.seat
+        if table.undrawn > 4 and hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
+                and (not table.out or seat not in table.out):
+            # void first (:func:`_void_first`, inline on this hot path: most discards keep it)
+            if hb.void_first and 0 <= seat < hb.n:
+                v = table.voids[seat]
+                if v >= 0 and table.keys[seat][v] and TILE_INDEX[e.tile] // 9 != v:
+                    report(ctx, e, _void_first(table, seat, e.tile))
+            hb.turn_kong = None
+        else:
+            found = _discarded(ctx.rules, table, e, hb, ctx)
+            if found:
+                report(ctx, e, found)
+        handler(ctx, e)
+    return discarded
+
+
+#: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
+OBSERVERS = {ev.TileDrawn: _wrap_drawn, ev.TileDiscarded: _wrap_discarded}
 
 
 def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
@@ -214,11 +287,8 @@ def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
     if t is ev.TileDiscarded:
         out += _last_four_self_draw(ruleset, table, hb, ctx, seat, e)
         tile = TILE_INDEX[e.tile] if not e.tile.endswith("z") else -1
-        if ruleset.dingque == "declared" and ruleset.void_first and tile >= 0 and 0 <= seat < hb.n:
-            v = table.voids[seat]
-            if v >= 0 and tile // 9 != v and _holds_void(table, seat):
-                out.append((seat, _v("VOID_DISCARD_ORDER", f"seat {seat} discards {e.tile} while holding its "
-                                     f"void suit {_SUITS[v]}", f"a {_SUITS[v]} tile", e.tile)))
+        if hb.void_first and tile >= 0 and 0 <= seat < hb.n:
+            out += _void_first(table, seat, e.tile)
     elif t in (ev.Ponged, ev.KongExposed, ev.KongAdded, ev.KongConcealed):
         if t in (ev.KongAdded, ev.KongConcealed):
             out += _last_four_self_draw(ruleset, table, hb, ctx, seat, e)
@@ -231,7 +301,7 @@ def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
             _stands(hb, hb.pending_added, "kong_added", None)
     elif t is ev.HandDrawn:
         out += _missed_last_four(ruleset, table, hb, ctx, e, [])
-        hb.moments.append(("end", classify(ruleset, table)))
+        hb.moments.append(("end", classify(ruleset, table, ctx.wait_entry)))
     return out
 
 
@@ -276,8 +346,12 @@ def _win_moment(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook, ctx) -> No
     hb.turn_kong = None
 
 
-def classify(ruleset: Ruleset, table) -> dict[int, tuple[str, int]]:
-    """§10.7 step 1: each still-in seat is a 花猪, ready (with its best hand D) or not ready."""
+def classify(ruleset: Ruleset, table, wait_entry=None) -> dict[int, tuple[str, int]]:
+    """§10.7 step 1: each still-in seat is a 花猪, ready (with its best hand D) or not ready.
+
+    ``wait_entry`` (the audit's cached :func:`.fans.seat_waits` entry of a seat) spares the
+    search of a seat whose entry is empty: that test is a superset of :func:`.fans.waits_on`
+    for a 3k+1 hand, so such a seat is not ready."""
     visible = None
     if not ruleset.dead_wait_counts:
         visible = [0] * 34
@@ -298,6 +372,9 @@ def classify(ruleset: Ruleset, table) -> dict[int, tuple[str, int]]:
         counts, melds = table.hands[s], table.melds[s]
         if F.is_huazhu(ruleset, counts, melds, void):
             out[s] = ("huazhu", 0)
+            continue
+        if wait_entry is not None and table.held[s] % 3 == 1 and not wait_entry(s):
+            out[s] = ("not_ready", 0)
             continue
         own = None
         if visible is not None:
@@ -422,37 +499,49 @@ def _missed_last_four(ruleset: Ruleset, table, hb: HandBook, ctx, e: ev.Event, w
 def settle(ruleset: Ruleset, scores, winners, how, from_seat, facts, clamp=False):
     """``RuleFamily.settle``: the hand's moments replayed into a :class:`Book`; ``facts.extra``
     is (the hand book, corrected): the logged win points, or the audit's own."""
-    from ..family import Settlement
     hb, corrected = facts.extra if facts.extra is not None else (None, False)
+    if hb is None:  # one winning moment alone (``paipu hand``)
+        book = Book(ruleset, len(scores))
+        if winners:
+            book.win(list(winners), how, from_seat)
+        return Settlement(book.transfers, _after_transfers(scores, book.transfers), False)
+    n = len(scores)
+    if corrected:  # the derivation (``--explain``) is written from these moments when asked
+        hb.lines_of = (ruleset, n, len(hb.moments))
     # the audit settles a hand more than once (logged and corrected, and for the ledger):
-    # the transfers depend only on the moments so far, so each replay is kept in the book
-    key = (corrected, len(hb.moments), len(scores)) if hb is not None and ruleset is hb.rules else None
+    # the transfers depend only on the winners paid at each moment so far, so each replay
+    # is kept in the book; the corrected one is the logged one while every logged win is true
+    key = None
+    if ruleset is hb.rules:
+        own = corrected and any(m[0] == "win" and m[1] != m[2] for m in hb.moments)
+        key = (own, len(hb.moments), n)
     known = hb.settled.get(key) if key is not None else None
-    if known is not None:
-        return Settlement(list(known), _after_transfers(scores, known), False)
-    book = Book(ruleset, len(scores))
-    if hb is None and winners:  # one winning moment alone (``paipu hand``)
-        book.win(list(winners), how, from_seat)
-    if hb is not None:
-        for m in hb.moments:
-            if m[0] == "kong":
-                book.kong(m[1], m[2], m[3])
-            elif m[0] == "win":
-                _, logged, true, h, frm, kd, dgh = m
-                ws = true if corrected else logged
-                if ws:
-                    book.win(ws, h, frm, kd, dgh)
-                # the winners leave even when their win is not paid (the log's hand flow)
-                book.out += [s for s, _ in logged if s not in book.out]
-                if book.first is None:
-                    book.first = ([s for s, _ in logged], h, frm)
-            else:
-                book.exhausted(m[1])
-        if corrected:
-            hb.lines = list(book.lines)
+    if known is None:
+        known = replay(ruleset, n, hb.moments, corrected, explain=False).transfers
         if key is not None:
-            hb.settled[key] = list(book.transfers)
-    return Settlement(book.transfers, _after_transfers(scores, book.transfers), False)
+            hb.settled[key] = known
+    return Settlement(list(known), _after_transfers(scores, known), False)
+
+
+def replay(ruleset: Ruleset, n: int, moments, corrected: bool, explain: bool = True) -> Book:
+    """A hand's money moments replayed into a :class:`Book` (the logged win points, or the
+    audit's own when ``corrected``)."""
+    book = Book(ruleset, n, explain=explain)
+    for m in moments:
+        if m[0] == "kong":
+            book.kong(m[1], m[2], m[3])
+        elif m[0] == "win":
+            _, logged, true, h, frm, kd, dgh = m
+            ws = true if corrected else logged
+            if ws:
+                book.win(ws, h, frm, kd, dgh)
+            # the winners leave even when their win is not paid (the log's hand flow)
+            book.out += [s for s, _ in logged if s not in book.out]
+            if book.first is None:
+                book.first = ([s for s, _ in logged], h, frm)
+        else:
+            book.exhausted(m[1])
+    return book
 
 
 def _after_transfers(scores, transfers) -> list[int]:

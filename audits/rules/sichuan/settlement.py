@@ -25,6 +25,9 @@ GROUPS = ((("win",), "TRANSFER_MISMATCH"), (("kong",), "KONG_PAYMENT_MISMATCH"),
           (("zhuanyi",), "ZHUANYI_MISMATCH"), (("huazhu", "dajiao", "tuishui"), "END_CHECK_MISMATCH"))
 
 
+_KONG_NAMES = {"kong_exposed": "直杠 (刮风)", "kong_added": "补杠 (刮风)", "kong_concealed": "暗杠 (下雨)"}
+
+
 @dataclass
 class KongPaid:
     """One kong's payments: who paid the konger how much; ``moved`` by 呼叫转移."""
@@ -49,6 +52,8 @@ class Book:
     first: Optional[tuple[list[int], str, Optional[int]]] = None
     #: the derivation, one line per step (``--explain``)
     lines: list[str] = field(default_factory=list)
+    #: whether the derivation is written (the audit asks for it only when it explains)
+    explain: bool = True
 
     # -- who pays ------------------------------------------------------------------
 
@@ -80,8 +85,9 @@ class Book:
         else:
             paid = [(s, 2 * b) for s in self.paying(seat)]
         self.kongs.append(KongPaid(seat, kind, paid))
-        name = {"kong_exposed": "直杠 (刮风)", "kong_added": "补杠 (刮风)", "kong_concealed": "暗杠 (下雨)"}[kind]
-        self.lines.append(f"{name} by seat {seat}: " + ", ".join(f"{p} → {seat}: {a}" for p, a in paid))
+        name = _KONG_NAMES[kind]
+        if self.explain:
+            self.lines.append(f"{name} by seat {seat}: " + ", ".join(f"{p} → {seat}: {a}" for p, a in paid))
         return [self._pay(p, seat, a, "kong") for p, a in paid]
 
     # -- a winning moment (§10.1–10.4, §10.6) -------------------------------------------
@@ -96,17 +102,20 @@ class Book:
         for seat, p in winners:
             if how == "self_draw":
                 if dianganghua_from is not None and self.rules.dianganghua == "dianpao":
-                    self.lines.append(f"seat {seat} 点杠花 (算点炮): seat {dianganghua_from} alone pays P = {p}")
+                    if self.explain:
+                        self.lines.append(f"seat {seat} 点杠花 (算点炮): seat {dianganghua_from} alone pays P = {p}")
                     out.append(self._pay(dianganghua_from, seat, p, "win"))
                     continue
                 each = p + b if self.rules.zimo_bonus == "jiadi" else p
                 payers = self.paying(seat)
-                bonus = f" + B {b} (自摸加底)" if self.rules.zimo_bonus == "jiadi" else ""
-                self.lines.append(f"seat {seat} 自摸: seats {payers} each pay P {p}{bonus} = {each}")
+                if self.explain:
+                    bonus = f" + B {b} (自摸加底)" if self.rules.zimo_bonus == "jiadi" else ""
+                    self.lines.append(f"seat {seat} 自摸: seats {payers} each pay P {p}{bonus} = {each}")
                 out += [self._pay(s, seat, each, "win") for s in payers]
             else:
-                word = "点炮" if how == "discard" else "抢杠 (the adder pays)"
-                self.lines.append(f"seat {seat} {word}: seat {from_seat} pays P = {p}")
+                if self.explain:
+                    word = "点炮" if how == "discard" else "抢杠 (the adder pays)"
+                    self.lines.append(f"seat {seat} {word}: seat {from_seat} pays P = {p}")
                 out.append(self._pay(from_seat, seat, p, "win"))  # type: ignore[arg-type]
         if how == "discard" and kong_discard and self.rules.hujiao_zhuanyi and from_seat is not None:
             out += self._zhuanyi(from_seat, [s for s, _ in winners])
@@ -131,7 +140,8 @@ class Book:
             r.moved = True
         order = sorted(winners, key=lambda s: (s - k - 1) % self.n)
         to = order if self.rules.zhuanyi_multi == "each" else order[:1]
-        self.lines.append(f"呼叫转移: seat {k}'s kong income {z} moves to seat(s) {to}")
+        if self.explain:
+            self.lines.append(f"呼叫转移: seat {k}'s kong income {z} moves to seat(s) {to}")
         return [self._pay(k, s, z, "zhuanyi") for s in to]
 
     # -- the exhaustive end (§10.7) ------------------------------------------------------
@@ -146,7 +156,7 @@ class Book:
         pigs = [s for s in s_in if classes[s][0] == "huazhu"]
         ready = [s for s in s_in if classes[s][0] == "ready"]
         idle = [s for s in s_in if classes[s][0] == "not_ready"]
-        for s in s_in:
+        for s in s_in if self.explain else ():
             cls, d = classes[s]
             self.lines.append(f"seat {s}: {cls}" + (f", best hand D = {d}" if cls == "ready" else ""))
         h = b * (1 << r.fan_cap) if r.huazhu_penalty == "cap" else b * int(r.huazhu_penalty)
@@ -154,7 +164,7 @@ class Book:
             to = [s for s in s_in if s not in pigs]
             if r.huazhu_pays_winners:
                 to += [s for s in self.out]
-            if to:
+            if to and self.explain:
                 self.lines.append(f"查花猪: seat {pig} pays H = {h} to each of {to}")
             out += [self._pay(pig, s, h, "huazhu") for s in to]
         if r.chadajiao:
@@ -162,7 +172,8 @@ class Book:
                 for q in ready:
                     d = classes[q][1]
                     amt = b * (1 << min(d, r.fan_cap))
-                    self.lines.append(f"查大叫: seat {s} pays seat {q} B × 2^min({d}, {r.fan_cap}) = {amt}")
+                    if self.explain:
+                        self.lines.append(f"查大叫: seat {s} pays seat {q} B × 2^min({d}, {r.fan_cap}) = {amt}")
                     out.append(self._pay(s, q, amt, "dajiao"))
         if r.tuishui:
             for s in pigs + idle:
@@ -170,7 +181,8 @@ class Book:
                     if k.konger != s or k.moved:
                         continue
                     for payer, a in k.paid:
-                        self.lines.append(f"退税: seat {s} returns {a} to seat {payer}")
+                        if self.explain:
+                            self.lines.append(f"退税: seat {s} returns {a} to seat {payer}")
                         out.append(self._pay(s, payer, a, "tuishui"))
         return out
 
