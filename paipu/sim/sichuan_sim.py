@@ -165,7 +165,6 @@ class SichuanGame:
         return v >= 0 and any(self.table.hands[s][9 * v:9 * v + 9])
 
     def _draw(self, seat: int, tail: bool = False) -> int:
-        t = self.table
         if tail and self.rules.kong_replacement == "tail":
             tile = self.wall[self.tail]
             self.tail -= 1

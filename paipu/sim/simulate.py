@@ -490,10 +490,6 @@ class _Hand:
 
     # -- a seat's turn -----------------------------------------------------------
 
-    def _view(self, seat: int) -> "SeatView":
-        table = self.table
-        return SeatView(self.wild, table.hands[seat], table.melds[seat], table.keys[seat])
-
     def _turn(self, seat: int, drew: Optional[tuple[int, bool]], after_call: bool) -> tuple[int, bool]:
         """Act until the seat discards (or the hand ends); return (discard, right after a kong)."""
         kong_this_turn = drew is not None and drew[1]
