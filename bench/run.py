@@ -174,13 +174,24 @@ def start_local_cluster(workers: int) -> tuple[object, object, float]:
 def audit_output(path: str) -> str:
     """``paipu audit PATH --format json`` of the corpus, made once (cached beside it; not timed)."""
     out = path + ".audit.jsonl"
-    if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(path):
+    if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(path) or _audited_file(out) != path:
         tmp = out + ".part"
         r = subprocess.run([sys.executable, "-m", "paipu", "audit", path, "--format", "json", "-o", tmp], cwd=ROOT)
         if r.returncode not in (0, 1):
             raise SystemExit(f"the audit of {path} failed (exit {r.returncode})")
         os.replace(tmp, out)
     return out
+
+
+def _audited_file(out: str) -> object:
+    """The log file an audit output names (its records carry the path they were audited as:
+    a cache copied from elsewhere names another path and is made again)."""
+    with open(out, "rb") as f:
+        first = f.readline()
+    try:
+        return msgspec.json.decode(first).get("file")
+    except (msgspec.DecodeError, AttributeError):
+        return None
 
 
 def ingest(path: str, audit: bool = False) -> int:
