@@ -287,6 +287,21 @@ def peak_rss_audit(path: str) -> tuple[float, float]:
     return int(rss_kb) / 1024, secs
 
 
+def peak_rss_ingest(path: str) -> tuple[float, float, int]:
+    """Peak RSS (MB), seconds and events of ``paipu ingest`` of ``path`` (no audit) into a new
+    store, in a child process."""
+    code = ("import os, sys, tempfile; from paipu.store import ingest\n"
+            "with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.abspath(sys.argv[1]))) as d:\n"
+            "    r = ingest([sys.argv[1]], os.path.join(d, 'rss.duckdb'), audit=False)\n"
+            "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"
+            "print(r.events, hwm)")
+    t = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, cwd=ROOT, check=True)
+    secs = time.perf_counter() - t
+    events, rss_kb = out.stdout.split()[-2:]
+    return int(rss_kb) / 1024, secs, int(events)
+
+
 def cluster_row(stage: Callable[[str, Callable[[], object]], float], path: str, jobs2: float) -> float:
     """The audit on a Dask ``local:2`` cluster against ``--jobs 2``: same findings, and the time ratio."""
     cluster, client, started = start_local_cluster(2)
@@ -315,6 +330,8 @@ def main() -> None:
                     help="only the audit on --jobs 2 against a Dask LocalCluster of 2 workers (local:2)")
     ap.add_argument("--guangdong-only", action="store_true",
                     help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
+    ap.add_argument("--ingest-only", action="store_true",
+                    help="only the ingest rows: 5, 5b and (with --big-mb) 7b, the peak RSS ingesting the big file")
     args = ap.parse_args()
 
     print(f"machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, "
@@ -376,6 +393,19 @@ def main() -> None:
         cluster_row(stage, path, jobs2)
         return
 
+    if args.ingest_only:
+        ingest_s = stage("5 ingest into DuckDB", lambda: ingest(path))
+        audit_output(path)
+        ingest_a = stage("5b ingest, audit's output", lambda: ingest(path, audit=True))
+        print(f"\n  ingest                                {events / ingest_s / 1e6:6.2f} M events/s")
+        print(f"  ingest with findings stored           {events / ingest_a / 1e6:6.2f} M events/s (≥ 1 M/s)")
+        if args.big_mb:
+            big = big_file(path, args.big_mb << 20)
+            rss_ingest, secs, big_events = peak_rss_ingest(big)
+            print(f"  7b peak RSS ingesting {os.path.getsize(big) / 1e9:.2f} GB: {rss_ingest:.0f} MB (< 300 MB; "
+                  f"{secs:.0f} s, {big_events / secs / 1e6:.2f} M events/s)")
+        return
+
     floor = stage("1 decode floor (msgspec)", lambda: decode_floor(path))
     stage("2 replay only", lambda: replay_only(path))
     audit1 = stage("3 full audit, 1 job", lambda: full_audit(path, 1))
@@ -398,11 +428,14 @@ def main() -> None:
     print(f"    paipu from keys     {len(win) / ours_keys / 1e6:6.2f} M/s")
     print(f"    mahjong agari       {len(win) / theirs / 1e6:6.2f} M/s")
 
-    rss = None
+    rss = rss_ingest = None
     if args.big_mb:
         big = big_file(path, args.big_mb << 20)
         rss, secs = peak_rss_audit(big)
         print(f"\n  7 peak RSS auditing {os.path.getsize(big) / 1e9:.2f} GB: {rss:.0f} MB ({secs:.0f} s)")
+        rss_ingest, secs, big_events = peak_rss_ingest(big)
+        print(f"  7b peak RSS ingesting {os.path.getsize(big) / 1e9:.2f} GB: {rss_ingest:.0f} MB ({secs:.0f} s, "
+              f"{big_events / secs / 1e6:.2f} M events/s)", flush=True)
 
     print("\nratios (target):")
     print(f"  full audit / decode floor (hands/s)   {floor / audit1:6.1%}   (≥ 35%)")
@@ -418,6 +451,8 @@ def main() -> None:
     print(f"  simulator                             {sim_hands / sim_s:6.0f} hands/s per core (≥ 1000)")
     if rss is not None:
         print(f"  peak RSS                              {rss:6.0f} MB  (< 300 MB)")
+    if rss_ingest is not None:
+        print(f"  peak RSS ingesting                    {rss_ingest:6.0f} MB  (< 300 MB)")
 
 
 if __name__ == "__main__":

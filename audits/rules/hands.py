@@ -273,6 +273,25 @@ def _removals(key: int, honours: bool) -> tuple[tuple[int, int, int], ...]:
     return got
 
 
+def _summary(key: int, honours: bool) -> tuple[int, int, int, int]:
+    """``(a, d, P, Q)`` of one suit key: its table entry, then over every one-tile
+    removal ``(a', d')`` the least ``a' + d' - a`` (P) and the least ``a' - a`` (Q); 99
+    when it holds none."""
+    memo = _HONOUR_SUMMARY if honours else _SUIT_SUMMARY
+    a, d = suit_entry(key, honours)
+    rem = (_HONOUR_REMOVALS if honours else _REMOVALS).get(key) or _removals(key, honours) if key else ()
+    got = (a, d, min((x + y - a for _, x, y in rem), default=INF), min((x - a for _, x, _ in rem), default=INF))
+    if len(memo) > 200_000:  # bounded, like the solver's memo
+        memo.clear()
+    memo[key] = got
+    return got
+
+
+#: suit key -> :func:`_summary`
+_SUIT_SUMMARY: dict[int, tuple[int, int, int, int]] = {}
+_HONOUR_SUMMARY: dict[int, tuple[int, int, int, int]] = {}
+
+
 def complete_without(keys: Sequence[int], wilds: int) -> list[int]:
     """Every kind ``t`` the hand of suit ``keys`` holds such that the hand less one ``t``
     is complete with ``wilds`` (:func:`is_complete_keys` of each), in kind order.
@@ -281,22 +300,26 @@ def complete_without(keys: Sequence[int], wilds: int) -> list[int]:
     once one ``t`` is gone, no meld headroom).  Each suit's removals are looked up
     once per suit key.
     """
-    st, ht = _SUIT_TABLE, _HONOUR_TABLE
     k0, k1, k2, k3 = keys[0], keys[1], keys[2], keys[3]
-    e0 = st.get(k0) or _fill_suit(k0)
-    e1 = st.get(k1) or _fill_suit(k1)
-    e2 = st.get(k2) or _fill_suit(k2)
-    e3 = ht.get(k3) or _fill_honour(k3)
-    a_all = e0[0] + e1[0] + e2[0] + e3[0]
-    d0, d1, d2, d3 = e0[1], e1[1], e2[1], e3[1]
+    s0 = _SUIT_SUMMARY.get(k0) or _summary(k0, False)
+    s1 = _SUIT_SUMMARY.get(k1) or _summary(k1, False)
+    s2 = _SUIT_SUMMARY.get(k2) or _summary(k2, False)
+    s3 = _HONOUR_SUMMARY.get(k3) or _summary(k3, True)
+    a0, a1, a2, a3 = s0[0], s1[0], s2[0], s3[0]
+    # the wilds the hand has beyond making every suit sets only
+    spare = wilds - a0 - a1 - a2 - a3
+    d0, d1, d2, d3 = s0[1], s1[1], s2[1], s3[1]
+    # A removal (a', d') in a suit completes the hand iff a' - a + min(d', the pair's cost
+    # outside the suit) <= spare, so only if P or Q + the least d (or 2) is: most hands
+    # are far from it and stop here.
+    if min(s0[2], s1[2], s2[2], s3[2]) > spare and min(s0[3], s1[3], s2[3], s3[3]) + min(2, d0, d1, d2, d3) > spare:
+        return []
+    po0, po1, po2, po3 = min(2, d1, d2, d3), min(2, d0, d2, d3), min(2, d0, d1, d3), min(2, d0, d1, d2)
     out = []
-    # per suit: the wilds left for it once the other suits are sets only, and what the
-    # pair costs at best outside it (two wilds, or another suit's d)
-    for su, k, a_su, pair_out in ((0, k0, e0[0], min(2, d1, d2, d3)), (1, k1, e1[0], min(2, d0, d2, d3)),
-                                  (2, k2, e2[0], min(2, d0, d1, d3)), (3, k3, e3[0], min(2, d0, d1, d2))):
+    for su, k, a_su, pair_out in ((0, k0, a0, po0), (1, k1, a1, po1), (2, k2, a2, po2), (3, k3, a3, po3)):
         if not k:
             continue
-        room = wilds - a_all + a_su
+        room = spare + a_su
         ck = (su, k, room, pair_out)
         hits = _HITS.get(ck)
         if hits is None:

@@ -28,6 +28,8 @@ from schema.tiles import TILE_NAMES
 from .sichuan import Script
 
 SET = [k for k in range(27) for _ in range(4)]
+#: per seat: the other three seats from its next
+_AFTER = tuple(tuple((s + k) % 4 for k in range(1, 4)) for s in range(4))
 
 
 def _str(tiles) -> str:
@@ -50,6 +52,8 @@ class SichuanGame:
         start = EPOCH + timedelta(hours=index)
         self.g = Script(f"{getattr(config, 'game_prefix', 'sim-')}{config.seed}-{index:05d}", preset=config.preset, options=dict(config.options),
                         server="paipu-sim", start=start)
+        #: the room's live table (the script's replayer keeps one table for the room)
+        self.table = self.g.t
         self.arranged = 0
 
     def play(self) -> list[ev.Event]:
@@ -151,17 +155,17 @@ class SichuanGame:
     # -- moves ------------------------------------------------------------------------------
 
     def _still_in(self) -> list[int]:
-        return [s for s in range(4) if s not in self.g.t.out]
+        return [s for s in range(4) if s not in self.table.out]
 
     def _void(self, s: int) -> int:
-        return self.g.t.voids[s]
+        return self.table.voids[s]
 
     def _holds_void(self, s: int) -> bool:
         v = self._void(s)
-        return v >= 0 and any(self.g.t.hands[s][9 * v:9 * v + 9])
+        return v >= 0 and any(self.table.hands[s][9 * v:9 * v + 9])
 
     def _draw(self, seat: int, tail: bool = False) -> int:
-        t = self.g.t
+        t = self.table
         if tail and self.rules.kong_replacement == "tail":
             tile = self.wall[self.tail]
             self.tail -= 1
@@ -180,7 +184,7 @@ class SichuanGame:
 
     def _value(self, seat: int, tile: int, kd: bool) -> Optional[int]:
         """A legal discard-valued win of ``seat`` on ``tile`` (capped fan), or None."""
-        t = self.g.t
+        t = self.table
         c = list(t.hands[seat])
         c[tile] += 1
         if not F.is_legal_shape(c, t.melds[seat], self._void(seat), self.rules):
@@ -191,13 +195,13 @@ class SichuanGame:
         return v is not None and play.guoshui_allows(self.rules, self.passed[seat], self.passed_rob[seat], v)
 
     def _end_if_over(self) -> None:
-        t = self.g.t
+        t = self.table
         if t.phase == "won":
             raise _End
 
     def turn(self, seat: int, drew: bool) -> None:
         """``seat`` acts: (after its draw) self-draw win, kongs, then a discard and the claims."""
-        g, rules, rng, t = self.g, self.rules, self.rng, self.g.t
+        g, rules, rng, t = self.g, self.rules, self.rng, self.table
         while True:
             last_four = play.in_last_four(rules, t.undrawn)
             hand = t.hands[seat]
@@ -229,20 +233,22 @@ class SichuanGame:
         self._discard(seat)
 
     def _kong_choice(self, seat: int):
-        t, rules, rng = self.g.t, self.rules, self.rng
+        t, rules, rng = self.table, self.rules, self.rng
         if not rules.claims_while_void and self._holds_void(seat):
             return None
         v = self._void(seat)
-        for k in range(27):
-            if t.hands[seat][k] == 4 and k // 9 != v and rng.random() < 0.8:
-                return ("kong_concealed", k)
+        hand = t.hands[seat]
+        if 4 in hand:
+            for k in range(27):
+                if hand[k] == 4 and k // 9 != v and rng.random() < 0.8:
+                    return ("kong_concealed", k)
         for m in t.melds[seat]:
-            if m.kind == "pong" and t.hands[seat][m.of] and rng.random() < 0.8:
+            if m.kind == "pong" and hand[m.of] and rng.random() < 0.8:
                 return ("kong_added", m.of)
         return None
 
     def _robbing(self, adder: int, tile: int) -> bool:
-        g, t, rules = self.g, self.g.t, self.rules
+        g, t, rules = self.g, self.table, self.rules
         last_four = play.in_last_four(rules, t.undrawn)
         robbers = []
         for s in self._still_in():
@@ -265,27 +271,31 @@ class SichuanGame:
         return True
 
     def _pick_discard(self, seat: int) -> int:
-        t, rng = self.g.t, self.rng
+        t, rng = self.table, self.rng
         hand = t.hands[seat]
         v = self._void(seat)
         if self.rules.void_first and self._holds_void(seat):
             return rng.choice([k for k in range(9 * v, 9 * v + 9) if hand[k]])
         # keep pairs and neighbours; throw an isolated tile when there is one
-        lonely = [k for k in range(27) if hand[k] == 1 and not any(
-            0 <= k + d < 27 and (k + d) // 9 == k // 9 and hand[k + d] for d in (-2, -1, 1, 2))]
-        held = [k for k in range(27) if hand[k]]
-        return rng.choice(lonely or held)
+        lonely = []
+        for k in range(27):
+            if hand[k] == 1:
+                r = k % 9  # a neighbour is a tile of the same suit within two ranks
+                if not ((r >= 2 and hand[k - 2]) or (r >= 1 and hand[k - 1]) or (r <= 7 and hand[k + 1])
+                        or (r <= 6 and hand[k + 2])):
+                    lonely.append(k)
+        return rng.choice(lonely or [k for k in range(27) if hand[k]])
 
     def _discard(self, seat: int) -> None:
-        g, t, rules, rng = self.g, self.g.t, self.rules, self.rng
+        g, t, rules, rng = self.g, self.table, self.rules, self.rng
         tile = self._pick_discard(seat)
         g.discard(seat, TILE_NAMES[tile])
         kd = g.kong_discard
         last_four = play.in_last_four(rules, t.undrawn)
         winners = []
-        for s in sorted(self._still_in(), key=lambda s: (s - seat - 1) % 4):
-            if s == seat:
-                continue
+        # the other seats still in, from the discarder's next
+        others = [s for s in _AFTER[seat] if s not in t.out]
+        for s in others:
             v = self._value(s, tile, kd)
             if v is None:
                 continue
@@ -302,8 +312,8 @@ class SichuanGame:
             return
         # pong / exposed kong
         final = t.undrawn == 0
-        for s in sorted(self._still_in(), key=lambda s: (s - seat - 1) % 4):
-            if s == seat or t.hands[s][tile] < 2 or tile // 9 == self._void(s):
+        for s in others:
+            if t.hands[s][tile] < 2 or tile // 9 == self._void(s):
                 continue
             if not rules.claims_while_void and self._holds_void(s):
                 continue
@@ -328,7 +338,7 @@ class SichuanGame:
     def _next_after(self, last: int) -> None:
         """血战: the next still-in seat after ``last`` draws (or the wall is exhausted)."""
         nxt = (last + 1) % 4
-        while nxt in self.g.t.out:
+        while nxt in self.table.out:
             nxt = (nxt + 1) % 4
         self._draw_for(nxt)
 
@@ -336,7 +346,7 @@ class SichuanGame:
         self._next_after(discarder)
 
     def _draw_for(self, seat: int) -> None:
-        t = self.g.t
+        t = self.table
         if t.undrawn == 0:
             self.g.exhausted()
             self.stats.draws += 1

@@ -273,6 +273,14 @@ class _Game:
         self.r.advance(e)  # the builder numbered it as the table's next event
         return e
 
+    def draw(self, seat: int, tile: int, source: str) -> None:
+        """:meth:`emit` a ``TileDrawn`` (the table applies it without the dispatch)."""
+        self.r.drawn(self.b.add(ev.TileDrawn, seat=seat, tile=TILE_NAMES[tile], source=source))
+
+    def discard(self, seat: int, tile: int) -> None:
+        """:meth:`emit` a ``TileDiscarded`` (the table applies it without the dispatch)."""
+        self.r.discarded(self.b.add(ev.TileDiscarded, seat=seat, tile=TILE_NAMES[tile]))
+
     # -- the room --------------------------------------------------------------
 
     def play(self) -> list[ev.Event]:
@@ -455,7 +463,7 @@ class _Hand:
         raise AssertionError("hand loop ended without a result")  # pragma: no cover
 
     def _loop(self) -> None:
-        n = self.n
+        n, family, rules, table = self.n, self.family, self.rules, self.table
         seat = self.dealer
         drew: Optional[tuple[int, bool]] = None  # (tile, from the tail after a kong) of the draw that gave the turn
         after_call = False
@@ -470,14 +478,14 @@ class _Hand:
                     drew = self._replacement(seat)
                 continue
             nxt = (seat + 1) % n
-            if self.remaining() <= self.reserve():
+            if family.remaining(rules, table.undrawn, len(table.tail)) <= family.reserve(rules, sum(table.kongs)):
                 # the family's exhaustive draw (黄庄): drawn once the remaining tiles are down to its reserve
                 self.emit(ev.HandDrawn, remaining=self.remaining())
                 self._end(HandResult(winners=(), how="drawn", from_seat=None))
             tile = self.wall[self.head]
             self.head += 1
             self.book.clear(nxt)  # a seat's own draw ends its passes
-            self.emit(ev.TileDrawn, seat=nxt, tile=TILE_NAMES[tile], source="wall")
+            self.g.draw(nxt, tile, "wall")
             seat, drew, after_call = nxt, (tile, False), False
 
     # -- a seat's turn -----------------------------------------------------------
@@ -489,12 +497,13 @@ class _Hand:
     def _turn(self, seat: int, drew: Optional[tuple[int, bool]], after_call: bool) -> tuple[int, bool]:
         """Act until the seat discards (or the hand ends); return (discard, right after a kong)."""
         kong_this_turn = drew is not None and drew[1]
+        table = self.table
         while True:
             if drew is not None:
                 win = self._self_draw_win(seat, drew[0], drew[1])
                 if win is not None and not self._holds_out(seat, win):
                     self._win([(seat, win)], "self_draw", drew[0], None)
-            view = self._view(seat)
+            view = SeatView(self.wild, table.hands[seat], table.melds[seat], table.keys[seat])
             kong = self._choose_kong(seat, view)
             if kong is not None:
                 kind, own, added = kong
@@ -512,7 +521,7 @@ class _Hand:
                 kong_this_turn = True
                 continue
             t = self._choose_discard(seat, view)
-            self.emit(ev.TileDiscarded, seat=seat, tile=TILE_NAMES[t])
+            self.g.discard(seat, t)
             return t, kong_this_turn
 
     def _replacement(self, seat: int) -> tuple[int, bool]:
@@ -549,15 +558,12 @@ class _Hand:
                 return False
         elif not self.table.tail or self.tail_next < self.head:
             return False
-        if self.remaining() < self.reserve():
+        family, rules, table = self.family, self.rules, self.table
+        if family.remaining(rules, table.undrawn, len(table.tail)) < family.reserve(rules, sum(table.kongs)):
             return False
-        return not self._family_refuses(_PROBE_KONG)
-
-    def _family_refuses(self, probe: ev.Event) -> bool:
-        """The family's own rules refuse this kind of move now (Guangdong: no claim but 胡 on
-        the last discard, no kong without a drawable tile)."""
-        checks = self.family.event_checks
-        return checks is not None and bool(checks(self.rules, self.table, probe))
+        # the family's own rules on a kong now (Guangdong: none without a drawable tile)
+        checks = family.event_checks
+        return checks is None or not checks(rules, table, _PROBE_KONG)
 
     def _context(self, seat: int, how: str, tile: int, after_kong: bool = False, kong_discard: bool = False,
                  winners: int = 1) -> WinContext:
@@ -708,33 +714,47 @@ class _Hand:
         family's; a claim the pass book bars is never offered, and every legal claim
         a seat lets go is recorded in the book.
         """
-        n, rng, stats = self.n, self.rng, self.g.stats
-        family, rules, book, table = self.family, self.rules, self.book, self.table
-        rank = family.claim_rank
-        cfg = self.g.cfg
-        order = _ORDERS[n][d]
+        rng, family, rules, table, book = self.rng, self.family, self.rules, self.table, self.book
+        order = _ORDERS[self.n][d]
         offers: dict[int, dict[str, Any]] = {}
-        could: dict[int, list[str]] = {}
+        could: dict[int, list[str]] = {}  # the seats that could claim something
         kong_ok: Optional[bool] = None  # asked only when a seat could kong
         self._kong_discard = after_kong  # for rescoring several winners (一炮三响)
         # the family's own rule on the last discard (Guangdong: only 胡)
-        last = self._family_refuses(_PROBE_PONG)
-        anything = False
-        wait_entry, completes = self._wait_entry, family.completes
+        checks = family.event_checks
+        last = checks is not None and bool(checks(rules, table, _PROBE_PONG))
+        completes = family.completes
         exposed_kongs, could_pong, chow_options = family.exposed_kong_options, family.could_pong, family.chow_options
+        hands, melds_of, keys_of, kongs_of, waits = table.hands, table.melds, table.keys, table.kongs, self._waits
+        illegal = self.g.cfg.illegal_claimer
         for s in order:
-            counts = table.hands[s]
+            counts = hands[s]
+            melds = melds_of[s]
+            # the seat's wait entry, kept until its hand changes (as :meth:`_wait_entry`)
+            keys = keys_of[s]
+            got = waits[s]
+            if got is not None and got[0] == (keys[0], keys[1], keys[2], keys[3], len(melds), kongs_of[s]):
+                entry = got[1]
+            else:
+                entry = self._wait_entry(s)
+            win = None
+            if entry and completes(rules, entry, counts, melds, t):
+                win = self._discard_win(s, t, after_kong)
+            kongs = exposed_kongs(rules, counts, t)
+            pong = could_pong(rules, counts, t)
+            chows = chow_options(rules, counts, t, s, d) if not last else []
+            if win is None and not kongs and not pong and not chows:
+                if illegal == s and rng.random() < 0.5:
+                    bad = wild_pong_tiles(self.wild, counts, t)
+                    if bad is not None:
+                        offers[s] = {"pong": bad}
+                continue
             o: dict[str, Any] = {}
             c: list[str] = []
-            entry = wait_entry(s)
-            win = None
-            if entry and completes(rules, entry, counts, table.melds[s], t):
-                win = self._discard_win(s, t, after_kong)
             if win is not None:
                 c.append("win")
                 if family.pass_violation(book, s, "win", t, _always_legal, rules=rules) is None:
                     o["win"] = win
-            kongs = exposed_kongs(rules, counts, t)
             if kongs:
                 c.append("kong")
                 if kong_ok is None:
@@ -742,26 +762,25 @@ class _Hand:
                 if kong_ok and not last and family.pass_violation(book, s, "kong", t, _always_legal,
                                                                   rules=rules) is None:
                     o["kong"] = list(kongs[0])  # natural tiles first
-            if could_pong(rules, counts, t):
+            if pong:
                 c.append("pong")
                 if not last and family.pass_violation(book, s, "pong", t, _always_legal, rules=rules) is None:
                     o["pong"] = [t, t]
-            elif cfg.illegal_claimer == s and rng.random() < 0.5:
+            elif illegal == s and rng.random() < 0.5:
                 bad = wild_pong_tiles(self.wild, counts, t)
                 if bad is not None:
                     o["pong"] = bad
-            chows = chow_options(rules, counts, t, s, d) if not last else []
             if chows:
                 # a chicken joins a chow only as its plain tile; the bot prefers plain tiles
                 plain = [list(p) for p in chows if p[0] not in self.wild and p[1] not in self.wild]
                 o["chow"] = plain or [list(p) for p in chows]
-            could[s] = c
             if o:
                 offers[s] = o
             if c:
-                anything = True
-        if not offers and not anything:
+                could[s] = c
+        if not offers and not could:
             return None  # nobody could claim the discard: nothing to decide, log or book
+        stats, rank, cfg = self.g.stats, family.claim_rank, self.g.cfg
         colluders = cfg.colluding_pair or ()
         # The bots decide: a win is taken unless declined; then kong, pong, chow.
         decided: dict[int, str] = {}
@@ -800,7 +819,7 @@ class _Hand:
             taken = decided.get(s)
             if top is not None and top[0] != s:
                 taken = None
-            for c in could[s]:
+            for c in could.get(s, ()):
                 if c != taken:
                     if c == "win" and "win" in (o or {}) and not winners:
                         stats.bump(stats.claims, "win_declined")
@@ -933,7 +952,7 @@ class SeatView:
     def natural_kong_possible(self) -> bool:
         """Cheap pre-check: four natural of a kind, or the fourth natural tile of one's own pong."""
         nat = self.nat
-        if max(nat) == 4:
+        if 4 in nat:  # (a count is at most 4)
             return True
         return any(m.kind == "pong" and nat[m.of] for m in self.melds)
 
@@ -970,26 +989,38 @@ def bot_discard(hand: _Hand, view: SeatView, flavour: Optional[str]) -> int:
     pool = tenpai or cands
     # the keep score of each tile (the lowest goes): its count, its neighbours, the flavour
     keep = _KEEP[flavour]
-    main = -1
-    if flavour == "suit":
-        suit_counts = [sum(nat[9 * s:9 * s + 9]) for s in range(3)]
-        main = max(range(3), key=lambda s: suit_counts[s])
     keys = view.keys
-    # the tiles a run through each suit tile could use, by the suit's pattern
-    near = (_NEAR.get(keys[0]) or _near(keys[0])) + (_NEAR.get(keys[1]) or _near(keys[1])) \
-        + (_NEAR.get(keys[2]) or _near(keys[2]))
+    # the tiles a run through each suit tile could use, by the suit's pattern (honours: 0)
+    n0 = _NEAR.get(keys[0]) or _near(keys[0])
+    n1 = _NEAR.get(keys[1]) or _near(keys[1])
+    n2 = _NEAR.get(keys[2]) or _near(keys[2])
+    if flavour == "suit":
+        # a "suit" bot throws the other suits than its main (the first of the longest) first
+        c0, c1, c2 = sum(nat[0:9]), sum(nat[9:18]), sum(nat[18:27])
+        main = 0 if c0 >= c1 and c0 >= c2 else 1 if c1 >= c2 else 2
+        if main:
+            n0 = _OFF.get(n0) or _off(n0)
+        if main != 1:
+            n1 = _OFF.get(n1) or _off(n1)
+        if main != 2:
+            n2 = _OFF.get(n2) or _off(n2)
+    near = n0 + n1 + n2 + _HONOURS_NEAR
+    # the score is whole until the random part is added, so the sum's order does not matter
     rand = rng.random
-    best, best_v = pool[0], None
-    for t in pool:
-        v = keep[5 * t + nat[t]]
-        if t < 27:
-            v += near[t]
-            if main >= 0 and t // 9 != main:
-                v -= 8  # a "suit" bot throws the other suits first
-        v += rand()
-        if best_v is None or v < best_v:
-            best, best_v = t, v
-    return best
+    scores = [keep[5 * t + nat[t]] + near[t] + rand() for t in pool]
+    return pool[scores.index(min(scores))]  # the first lowest
+
+
+_HONOURS_NEAR = (0,) * 7
+
+
+#: a suit's neighbour scores -> the same less 8 (a "suit" bot's other suits)
+_OFF: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _off(near: tuple[int, ...]) -> tuple[int, ...]:
+    got = _OFF[near] = tuple(x - 8 for x in near)
+    return got
 
 
 def _keep_score(flavour: Optional[str], t: int, c: int) -> int:

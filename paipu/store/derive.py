@@ -180,28 +180,34 @@ def family_or_none(rules: Optional[Ruleset]) -> Any:
 COUNTED = ("TileDrawn", "TileDiscarded", "Chowed", "Ponged", "KongExposed", "KongAdded", "KongConcealed")
 
 _STAGE = f"""
-CREATE OR REPLACE TEMP TABLE _e AS
+-- each line with its marks (seg, hand), joined by position
+CREATE OR REPLACE TEMP TABLE _l AS
 SELECT json AS data, v[1] AS type, v[2] AS game, v[3]::INTEGER AS seq, v[4] AS at_raw,
-       v[5]::INTEGER AS seat, v[6] AS tile, v[7] AS source
+       v[5]::INTEGER AS seat, v[6] AS tile, v[7] AS source, m.seg, m.hand
 FROM (SELECT json, json_extract_string(json, ['$.type', '$.game', '$.seq', '$.at', '$.seat', '$.tile',
                                               '$.source']) AS v
-      FROM read_json_objects($path, format='newline_delimited'));
+      FROM read_json_objects($path, format='newline_delimited'))
+POSITIONAL JOIN read_csv($marks, columns={{'seg': 'INTEGER', 'hand': 'INTEGER'}}, header=false, auto_detect=false,
+                         delim=',', quote='', escape='') m;
 
-CREATE OR REPLACE TEMP TABLE _m AS
-SELECT * FROM read_csv($marks, columns={{'seg': 'INTEGER', 'hand': 'INTEGER'}}, header=false, auto_detect=false,
-                       delim=',', quote='', escape='');
+-- the events table takes each line's JSON, once
+INSERT INTO events SELECT game, seq, type, at_raw::TIMESTAMPTZ, hand, seat, tile, data FROM _l e{{only}};
 
--- pos: the line's place in the batch (games are whole and in log order); seg, hand: its marks
-CREATE OR REPLACE TEMP VIEW _w AS SELECT e.rowid AS pos, e.*, m.seg, m.hand FROM _e e POSITIONAL JOIN _m m;
+-- pos: the line's place in the spool (games are whole and in log order)
+CREATE OR REPLACE TEMP TABLE _r0 AS
+SELECT e.rowid AS pos, game, seq, type, seg, at_raw::TIMESTAMPTZ AS ts, seat, tile,
+       json_transform(data, '{_RARE_SPEC}') AS r
+FROM _l e WHERE type IN {_in(RARE_TYPES)}{{only_and}};
+
+-- from here on the lines without their JSON (so the batch's staging holds it no longer than needed)
+CREATE OR REPLACE TEMP TABLE _e AS SELECT e.rowid AS pos, e.* EXCLUDE (data) FROM _l e{{only}};
+DROP TABLE _l;
+CREATE OR REPLACE TEMP VIEW _w AS SELECT * FROM _e;
 
 CREATE OR REPLACE TEMP TABLE _gf AS
 SELECT game, min(pos) AS first_pos, max(pos) AS last_pos, count(*) AS events,
        count_if(type = 'HandStarted') AS hands
 FROM _w GROUP BY game;
-
-CREATE OR REPLACE TEMP TABLE _r0 AS
-SELECT pos, game, seq, type, seg, at_raw::TIMESTAMPTZ AS ts, seat, tile, json_transform(data, '{_RARE_SPEC}') AS r
-FROM _w WHERE type IN {_in(RARE_TYPES)};
 
 -- the room: players by seat, from the game's opening GameOpened, then each RoomResized
 CREATE OR REPLACE TEMP TABLE _room AS
@@ -209,9 +215,13 @@ SELECT r.game, r.pos, r.r.seats AS players
 FROM _r0 r JOIN _gf g USING (game)
 WHERE r.type = 'RoomResized' OR (r.type = 'GameOpened' AND r.pos = g.first_pos);
 
+-- each rare line's room: the players of the game's last room line at or before it
 CREATE OR REPLACE TEMP TABLE _r AS
-SELECT r.*, coalesce(m.players, []::VARCHAR[]) AS players
-FROM _r0 r ASOF LEFT JOIN _room m ON m.game = r.game AND m.pos <= r.pos;
+SELECT r.* EXCLUDE (room), coalesce(last_value(room IGNORE NULLS) OVER (PARTITION BY game ORDER BY pos
+                                    ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW), []::VARCHAR[]) AS players
+FROM (SELECT r.*, CASE WHEN r.type = 'RoomResized' OR (r.type = 'GameOpened' AND r.pos = g.first_pos)
+                       THEN r.r.seats END AS room
+      FROM _r0 r JOIN _gf g USING (game)) r;
 DROP TABLE _r0;
 
 -- a hand's lines: its segment (from its HandStarted to its first HandSettled, or to the
@@ -377,7 +387,6 @@ LEFT JOIN _cfg c ON c.game = g.game;
 """
 
 _INSERTS = f"""
-INSERT INTO events SELECT game, seq, type, at_raw::TIMESTAMPTZ, hand, seat, tile, data FROM _w;
 INSERT INTO games SELECT * EXCLUDE (tile_count) FROM _g;
 INSERT INTO hands
 SELECT h.game, h.hand, h.dealer, h.hn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at,
@@ -555,17 +564,73 @@ def _chickens(con: duckdb.DuckDBPyConnection, spool_dir: str) -> None:
 # the batch
 
 
-def write_batch(con: duckdb.DuckDBPyConnection, lines: Sequence[tuple[bytes, bytes]], meta: list[dict],
+class Spool:
+    """A batch's games on disk, as :func:`write_batch` reads them: their JSON lines in one file
+    and their marks in another (each game's lines together and in log order, see
+    :func:`game_lines`), written as the batch is read so no batch waits in memory."""
+
+    def __init__(self, spool_dir: str, name: str):
+        self.events = os.path.join(spool_dir, f"{name}.ndjson")
+        self.marks = os.path.join(spool_dir, f"{name}.marks.csv")
+        self._f: Any = open(self.events, "wb")
+        self._g: Any = open(self.marks, "wb")
+        #: game id -> (offset, size) of its lines, (offset, size) of its marks
+        self.spans: dict[str, tuple[int, int, int, int]] = {}
+        self._at = [0, 0]
+
+    def add(self, game: str, lines: bytes, marks: bytes) -> None:
+        """Append one game's lines and marks."""
+        self._f.write(lines)
+        self._g.write(marks)
+        a, b = self._at
+        self.spans[game] = (a, len(lines), b, len(marks))
+        self._at = [a + len(lines), b + len(marks)]
+
+    def close(self) -> None:
+        """Finish writing (before DuckDB reads the files)."""
+        if self._f is not None:
+            self._f.close()
+            self._g.close()
+            self._f = self._g = None
+
+    def game(self, game: str) -> tuple[bytes, bytes]:
+        """One game's lines and marks, read back (a batch retried game by game)."""
+        a, n, b, m = self.spans[game]
+        with open(self.events, "rb") as f, open(self.marks, "rb") as g:
+            f.seek(a)
+            g.seek(b)
+            return f.read(n), g.read(m)
+
+    def remove(self) -> None:
+        """Delete the files."""
+        self.close()
+        for p in (self.events, self.marks):
+            try:
+                os.remove(p)
+            except OSError:
+                pass
+
+    @classmethod
+    def of(cls, spool_dir: str, name: str, games: Sequence[tuple[str, tuple[bytes, bytes]]]) -> "Spool":
+        """A closed spool of these games' (lines, marks)."""
+        sp = cls(spool_dir, name)
+        for game, (lines, marks) in games:
+            sp.add(game, lines, marks)
+        sp.close()
+        return sp
+
+
+def write_batch(con: duckdb.DuckDBPyConnection, spool: Spool, meta: list[dict],
                 replaced: list[str],
                 spool_dir: str,
                 now: Any, audit_rows: Optional[tuple[list, list, list]] = None,
                 audit_tables: Optional[tuple[str, str, str]] = None,
                 before_commit: Optional[Callable[[], None]] = None,
                 tables: Sequence[str] = ()) -> tuple[int, int, float]:
-    """Write the games of ``lines`` (each game's JSON lines and marks, see :func:`game_lines`) in one
-    transaction.
+    """Write the games of ``meta`` (one row per game, :data:`META_COLUMNS`) from ``spool`` in one
+    transaction; the spool's other games are left out.
 
-    ``meta`` holds one row per game (:data:`META_COLUMNS`).  The audit's rows come
+    The audit's rows come
     either as Python rows (``audit_rows``: findings, ledger, corrections, see
     :data:`FINDING_COLUMNS` …) or as the names of temp tables already loaded from an
     audit's output (``audit_tables``).  The games of ``replaced`` are deleted first from
@@ -573,24 +638,20 @@ def write_batch(con: duckdb.DuckDBPyConnection, lines: Sequence[tuple[bytes, byt
     inside the transaction.  Returns events, findings, seconds
     spent loading the raw events.
     """
-    path = os.path.join(spool_dir, "events.ndjson")
-    marks = os.path.join(spool_dir, "marks.csv")
-    with open(path, "wb") as f, open(marks, "wb") as g:
-        for b, m in lines:
-            f.write(b)
-            g.write(m)
+    spool.close()
+    # the spool's games this batch leaves out (already stored unchanged): their lines are skipped
+    only = " WHERE e.game IN (SELECT game FROM _meta)" if len(meta) < len(spool.spans) else ""
     con.execute("BEGIN")
     try:
         if replaced:
             for name in tables:
                 con.execute(f"DELETE FROM {name} WHERE game IN (SELECT unnest($ids))", {"ids": replaced})
-        t0 = time.perf_counter()
-        first, second, rest = _STAGE.split(";\n", 2)
-        con.execute(first, {"path": path})
-        con.execute(second, {"marks": marks})
-        raw = time.perf_counter() - t0
-        _run(con, rest)
         _load(con, "_meta", meta, META_COLUMNS, spool_dir)
+        t0 = time.perf_counter()
+        first, rest = _STAGE.split(";\n", 1)
+        con.execute(first, {"path": spool.events, "marks": spool.marks})
+        raw = time.perf_counter() - t0
+        _run(con, rest.replace("{only}", only).replace("{only_and}", only.replace(" WHERE ", " AND ")))
         _run(con, _HANDS)
         _run(con, _HAND_PLAYERS)
         _configs(con, spool_dir)
@@ -609,6 +670,7 @@ def write_batch(con: duckdb.DuckDBPyConnection, lines: Sequence[tuple[bytes, byt
         findings = int(con.execute("SELECT coalesce(sum(findings), 0) FROM _g").fetchone()[0])
         if before_commit is not None:
             before_commit()
+        _drop_stage(con)
         con.execute("COMMIT")
     except BaseException:
         try:
@@ -617,15 +679,23 @@ def write_batch(con: duckdb.DuckDBPyConnection, lines: Sequence[tuple[bytes, byt
             pass
         raise
     finally:
-        for v in ("_w",):
-            try:
-                con.execute(f"DROP VIEW IF EXISTS {v}")
-            except duckdb.Error:
-                pass
-        for t in ("_e", "_m", "_gf", "_room", "_r", "_seg", "_cnt", "_settle", "_carry", "_h", "_wins", "_hp", "_g",
-                  "_meta", "_cfg", "_chk", "_want", "_af", "_al", "_ac"):
-            try:
-                con.execute(f"DROP TABLE IF EXISTS {t}")
-            except duckdb.Error:
-                pass
+        _drop_stage(con)
     return events, findings, raw
+
+
+#: The batch's staging tables (temporary; dropped before the commit, so the commit writes the
+#: store's own tables only).
+_STAGING = ("_l", "_e", "_m", "_gf", "_room", "_r", "_seg", "_cnt", "_settle", "_carry", "_h", "_wins", "_hp", "_g",
+            "_meta", "_cfg", "_chk", "_want", "_af", "_al", "_ac")
+
+
+def _drop_stage(con: duckdb.DuckDBPyConnection) -> None:
+    try:
+        con.execute("DROP VIEW IF EXISTS _w")
+    except duckdb.Error:
+        pass
+    for t in _STAGING:
+        try:
+            con.execute(f"DROP TABLE IF EXISTS {t}")
+        except duckdb.Error:
+            pass

@@ -14,8 +14,10 @@ Guarantees:
 * **All or nothing.** Games are written in batches, each batch one transaction:
   an interrupted ingest leaves the store as it was after the last whole batch.
 * **Bounded memory.** Games are streamed; rows wait on a temporary disk spool
-  (newline-delimited JSON written by msgspec) and DuckDB's JSON reader loads each
-  spool in one statement — no Arrow, no row-by-row ``executemany``.
+  (newline-delimited JSON written by msgspec, each game's lines appended as it is
+  read) and DuckDB's JSON reader loads each spool in one statement — no Arrow, no
+  row-by-row ``executemany``.  An ingest writing its own store limits DuckDB's
+  memory (:data:`INGEST_MEMORY`), spilling into the spool folder.
 """
 
 from __future__ import annotations
@@ -50,6 +52,11 @@ STORE_VERSION = 1
 
 #: Games per batch are cut when this many events are waiting (one transaction each).
 DEFAULT_BATCH_EVENTS = 250_000
+
+#: DuckDB's memory limit while an ingest writes its own store: past it DuckDB writes
+#: temporary blocks to the spool folder, so the ingest's peak memory stays bounded
+#: whatever the input's size (much less than a batch's staging makes DuckDB spill and crawl).
+INGEST_MEMORY = "96MB"
 
 
 # ---------------------------------------------------------------------------
@@ -859,6 +866,15 @@ def sweep_spools(db: str) -> int:
     return swept
 
 
+def _bound_memory(con: duckdb.DuckDBPyConnection, spool_dir: str) -> None:
+    """Bound DuckDB's memory for the ingest (:data:`INGEST_MEMORY`), spilling into ``spool_dir``
+    (removed with the spool at the end, swept after a killed ingest)."""
+    con.execute("SET memory_limit = $m", {"m": INGEST_MEMORY})
+    con.execute("SET temp_directory = $d", {"d": spool_dir})
+    # the ingest reports its own progress (on stderr, to a terminal only); DuckDB's bar would go to stdout
+    con.execute("SET enable_progress_bar = false")
+
+
 def _make_spool(db: str) -> str:
     if db == ":memory:":
         return tempfile.mkdtemp(prefix="paipu-ingest-")
@@ -983,10 +999,10 @@ class _DuckTarget:
         """The connection the SQL derivation writes through (temp tables live there)."""
         return self.con
 
-    def write_sql(self, lines: list[tuple[bytes, bytes]], metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
+    def write_sql(self, spool: derive.Spool, metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
                   audit_rows: Any, audit_tables: Any, hook: Optional[Callable[[], None]]) -> tuple[int, int, float]:
         """One batch in one transaction (see :func:`paipu.store.derive.write_batch`)."""
-        return derive.write_batch(self.con, lines, metas, replaced, spool_dir, now, audit_rows=audit_rows,
+        return derive.write_batch(self.con, spool, metas, replaced, spool_dir, now, audit_rows=audit_rows,
                                   audit_tables=audit_tables, before_commit=hook, tables=TABLE_NAMES)
 
 
@@ -1108,15 +1124,17 @@ def _write(con: duckdb.DuckDBPyConnection, write: list[tuple[str, GameRows]], re
 
 
 class _SqlBatch:
-    """One batch of games waiting to be written: their JSON lines, hashes, game-row facts and (when
-    the audit runs here) their logs."""
+    """One batch of games waiting to be written: their JSON lines on the spool, hashes, game-row
+    facts and (when the audit runs here) their logs."""
 
-    def __init__(self) -> None:
-        self.games: dict[str, tuple[str, tuple[bytes, bytes], dict, Optional[GameLog]]] = {}
+    def __init__(self, spool_dir: str, number: int) -> None:
+        self.games: dict[str, tuple[str, dict, Optional[GameLog]]] = {}
         self.events = 0
+        self.spool = derive.Spool(spool_dir, f"batch-{number}")
 
     def add(self, game: str, content_hash: str, lines: tuple[bytes, bytes], log: GameLog, keep_log: bool) -> None:
-        self.games[game] = (content_hash, lines, _meta(log, content_hash), log if keep_log else None)
+        self.spool.add(game, *lines)
+        self.games[game] = (content_hash, _meta(log, content_hash), log if keep_log else None)
         self.events += len(log.events)
 
 
@@ -1212,6 +1230,8 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
         if db != ":memory:":
             sweep_spools(db)
         spool_dir = _make_spool(db)
+        if own and db != ":memory:":
+            _bound_memory(con, spool_dir)
         if audit_output is not None:
             from .audit_join import AuditOutput
 
@@ -1226,11 +1246,15 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
         keep = auditor is not None
 
         def flush(b: _SqlBatch) -> None:
-            _flush_sql(target, b, report, spool_dir, auditor, joined, before_commit)
+            try:
+                _flush_sql(target, b, report, spool_dir, auditor, joined, before_commit)
+            finally:
+                b.spool.remove()
 
         # the audit runs here with the logs in hand: batch after batch; otherwise the writer overlaps
         writer = _Writer(flush) if not keep else None
-        batch = _SqlBatch()
+        made = 1
+        batch = _SqlBatch(spool_dir, made)
         for log in reader.games():
             report.games_read += 1
             try:
@@ -1242,12 +1266,17 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
                 continue
             batch.add(log.game, content_hash, (lines, marks), log, keep)
             if batch.events >= batch_events:
+                batch.spool.close()
                 writer.put(batch) if writer is not None else flush(batch)
-                batch = _SqlBatch()
+                made += 1
+                batch = _SqlBatch(spool_dir, made)
                 if progress:
                     progress(report)
+        batch.spool.close()
         if batch.games:
             writer.put(batch) if writer is not None else flush(batch)
+        else:
+            batch.spool.remove()
         if writer is not None:
             w, writer = writer, None
             w.finish()
@@ -1283,17 +1312,17 @@ def _flush_sql(target: Any, batch: _SqlBatch, report: IngestReport, spool_dir: s
     """
     ids = list(batch.games)
     known = target.known(ids)
-    write: list[tuple[str, tuple[bytes, bytes], dict, Optional[tuple]]] = []
+    write: list[tuple[str, None, dict, Optional[tuple]]] = []
     replaced: list[str] = []
     logs: list[GameLog] = []
-    for game, (h, lines, meta, log) in batch.games.items():
+    for game, (h, meta, log) in batch.games.items():
         old = known.get(game)
         if old == h:
             report.unchanged += 1
             continue
         if old is not None:
             replaced.append(game)
-        write.append((game, lines, meta, None))
+        write.append((game, None, meta, None))
         if log is not None:
             logs.append(log)
     if joined is not None:
@@ -1322,7 +1351,8 @@ def _flush_sql(target: Any, batch: _SqlBatch, report: IngestReport, spool_dir: s
     now = datetime.now(timezone.utc)
     replaced_set = set(replaced)
 
-    def one(items: list, batch_no: int, hook: Optional[Callable[[int], None]]) -> tuple[int, int, float]:
+    def one(items: list, batch_no: int, hook: Optional[Callable[[int], None]],
+            spool: derive.Spool) -> tuple[int, int, float]:
         audit_py = None
         if joined is None and auditor is not None:
             audit_py = ([], [], [])
@@ -1332,21 +1362,22 @@ def _flush_sql(target: Any, batch: _SqlBatch, report: IngestReport, spool_dir: s
                         audit_py[k].extend(rows[k])
         metas = [dict((k, v) for k, v in m.items() if k in derive.META_COLUMNS) for _g, _l, m, _a in items]
         gone = [g for g, _l, _m, _a in items if g in replaced_set]
-        return target.write_sql([lines for _g, lines, _m, _a in items], metas, gone, spool_dir, now, audit_py,
+        return target.write_sql(spool, metas, gone, spool_dir, now, audit_py,
                                 joined.tables if joined is not None else None,
                                 (lambda: hook(batch_no)) if hook is not None else None)
 
     if not write:
         return
     try:
-        events, findings, raw = one(write, report.batches + 1, before_commit)
+        events, findings, raw = one(write, report.batches + 1, before_commit, batch.spool)
     except duckdb.Error as e:
         if isinstance(e, duckdb.InterruptException):
             raise
         for item in write:
             game = item[0]
+            single = derive.Spool.of(spool_dir, "game", [(game, batch.spool.game(game))])
             try:
-                ev_n, f_n, r_s = one([item], report.batches + 1, None)
+                ev_n, f_n, r_s = one([item], report.batches + 1, None, single)
             except duckdb.Error as x:
                 if isinstance(x, duckdb.InterruptException):
                     raise

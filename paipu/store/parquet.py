@@ -331,7 +331,7 @@ class ParquetTarget:
             self._mem = connect_store(":memory:")
         return self._mem
 
-    def write_sql(self, lines: list[tuple[bytes, bytes]], metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
+    def write_sql(self, spool: Any, metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
                   audit_rows: Any, audit_tables: Any, hook: Optional[Callable[[], None]]) -> tuple[int, int, float]:
         """Derive a batch in SQL (:func:`paipu.store.derive.write_batch`) in memory, then write it as one
         Parquet batch (see :meth:`Dataset.write_batch`); returns events, findings, load seconds."""
@@ -342,12 +342,12 @@ class ParquetTarget:
         for t in _TABLES:
             mem.execute(f"DELETE FROM {t.name}")
         t0 = time.perf_counter()
-        events, findings, _raw = write_batch(mem, lines, metas, [], spool_dir, now, audit_rows=audit_rows,
+        events, findings, _raw = write_batch(mem, spool, metas, [], spool_dir, now, audit_rows=audit_rows,
                                              audit_tables=audit_tables)
         parts: dict[str, list[str]] = defaultdict(list)
         for game, opened_at, server in mem.execute("SELECT game, opened_at, server FROM games").fetchall():
             parts[partition(opened_at, server)].append(game)
-        if lines:
+        if metas:
             self.ds.write_batch(mem, parts, replaced, hook)
         raw = time.perf_counter() - t0
         if self._con is not None:

@@ -86,6 +86,41 @@ def test_complete_without_equals_one_key_check_per_removal():
     assert found > 50  # the sample holds hands one discard from complete
 
 
+def test_complete_without_with_a_suit_that_cannot_be_sets_only():
+    # Four of an honour (no sets-only reading: a wild would be its fifth) and a quad in a
+    # suit: the quick rejection must not drop a removal that makes the hand complete.
+    rng = random.Random(16)
+    found = 0
+    for _ in range(2000):
+        wilds = rng.randrange(0, 4)
+        c = [0] * 34
+        c[rng.randrange(27, 34)] = 4
+        if rng.random() < 0.5:
+            c[rng.randrange(27)] = 4
+        pool = [t for t in range(34) for _ in range(4 - c[t])]
+        for t in rng.sample(pool, max(0, 15 - wilds - 3 * rng.randrange(0, 3) - sum(c))):
+            c[t] += 1
+        want = []
+        for t in range(34):
+            if c[t]:
+                c[t] -= 1
+                if H.is_complete_keys(*H.hand_keys(c), wilds):
+                    want.append(t)
+                c[t] += 1
+        assert H.complete_without(H.hand_keys(c), wilds) == want, (c, wilds)
+        found += bool(want)
+    assert found > 20
+    # 77888899m holds its pair for free (789 789 88) but needs four wilds as sets only:
+    # with one wild, taking the 9z leaves 45s + the wild, complete; a quick rejection that
+    # priced the pair outside a suit at no less than one wild would miss it
+    c = [0] * 34
+    for t in (6, 6, 7, 7, 7, 7, 8, 8, 9, 10, 11, 21, 22, 33):
+        c[t] += 1
+    assert H.complete_without(H.hand_keys(c), 1) == [33]
+    c[22], c[26] = 0, 1  # near miss: 4s 9s, which one wild cannot make a set
+    assert H.complete_without(H.hand_keys(c), 1) == []
+
+
 def test_seven_pairs_without_equals_one_check_per_removal():
     rng = random.Random(15)
     pool = [t for t in range(34) for _ in range(4)]
