@@ -103,7 +103,8 @@ class Book:
             if how == "self_draw":
                 if dianganghua_from is not None and self.rules.dianganghua == "dianpao":
                     if self.explain:
-                        self.lines.append(f"seat {seat} 点杠花 (算点炮): seat {dianganghua_from} alone pays P = {p}")
+                        self.lines.append(f"seat {seat} 点杠花 (算点炮): seat {dianganghua_from} "
+                                          f"alone pays P = {p}")
                     out.append(self._pay(dianganghua_from, seat, p, "win"))
                     continue
                 each = p + b if self.rules.zimo_bonus == "jiadi" else p
