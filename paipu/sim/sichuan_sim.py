@@ -40,6 +40,44 @@ class _End(Exception):
     """The hand is over."""
 
 
+# --- the deal: 换三张 and arranged walls (strategy and seeding, not rules) ---------------------
+
+def _three(hand: list[int]) -> list[int]:
+    """换三张: three tiles of the shortest suit holding at least three."""
+    by = {u: [t for t in hand if t // 9 == u] for u in range(3)}
+    u = min((u for u in range(3) if len(by[u]) >= 3), key=lambda u: len(by[u]))
+    return sorted(by[u])[:3]
+
+def _arranged(rng: random.Random, wall: list[int], kind: str) -> list[int]:
+    """A wall whose deal (or last tile) makes a rare moment likely."""
+    if kind == "jiangdui":  # the dealer is dealt 2/5/8 pongs and a pair (天胡 where it is on)
+        a, b = rng.sample(range(3), 2)
+        hand = [9 * a + 1] * 3 + [9 * a + 4] * 3 + [9 * a + 7] * 3 + [9 * b + 1] * 3 + [9 * b + 4] * 2
+        rest = list(wall)
+        for t in hand:
+            rest.remove(t)
+        return hand + rest
+    if kind in ("tianhe", "dihe"):
+        s = rng.randrange(3)
+        base = [9 * s + r for r in (0, 1, 2, 3, 4, 5, 6, 7, 8)] + [9 * s + rng.randrange(9)] * 2
+        r = rng.randrange(7)
+        hand = base + [9 * s + r, 9 * s + r + 1, 9 * s + r + 2]
+        counts = [hand.count(k) for k in range(27)]
+        if max(counts) > 4:
+            return wall
+        rest = list(wall)
+        for t in hand:
+            rest.remove(t)
+        if kind == "tianhe":
+            return hand + rest
+        # 地胡: the dealer's 下家 is dealt 13 of them and draws the 14th first
+        last = hand.pop()
+        out = rest[:14] + hand + rest[14:]
+        out.insert(14 + 13 * 3, last)
+        return out
+    return wall
+
+
 class SichuanGame:
     """One room of ``hands`` hands."""
 
@@ -75,7 +113,7 @@ class SichuanGame:
         kind = None
         if self.arrange and rng.random() < self.arrange:
             kind = rng.choice(("tianhe", "dihe", "jiangdui"))
-            wall = self._arranged(wall, kind, dealer)
+            wall = _arranged(self.rng, wall, kind)
             self.arranged += 1
         self.wall = wall
         order = [dealer] + [(dealer + k) % 4 for k in range(1, 4)]
@@ -89,7 +127,7 @@ class SichuanGame:
         hands = {s: list(dealt[s]) for s in range(4)}
         if rules.huan_san_zhang:
             direction = rng.choice(("next", "prev", "across"))
-            given = [self._three(hands[s]) for s in range(4)]
+            given = [_three(hands[s]) for s in range(4)]
             exchange = (direction, [_str(x) for x in given])
             step = {"next": 1, "prev": 3, "across": 2}[direction]
             for s in range(4):
@@ -115,42 +153,6 @@ class SichuanGame:
             pass
         g.settle()
         return g.book.first
-
-    def _three(self, hand: list[int]) -> list[int]:
-        """换三张: three tiles of the shortest suit holding at least three."""
-        by = {u: [t for t in hand if t // 9 == u] for u in range(3)}
-        u = min((u for u in range(3) if len(by[u]) >= 3), key=lambda u: len(by[u]))
-        return sorted(by[u])[:3]
-
-    def _arranged(self, wall: list[int], kind: str, dealer: int) -> list[int]:
-        """A wall whose deal (or last tile) makes a rare moment likely."""
-        rng = self.rng
-        if kind == "jiangdui":  # the dealer is dealt 2/5/8 pongs and a pair (天胡 where it is on)
-            a, b = rng.sample(range(3), 2)
-            hand = [9 * a + 1] * 3 + [9 * a + 4] * 3 + [9 * a + 7] * 3 + [9 * b + 1] * 3 + [9 * b + 4] * 2
-            rest = list(wall)
-            for t in hand:
-                rest.remove(t)
-            return hand + rest
-        if kind in ("tianhe", "dihe"):
-            s = rng.randrange(3)
-            base = [9 * s + r for r in (0, 1, 2, 3, 4, 5, 6, 7, 8)] + [9 * s + rng.randrange(9)] * 2
-            r = rng.randrange(7)
-            hand = base + [9 * s + r, 9 * s + r + 1, 9 * s + r + 2]
-            counts = [hand.count(k) for k in range(27)]
-            if max(counts) > 4:
-                return wall
-            rest = list(wall)
-            for t in hand:
-                rest.remove(t)
-            if kind == "tianhe":
-                return hand + rest
-            # 地胡: the dealer's 下家 is dealt 13 of them and draws the 14th first
-            last = hand.pop()
-            out = rest[:14] + hand + rest[14:]
-            out.insert(14 + 13 * 3, last)
-            return out
-        return wall
 
     # -- moves ------------------------------------------------------------------------------
 
