@@ -343,6 +343,113 @@ def _always_legal(seat: int, tile: int, kong_discard: bool) -> bool:
 _ORDERS = {n: tuple(tuple((d + k) % n for k in range(1, n)) for d in range(n)) for n in (2, 3, 4)}
 
 
+class _Rulings:
+    """The family's answers about one hand's seats on the live table, for the table
+    driver and the bots: the exhaustive-draw count, wins and waits (each seat's wait
+    entry kept until its hand changes), kong options, the pass book's bar."""
+
+    def __init__(self, game: "_Game", book: PassBook):
+        self.family = game.family
+        self.rules = game.rules
+        self.table = game.table  # the live table (read only)
+        self.book = book
+        #: per seat: (its hand's signature, the family's wait entry for it), kept until
+        #: that seat's hand changes (see :meth:`wait_entry`)
+        self.waits: list[Optional[tuple[tuple, Any]]] = [None] * game.n
+
+    def remaining(self) -> int:
+        """Tiles that count as remaining for the exhaustive draw (the family's count)."""
+        table = self.table
+        return self.family.remaining(self.rules, table.undrawn, len(table.tail))
+
+    def reserve(self) -> int:
+        """The family's exhaustive-draw reserve for the kongs declared so far."""
+        return self.family.reserve(self.rules, sum(self.table.kongs))
+
+    def context(self, seat: int, how: str, tile: int, after_kong: bool = False, kong_discard: bool = False,
+                 winners: int = 1) -> WinContext:
+        """The win context the family scores with (its own, e.g. winds and 天/地/人和, where it has one)."""
+        make = self.family.win_context
+        if make is not None:
+            return make(self.rules, self.table, seat, how, tile, after_kong, kong_discard, winners)
+        return WinContext(how, tile, after_kong=after_kong, kong_discard=kong_discard)
+
+    def may_win_on(self, seat: int, tile: int) -> bool:
+        """No pass rule (过胡) bars ``seat`` from winning on ``tile`` from another seat."""
+        return self.family.pass_violation(self.book, seat, "win", tile, _always_legal, rules=self.rules) is None
+
+    def self_draw_win(self, seat: int, tile: int, after_kong: bool) -> Optional[Score]:
+        """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong)."""
+        family, rules = self.family, self.rules
+        counts, melds = self.table.hands[seat], self.table.melds[seat]
+        # cheap superset first: the hand without its melds' max-four headroom
+        if not family.is_winning(rules, counts, ()):
+            return None
+        if melds and not family.is_winning(rules, counts, melds):
+            return None
+        sc = family.score(rules, _tiles(counts), melds, self.context(seat, "self_draw", tile, after_kong=after_kong))
+        return sc if sc.wins else None
+
+    def wait_entry(self, seat: int) -> Any:
+        """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
+        can complete it), kept until that seat's hand changes: its concealed counts (the
+        suit keys), its melds and its kongs (an added kong keeps the number of melds)."""
+        table = self.table
+        keys = table.keys[seat]
+        melds = table.melds[seat]
+        sig = (keys[0], keys[1], keys[2], keys[3], len(melds), table.kongs[seat])
+        got = self.waits[seat]
+        if got is not None and got[0] == sig:
+            return got[1]
+        entry = self.family.seat_waits(self.rules, table.hands[seat], keys, table.held[seat], melds)
+        self.waits[seat] = (sig, entry)
+        return entry
+
+    def completes(self, seat: int, tile: int) -> bool:
+        """The family's exact test: ``tile`` from another seat completes the seat's hand."""
+        entry = self.wait_entry(seat)
+        if not entry:
+            return False
+        table = self.table
+        return self.family.completes(self.rules, entry, table.hands[seat], table.melds[seat], tile)
+
+    def win_from(self, seat: int, tile: int, how: str, kong_discard: bool = False) -> Optional[Score]:
+        """A legal win on ``tile`` taken from another seat (a discard or a robbed kong's
+        tile), pass rules aside: one tile from complete, complete with it, enough fan.
+        ``how``: ``discard`` or ``robbed_kong``; the family's win context and score are
+        built only for a tile that completes the hand."""
+        if not self.completes(seat, tile):
+            return None
+        table = self.table
+        ctx = self.context(seat, how, tile, kong_discard=kong_discard)
+        sc = self.family.score(self.rules, _tiles(table.hands[seat]) + [tile], table.melds[seat], ctx)
+        return sc if sc.wins else None
+
+    def discard_win(self, seat: int, tile: int, kong_discard: bool) -> Optional[Score]:
+        """点炮: a legal win on another seat's discard (pass rules aside)."""
+        return self.win_from(seat, tile, "discard", kong_discard)
+
+    def would_win_with(self, seat: int, tile: int) -> bool:
+        """Whether drawing ``tile`` completes the seat's hand (for choosing the tail tile)."""
+        counts = list(self.table.hands[seat])
+        counts[tile] += 1
+        return self.family.is_winning(self.rules, counts, self.table.melds[seat])
+
+    def own_kongs(self, view: "SeatView") -> list[tuple[int, list[int], bool]]:
+        """Kongs from the hand as the family offers them: (kind, tiles from hand, added?)."""
+        out: list[tuple[int, list[int], bool]] = []
+        family, rules = self.family, self.rules
+        # cheap pre-checks: a concealed kong needs a kind that reaches four with every
+        # chicken; an added kong needs one of the seat's own pongs
+        if max(view.nat) + view.wilds >= 4 or max(view.counts) >= 4:
+            for k, tiles in family.concealed_kong_options(rules, view.counts):
+                out.append((k, list(tiles), False))
+        if any(m.kind == "pong" for m in view.melds):
+            for k, tile in family.added_kong_options(rules, view.counts, view.melds):
+                out.append((k, [tile], True))
+        return out
+
+
 class _Hand:
     def __init__(self, game: _Game, number: int, dealer: int):
         self.g = game
@@ -356,80 +463,19 @@ class _Hand:
         self.table = game.table  # the live table (read only)
         #: the passing restrictions: what each seat let go since its own last draw or claim
         self.book = PassBook(self.n, self.family.tile_passes)
-        self.flavour = [self._pick_flavour() for _ in range(self.n)]
+        self.flavour = [_pick_flavour(self) for _ in range(self.n)]
         self.pool = self.family.tail_pool(self.rules)
         #: the game's writer (one call less per event)
         self.emit = game.emit
-        #: per seat: (its hand's signature, the family's wait entry for it), kept until
-        #: that seat's hand changes (see :meth:`_wait_entry`)
-        self._waits: list[Optional[tuple[tuple, Any]]] = [None] * self.n
+        #: the family's answers about the seats (wins, waits, kong options)
+        self.ask = _Rulings(game, self.book)
 
-    def _pick_flavour(self) -> Optional[str]:
-        x = self.rng.random()
-        if x < 0.25:
-            return "suit"
-        if x < 0.40:
-            return "pairs"
-        if x < 0.48:
-            return "honours"
-        if x < 0.58:
-            return "winds"   # chases wind pongs: 小四喜 / 大四喜
-        if x < 0.68:
-            return "kongs"   # keeps pairs and triplets, declares every kong it can: 双杠 / 四杠
-        return None
-
-    # -- the wall ---------------------------------------------------------------
-
-    def shuffle(self) -> list[int]:
-        wall = [t for t in range(NUM_KINDS) for _ in range(4)]
-        self.rng.shuffle(wall)
-        if self.g.cfg.biased_shuffle:
-            dealt = 14 + 13 * (self.n - 1)
-            lo, hi = dealt, dealt + 24
-            low = [j for j in range(hi, TOTAL - 30) if wall[j] < 27 and wall[j] % 9 <= 2]
-            for i in range(lo, hi):
-                if low and self.rng.random() < 0.6 and not (wall[i] < 27 and wall[i] % 9 <= 2):
-                    j = low.pop(self.rng.randrange(len(low)))
-                    wall[i], wall[j] = wall[j], wall[i]
-        if self.g.cfg.rare_hands and self.rng.random() < self.g.cfg.rare_hands:
-            self._seed_rare_hand(wall)
-        return wall
-
-    def _seed_rare_hand(self, wall: list[int]) -> None:
-        """Swap tiles into one seat's deal: three wind triplets and a wind pair (大四喜
-        in reach), or three quads (四杠 in reach); that seat plays for it."""
-        rng = self.rng
-        seat = rng.randrange(self.n)
-        k = (seat - self.dealer) % self.n
-        start = 0 if k == 0 else 14 + 13 * (k - 1)
-        if rng.random() < 0.5:
-            winds = list(WINDS)
-            rng.shuffle(winds)
-            want = [t for t in winds[:3] for _ in range(3)] + [winds[3]] * 2
-            self.flavour[seat] = "winds"
-        else:
-            kinds = rng.sample(range(NUM_KINDS), 3)
-            want = [t for t in kinds for _ in range(4)]
-            self.flavour[seat] = "kongs"
-        for i, t in enumerate(want):
-            here = start + i
-            j = wall.index(t, here) if t in wall[here:] else wall.index(t)
-            wall[here], wall[j] = wall[j], wall[here]
-
-    def remaining(self) -> int:
-        """Tiles that count as remaining for the exhaustive draw (the family's count)."""
-        table = self.table
-        return self.family.remaining(self.rules, table.undrawn, len(table.tail))
-
-    def reserve(self) -> int:
-        """The family's exhaustive-draw reserve for the kongs declared so far."""
-        return self.family.reserve(self.rules, sum(self.table.kongs))
 
     # -- play ------------------------------------------------------------------
 
     def play(self) -> "HandResult":
         g, n, rng = self.g, self.n, self.rng
-        wall = self.shuffle()
+        wall = shuffled_wall(self)
         self.wall = wall
         self.emit(ev.HandStarted, hand=self.number, dealer=self.dealer,
                   wall=[TILE_NAMES[t] for t in wall] if g.cfg.include_wall else None, dice=None)
@@ -480,7 +526,7 @@ class _Hand:
             nxt = (seat + 1) % n
             if family.remaining(rules, table.undrawn, len(table.tail)) <= family.reserve(rules, sum(table.kongs)):
                 # the family's exhaustive draw (黄庄): drawn once the remaining tiles are down to its reserve
-                self.emit(ev.HandDrawn, remaining=self.remaining())
+                self.emit(ev.HandDrawn, remaining=self.ask.remaining())
                 self._end(HandResult(winners=(), how="drawn", from_seat=None))
             tile = self.wall[self.head]
             self.head += 1
@@ -496,11 +542,11 @@ class _Hand:
         table = self.table
         while True:
             if drew is not None:
-                win = self._self_draw_win(seat, drew[0], drew[1])
-                if win is not None and not self._holds_out(seat, win):
+                win = self.ask.self_draw_win(seat, drew[0], drew[1])
+                if win is not None and not holds_out(self, seat, win):
                     self._win([(seat, win)], "self_draw", drew[0], None)
             view = SeatView(self.wild, table.hands[seat], table.melds[seat], table.keys[seat])
-            kong = self._choose_kong(seat, view)
+            kong = choose_kong(self, seat, view)
             if kong is not None:
                 kind, own, added = kong
                 self.book.clear(seat)  # a seat's own kong ends its passes
@@ -516,7 +562,7 @@ class _Hand:
                 drew = self._replacement(seat)
                 kong_this_turn = True
                 continue
-            t = self._choose_discard(seat, view)
+            t = choose_discard(self, seat, view)
             self.g.discard(seat, t)
             return t, kong_this_turn
 
@@ -536,7 +582,7 @@ class _Hand:
             self.emit(ev.TileDrawn, seat=seat, tile=TILE_NAMES[tile], source=source)
             return tile, True
         tail = list(table.tail)
-        choice = next((t for t in tail if self._would_win_with(seat, t)), None)
+        choice = next((t for t in tail if self.ask.would_win_with(seat, t)), None)
         if choice is None:
             choice = tail[0] if len(tail) == 1 or self.rng.random() < 0.5 else tail[1]
         self.emit(ev.TileDrawn, seat=seat, tile=TILE_NAMES[choice], source="tail")
@@ -545,7 +591,7 @@ class _Hand:
             self.tail_next -= 1
         return choice, True
 
-    def _can_kong_now(self) -> bool:
+    def can_kong_now(self) -> bool:
         # The family's rule: a kong is allowed while the remaining tiles are at least the
         # reserve.  Physically it also needs a replacement tile (a face-up tail tile, and
         # a wall tile to turn up after it).  (All three are asked; the cheapest first.)
@@ -561,145 +607,7 @@ class _Hand:
         checks = family.event_checks
         return checks is None or not checks(rules, table, _PROBE_KONG)
 
-    def _context(self, seat: int, how: str, tile: int, after_kong: bool = False, kong_discard: bool = False,
-                 winners: int = 1) -> WinContext:
-        """The win context the family scores with (its own, e.g. winds and 天/地/人和, where it has one)."""
-        make = self.family.win_context
-        if make is not None:
-            return make(self.rules, self.table, seat, how, tile, after_kong, kong_discard, winners)
-        return WinContext(how, tile, after_kong=after_kong, kong_discard=kong_discard)
-
-    def _holds_out(self, seat: int, win: Score) -> bool:
-        """A "kongs" or "winds" bot close to 四杠 / 大四喜 lets a smaller win go while
-        plenty of wall is left (a legal choice; a passed discard win is 过胡)."""
-        if self.remaining() <= 40 or "sigang" in win.fans or "dasixi" in win.fans:
-            return False
-        flavour = self.flavour[seat]
-        melds = self.table.melds[seat]
-        if flavour == "kongs":
-            return 2 <= sum(1 for m in melds if m.is_kong) < 4
-        if flavour == "winds":
-            hand = self.table.hands[seat]
-            wind_sets = sum(1 for m in melds if m.kind != "chow" and WINDS[0] <= m.of <= WINDS[-1])
-            wind_sets += sum(1 for t in WINDS if hand[t] >= 3)
-            return wind_sets >= 2
-        return False
-
-    def _choose_kong(self, seat: int, view: "SeatView") -> Optional[tuple[int, list[int], bool]]:
-        """Natural kongs are declared most of the time; a kong that spends chickens
-        (precious) now and then; the bot picks among the family's kong options."""
-        if not self._can_kong_now():
-            return None
-        rng = self.rng
-        x = rng.random()
-        if self.flavour[seat] == "kongs":
-            options = self._own_kongs(view)
-            return rng.choice(options) if options else None
-        if x >= 0.85:
-            return None
-        if x >= 0.2 and not view.natural_kong_possible():
-            return None  # only chicken kongs are possible: the bot keeps its chickens this time
-        options = self._own_kongs(view)
-        if not options:
-            return None
-        natural = [o for o in options if all(t == o[0] for t in o[1])]
-        if natural and (x < 0.68 or len(natural) == len(options)):
-            return rng.choice(natural)
-        if x < 0.2:
-            return rng.choice(options)
-        return None
-
-    def _own_kongs(self, view: "SeatView") -> list[tuple[int, list[int], bool]]:
-        """Kongs from the hand as the family offers them: (kind, tiles from hand, added?)."""
-        out: list[tuple[int, list[int], bool]] = []
-        family, rules = self.family, self.rules
-        # cheap pre-checks: a concealed kong needs a kind that reaches four with every
-        # chicken; an added kong needs one of the seat's own pongs
-        if max(view.nat) + view.wilds >= 4 or max(view.counts) >= 4:
-            for k, tiles in family.concealed_kong_options(rules, view.counts):
-                out.append((k, list(tiles), False))
-        if any(m.kind == "pong" for m in view.melds):
-            for k, tile in family.added_kong_options(rules, view.counts, view.melds):
-                out.append((k, [tile], True))
-        return out
-
-    def _choose_discard(self, seat: int, view: "SeatView") -> int:
-        g = self.g
-        cfg = g.cfg
-        # A colluder feeds the partner a winning tile when it holds one.
-        if cfg.colluding_pair is not None and seat in cfg.colluding_pair:
-            a, b = cfg.colluding_pair
-            partner = b if seat == a else a
-            if partner < self.n:
-                table = self.table
-                for t in self.family.waits(self.rules, table.hands[partner], table.melds[partner]):
-                    if view.counts[t] > 0 and t not in self.wild and self._may_win_on(partner, t) \
-                            and self._discard_win(partner, t, False) is not None:
-                        return t
-        return bot_discard(self, view, self.flavour[seat])
-
     # -- wins, as the family scores them ------------------------------------------
-
-    def _may_win_on(self, seat: int, tile: int) -> bool:
-        """No pass rule (过胡) bars ``seat`` from winning on ``tile`` from another seat."""
-        return self.family.pass_violation(self.book, seat, "win", tile, _always_legal, rules=self.rules) is None
-
-    def _self_draw_win(self, seat: int, tile: int, after_kong: bool) -> Optional[Score]:
-        """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong)."""
-        family, rules = self.family, self.rules
-        counts, melds = self.table.hands[seat], self.table.melds[seat]
-        # cheap superset first: the hand without its melds' max-four headroom
-        if not family.is_winning(rules, counts, ()):
-            return None
-        if melds and not family.is_winning(rules, counts, melds):
-            return None
-        sc = family.score(rules, _tiles(counts), melds, self._context(seat, "self_draw", tile, after_kong=after_kong))
-        return sc if sc.wins else None
-
-    def _wait_entry(self, seat: int) -> Any:
-        """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
-        can complete it), kept until that seat's hand changes: its concealed counts (the
-        suit keys), its melds and its kongs (an added kong keeps the number of melds)."""
-        table = self.table
-        keys = table.keys[seat]
-        melds = table.melds[seat]
-        sig = (keys[0], keys[1], keys[2], keys[3], len(melds), table.kongs[seat])
-        got = self._waits[seat]
-        if got is not None and got[0] == sig:
-            return got[1]
-        entry = self.family.seat_waits(self.rules, table.hands[seat], keys, table.held[seat], melds)
-        self._waits[seat] = (sig, entry)
-        return entry
-
-    def _completes(self, seat: int, tile: int) -> bool:
-        """The family's exact test: ``tile`` from another seat completes the seat's hand."""
-        entry = self._wait_entry(seat)
-        if not entry:
-            return False
-        table = self.table
-        return self.family.completes(self.rules, entry, table.hands[seat], table.melds[seat], tile)
-
-    def _win_from(self, seat: int, tile: int, how: str, kong_discard: bool = False) -> Optional[Score]:
-        """A legal win on ``tile`` taken from another seat (a discard or a robbed kong's
-        tile), pass rules aside: one tile from complete, complete with it, enough fan.
-        ``how``: ``discard`` or ``robbed_kong``; the family's win context and score are
-        built only for a tile that completes the hand."""
-        if not self._completes(seat, tile):
-            return None
-        table = self.table
-        ctx = self._context(seat, how, tile, kong_discard=kong_discard)
-        sc = self.family.score(self.rules, _tiles(table.hands[seat]) + [tile], table.melds[seat], ctx)
-        return sc if sc.wins else None
-
-    def _discard_win(self, seat: int, tile: int, kong_discard: bool) -> Optional[Score]:
-        """点炮: a legal win on another seat's discard (pass rules aside)."""
-        return self._win_from(seat, tile, "discard", kong_discard)
-
-    def _would_win_with(self, seat: int, tile: int) -> bool:
-        """Whether drawing ``tile`` completes the seat's hand (for choosing the tail tile)."""
-        counts = list(self.table.hands[seat])
-        counts[tile] += 1
-        return self.family.is_winning(self.rules, counts, self.table.melds[seat])
 
     # -- claims on a discard -------------------------------------------------------
 
@@ -710,89 +618,14 @@ class _Hand:
         family's; a claim the pass book bars is never offered, and every legal claim
         a seat lets go is recorded in the book.
         """
-        rng, family, rules, table, book = self.rng, self.family, self.rules, self.table, self.book
+        rng, family, rules, book = self.rng, self.family, self.rules, self.book
         order = _ORDERS[self.n][d]
-        offers: dict[int, dict[str, Any]] = {}
-        could: dict[int, list[str]] = {}  # the seats that could claim something
-        kong_ok: Optional[bool] = None  # asked only when a seat could kong
         self._kong_discard = after_kong  # for rescoring several winners (一炮三响)
-        # the family's own rule on the last discard (Guangdong: only 胡)
-        checks = family.event_checks
-        last = checks is not None and bool(checks(rules, table, _PROBE_PONG))
-        completes = family.completes
-        exposed_kongs, could_pong, chow_options = family.exposed_kong_options, family.could_pong, family.chow_options
-        hands, melds_of, keys_of, kongs_of, waits = table.hands, table.melds, table.keys, table.kongs, self._waits
-        illegal = self.g.cfg.illegal_claimer
-        for s in order:
-            counts = hands[s]
-            melds = melds_of[s]
-            # the seat's wait entry, kept until its hand changes (as :meth:`_wait_entry`)
-            keys = keys_of[s]
-            got = waits[s]
-            if got is not None and got[0] == (keys[0], keys[1], keys[2], keys[3], len(melds), kongs_of[s]):
-                entry = got[1]
-            else:
-                entry = self._wait_entry(s)
-            win = None
-            if entry and completes(rules, entry, counts, melds, t):
-                win = self._discard_win(s, t, after_kong)
-            kongs = exposed_kongs(rules, counts, t)
-            pong = could_pong(rules, counts, t)
-            chows = chow_options(rules, counts, t, s, d) if not last else []
-            if win is None and not kongs and not pong and not chows:
-                if illegal == s and rng.random() < 0.5:
-                    bad = wild_pong_tiles(self.wild, counts, t)
-                    if bad is not None:
-                        offers[s] = {"pong": bad}
-                continue
-            o: dict[str, Any] = {}
-            c: list[str] = []
-            if win is not None:
-                c.append("win")
-                if family.pass_violation(book, s, "win", t, _always_legal, rules=rules) is None:
-                    o["win"] = win
-            if kongs:
-                c.append("kong")
-                if kong_ok is None:
-                    kong_ok = self._can_kong_now()
-                if kong_ok and not last and family.pass_violation(book, s, "kong", t, _always_legal,
-                                                                  rules=rules) is None:
-                    o["kong"] = list(kongs[0])  # natural tiles first
-            if pong:
-                c.append("pong")
-                if not last and family.pass_violation(book, s, "pong", t, _always_legal, rules=rules) is None:
-                    o["pong"] = [t, t]
-            elif illegal == s and rng.random() < 0.5:
-                bad = wild_pong_tiles(self.wild, counts, t)
-                if bad is not None:
-                    o["pong"] = bad
-            if chows:
-                # a chicken joins a chow only as its plain tile; the bot prefers plain tiles
-                plain = [list(p) for p in chows if p[0] not in self.wild and p[1] not in self.wild]
-                o["chow"] = plain or [list(p) for p in chows]
-            if o:
-                offers[s] = o
-            if c:
-                could[s] = c
+        offers, could = claim_offers(self, order, d, t, after_kong)
         if not offers and not could:
             return None  # nobody could claim the discard: nothing to decide, log or book
-        stats, rank, cfg = self.g.stats, family.claim_rank, self.g.cfg
-        colluders = cfg.colluding_pair or ()
-        # The bots decide: a win is taken unless declined; then kong, pong, chow.
-        decided: dict[int, str] = {}
-        for s, o in offers.items():
-            if "win" in o:
-                if (s in colluders and d in colluders) or (
-                        rng.random() >= cfg.decline_win and not self._holds_out(s, o["win"])):
-                    decided[s] = "win"
-                    continue
-            eager = self.flavour[s] == "kongs" or (self.flavour[s] == "winds" and WINDS[0] <= t <= WINDS[-1])
-            if "kong" in o and (eager or rng.random() < (0.75 if o["kong"].count(t) == 3 else 0.3)):
-                decided[s] = "kong"
-            elif "pong" in o and (eager or rng.random() < (0.95 if s == cfg.illegal_claimer else 0.6)):
-                decided[s] = "pong"
-            elif "chow" in o and rng.random() < 0.45:
-                decided[s] = "chow"
+        stats, rank = self.g.stats, family.claim_rank
+        decided = decide_claims(self, offers, d, t)
         # The family's highest-ranked claim takes the discard: every seat that declared it
         # when it is a win (一炮多响), else the first such seat from the discarder's next.
         best = max(decided.values(), key=rank.__getitem__, default=None)
@@ -850,8 +683,8 @@ class _Hand:
         robbers = []
         for k in range(1, self.n):
             s = (adder + k) % self.n
-            win = self._win_from(s, tile, "robbed_kong")
-            if win is None or not self._may_win_on(s, tile):
+            win = self.ask.win_from(s, tile, "robbed_kong")
+            if win is None or not self.ask.may_win_on(s, tile):
                 continue
             if self.rng.random() < 0.9:
                 robbers.append((s, win))
@@ -873,7 +706,7 @@ class _Hand:
         if how == "discard" and len(winners) > 1 and self.family.win_context is not None:
             # the family may score a winner by how many won (一炮三响)
             winners = [(s, self.family.score(self.rules, _tiles(self.table.hands[s]) + [tile], self.table.melds[s],
-                                             self._context(s, how, tile, kong_discard=self._kong_discard,
+                                             self.ask.context(s, how, tile, kong_discard=self._kong_discard,
                                                            winners=len(winners)))) for s, _ in winners]
         ws = []
         for s, sc in winners:
@@ -897,6 +730,219 @@ class _Hand:
             self.g.stats.draws += 1
             self._settle(result, [])
         raise _HandOver(result)
+
+
+# ---------------------------------------------------------------------------
+# the wall: shuffled, biased or seeded with a rare hand (simulation knobs, not rules)
+
+
+def shuffled_wall(hand: "_Hand") -> list[int]:
+    wall = [t for t in range(NUM_KINDS) for _ in range(4)]
+    hand.rng.shuffle(wall)
+    if hand.g.cfg.biased_shuffle:
+        dealt = 14 + 13 * (hand.n - 1)
+        lo, hi = dealt, dealt + 24
+        low = [j for j in range(hi, TOTAL - 30) if wall[j] < 27 and wall[j] % 9 <= 2]
+        for i in range(lo, hi):
+            if low and hand.rng.random() < 0.6 and not (wall[i] < 27 and wall[i] % 9 <= 2):
+                j = low.pop(hand.rng.randrange(len(low)))
+                wall[i], wall[j] = wall[j], wall[i]
+    if hand.g.cfg.rare_hands and hand.rng.random() < hand.g.cfg.rare_hands:
+        _seed_rare_hand(hand, wall)
+    return wall
+
+
+def _seed_rare_hand(hand: "_Hand", wall: list[int]) -> None:
+    """Swap tiles into one seat's deal: three wind triplets and a wind pair (大四喜
+    in reach), or three quads (四杠 in reach); that seat plays for it."""
+    rng = hand.rng
+    seat = rng.randrange(hand.n)
+    k = (seat - hand.dealer) % hand.n
+    start = 0 if k == 0 else 14 + 13 * (k - 1)
+    if rng.random() < 0.5:
+        winds = list(WINDS)
+        rng.shuffle(winds)
+        want = [t for t in winds[:3] for _ in range(3)] + [winds[3]] * 2
+        hand.flavour[seat] = "winds"
+    else:
+        kinds = rng.sample(range(NUM_KINDS), 3)
+        want = [t for t in kinds for _ in range(4)]
+        hand.flavour[seat] = "kongs"
+    for i, t in enumerate(want):
+        here = start + i
+        j = wall.index(t, here) if t in wall[here:] else wall.index(t)
+        wall[here], wall[j] = wall[j], wall[here]
+
+
+# ---------------------------------------------------------------------------
+# the bots' choices among the moves the family allows (strategy, not rules)
+
+
+def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong: bool
+                 ) -> tuple[dict[int, dict[str, Any]], dict[int, list[str]]]:
+    """What each seat (in ``order``) may claim on seat ``d``'s discard ``t``, as the family
+    says: ``(offers, could)`` — the claims offered to each seat (a claim the pass book bars
+    is never offered; the ``illegal_claimer`` anomaly adds an illegal pong now and then)
+    and every claim each seat could make (for the pass book)."""
+    rng, family, rules, table, book = hand.rng, hand.family, hand.rules, hand.table, hand.book
+    offers: dict[int, dict[str, Any]] = {}
+    could: dict[int, list[str]] = {}  # the seats that could claim something
+    kong_ok: Optional[bool] = None  # asked only when a seat could kong
+    # the family's own rule on the last discard (Guangdong: only 胡)
+    checks = family.event_checks
+    last = checks is not None and bool(checks(rules, table, _PROBE_PONG))
+    completes = family.completes
+    exposed_kongs, could_pong, chow_options = family.exposed_kong_options, family.could_pong, family.chow_options
+    hands, melds_of, keys_of, kongs_of, waits = table.hands, table.melds, table.keys, table.kongs, hand.ask.waits
+    illegal = hand.g.cfg.illegal_claimer
+    for s in order:
+        counts = hands[s]
+        melds = melds_of[s]
+        # the seat's wait entry, kept until its hand changes (as :meth:`_wait_entry`)
+        keys = keys_of[s]
+        got = waits[s]
+        if got is not None and got[0] == (keys[0], keys[1], keys[2], keys[3], len(melds), kongs_of[s]):
+            entry = got[1]
+        else:
+            entry = hand.ask.wait_entry(s)
+        win = None
+        if entry and completes(rules, entry, counts, melds, t):
+            win = hand.ask.discard_win(s, t, after_kong)
+        kongs = exposed_kongs(rules, counts, t)
+        pong = could_pong(rules, counts, t)
+        chows = chow_options(rules, counts, t, s, d) if not last else []
+        if win is None and not kongs and not pong and not chows:
+            if illegal == s and rng.random() < 0.5:
+                bad = wild_pong_tiles(hand.wild, counts, t)
+                if bad is not None:
+                    offers[s] = {"pong": bad}
+            continue
+        o: dict[str, Any] = {}
+        c: list[str] = []
+        if win is not None:
+            c.append("win")
+            if family.pass_violation(book, s, "win", t, _always_legal, rules=rules) is None:
+                o["win"] = win
+        if kongs:
+            c.append("kong")
+            if kong_ok is None:
+                kong_ok = hand.can_kong_now()
+            if kong_ok and not last and family.pass_violation(book, s, "kong", t, _always_legal,
+                                                              rules=rules) is None:
+                o["kong"] = list(kongs[0])  # natural tiles first
+        if pong:
+            c.append("pong")
+            if not last and family.pass_violation(book, s, "pong", t, _always_legal, rules=rules) is None:
+                o["pong"] = [t, t]
+        elif illegal == s and rng.random() < 0.5:
+            bad = wild_pong_tiles(hand.wild, counts, t)
+            if bad is not None:
+                o["pong"] = bad
+        if chows:
+            # a chicken joins a chow only as its plain tile; the bot prefers plain tiles
+            plain = [list(p) for p in chows if p[0] not in hand.wild and p[1] not in hand.wild]
+            o["chow"] = plain or [list(p) for p in chows]
+        if o:
+            offers[s] = o
+        if c:
+            could[s] = c
+    return offers, could
+
+
+def decide_claims(hand: "_Hand", offers: dict[int, dict[str, Any]], d: int, t: int) -> dict[int, str]:
+    """The bots' answers to the offers on seat ``d``'s discard ``t``: a win is taken unless
+    declined; then kong, pong, chow (a claim not answered is passed)."""
+    rng, cfg = hand.rng, hand.g.cfg
+    colluders = cfg.colluding_pair or ()
+    # The bots decide: a win is taken unless declined; then kong, pong, chow.
+    decided: dict[int, str] = {}
+    for s, o in offers.items():
+        if "win" in o:
+            if (s in colluders and d in colluders) or (
+                    rng.random() >= cfg.decline_win and not holds_out(hand, s, o["win"])):
+                decided[s] = "win"
+                continue
+        eager = hand.flavour[s] == "kongs" or (hand.flavour[s] == "winds" and WINDS[0] <= t <= WINDS[-1])
+        if "kong" in o and (eager or rng.random() < (0.75 if o["kong"].count(t) == 3 else 0.3)):
+            decided[s] = "kong"
+        elif "pong" in o and (eager or rng.random() < (0.95 if s == cfg.illegal_claimer else 0.6)):
+            decided[s] = "pong"
+        elif "chow" in o and rng.random() < 0.45:
+            decided[s] = "chow"
+    return decided
+
+
+def _pick_flavour(hand: "_Hand") -> Optional[str]:
+    x = hand.rng.random()
+    if x < 0.25:
+        return "suit"
+    if x < 0.40:
+        return "pairs"
+    if x < 0.48:
+        return "honours"
+    if x < 0.58:
+        return "winds"   # chases wind pongs: 小四喜 / 大四喜
+    if x < 0.68:
+        return "kongs"   # keeps pairs and triplets, declares every kong it can: 双杠 / 四杠
+    return None
+
+
+def holds_out(hand: "_Hand", seat: int, win: Score) -> bool:
+    """A "kongs" or "winds" bot close to 四杠 / 大四喜 lets a smaller win go while
+    plenty of wall is left (a legal choice; a passed discard win is 过胡)."""
+    if hand.ask.remaining() <= 40 or "sigang" in win.fans or "dasixi" in win.fans:
+        return False
+    flavour = hand.flavour[seat]
+    melds = hand.table.melds[seat]
+    if flavour == "kongs":
+        return 2 <= sum(1 for m in melds if m.is_kong) < 4
+    if flavour == "winds":
+        hand = hand.table.hands[seat]
+        wind_sets = sum(1 for m in melds if m.kind != "chow" and WINDS[0] <= m.of <= WINDS[-1])
+        wind_sets += sum(1 for t in WINDS if hand[t] >= 3)
+        return wind_sets >= 2
+    return False
+
+
+def choose_kong(hand: "_Hand", seat: int, view: "SeatView") -> Optional[tuple[int, list[int], bool]]:
+    """Natural kongs are declared most of the time; a kong that spends chickens
+    (precious) now and then; the bot picks among the family's kong options."""
+    if not hand.can_kong_now():
+        return None
+    rng = hand.rng
+    x = rng.random()
+    if hand.flavour[seat] == "kongs":
+        options = hand.ask.own_kongs(view)
+        return rng.choice(options) if options else None
+    if x >= 0.85:
+        return None
+    if x >= 0.2 and not view.natural_kong_possible():
+        return None  # only chicken kongs are possible: the bot keeps its chickens this time
+    options = hand.ask.own_kongs(view)
+    if not options:
+        return None
+    natural = [o for o in options if all(t == o[0] for t in o[1])]
+    if natural and (x < 0.68 or len(natural) == len(options)):
+        return rng.choice(natural)
+    if x < 0.2:
+        return rng.choice(options)
+    return None
+
+
+def choose_discard(hand: "_Hand", seat: int, view: "SeatView") -> int:
+    g = hand.g
+    cfg = g.cfg
+    # A colluder feeds the partner a winning tile when it holds one.
+    if cfg.colluding_pair is not None and seat in cfg.colluding_pair:
+        a, b = cfg.colluding_pair
+        partner = b if seat == a else a
+        if partner < hand.n:
+            table = hand.table
+            for t in hand.family.waits(hand.rules, table.hands[partner], table.melds[partner]):
+                if view.counts[t] > 0 and t not in hand.wild and hand.ask.may_win_on(partner, t) \
+                        and hand.ask.discard_win(partner, t, False) is not None:
+                    return t
+    return bot_discard(hand, view, hand.flavour[seat])
 
 
 # ---------------------------------------------------------------------------

@@ -318,17 +318,17 @@ def _four_chickens() -> GameBuilder:
 
 def test_sixiaoji_is_no_discard_win_for_the_bots():
     hand = _hand_at(_four_chickens())
-    assert hand._discard_win(1, TILE_INDEX["9s"], False) is None
+    assert hand.ask.discard_win(1, TILE_INDEX["9s"], False) is None
     # near miss: a room that lets 四小鸡 win on a discard
     hand = _hand_at(_four_chickens(), {"sixiaoji_on_discard": True})
-    assert hand._discard_win(1, TILE_INDEX["9s"], False).fans == ["sixiaoji"]
+    assert hand.ask.discard_win(1, TILE_INDEX["9s"], False).fans == ["sixiaoji"]
 
 
 def test_sixiaoji_wins_on_the_bots_own_draw():
     b = _four_chickens()
     b.draw(1, "5z")
     hand = _hand_at(b)
-    assert hand._self_draw_win(1, TILE_INDEX["5z"], False).fans == ["sixiaoji"]
+    assert hand.ask.self_draw_win(1, TILE_INDEX["5z"], False).fans == ["sixiaoji"]
 
 
 def test_a_seats_wait_entry_lives_until_its_own_hand_changes():
@@ -337,12 +337,12 @@ def test_a_seats_wait_entry_lives_until_its_own_hand_changes():
     b = GameBuilder("g-waits")
     before_added_kong_of_7z(b)
     hand = _hand_at(b)
-    entry = hand._wait_entry(2)  # seat 2 holds a chicken: one tile from complete
-    assert entry and hand._wait_entry(2) is entry
+    entry = hand.ask.wait_entry(2)  # seat 2 holds a chicken: one tile from complete
+    assert entry and hand.ask.wait_entry(2) is entry
     # 7z completes it; a fourth 2z cannot (the chicken would be a fifth 2z)
-    assert hand._completes(2, TILE_INDEX["7z"]) and not hand._completes(2, TILE_INDEX["2z"])
+    assert hand.ask.completes(2, TILE_INDEX["7z"]) and not hand.ask.completes(2, TILE_INDEX["2z"])
     hand.emit(ev.TileDrawn, seat=3, tile="7z", source="wall")  # another seat's hand changes
-    assert hand._wait_entry(2) is entry
+    assert hand.ask.wait_entry(2) is entry
     # near miss: seat 2's own hand changes (14 tiles: no longer one tile from complete)
     hand.emit(ev.TileDrawn, seat=2, tile="9s", source="wall")
-    assert hand._wait_entry(2) is False and not hand._completes(2, TILE_INDEX["7z"])
+    assert hand.ask.wait_entry(2) is False and not hand.ask.completes(2, TILE_INDEX["7z"])
