@@ -15,11 +15,9 @@ def claim_declared(r, e: ev.ClaimDeclared) -> None:
     r.seat_of(e.seat, e)
 
 
-
 def claim_passed(r, e: ev.ClaimPassed) -> None:
     r.in_hand(e)
     r.seat_of(e.seat, e)
-
 
 
 def claim_discard(r, seat: int, from_seat: int, tile: int, e: ev.Event) -> None:
@@ -29,7 +27,6 @@ def claim_discard(r, seat: int, from_seat: int, tile: int, e: ev.Event) -> None:
                "which is not the last discard", e, seat)
     w.discards[from_seat][-1][1] = seat
     w.last_discard = None
-
 
 
 def take_claim(r, e: ev.Event, what: str, need: int) -> tuple[int, int, list[int]]:
@@ -46,12 +43,10 @@ def take_claim(r, e: ev.Event, what: str, need: int) -> tuple[int, int, list[int
     return seat, t, own
 
 
-
 def called(r, seat: int) -> None:
     w = r.table
     w.turn = seat
     w.phase = "discard"
-
 
 
 def chowed(r, e: ev.Chowed) -> None:
@@ -62,7 +57,6 @@ def chowed(r, e: ev.Chowed) -> None:
     called(r, seat)
 
 
-
 def ponged(r, e: ev.Ponged) -> None:
     seat, t, own = take_claim(r, e, "a pong", 2)
     wilds = sum(1 for x in own if x != t)
@@ -71,14 +65,12 @@ def ponged(r, e: ev.Ponged) -> None:
     called(r, seat)
 
 
-
 def kong_done(r, seat: int) -> None:
     w = r.table
     w.kongs[seat] += 1
     w.turn = seat
     w.phase = "replacement"
     w.pending_kong = seat
-
 
 
 def kong_exposed(r, e: ev.KongExposed) -> None:
@@ -90,7 +82,6 @@ def kong_exposed(r, e: ev.KongExposed) -> None:
     r.table.fed.append((seat, e.from_seat, "kong_exposed", kind))
     r.table.turn_kongs.append(("kong_exposed", e.from_seat))
     kong_done(r, seat)
-
 
 
 def kong_added(r, e: ev.KongAdded) -> None:
@@ -111,7 +102,6 @@ def kong_added(r, e: ev.KongAdded) -> None:
     kong_done(r, seat)
 
 
-
 def kong_concealed(r, e: ev.KongConcealed) -> None:
     w = r.table
     r.in_hand(e)
@@ -125,7 +115,6 @@ def kong_concealed(r, e: ev.KongConcealed) -> None:
     w.melds[seat].append(Meld("kong_concealed", kind, tuple(own), wilds, None))
     w.turn_kongs.append(("kong_concealed", None))
     kong_done(r, seat)
-
 
 
 def won(r, e: ev.HandWon) -> None:

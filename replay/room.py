@@ -40,7 +40,6 @@ def opened(r, e: ev.GameOpened) -> None:
     w.fees = [0] * n
 
 
-
 def reset_seats(r, n: int) -> None:
     w = r.table
     w.hands = [[0] * NUM_KINDS for _ in range(n)]
@@ -61,7 +60,6 @@ def reset_seats(r, n: int) -> None:
     w.out = []
 
 
-
 def seated(r, rules: Any, n: int, e: ev.Event) -> Any:
     """``rules`` for a table of ``n`` seats; a ruleset that cannot be played by ``n`` (a
     four-seat-only family) is a structural break of the log, not a failure of paipu."""
@@ -70,7 +68,6 @@ def seated(r, rules: Any, n: int, e: ev.Event) -> Any:
     except ValueError as x:
         raise ReplayError("bad_ruleset", f"{n} seats: {x}", game=e.game, hand=r.table.hand, seq=e.seq,
                           line=r.line) from None
-
 
 
 def resized(r, e: ev.RoomResized) -> None:
@@ -87,15 +84,12 @@ def resized(r, e: ev.RoomResized) -> None:
     w.fees = w.fees[:n]
 
 
-
 def fee(r, e: ev.FeeCharged) -> None:
     r.table.fees[r.seat_of(e.seat, e)] += e.amount
 
 
-
 def refund(r, e: ev.FeeRefunded) -> None:
     r.table.fees[r.seat_of(e.seat, e)] -= e.amount
-
 
 
 def closed(r, e: ev.GameClosed) -> None:
@@ -103,7 +97,6 @@ def closed(r, e: ev.GameClosed) -> None:
     w.phase = "closed"
     if len(e.scores) == len(w.scores):
         w.scores = list(e.scores)
-
 
 
 def settled(r, e: ev.HandSettled) -> None:
