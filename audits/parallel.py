@@ -807,6 +807,10 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
                 while min(spans_out) >= min(window, SPANS_AHEAD):
                     receive()
                     yield from flush()
+                if fidx in fallen:
+                    # a reply read while waiting found an earlier cut of this file inside a game:
+                    # the rest of the file is being dealt, so no span of it is given any more
+                    break
                 w = spans_out.index(min(spans_out))
                 slot = new_slot("span", fidx, (path, start, end, first, end is None))
                 slots.append(slot)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import gzip
 import io
 import sys
+import time
 
 import pytest
 
 from audits import parallel
 from audits import audit_game, audit_paths
 from paipu.sim.simulate import SimConfig, simulate_games
+from schema import events as ev
 from schema.reader import encode_events
 from tests.audits.helpers import selfdraw_game
 
@@ -121,6 +123,24 @@ def test_a_range_cut_inside_a_game_is_dealt_again(folder, monkeypatch):
     monkeypatch.setattr(parallel, "SPAN_BYTES", 1500)
     assert len(list(parallel._plan(path, 1500))) > 2
     assert parallel_jobs([path], jobs=2) == one_job([path])
+
+
+def _slow_on_fragments(log):
+    """The audit, slowed down on a game read from its middle (a span cut inside it)."""
+    if log.events and type(log.events[0]) is not ev.GameOpened:
+        time.sleep(0.3)
+    return audit_game(log)
+
+
+def test_no_span_is_given_once_an_earlier_cut_fell_inside_a_game(folder, monkeypatch):
+    # interleaved games: the first span ends with games open; its reply is read while this
+    # process waits to give the third span (the second worker is slow on its fragment), so
+    # the file is dealt from the first span on and no later span may be given
+    path = str(folder / "b-interleaved.jsonl")
+    monkeypatch.setattr(parallel, "SPAN_BYTES", 1500)
+    monkeypatch.setattr(parallel, "SPANS_AHEAD", 1)
+    assert len(list(parallel._plan(path, 1500))) > 2
+    assert parallel_jobs([path], jobs=2, audit=_slow_on_fragments) == one_job([path])
 
 
 def test_ranges_of_a_plain_file_and_a_gz_file_between(folder, tmp_path, monkeypatch):
