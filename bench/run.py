@@ -283,34 +283,34 @@ def big_file(path: str, target_bytes: int) -> str:
     return out
 
 
-def peak_rss_audit(path: str) -> tuple[float, float]:
-    """Peak RSS (MB) and seconds of ``paipu audit`` on ``path`` in a child process."""
-    # VmHWM is the child's own peak (ru_maxrss can carry the forking parent's peak across exec)
-    code = ("import sys; from audits import audit_paths\n"
-            "n = 0\n"
-            "for a in audit_paths([sys.argv[1]]): n += 1\n"
-            "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"
-            "print(n, hwm)")
+def _child_peak(code: str, path: str) -> tuple[list[str], float, float]:
+    """Run ``code`` on ``path`` in a child process that prints its results and, last, its own
+    peak RSS in kB (VmHWM: ru_maxrss can carry the forking parent's peak across exec).
+    Returns the printed fields before it, the peak in MB and the seconds."""
+    code += "\nprint([l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1])"
     t = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, cwd=ROOT, check=True)
     secs = time.perf_counter() - t
-    _games, rss_kb = out.stdout.split()
-    return int(rss_kb) / 1024, secs
+    fields = out.stdout.split()
+    return fields[:-1], int(fields[-1]) / 1024, secs
+
+
+def peak_rss_audit(path: str) -> tuple[float, float]:
+    """Peak RSS (MB) and seconds of ``paipu audit`` on ``path`` in a child process."""
+    _games, rss, secs = _child_peak("import sys; from audits import audit_paths\n"
+                                    "print(sum(1 for _ in audit_paths([sys.argv[1]])))", path)
+    return rss, secs
 
 
 def peak_rss_ingest(path: str) -> tuple[float, float, int]:
     """Peak RSS (MB), seconds and events of ``paipu ingest`` of ``path`` (no audit) into a new
     store, in a child process."""
-    code = ("import os, sys, tempfile; from paipu.store import ingest\n"
-            "with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.abspath(sys.argv[1]))) as d:\n"
-            "    r = ingest([sys.argv[1]], os.path.join(d, 'rss.duckdb'), audit=False)\n"
-            "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"
-            "print(r.events, hwm)")
-    t = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, cwd=ROOT, check=True)
-    secs = time.perf_counter() - t
-    events, rss_kb = out.stdout.split()[-2:]
-    return int(rss_kb) / 1024, secs, int(events)
+    printed, rss, secs = _child_peak(
+        "import os, sys, tempfile; from paipu.store import ingest\n"
+        "with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.abspath(sys.argv[1]))) as d:\n"
+        "    r = ingest([sys.argv[1]], os.path.join(d, 'rss.duckdb'), audit=False)\n"
+        "print(r.events)", path)
+    return rss, secs, int(printed[-1])
 
 
 def cluster_row(stage: Callable[[str, Callable[[], object]], float], path: str, jobs2: float) -> float:

@@ -30,6 +30,8 @@ from schema.reader import GameLog
 from schema.ruleset import Ruleset, RulesetError, resolve
 from schema.tiles import NUM_KINDS, TILE_INDEX
 
+from .tables import transaction
+
 _enc = msgspec.json.Encoder()
 
 #: Event types whose fields beyond the hot ones (type, game, seq, at, seat, tile,
@@ -641,43 +643,36 @@ def write_batch(con: duckdb.DuckDBPyConnection, spool: Spool, meta: list[dict],
     spool.close()
     # the spool's games this batch leaves out (already stored unchanged): their lines are skipped
     only = " WHERE e.game IN (SELECT game FROM _meta)" if len(meta) < len(spool.spans) else ""
-    con.execute("BEGIN")
     try:
-        if replaced:
-            for name in tables:
-                con.execute(f"DELETE FROM {name} WHERE game IN (SELECT unnest($ids))", {"ids": replaced})
-        _load(con, "_meta", meta, META_COLUMNS, spool_dir)
-        t0 = time.perf_counter()
-        first, rest = _STAGE.split(";\n", 1)
-        con.execute(first, {"path": spool.events, "marks": spool.marks})
-        raw = time.perf_counter() - t0
-        _run(con, rest.replace("{only}", only).replace("{only_and}", only.replace(" WHERE ", " AND ")))
-        _run(con, _HANDS)
-        _run(con, _HAND_PLAYERS)
-        _configs(con, spool_dir)
-        _chickens(con, spool_dir)
-        con.execute(_GAMES, {"now": now})
-        _run(con, _INSERTS)
-        if audit_rows is not None:
-            _load(con, "_af", audit_rows[0], FINDING_COLUMNS, spool_dir)
-            _load(con, "_al", audit_rows[1], LEDGER_COLUMNS, spool_dir)
-            _load(con, "_ac", audit_rows[2], CORRECTION_COLUMNS, spool_dir)
-            audit_tables = ("_af", "_al", "_ac")
-        if audit_tables is not None:
-            f, l, c = audit_tables
-            _run(con, _AUDIT_INSERTS.format(f=f, l=l, c=c))
-        events = con.execute("SELECT count(*) FROM _w").fetchone()[0]
-        findings = int(con.execute("SELECT coalesce(sum(findings), 0) FROM _g").fetchone()[0])
-        if before_commit is not None:
-            before_commit()
-        _drop_stage(con)
-        con.execute("COMMIT")
-    except BaseException:
-        try:
-            con.execute("ROLLBACK")
-        except duckdb.Error:
-            pass
-        raise
+        with transaction(con):
+            if replaced:
+                for name in tables:
+                    con.execute(f"DELETE FROM {name} WHERE game IN (SELECT unnest($ids))", {"ids": replaced})
+            _load(con, "_meta", meta, META_COLUMNS, spool_dir)
+            t0 = time.perf_counter()
+            first, rest = _STAGE.split(";\n", 1)
+            con.execute(first, {"path": spool.events, "marks": spool.marks})
+            raw = time.perf_counter() - t0
+            _run(con, rest.replace("{only}", only).replace("{only_and}", only.replace(" WHERE ", " AND ")))
+            _run(con, _HANDS)
+            _run(con, _HAND_PLAYERS)
+            _configs(con, spool_dir)
+            _chickens(con, spool_dir)
+            con.execute(_GAMES, {"now": now})
+            _run(con, _INSERTS)
+            if audit_rows is not None:
+                _load(con, "_af", audit_rows[0], FINDING_COLUMNS, spool_dir)
+                _load(con, "_al", audit_rows[1], LEDGER_COLUMNS, spool_dir)
+                _load(con, "_ac", audit_rows[2], CORRECTION_COLUMNS, spool_dir)
+                audit_tables = ("_af", "_al", "_ac")
+            if audit_tables is not None:
+                f, l, c = audit_tables
+                _run(con, _AUDIT_INSERTS.format(f=f, l=l, c=c))
+            events = con.execute("SELECT count(*) FROM _w").fetchone()[0]
+            findings = int(con.execute("SELECT coalesce(sum(findings), 0) FROM _g").fetchone()[0])
+            if before_commit is not None:
+                before_commit()
+            _drop_stage(con)
     finally:
         _drop_stage(con)
     return events, findings, raw

@@ -47,7 +47,7 @@ from urllib.parse import quote
 import duckdb
 
 from .errors import StoreError
-from .tables import TABLES, GameRows, connect as connect_store, write_rows, writer_versions
+from .tables import TABLES, GameRows, connect as connect_store, transaction, write_rows, writer_versions
 
 #: Version of the dataset layout (``_paipu/dataset.json``).
 DATASET_VERSION = 1
@@ -422,8 +422,7 @@ def import_dataset(url: str, db: str) -> tuple[int, int, int]:
     con = open_dataset(url)
     try:
         con.execute("ATTACH $db AS dst", {"db": db})
-        con.execute("BEGIN")
-        try:
+        with transaction(con):
             con.execute("CREATE TEMP TABLE _cmp AS SELECT s.game, d.content_hash IS NULL AS new, "
                         "d.content_hash IS DISTINCT FROM s.content_hash AS write "
                         "FROM games s LEFT JOIN dst.games d USING (game)")
@@ -434,10 +433,6 @@ def import_dataset(url: str, db: str) -> tuple[int, int, int]:
             for t in TABLES:
                 con.execute(f"DELETE FROM dst.{t.name} WHERE game IN (SELECT game FROM _cmp WHERE write AND NOT new)")
                 con.execute(f"INSERT INTO dst.{t.name} SELECT {', '.join(t.names)} FROM {t.name} SEMI JOIN _w USING (game)")
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
         return added, replaced, unchanged
     finally:
         con.close()

@@ -7,8 +7,9 @@ from __future__ import annotations
 import os
 import re
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import duckdb
 import msgspec
@@ -340,11 +341,26 @@ class GameRows:
         self.players: list[str] = []
 
 
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """One transaction around the block: committed when it ends, rolled back when it raises
+    (the error goes on), so a batch is written whole or not at all."""
+    con.execute("BEGIN")
+    try:
+        yield
+        con.execute("COMMIT")
+    except BaseException:
+        try:
+            con.execute("ROLLBACK")
+        except duckdb.Error:
+            pass
+        raise
+
+
 def write_rows(con: duckdb.DuckDBPyConnection, write: list[tuple[str, GameRows]], replaced: list[str], spool_dir: str,
            before_commit: Optional[Callable[[int], None]], batch_no: int) -> tuple[int, int, float]:
     """Write games in one transaction (replacing ``replaced``); returns events, findings, load seconds."""
-    con.execute("BEGIN")
-    try:
+    with transaction(con):
         if replaced:
             for t in TABLES:
                 con.execute(f"DELETE FROM {t.name} WHERE game IN (SELECT unnest($ids))", {"ids": replaced})
@@ -376,11 +392,4 @@ def write_rows(con: duckdb.DuckDBPyConnection, write: list[tuple[str, GameRows]]
             findings = sum(len(rows.rows["findings"]) for _g, rows in write)
         if before_commit is not None:
             before_commit(batch_no)
-        con.execute("COMMIT")
-    except BaseException:
-        try:
-            con.execute("ROLLBACK")
-        except duckdb.Error:
-            pass
-        raise
     return events, findings, raw

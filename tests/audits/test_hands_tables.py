@@ -64,6 +64,18 @@ def test_without_wilds_melds_never_limit_naturals():
     assert not H.is_complete(c, 0, use)
 
 
+def _removals_that_complete(c: list, wilds: int) -> list:
+    """By brute force: every kind held whose removal leaves a complete hand with ``wilds``."""
+    want = []
+    for t in range(34):
+        if c[t]:
+            c[t] -= 1
+            if H.is_complete_keys(*H.hand_keys(c), wilds):
+                want.append(t)
+            c[t] += 1
+    return want
+
+
 def test_complete_without_equals_one_key_check_per_removal():
     rng = random.Random(14)
     pool = [t for t in range(34) for _ in range(4)]
@@ -74,13 +86,7 @@ def test_complete_without_equals_one_key_check_per_removal():
         for t in rng.sample(pool, 15 - wilds - 3 * rng.randrange(0, 3)):
             c[t] += 1
         keys = H.hand_keys(c)
-        want = []
-        for t in range(34):
-            if c[t]:
-                c[t] -= 1
-                if H.is_complete_keys(*H.hand_keys(c), wilds):
-                    want.append(t)
-                c[t] += 1
+        want = _removals_that_complete(c, wilds)
         assert H.complete_without(keys, wilds) == want, (c, wilds)
         found += bool(want)
     assert found > 50  # the sample holds hands one discard from complete
@@ -100,13 +106,7 @@ def test_complete_without_with_a_suit_that_cannot_be_sets_only():
         pool = [t for t in range(34) for _ in range(4 - c[t])]
         for t in rng.sample(pool, max(0, 15 - wilds - 3 * rng.randrange(0, 3) - sum(c))):
             c[t] += 1
-        want = []
-        for t in range(34):
-            if c[t]:
-                c[t] -= 1
-                if H.is_complete_keys(*H.hand_keys(c), wilds):
-                    want.append(t)
-                c[t] += 1
+        want = _removals_that_complete(c, wilds)
         assert H.complete_without(H.hand_keys(c), wilds) == want, (c, wilds)
         found += bool(want)
     assert found > 20
