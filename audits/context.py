@@ -8,7 +8,7 @@ entry).  Rules are never decided here: every rule question goes to the family.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Collection, Optional
 
 import msgspec
 
@@ -34,28 +34,32 @@ NOBODY: frozenset[int] = frozenset()
 
 
 class OpenDiscard:
-    """The last discard, until someone claims it or play moves on: which seats could
-    win, pong or kong it (the family's answers) and the claims declared on it."""
+    """The last discard, until someone claims it or play moves on: the seats it is open to
+    for a win, which seats could pong or kong it (the family's answers) and the claims
+    declared on it."""
 
-    __slots__ = ("seat", "tile", "seq", "could_win", "could_pong", "could_kong", "declared", "kong_discard")
+    __slots__ = ("seat", "tile", "seq", "open_to_win", "could_pong", "could_kong", "declared", "kong_discard")
 
-    def __init__(self, seat: int, tile: int, seq: int, could_win: "set[int] | frozenset[int]",
+    def __init__(self, seat: int, tile: int, seq: int, open_to_win: Collection[int],
                  could_pong: "set[int] | frozenset[int]", could_kong: "set[int] | frozenset[int]",
                  kong_discard: bool):
         self.seat = seat
         self.tile = tile
         self.seq = seq
-        #: seats whose hand is complete with the tile (a legal win also needs enough fan: judged lazily)
-        self.could_win = could_win
+        #: every other seat still in the hand.  Whether one of them could win the discard
+        #: (complete, enough fan) is judged only when a claim, a declaration or a pass rule
+        #: asks (:meth:`AuditContext.legal_win_on`): most discards are never asked about
+        self.open_to_win = open_to_win
         self.could_pong = could_pong
         self.could_kong = could_kong
         #: the discard came right after its maker's kong replacement (杠上炮)
         self.kong_discard = kong_discard
         self.declared: dict[int, set[str]] = {}
 
-    def could(self, claim: str) -> set[int]:
-        """The seats that could make ``claim`` on this discard (chow is judged when made)."""
-        return {"win": self.could_win, "kong": self.could_kong, "pong": self.could_pong}.get(claim, NOBODY)
+    def could(self, claim: str) -> Collection[int]:
+        """The seats that could make ``claim`` on this discard (chow is judged when made; a
+        win among the seats it is open to, judged when asked)."""
+        return {"win": self.open_to_win, "kong": self.could_kong, "pong": self.could_pong}.get(claim, NOBODY)
 
 
 class AuditContext:

@@ -17,31 +17,29 @@ from ..context import NOBODY, AuditContext, OpenDiscard
 
 
 def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
-    """Note what every other seat could do with the discard (for the passes and priority)."""
+    """Note who the discard is open to and which seats could pong or kong it (for the
+    passes and priority).  A win on it is judged only when asked: by a declaration, a
+    claim or a pass rule (the seat's hand stands until its own next draw or claim, when
+    its passes end, so the judgement then is the judgement now)."""
     table = ctx.table
-    fam, rules, hands, waits = ctx.family, ctx.rules, table.hands, ctx.waits
+    fam, rules, hands = ctx.family, ctx.rules, table.hands
     # most discards interest nobody: the sets are made only for a seat that could take it
-    win: "set[int] | frozenset[int]" = NOBODY
     pong: "set[int] | frozenset[int]" = NOBODY
     kong: "set[int] | frozenset[int]" = NOBODY
+    others = ctx.others[seat]
     out = table.out  # seats that have won and left (血战); empty in most families
-    for s in ctx.others[seat]:
-        if out and s in out:
-            continue
+    if out:
+        others = tuple(s for s in others if s not in out)
+    for s in others:
         counts = hands[s]
         if counts[tile] >= 2:  # cheap pre-test: every pong or kong of a discard needs a pair of it
             if fam.could_pong(rules, counts, tile):
                 pong = {s} if pong is NOBODY else pong | {s}
             if fam.could_kong(rules, counts, tile):
                 kong = {s} if kong is NOBODY else kong | {s}
-        entry = waits[s]
-        if entry is None:  # the family's wait entry, cached until the seat's hand changes
-            entry = waits[s] = fam.seat_waits(rules, counts, table.keys[s], table.held[s], table.melds[s])
-        if entry and fam.completes(rules, entry, counts, table.melds[s], tile):
-            win = {s} if win is NOBODY else win | {s}
     # one record per game, filled afresh for each discard (no allocation on this hot path)
     d = ctx.discard_record
-    d.seat, d.tile, d.seq, d.could_win, d.could_pong, d.could_kong = seat, tile, seq, win, pong, kong
+    d.seat, d.tile, d.seq, d.open_to_win, d.could_pong, d.could_kong = seat, tile, seq, others, pong, kong
     d.kong_discard = ctx.kong_discard
     if d.declared:
         d.declared = {}
@@ -49,22 +47,23 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
 
 
 def discard_settled(ctx: AuditContext, takers: Iterable[int] = ()) -> None:
-    """The open discard is settled: every seat that could have taken it and did not has
-    let it go (the family's pass book decides what that bars)."""
+    """The open discard is settled: every seat it was open to that did not take it has let
+    a win chance go (judged, like every chance, only if a pass rule asks), and every seat
+    that could have ponged or konged it and did not has let that go (the family's pass
+    book decides what each bars)."""
     d = ctx.open_discard
     if d is None:
         return
     ctx.open_discard = None
-    if not (d.could_pong or d.could_kong or d.could_win):
+    passes = ctx.passes
+    passes.let_wins_go(d.open_to_win, takers, d.tile, d.kong_discard)
+    if not (d.could_pong or d.could_kong):
         return
     took = set(takers)
-    passes = ctx.passes
     for s in d.could_pong - took:
         passes.let_go(s, "pong", d.tile)
     for s in d.could_kong - took:
         passes.let_go(s, "kong", d.tile)
-    for s in d.could_win - took:
-        passes.let_go(s, "win", d.tile, d.kong_discard)
 
 
 def rob_chance_passed(ctx: AuditContext) -> None:

@@ -104,9 +104,14 @@ def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
     """Each group of transfers (the family's groups) against what the settlement pays."""
     fam, n = ctx.family, ctx.n
     net_reasons, net_code = fam.net_reasons
-    bad = [(reasons, code) for reasons, code in fam.transfer_groups
-           if sums_by_pair(paid, reasons) != sums_by_pair(got, reasons)]
-    nets_bad = _nets(paid, net_reasons, n) != _nets(got, net_reasons, n)
+    if sums_by_pair(paid) == sums_by_pair(got):
+        # every pair's amount per reason agrees, so does every group and every net: only
+        # the order of a 一炮多响's payments is left to judge
+        bad, nets_bad = [], False
+    else:
+        bad = [(reasons, code) for reasons, code in fam.transfer_groups
+               if sums_by_pair(paid, reasons) != sums_by_pair(got, reasons)]
+        nets_bad = _nets(paid, net_reasons, n) != _nets(got, net_reasons, n)
     if (bad or nets_bad) and sums_by_pair(due) != sums_by_pair(paid):
         # a floor (20分敲锣) cut some payment: the server paid the full amounts instead
         if all(sums_by_pair(due, r) == sums_by_pair(got, r) for r, _ in fam.transfer_groups) \

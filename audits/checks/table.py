@@ -154,8 +154,7 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
         replacement = _tail_draw(ctx, e, t, seat, tile)
     ctx.apply_drawn(e)
     # 过手碰 / 过手杠 / 过胡 last until the player's own next draw.
-    if ctx.passes.dirty[seat]:
-        ctx.passes.clear(seat)
+    ctx.passes.clear(seat)
     # the seat's hand changed (seat_changed, inline on this hot path); what was known of
     # the hand before the draw is kept for a discard of the drawn tile (摸切)
     ctx.kept_tile[seat] = tile

@@ -16,7 +16,7 @@ The neutral vocabulary the families share is here too: a claim check's
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, NamedTuple, Optional, Sequence
+from typing import Any, Callable, Collection, Iterable, Literal, Mapping, NamedTuple, Optional, Sequence
 
 from replay.melds import Meld
 from schema.events import Transfer
@@ -156,9 +156,12 @@ class PassBook:
     decide what is recorded and what it bars).
 
     ``tiles[claim][seat]``: the tiles the seat could have claimed with ``claim`` and
-    did not (过手碰 / 过手杠 in Qujing); ``wins[seat]``: the win chances it let go,
-    kept unjudged (``(tile, context)``) until a later claim asks, because judging
-    a chance may need a full scoring; ``robs[seat]``: it let a 抢杠 chance go.
+    did not (过手碰 / 过手杠 in Qujing); ``wins[seat]``: the win chances it let go —
+    every discard open to it that it did not take, kept unjudged (``(tile, context)``)
+    until a later claim asks, because judging a chance may need a full scoring (the
+    seat's hand stands until its passes end, so a later judgement is the judgement of
+    the moment); ``robs[seat]``: it let a 抢杠 chance go.  ``dirty[seat]``: a pass other
+    than a win chance is recorded.
     """
 
     __slots__ = ("tiles", "wins", "robs", "rob_tiles", "dirty")
@@ -177,9 +180,15 @@ class PassBook:
             self.wins[seat].append((tile, kong_discard))
         elif claim in self.tiles:
             self.tiles[claim][seat].add(tile)
-        else:
-            return
-        self.dirty[seat] = True
+            self.dirty[seat] = True
+
+    def let_wins_go(self, seats: Iterable[int], takers: Collection[int], tile: int, kong_discard: bool) -> None:
+        """Record a win chance on ``tile`` let go by each of ``seats`` not among ``takers``."""
+        chance = (tile, kong_discard)
+        wins = self.wins
+        for s in seats:
+            if s not in takers:
+                wins[s].append(chance)
 
     def let_rob_go(self, seat: int, tile: Optional[int] = None) -> None:
         """Record that ``seat`` could rob an added kong (of ``tile``) and did not."""
@@ -190,10 +199,10 @@ class PassBook:
 
     def clear(self, seat: int) -> None:
         """The seat's own draw or claim: its passes end."""
+        self.wins[seat].clear()
         if self.dirty[seat]:
             for sets in self.tiles.values():
                 sets[seat].clear()
-            self.wins[seat].clear()
             self.robs[seat] = False
             self.rob_tiles[seat].clear()
             self.dirty[seat] = False

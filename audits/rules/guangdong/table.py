@@ -152,7 +152,7 @@ def observe(ruleset: Ruleset, table, e, book, ctx, after: bool) -> list:
     declared = {s for s, claims in d.declared.items() if "win" in claims}
 
     def legal(s: int) -> bool:
-        return s in d.could_win and ctx.legal_win_on(s, d.tile, d.kong_discard) \
+        return s in d.open_to_win and ctx.legal_win_on(s, d.tile, d.kong_discard) \
             and ctx.barred(s, "win", d.tile) is None
 
     n = ctx.n
