@@ -156,19 +156,23 @@ class PassBook:
     decide what is recorded and what it bars).
 
     ``tiles[claim][seat]``: the tiles the seat could have claimed with ``claim`` and
-    did not (过手碰 / 过手杠 in Qujing); ``wins[seat]``: the win chances it let go —
-    every discard open to it that it did not take, kept unjudged (``(tile, context)``)
+    did not (过手碰 / 过手杠 in Qujing); :meth:`win_chances`: the win chances it let go —
+    every discard open to it that it did not take — kept unjudged (``(tile, context)``)
     until a later claim asks, because judging a chance may need a full scoring (the
     seat's hand stands until its passes end, so a later judgement is the judgement of
     the moment); ``robs[seat]``: it let a 抢杠 chance go.  ``dirty[seat]``: a pass other
     than a win chance is recorded.
+
+    The win chances of the hand are one log, ``(tile, context, seats open to it,
+    takers)`` a discard; each seat's own start in it moves on when its passes end.
     """
 
-    __slots__ = ("tiles", "wins", "robs", "rob_tiles", "dirty")
+    __slots__ = ("tiles", "chances", "since", "robs", "rob_tiles", "dirty")
 
     def __init__(self, n: int, tile_claims: Sequence[str]) -> None:
         self.tiles: dict[str, list[set[int]]] = {c: [set() for _ in range(n)] for c in tile_claims}
-        self.wins: list[list[tuple[int, bool]]] = [[] for _ in range(n)]
+        self.chances: list[tuple[int, bool, Collection[int], Collection[int]]] = []
+        self.since = [0] * n
         self.robs = [False] * n
         #: the kinds of the added kongs each seat could rob and did not
         self.rob_tiles: list[set[int]] = [set() for _ in range(n)]
@@ -177,18 +181,19 @@ class PassBook:
     def let_go(self, seat: int, claim: str, tile: int, kong_discard: bool = False) -> None:
         """Record that ``seat`` could claim ``tile`` with ``claim`` and did not."""
         if claim == "win":
-            self.wins[seat].append((tile, kong_discard))
+            self.chances.append((tile, kong_discard, (seat,), ()))
         elif claim in self.tiles:
             self.tiles[claim][seat].add(tile)
             self.dirty[seat] = True
 
-    def let_wins_go(self, seats: Iterable[int], takers: Collection[int], tile: int, kong_discard: bool) -> None:
+    def let_wins_go(self, seats: Collection[int], takers: Collection[int], tile: int, kong_discard: bool) -> None:
         """Record a win chance on ``tile`` let go by each of ``seats`` not among ``takers``."""
-        chance = (tile, kong_discard)
-        wins = self.wins
-        for s in seats:
-            if s not in takers:
-                wins[s].append(chance)
+        self.chances.append((tile, kong_discard, seats, takers))
+
+    def win_chances(self, seat: int) -> list[tuple[int, bool]]:
+        """The win chances ``seat`` let go since its passes last ended, as (tile, context)."""
+        return [(tile, kd) for tile, kd, seats, takers in self.chances[self.since[seat]:]
+                if seat in seats and seat not in takers]
 
     def let_rob_go(self, seat: int, tile: Optional[int] = None) -> None:
         """Record that ``seat`` could rob an added kong (of ``tile``) and did not."""
@@ -199,7 +204,7 @@ class PassBook:
 
     def clear(self, seat: int) -> None:
         """The seat's own draw or claim: its passes end."""
-        self.wins[seat].clear()
+        self.since[seat] = len(self.chances)
         if self.dirty[seat]:
             for sets in self.tiles.values():
                 sets[seat].clear()

@@ -176,6 +176,30 @@ def test_guohu_after_a_rob_let_go_bars_every_win_and_rob():
     assert pass_violation(book, 3, "win", ti("9m"), _legal) is None
 
 
+def test_win_chances_let_go_are_kept_unjudged_until_asked_and_end_with_the_seat_s_draw():
+    book = PassBook(4, TILE_PASSES)
+    book.let_wins_go((1, 2, 3), (2,), ti("5p"), False)  # seat 2 took the discard
+    assert book.win_chances(1) == book.win_chances(3) == [(ti("5p"), False)] and book.win_chances(2) == []
+    assert book.win_chances(0) == []  # the discarder: not open to it
+    assert not any(book.dirty)  # a win chance alone needs no other pass cleared
+    asked = []
+
+    def judge(seat, tile, kong_discard):
+        asked.append((seat, tile))
+        return tile == ti("5p")  # the chance was a legal win
+
+    assert pass_violation(book, 1, "win", ti("9m"), judge) == "WIN_DURING_GUOHU"
+    assert asked == [(1, ti("5p"))]
+    # near miss: the chance a seat let go was no win (judged when asked): no bar
+    assert pass_violation(book, 3, "win", ti("9m"), lambda *_: False) is None
+    book.clear(1)  # the seat's own draw ends its chances, not the others'
+    assert book.win_chances(1) == [] and pass_violation(book, 1, "win", ti("9m"), judge) is None
+    assert book.win_chances(3) == [(ti("5p"), False)]
+    book.let_wins_go((0, 1, 3), (), ti("7s"), True)
+    assert book.win_chances(1) == [(ti("7s"), True)]
+    assert book.win_chances(3) == [(ti("5p"), False), (ti("7s"), True)]
+
+
 def test_enumerators():
     assert chow_options(XJC, C("3467s"), ti("5s"), 1, 0) == [(ti("3s"), ti("4s")), (ti("4s"), ti("6s")),
                                                             (ti("6s"), ti("7s"))]

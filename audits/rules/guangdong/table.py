@@ -88,7 +88,7 @@ def pass_violation(book: PassBook, seat: int, claim: str, tile: int, judge: WinJ
     on_rob = rules is None or rules.louhe_on_rob
     if on_rob and (book.rob_tiles[seat] if any_discard else tile in book.rob_tiles[seat]):
         return "WIN_DURING_LOUHE"
-    for t, kd in book.wins[seat]:
+    for t, kd in book.win_chances(seat):
         if (any_discard or t == tile) and judge(seat, t, kd):
             return "WIN_DURING_LOUHE"
     return None

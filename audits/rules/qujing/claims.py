@@ -234,7 +234,7 @@ def pass_violation(book: PassBook, seat: int, claim: str, tile: int, judge: WinJ
         return "GUOSHOU_PENG"
     if claim == "kong" and tile in book.tiles["kong"][seat]:
         return "GUOSHOU_GANG"
-    if claim == "win" and (book.robs[seat] or any(judge(seat, t, kd) for t, kd in book.wins[seat])):
+    if claim == "win" and (book.robs[seat] or any(judge(seat, t, kd) for t, kd in book.win_chances(seat))):
         return "WIN_DURING_GUOHU"
     return None
 

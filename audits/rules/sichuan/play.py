@@ -590,7 +590,7 @@ def pass_violation(book, seat: int, claim: str, tile: int, judge, value=None, ru
         return None
     if claim != "win" or rules is None or rules.guoshui == "off":
         return None
-    passed = [(t, kd) for t, kd in book.wins[seat] if judge(seat, t, kd)]
+    passed = [(t, kd) for t, kd in book.win_chances(seat) if judge(seat, t, kd)]
     if not passed and not book.robs[seat]:
         return None
     values = [value(seat, t, kd) for t, kd in passed] if value is not None else []
