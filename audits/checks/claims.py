@@ -8,7 +8,7 @@ memories (the open discard, the declared claims, the pass book) and reports.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Collection
 
 from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES
@@ -46,7 +46,7 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
     ctx.open_discard = d
 
 
-def discard_settled(ctx: AuditContext, takers: Iterable[int] = ()) -> None:
+def discard_settled(ctx: AuditContext, takers: Collection[int] = ()) -> None:
     """The open discard is settled: every seat it was open to that did not take it has let
     a win chance go (judged, like every chance, only if a pass rule asks), and every seat
     that could have ponged or konged it and did not has let that go (the family's pass

@@ -16,7 +16,7 @@ The neutral vocabulary the families share is here too: a claim check's
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Collection, Iterable, Literal, Mapping, NamedTuple, Optional, Sequence
+from typing import Any, Callable, Collection, Literal, Mapping, NamedTuple, Optional, Sequence
 
 from replay.melds import Meld
 from schema.events import Transfer
