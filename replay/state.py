@@ -195,13 +195,12 @@ class Replayer:
         for s, tiles in enumerate(e.hands):
             hand = w.hands[s]
             keys = w.keys[s]
+            got = w.received[s]
             for name in tiles:
                 t = TILE_INDEX[name]
                 hand[t] += 1
+                got[t] += 1
                 keys[SUIT_OF[t]] += KEY_STEP[t]
-            got = w.received[s]
-            for name in tiles:
-                got[TILE_INDEX[name]] += 1
             w.held[s] += len(tiles)
             total += len(tiles)
         w.undrawn -= total

@@ -13,7 +13,7 @@ from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, format_hand
 
 from ..context import AuditContext
 from ..explain import game_record
-from . import claims
+from . import billing, claims, scoring
 
 
 def opened(ctx: AuditContext, e: ev.GameOpened) -> None:
@@ -44,7 +44,6 @@ def resized(ctx: AuditContext, e: ev.RoomResized) -> None:
 
 
 def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
-    from . import billing, scoring
     billing.close_fee_window(ctx, e)
     scoring.game_should_have_ended(ctx, e)
     # The dealer: the family's first dealer, then its rotation from the last result.
@@ -88,7 +87,7 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
             pos += 13
         for s, tiles in enumerate(e.hands):
             a, b = spans.get(s, (0, 0))
-            if sorted(TILE_INDEX[x] for x in tiles) != sorted(wall[a:b]):
+            if sorted(map(TILE_INDEX.__getitem__, tiles)) != sorted(wall[a:b]):
                 ctx.find("DRAW_NOT_WALL_ORDER", e, seat=s, expected=format_hand(wall[a:b]),
                          actual=format_hand([TILE_INDEX[x] for x in tiles]),
                          message=f"seat {s}'s deal is not wall[{a}:{b}]")
