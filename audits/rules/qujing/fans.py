@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterable, Iterator, Optional, Sequence
+from typing import Callable, Collection, Iterable, Iterator, Optional, Sequence
 
 from replay.melds import Meld
 from schema.ruleset import Ruleset
@@ -105,9 +105,8 @@ class FanInput:
     def suits(self) -> set[int]:
         return {t // 9 for t in self.tiles}
 
-    def triplets_of(self, kinds: Iterable[int]) -> int:
-        ks = set(kinds)
-        return sum(1 for k, t in self.sets if k != "chow" and t in ks)
+    def triplets_of(self, kinds: Collection[int]) -> int:
+        return sum(1 for k, t in self.sets if k != "chow" and t in kinds)
 
     @property
     def kongs(self) -> int:
@@ -124,9 +123,12 @@ def dihu(h: FanInput) -> bool:
 
 
 def _concealed_chickens_plain(h: FanInput) -> bool:
-    # every concealed chicken stands for its own kind (acts as a plain tile)
-    return Counter(h.reading.wild_assignments) == Counter(
-        {k: n for k, n in h.wilds_by_kind.items() if n})
+    # every concealed chicken stands for its own kind (acts as a plain tile); the
+    # assignments are sorted, so equal multisets are equal sorted tuples
+    held = h.wilds_by_kind
+    if not held:
+        return not h.reading.wild_assignments
+    return h.reading.wild_assignments == tuple(sorted(k for k, n in held.items() for _ in range(n)))
 
 
 def wuji(h: FanInput) -> bool:
