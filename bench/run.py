@@ -383,8 +383,10 @@ def main() -> None:
             print(f"  3s full audit, {preset:<15} {secs:7.3f} s  {sev / secs / 1e6:7.3f} M events/s  "
                   f"{shands / secs:9.0f} hands/s   ({shands} hands)", flush=True)
             q_ms, s_ms = per_hand_cpu((path, hands), (spath, shands), args.runs)
+            q_us, s_us = 1e3 * q_ms * hands / events, 1e3 * s_ms * shands / sev
             print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, {preset} {s_ms:.3f} ms "
-                  f"({sev / shands:.0f} against {events / hands:.0f} events a hand)", flush=True)
+                  f"({sev / shands:.0f} against {events / hands:.0f} events a hand; per event "
+                  f"{q_us:.2f} and {s_us:.2f} µs, {s_us / q_us:.2f}×)", flush=True)
             got[preset] = s_ms / q_ms
         return got
 
