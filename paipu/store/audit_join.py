@@ -36,8 +36,12 @@ from . import derive
 from .errors import StoreError
 
 
-def _real(path: str) -> str:
-    return os.path.realpath(path)
+def _real(path: str, seen: dict[str, str]) -> str:
+    """The real path of ``path`` (each distinct name resolved once: a log's games all name it)."""
+    real = seen.get(path)
+    if real is None:
+        real = seen[path] = os.path.realpath(path)
+    return real
 
 
 class AuditOutput:
@@ -54,13 +58,14 @@ class AuditOutput:
         self.path = path
         #: game id -> (complete, findings, real path of its file)
         self.games: dict[str, tuple[bool, int, str]] = {}
+        self._reals: dict[str, str] = {}
         inputs = {}
         for item in find_logs(paths):
             name = item if isinstance(item, str) else item.path
             if name == "-":
                 raise StoreError("--audit-output cannot be checked against logs read from stdin; "
                                  "ingest the log file the audit read")
-            inputs[_real(name)] = name
+            inputs[_real(name, self._reals)] = name
         self._load(spool_dir, inputs)
 
     def _load(self, spool_dir: str, inputs: dict[str, str]) -> None:
@@ -110,7 +115,7 @@ class AuditOutput:
                         raise StoreError(f"{self.path}:{n}: game {game} has {len(found)} findings in the audit "
                                          f"output but the audit found {rec.get('findings')} (an output filtered "
                                          "or cut short?); run `paipu audit LOGS --format json` again unfiltered")
-                    real = _real(file)
+                    real = _real(file, self._reals)
                     sources.setdefault(real, source)
                     if real not in inputs:
                         skip.add(game)  # a log this ingest does not read
@@ -169,7 +174,7 @@ class AuditOutput:
         :class:`StoreError`)."""
         for game, file in games:
             got = self.games.get(game)
-            if got is None or got[2] != _real(file):
+            if got is None or got[2] != _real(file, self._reals):
                 raise StoreError(f"game {game} of {file} is not in the audit output {self.path} "
                                  "(the audit read other logs, or did not finish); run `paipu audit LOGS "
                                  "--format json` on the logs to ingest")
