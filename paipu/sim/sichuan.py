@@ -30,11 +30,11 @@ class Script:
                              server=server, build="1.0", **kw)
         self.r = Replayer()
         self.scores = [0, 0, 0, 0]
-        self._do(self.b.open)
+        self.r.apply(self.b.open())
 
     def _do(self, method, *args, **kw) -> ev.Event:
         e = method(*args, **kw)
-        self.r.apply(e)
+        self.r.advance(e)  # the builder numbered it as the table's next event
         return e
 
     @property

@@ -17,6 +17,7 @@ import random
 from datetime import timedelta
 from typing import Optional
 
+from audits.rules.sichuan import SICHUAN
 from audits.rules.sichuan import fans as F
 from audits.rules.sichuan import play
 from audits.rules.sichuan.settlement import next_dealer
@@ -93,6 +94,9 @@ class SichuanGame:
         #: the room's live table (the script's replayer keeps one table for the room)
         self.table = self.g.t
         self.arranged = 0
+        #: per seat: (its hand's signature, the family's wait entry for it), kept until
+        #: that seat's hand changes (see :meth:`_wait_entry`)
+        self.waits: list = [None] * 4
 
     def play(self) -> list[ev.Event]:
         dealer = 0
@@ -147,6 +151,7 @@ class SichuanGame:
         self.stats.hands += 1
         self.passed: dict[int, list] = {s: [] for s in range(4)}
         self.passed_rob = {s: False for s in range(4)}
+        self.waits = [None] * 4
         try:
             self.turn(dealer, drew=False)
         except _End:
@@ -183,12 +188,34 @@ class SichuanGame:
         self.passed[seat] = []
         self.passed_rob[seat] = False
 
-    def _value(self, seat: int, tile: int, kd: bool) -> Optional[int]:
-        """A legal discard-valued win of ``seat`` on ``tile`` (capped fan), or None."""
+    def _wait_entry(self, seat: int):
+        """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
+        can complete it legally), kept until that seat's hand changes: its concealed
+        counts (the suit keys), its melds and its kongs."""
         t = self.table
-        c = list(t.hands[seat])
+        keys = t.keys[seat]
+        melds = t.melds[seat]
+        sig = (keys[0], keys[1], keys[2], keys[3], len(melds), t.kongs[seat])
+        got = self.waits[seat]
+        if got is not None and got[0] == sig:
+            return got[1]
+        entry = SICHUAN.seat_waits(self.rules, t.hands[seat], keys, t.held[seat], melds)
+        self.waits[seat] = (sig, entry)
+        return entry
+
+    def _value(self, seat: int, tile: int, kd: bool) -> Optional[int]:
+        """A legal discard-valued win of ``seat`` on ``tile`` (capped fan), or None: the
+        family's wait entry and exact shape test, then the void-suit gate (§8.1, §8.2)."""
+        entry = self._wait_entry(seat)
+        if not entry:
+            return None
+        t = self.table
+        counts, melds = t.hands[seat], t.melds[seat]
+        if not SICHUAN.completes(self.rules, entry, counts, melds, tile):
+            return None
+        c = list(counts)
         c[tile] += 1
-        if not F.is_legal_shape(c, t.melds[seat], self._void(seat), self.rules):
+        if not F.void_ok(c, melds, self._void(seat), self.rules):
             return None
         return self.g._score(seat, TILE_NAMES[tile], "discard").capped
 
