@@ -33,10 +33,6 @@ SET = [k for k in range(27) for _ in range(4)]
 _AFTER = tuple(tuple((s + k) % 4 for k in range(1, 4)) for s in range(4))
 
 
-def _str(tiles) -> str:
-    return "".join(TILE_NAMES[t] for t in tiles)
-
-
 class _End(Exception):
     """The hand is over."""
 
@@ -132,7 +128,7 @@ class SichuanGame:
         if rules.huan_san_zhang:
             direction = rng.choice(("next", "prev", "across"))
             given = [_three(hands[s]) for s in range(4)]
-            exchange = (direction, [_str(x) for x in given])
+            exchange = (direction, given)  # each seat's three tiles, sorted
             step = {"next": 1, "prev": 3, "across": 2}[direction]
             for s in range(4):
                 for t in given[s]:
@@ -146,7 +142,7 @@ class SichuanGame:
             if rng.random() < 0.08:
                 v = rng.randrange(3)  # a bold (or careless) declaration: 花猪 may follow
             voids += "mps"[v]
-        g.hand(number, dealer, {s: _str(dealt[s]) for s in range(4)}, voids if rules.dingque == "declared" else "",
+        g.hand(number, dealer, {s: sorted(dealt[s]) for s in range(4)}, voids if rules.dingque == "declared" else "",
                exchange=exchange, wall=wall)
         self.stats.hands += 1
         self.passed: dict[int, list] = {s: [] for s in range(4)}
