@@ -1091,20 +1091,28 @@ _KINDS = tuple(range(NUM_KINDS))
 #: per flavour: the keep score part of (tile, count) at ``5 * tile + count``
 _KEEP = {f: tuple(_keep_score(f, t, c) for t in range(NUM_KINDS) for c in range(5))
          for f in (None, "suit", "pairs", "honours", "winds", "kongs")}
-#: suit key (naturals) -> per rank, the keep score its neighbours give (held within one
-#: rank: 3 each, within two: 1 each)
+def _near_of_held(held: int) -> tuple[int, ...]:
+    """Per rank, the keep score the held ranks (bit ``r`` for rank ``r``) give it as
+    neighbours: held within one rank 3 each, within two 1 each."""
+    return tuple(sum(wgt for d, wgt in ((-2, 1), (-1, 3), (1, 3), (2, 1)) if 0 <= r + d <= 8 and held >> (r + d) & 1)
+                 for r in range(9))
+
+
+#: the neighbour scores of each of the 512 sets of held ranks
+_NEAR_OF_HELD = tuple(_near_of_held(h) for h in range(512))
+#: suit key (naturals) -> per rank, the keep score its neighbours give (see
+#: :func:`_near_of_held`)
 _NEAR: dict[int, tuple[int, ...]] = {}
 
 
 def _near(key: int) -> tuple[int, ...]:
-    held = []
+    held = 0
     rest = key
-    for _ in range(9):
+    for r in range(8, -1, -1):  # the first rank is the most significant digit
         rest, c = divmod(rest, 5)
-        held.append(c > 0)
-    held.reverse()  # the first rank is the most significant digit
-    got = tuple(sum(wgt for d, wgt in ((-2, 1), (-1, 3), (1, 3), (2, 1)) if 0 <= r + d <= 8 and held[r + d])
-                for r in range(9))
+        if c:
+            held |= 1 << r
+    got = _NEAR_OF_HELD[held]
     if len(_NEAR) > 100_000:
         _NEAR.clear()
     _NEAR[key] = got
