@@ -21,10 +21,11 @@ from audits.rules.sichuan import SICHUAN
 from audits.rules.sichuan import fans as F
 from audits.rules.sichuan import play
 from audits.rules.sichuan.settlement import next_dealer
+from replay.state import KEY_STEP, SUIT_OF
 from schema import events as ev
 from schema.builder import EPOCH
 from schema.ruleset import Ruleset
-from schema.tiles import TILE_NAMES
+from schema.tiles import TILE_INDEX, TILE_NAMES
 
 from .sichuan import Script
 
@@ -199,6 +200,21 @@ class SichuanGame:
         self.waits[seat] = (sig, entry)
         return entry
 
+    def _drawn_may_complete(self, seat: int) -> bool:
+        """False when the seat's hand before the tile it just drew had no wait (the
+        family's wait entry kept for that hand): no tile completes it legally, drawn
+        or discarded (no wild tiles).  True: ask the family in full."""
+        got = self.waits[seat]
+        if got is None:
+            return True
+        t = self.table
+        tile = TILE_INDEX[self.g.b.events[-1].tile]  # the draw is the last event
+        was = list(t.keys[seat])  # the suit keys before the draw
+        was[SUIT_OF[tile]] -= KEY_STEP[tile]
+        if got[0] != (was[0], was[1], was[2], was[3], len(t.melds[seat]), t.kongs[seat]):
+            return True  # no entry kept for the hand before the draw
+        return bool(got[1])
+
     def _value(self, seat: int, tile: int, kd: bool) -> Optional[int]:
         """A legal discard-valued win of ``seat`` on ``tile`` (capped fan), or None: the
         family's wait entry and exact shape test, then the void-suit gate (§8.1, §8.2)."""
@@ -229,7 +245,8 @@ class SichuanGame:
         while True:
             last_four = play.in_last_four(rules, t.undrawn)
             hand = t.hands[seat]
-            if F.is_legal_shape(hand, t.melds[seat], self._void(seat), rules) and (
+            if (not drew or self._drawn_may_complete(seat)) and \
+                    F.is_legal_shape(hand, t.melds[seat], self._void(seat), rules) and (
                     last_four or rng.random() < 0.95 or not drew):
                 tile = g.b.events[-1].tile if drew else TILE_NAMES[max(k for k in range(27) if hand[k])]
                 if drew or (seat == t.dealer and g.first_turn):

@@ -1,4 +1,4 @@
-"""The simulator skips the family's self-draw check only where it cannot win: a hand whose
+"""The simulators skip the family's self-draw check only where it cannot win: a hand whose
 wait entry (kept from before the draw) says no tile completes it, with no wild tile
 drawn or held, is never complete once it draws (the family's exact check agrees)."""
 
@@ -38,6 +38,28 @@ def test_a_skipped_self_draw_check_never_hides_a_win(monkeypatch, preset, option
     for _ in simulate_encoded(SimConfig(preset=preset, options=options, games=4, seed=5, rare_hands=0.5)):
         pass
     assert skipped > 0 and asked > 0  # both ways taken
+
+
+@pytest.mark.parametrize("preset, arrange", [("sichuan", 0.0), ("sichuan-xuezhan", 0.5)])
+def test_a_skipped_sichuan_self_draw_check_never_hides_a_win(monkeypatch, preset, arrange):
+    from audits.rules.sichuan import fans as F
+    from paipu.sim import sichuan_sim
+
+    seen = {True: 0, False: 0}
+    real = sichuan_sim.SichuanGame._drawn_may_complete
+
+    def checked(self, seat):
+        may = real(self, seat)
+        seen[may] += 1
+        if not may:
+            t = self.table
+            assert not F.is_legal_shape(t.hands[seat], t.melds[seat], t.voids[seat], self.rules), seat
+        return may
+
+    monkeypatch.setattr(sichuan_sim.SichuanGame, "_drawn_may_complete", checked)
+    for _ in simulate_encoded(SimConfig(preset=preset, games=4, seed=6, arrange=arrange)):
+        pass
+    assert seen[True] and seen[False]  # both ways taken
 
 
 def _rulings_after_draw(concealed: str, drawn: str, entry):
