@@ -49,15 +49,15 @@ class GameBuilder:
         self._opening = dict(preset=preset, seats=list(seats), options=dict(options or {}), creator=creator,
                              start_points=start_points, server=server, build=build, billing=billing, fee=fee)
 
-    def _next(self, cls: type, **fields: Any) -> ev.Event:
-        e = cls(self.game, len(self.events), self._t, **fields)
-        self._t += self._step
-        self.events.append(e)
-        return e
-
     def add(self, cls: type, **fields: Any) -> ev.Event:
         """Append any event type with the next seq and time."""
-        return self._next(cls, **fields)
+        events = self.events
+        e = cls(self.game, len(events), self._t, **fields)
+        self._t += self._step
+        events.append(e)
+        return e
+
+    _next = add
 
     # -- room --
     def open(self) -> ev.Event:

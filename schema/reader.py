@@ -495,14 +495,13 @@ def read_games(paths: Iterable[str]) -> tuple[list[GameLog], list[LogProblem]]:
     return games, reader.orphans
 
 
+#: one encoder for :func:`encode_events` (msgspec encoders are reusable and stateless)
+_LINES_ENCODER = msgspec.json.Encoder()
+
+
 def encode_events(events: Iterable[Event]) -> bytes:
-    """Encode events as JSON lines."""
-    enc = msgspec.json.Encoder()
-    buf = bytearray()
-    for e in events:
-        enc.encode_into(e, buf, len(buf))
-        buf.extend(b"\n")
-    return bytes(buf)
+    """Encode events as JSON lines (each event's JSON, then a newline)."""
+    return _LINES_ENCODER.encode_lines(events)
 
 
 __all__ = [

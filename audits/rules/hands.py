@@ -360,20 +360,23 @@ def _make_is_complete():
         """
         if not wilds:
             try:
-                # the counts' bytes, one piece per suit; one suit is sets + the pair
-                # (code 1), the others sets only (code 0)
+                # the counts' bytes, one piece per suit
                 m, p, s, z = split(bytearray(counts))
-                return suit_code[m] + suit_code[p] + suit_code[s] + honour_code[z] == 1
-            except KeyError:
-                # a piece in no table is neither (once the tables are filled), unless it
-                # holds more tiles than they cover (never in a hand of at most 14 tiles)
-                if not _prefilled:
-                    _prefill()
-                    return is_complete(counts, wilds, meld_use)
-                if sum(counts) <= 14:
-                    return False
             except (ValueError, TypeError, struct.error):
-                pass  # a count outside 0..255, or not 34 counts: the general path
+                # a count outside 0..255, or not 34 counts: the general path
+                return _is_complete_general(counts, wilds, meld_use)
+            # one suit is sets + the pair (code 1), the others sets only (code 0); a
+            # piece in no table (9) is neither
+            code = suit_code.get(m, 9) + suit_code.get(p, 9) + suit_code.get(s, 9) + honour_code.get(z, 9)
+            if code < 9:
+                return code == 1
+            # a piece in no table is neither (once the tables are filled), unless it
+            # holds more tiles than they cover (never in a hand of at most 14 tiles)
+            if not _prefilled:
+                _prefill()
+                return is_complete(counts, wilds, meld_use)
+            if sum(counts) <= 14:
+                return False
             return _is_complete_general(counts, wilds, meld_use)
         return _is_complete_wilds(counts, wilds, meld_use)
 

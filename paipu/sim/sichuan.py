@@ -6,7 +6,7 @@ states, *filler* turns draw a tile that completes nobody's hand and discard it (
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, Union
 
 from audits.ledger import net_of
 from audits.rules.family import WinContext
@@ -30,11 +30,11 @@ class Script:
                              server=server, build="1.0", **kw)
         self.r = Replayer()
         self.scores = [0, 0, 0, 0]
-        self._do(self.b.open)
+        self.r.apply(self.b.open())
 
     def _do(self, method, *args, **kw) -> ev.Event:
         e = method(*args, **kw)
-        self.r.apply(e)
+        self.r.advance(e)  # the builder numbered it as the table's next event
         return e
 
     @property
@@ -47,15 +47,18 @@ class Script:
 
     # -- a hand ---------------------------------------------------------------------
 
-    def hand(self, number: int, dealer: int, hands: dict[int, str], voids: str,
-             exchange: Optional[tuple[str, Sequence[str]]] = None, wall: Optional[Sequence[int]] = None) -> None:
-        """Deal ``hands`` (seat -> tiles), optionally exchange, and declare ``voids`` (one
-        suit letter per seat); ``wall``: the hand's wall, logged (head first)."""
+    def hand(self, number: int, dealer: int, hands: dict[int, Union[str, Sequence[int]]], voids: str,
+             exchange: Optional[tuple[str, Sequence[Union[str, Sequence[int]]]]] = None,
+             wall: Optional[Sequence[int]] = None) -> None:
+        """Deal ``hands`` (seat -> tiles: a compact string, or sorted tile numbers),
+        optionally exchange (each seat's three tiles, spelt the same ways), and declare
+        ``voids`` (one suit letter per seat); ``wall``: the hand's wall, logged (head first)."""
         self._do(self.b.hand, number, dealer, wall)
         self.book = Book(self.rules)
         self.seen = [0] * 34
         for s in range(4):
-            for k in parse_hand(hands[s]):
+            h = hands[s]
+            for k in parse_hand(h) if isinstance(h, str) else h:
                 self.seen[k] += 1
         self._do(self.b.deal, *[hands[s] for s in range(4)])
         if exchange is not None:

@@ -17,23 +17,21 @@ import random
 from datetime import timedelta
 from typing import Optional
 
+from audits.rules.sichuan import SICHUAN
 from audits.rules.sichuan import fans as F
 from audits.rules.sichuan import play
 from audits.rules.sichuan.settlement import next_dealer
+from replay.state import KEY_STEP, SUIT_OF
 from schema import events as ev
 from schema.builder import EPOCH
 from schema.ruleset import Ruleset
-from schema.tiles import TILE_NAMES
+from schema.tiles import TILE_INDEX, TILE_NAMES
 
 from .sichuan import Script
 
 SET = [k for k in range(27) for _ in range(4)]
 #: per seat: the other three seats from its next
 _AFTER = tuple(tuple((s + k) % 4 for k in range(1, 4)) for s in range(4))
-
-
-def _str(tiles) -> str:
-    return "".join(TILE_NAMES[t] for t in tiles)
 
 
 class _End(Exception):
@@ -93,6 +91,9 @@ class SichuanGame:
         #: the room's live table (the script's replayer keeps one table for the room)
         self.table = self.g.t
         self.arranged = 0
+        #: per seat: (its hand's signature, the family's wait entry for it), kept until
+        #: that seat's hand changes (see :meth:`_wait_entry`)
+        self.waits: list = [None] * 4
 
     def play(self) -> list[ev.Event]:
         dealer = 0
@@ -128,7 +129,7 @@ class SichuanGame:
         if rules.huan_san_zhang:
             direction = rng.choice(("next", "prev", "across"))
             given = [_three(hands[s]) for s in range(4)]
-            exchange = (direction, [_str(x) for x in given])
+            exchange = (direction, given)  # each seat's three tiles, sorted
             step = {"next": 1, "prev": 3, "across": 2}[direction]
             for s in range(4):
                 for t in given[s]:
@@ -142,11 +143,12 @@ class SichuanGame:
             if rng.random() < 0.08:
                 v = rng.randrange(3)  # a bold (or careless) declaration: 花猪 may follow
             voids += "mps"[v]
-        g.hand(number, dealer, {s: _str(dealt[s]) for s in range(4)}, voids if rules.dingque == "declared" else "",
+        g.hand(number, dealer, {s: sorted(dealt[s]) for s in range(4)}, voids if rules.dingque == "declared" else "",
                exchange=exchange, wall=wall)
         self.stats.hands += 1
         self.passed: dict[int, list] = {s: [] for s in range(4)}
         self.passed_rob = {s: False for s in range(4)}
+        self.waits = [None] * 4
         try:
             self.turn(dealer, drew=False)
         except _End:
@@ -183,12 +185,49 @@ class SichuanGame:
         self.passed[seat] = []
         self.passed_rob[seat] = False
 
-    def _value(self, seat: int, tile: int, kd: bool) -> Optional[int]:
-        """A legal discard-valued win of ``seat`` on ``tile`` (capped fan), or None."""
+    def _wait_entry(self, seat: int):
+        """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
+        can complete it legally), kept until that seat's hand changes: its concealed
+        counts (the suit keys), its melds and its kongs."""
         t = self.table
-        c = list(t.hands[seat])
+        keys = t.keys[seat]
+        melds = t.melds[seat]
+        sig = (keys[0], keys[1], keys[2], keys[3], len(melds), t.kongs[seat])
+        got = self.waits[seat]
+        if got is not None and got[0] == sig:
+            return got[1]
+        entry = SICHUAN.seat_waits(self.rules, t.hands[seat], keys, t.held[seat], melds)
+        self.waits[seat] = (sig, entry)
+        return entry
+
+    def _drawn_may_complete(self, seat: int) -> bool:
+        """False when the seat's hand before the tile it just drew had no wait (the
+        family's wait entry kept for that hand): no tile completes it legally, drawn
+        or discarded (no wild tiles).  True: ask the family in full."""
+        got = self.waits[seat]
+        if got is None:
+            return True
+        t = self.table
+        tile = TILE_INDEX[self.g.b.events[-1].tile]  # the draw is the last event
+        was = list(t.keys[seat])  # the suit keys before the draw
+        was[SUIT_OF[tile]] -= KEY_STEP[tile]
+        if got[0] != (was[0], was[1], was[2], was[3], len(t.melds[seat]), t.kongs[seat]):
+            return True  # no entry kept for the hand before the draw
+        return bool(got[1])
+
+    def _value(self, seat: int, tile: int, kd: bool) -> Optional[int]:
+        """A legal discard-valued win of ``seat`` on ``tile`` (capped fan), or None: the
+        family's wait entry and exact shape test, then the void-suit gate (§8.1, §8.2)."""
+        entry = self._wait_entry(seat)
+        if not entry:
+            return None
+        t = self.table
+        counts, melds = t.hands[seat], t.melds[seat]
+        if not SICHUAN.completes(self.rules, entry, counts, melds, tile):
+            return None
+        c = list(counts)
         c[tile] += 1
-        if not F.is_legal_shape(c, t.melds[seat], self._void(seat), self.rules):
+        if not F.void_ok(c, melds, self._void(seat), self.rules):
             return None
         return self.g._score(seat, TILE_NAMES[tile], "discard").capped
 
@@ -206,7 +245,8 @@ class SichuanGame:
         while True:
             last_four = play.in_last_four(rules, t.undrawn)
             hand = t.hands[seat]
-            if F.is_legal_shape(hand, t.melds[seat], self._void(seat), rules) and (
+            if (not drew or self._drawn_may_complete(seat)) and \
+                    F.is_legal_shape(hand, t.melds[seat], self._void(seat), rules) and (
                     last_four or rng.random() < 0.95 or not drew):
                 tile = g.b.events[-1].tile if drew else TILE_NAMES[max(k for k in range(27) if hand[k])]
                 if drew or (seat == t.dealer and g.first_turn):

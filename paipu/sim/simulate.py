@@ -353,6 +353,7 @@ class _Rulings:
         self.rules = game.rules
         self.table = game.table  # the live table (read only)
         self.book = book
+        self.wild = game.wild
         #: per seat: (its hand's signature, the family's wait entry for it), kept until
         #: that seat's hand changes (see :meth:`wait_entry`)
         self.waits: list[Optional[tuple[tuple, Any]]] = [None] * game.n
@@ -382,6 +383,8 @@ class _Rulings:
         """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong)."""
         family, rules = self.family, self.rules
         counts, melds = self.table.hands[seat], self.table.melds[seat]
+        if not self.drawn_may_complete(seat, tile):
+            return None
         # cheap superset first: the hand without its melds' max-four headroom
         if not family.is_winning(rules, counts, ()):
             return None
@@ -389,6 +392,32 @@ class _Rulings:
             return None
         sc = family.score(rules, _tiles(counts), melds, self.context(seat, "self_draw", tile, after_kong=after_kong))
         return sc if sc.wins else None
+
+    def drawn_may_complete(self, seat: int, tile: int) -> bool:
+        """False when the seat's hand before it drew ``tile`` had no wait (the family's
+        wait entry kept for that hand says no tile completes it) and no wild tile is
+        drawn or held: the family judges a hand by its tiles, and only a wild kind
+        counts differently drawn than taken from another seat (a discarded chicken
+        stays plain; the chicken rules, e.g. 四小鸡), so a hand no other seat's tile
+        completes is not completed by drawing one.  True: ask the family in full."""
+        wild = self.wild
+        if tile in wild:
+            return True
+        got = self.waits[seat]
+        if got is None:
+            return True
+        table = self.table
+        counts = table.hands[seat]
+        for k in wild:
+            if counts[k]:
+                return True
+        sig = got[0]
+        keys = table.keys[seat]
+        was = list(keys)  # the suit keys before the draw
+        was[SUIT_OF[tile]] -= KEY_STEP[tile]
+        if sig != (was[0], was[1], was[2], was[3], len(table.melds[seat]), table.kongs[seat]):
+            return True  # no entry kept for the hand before the draw
+        return bool(got[1])
 
     def wait_entry(self, seat: int) -> Any:
         """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
@@ -1091,20 +1120,28 @@ _KINDS = tuple(range(NUM_KINDS))
 #: per flavour: the keep score part of (tile, count) at ``5 * tile + count``
 _KEEP = {f: tuple(_keep_score(f, t, c) for t in range(NUM_KINDS) for c in range(5))
          for f in (None, "suit", "pairs", "honours", "winds", "kongs")}
-#: suit key (naturals) -> per rank, the keep score its neighbours give (held within one
-#: rank: 3 each, within two: 1 each)
+def _near_of_held(held: int) -> tuple[int, ...]:
+    """Per rank, the keep score the held ranks (bit ``r`` for rank ``r``) give it as
+    neighbours: held within one rank 3 each, within two 1 each."""
+    return tuple(sum(wgt for d, wgt in ((-2, 1), (-1, 3), (1, 3), (2, 1)) if 0 <= r + d <= 8 and held >> (r + d) & 1)
+                 for r in range(9))
+
+
+#: the neighbour scores of each of the 512 sets of held ranks
+_NEAR_OF_HELD = tuple(_near_of_held(h) for h in range(512))
+#: suit key (naturals) -> per rank, the keep score its neighbours give (see
+#: :func:`_near_of_held`)
 _NEAR: dict[int, tuple[int, ...]] = {}
 
 
 def _near(key: int) -> tuple[int, ...]:
-    held = []
+    held = 0
     rest = key
-    for _ in range(9):
+    for r in range(8, -1, -1):  # the first rank is the most significant digit
         rest, c = divmod(rest, 5)
-        held.append(c > 0)
-    held.reverse()  # the first rank is the most significant digit
-    got = tuple(sum(wgt for d, wgt in ((-2, 1), (-1, 3), (1, 3), (2, 1)) if 0 <= r + d <= 8 and held[r + d])
-                for r in range(9))
+        if c:
+            held |= 1 << r
+    got = _NEAR_OF_HELD[held]
     if len(_NEAR) > 100_000:
         _NEAR.clear()
     _NEAR[key] = got

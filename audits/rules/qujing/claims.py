@@ -159,16 +159,18 @@ def _held(counts: Sequence[int], tiles: Sequence[int]) -> bool:
 def chow_options(ruleset: Ruleset, counts: Sequence[int], discard: int, claimer: int,
                  discarder: int) -> list[tuple[int, int]]:
     """Every pair of hand tiles that chows ``discard`` (none when chow is off or not from 上家)."""
-    if not ruleset.chow or discarder != shangjia(claimer, ruleset.players) or discard >= 27:
+    if discard >= 27 or not ruleset.chow or discarder != shangjia(claimer, ruleset.players):
         return []
+    # the runs through the discard within its suit, lowest first: the two other tiles
+    # of each (two kinds), one of each held
     out = []
     r = discard % 9
-    for lo in (discard - 2, discard - 1, discard):
-        if lo < discard - r or lo + 2 > discard - r + 8:
-            continue
-        pair = tuple(t for t in (lo, lo + 1, lo + 2) if t != discard)
-        if _held(counts, pair):
-            out.append(pair)
+    if r >= 2 and counts[discard - 2] >= 1 and counts[discard - 1] >= 1:
+        out.append((discard - 2, discard - 1))
+    if 1 <= r <= 7 and counts[discard - 1] >= 1 and counts[discard + 1] >= 1:
+        out.append((discard - 1, discard + 1))
+    if r <= 6 and counts[discard + 1] >= 1 and counts[discard + 2] >= 1:
+        out.append((discard + 1, discard + 2))
     return out
 
 
