@@ -350,6 +350,7 @@ def _capped_entry(counts: Sequence[int], use: Sequence[int], start: int, n: int,
 def _make_is_complete():
     # the tables are bound as closure cells: the hot path reads them as fast as locals
     split, suit_code, honour_code = _SPLIT, _SUIT_CODE_BYTES, _HONOUR_CODE_BYTES
+    suit_get, honour_get = suit_code.get, honour_code.get
 
     def is_complete(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | None = None) -> bool:
         """Standard completeness: do ``counts`` (naturals) plus ``wilds`` make sets + one pair?
@@ -367,7 +368,7 @@ def _make_is_complete():
                 return _is_complete_general(counts, wilds, meld_use)
             # one suit is sets + the pair (code 1), the others sets only (code 0); a
             # piece in no table (9) is neither
-            code = suit_code.get(m, 9) + suit_code.get(p, 9) + suit_code.get(s, 9) + honour_code.get(z, 9)
+            code = suit_get(m, 9) + suit_get(p, 9) + suit_get(s, 9) + honour_get(z, 9)
             if code < 9:
                 return code == 1
             # a piece in no table is neither (once the tables are filled), unless it
