@@ -21,12 +21,12 @@ from audits.rules.sichuan import SICHUAN
 from audits.rules.sichuan import fans as F
 from audits.rules.sichuan import play
 from audits.rules.sichuan.settlement import next_dealer
-from replay.state import KEY_STEP, SUIT_OF
 from schema import events as ev
 from schema.builder import EPOCH
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
+from .kept_waits import kept_wait_entry, waited_before_draw
 from .sichuan import Script
 
 SET = [k for k in range(27) for _ in range(4)]
@@ -187,33 +187,14 @@ class SichuanGame:
 
     def _wait_entry(self, seat: int):
         """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
-        can complete it legally), kept until that seat's hand changes: its concealed
-        counts (the suit keys), its melds and its kongs."""
-        t = self.table
-        keys = t.keys[seat]
-        melds = t.melds[seat]
-        sig = (keys[0], keys[1], keys[2], keys[3], len(melds), t.kongs[seat])
-        got = self.waits[seat]
-        if got is not None and got[0] == sig:
-            return got[1]
-        entry = SICHUAN.seat_waits(self.rules, t.hands[seat], keys, t.held[seat], melds)
-        self.waits[seat] = (sig, entry)
-        return entry
+        can complete it legally), kept until that seat's hand changes (:mod:`.kept_waits`)."""
+        return kept_wait_entry(self.waits, SICHUAN.seat_waits, self.rules, self.table, seat)
 
     def _drawn_may_complete(self, seat: int) -> bool:
         """False when the seat's hand before the tile it just drew had no wait (the
         family's wait entry kept for that hand): no tile completes it legally, drawn
         or discarded (no wild tiles).  True: ask the family in full."""
-        got = self.waits[seat]
-        if got is None:
-            return True
-        t = self.table
-        tile = TILE_INDEX[self.g.b.events[-1].tile]  # the draw is the last event
-        was = list(t.keys[seat])  # the suit keys before the draw
-        was[SUIT_OF[tile]] -= KEY_STEP[tile]
-        if got[0] != (was[0], was[1], was[2], was[3], len(t.melds[seat]), t.kongs[seat]):
-            return True  # no entry kept for the hand before the draw
-        return bool(got[1])
+        return waited_before_draw(self.waits, self.table, seat, TILE_INDEX[self.g.b.events[-1].tile])
 
     def _value(self, seat: int, tile: int, kd: bool) -> Optional[int]:
         """A legal discard-valued win of ``seat`` on ``tile`` (capped fan), or None: the

@@ -47,6 +47,8 @@ from schema.reader import encode_events
 from schema.ruleset import Ruleset, resolve
 from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, WINDS
 
+from .kept_waits import kept_wait_entry, waited_before_draw
+
 __all__ = ["SimConfig", "SimStats", "SimError", "simulate_games", "simulate_encoded", "write_log"]
 
 TOTAL = 136
@@ -403,36 +405,16 @@ class _Rulings:
         wild = self.wild
         if tile in wild:
             return True
-        got = self.waits[seat]
-        if got is None:
-            return True
-        table = self.table
-        counts = table.hands[seat]
+        counts = self.table.hands[seat]
         for k in wild:
             if counts[k]:
                 return True
-        sig = got[0]
-        keys = table.keys[seat]
-        was = list(keys)  # the suit keys before the draw
-        was[SUIT_OF[tile]] -= KEY_STEP[tile]
-        if sig != (was[0], was[1], was[2], was[3], len(table.melds[seat]), table.kongs[seat]):
-            return True  # no entry kept for the hand before the draw
-        return bool(got[1])
+        return waited_before_draw(self.waits, self.table, seat, tile)
 
     def wait_entry(self, seat: int) -> Any:
         """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
-        can complete it), kept until that seat's hand changes: its concealed counts (the
-        suit keys), its melds and its kongs (an added kong keeps the number of melds)."""
-        table = self.table
-        keys = table.keys[seat]
-        melds = table.melds[seat]
-        sig = (keys[0], keys[1], keys[2], keys[3], len(melds), table.kongs[seat])
-        got = self.waits[seat]
-        if got is not None and got[0] == sig:
-            return got[1]
-        entry = self.family.seat_waits(self.rules, table.hands[seat], keys, table.held[seat], melds)
-        self.waits[seat] = (sig, entry)
-        return entry
+        can complete it), kept until that seat's hand changes (:mod:`.kept_waits`)."""
+        return kept_wait_entry(self.waits, self.family.seat_waits, self.rules, self.table, seat)
 
     def completes(self, seat: int, tile: int) -> bool:
         """The family's exact test: ``tile`` from another seat completes the seat's hand."""

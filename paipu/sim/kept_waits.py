@@ -1,0 +1,46 @@
+"""The bots' kept wait entries: each seat's family wait entry (``RuleFamily.seat_waits``),
+kept with the signature of the hand it was made for until that hand changes.  Shared by
+the simulator's table (:mod:`paipu.sim.simulate`) and the Sichuan game
+(:mod:`paipu.sim.sichuan_sim`)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from replay.state import KEY_STEP, SUIT_OF
+
+#: per seat: (hand signature, wait entry) or None
+Kept = list[Optional[tuple[tuple, Any]]]
+
+
+def signature(keys, melds_n: int, kongs: int) -> tuple:
+    """What identifies a seat's hand for its wait entry: its concealed suit keys, its
+    number of melds and of kongs (an added kong keeps the number of melds)."""
+    return (keys[0], keys[1], keys[2], keys[3], melds_n, kongs)
+
+
+def kept_wait_entry(kept: Kept, seat_waits, rules, table, seat: int) -> Any:
+    """The seat's wait entry from ``seat_waits`` (the family's), made again only when the
+    seat's hand changed since it was kept."""
+    keys = table.keys[seat]
+    melds = table.melds[seat]
+    sig = signature(keys, len(melds), table.kongs[seat])
+    got = kept[seat]
+    if got is not None and got[0] == sig:
+        return got[1]
+    entry = seat_waits(rules, table.hands[seat], keys, table.held[seat], melds)
+    kept[seat] = (sig, entry)
+    return entry
+
+
+def waited_before_draw(kept: Kept, table, seat: int, tile: int) -> bool:
+    """False when the entry kept for the seat's hand before it drew ``tile`` says no tile
+    completes that hand; True when it allows one or no entry was kept for that hand."""
+    got = kept[seat]
+    if got is None:
+        return True
+    was = list(table.keys[seat])  # the suit keys before the draw
+    was[SUIT_OF[tile]] -= KEY_STEP[tile]
+    if got[0] != signature(was, len(table.melds[seat]), table.kongs[seat]):
+        return True  # no entry kept for the hand before the draw
+    return bool(got[1])
