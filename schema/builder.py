@@ -57,99 +57,97 @@ class GameBuilder:
         events.append(e)
         return e
 
-    _next = add
-
     # -- room --
     def open(self) -> ev.Event:
         o = self._opening
         options = msgspec.convert(o["options"], ev.RulesetOverrides)
-        return self._next(ev.GameOpened, schema_version=ev.SCHEMA_VERSION, server=o["server"], build=o["build"],
+        return self.add(ev.GameOpened, schema_version=ev.SCHEMA_VERSION, server=o["server"], build=o["build"],
                           preset=o["preset"], seats=o["seats"], creator=o["creator"], options=options,
                           start_points=o["start_points"], billing=o["billing"], fee=o["fee"])
 
     def resize(self, seats: Sequence[str]) -> ev.Event:
-        return self._next(ev.RoomResized, seats=list(seats))
+        return self.add(ev.RoomResized, seats=list(seats))
 
     def fee(self, seat: int, amount: int) -> ev.Event:
-        return self._next(ev.FeeCharged, seat=seat, amount=amount)
+        return self.add(ev.FeeCharged, seat=seat, amount=amount)
 
     def refund(self, seat: int, amount: int) -> ev.Event:
-        return self._next(ev.FeeRefunded, seat=seat, amount=amount)
+        return self.add(ev.FeeRefunded, seat=seat, amount=amount)
 
     def close(self, reason: str, scores: Sequence[int]) -> ev.Event:
-        return self._next(ev.GameClosed, reason=reason, scores=list(scores))
+        return self.add(ev.GameClosed, reason=reason, scores=list(scores))
 
     # -- hand --
     def hand(self, number: int, dealer: int, wall: Optional[Sequence[TileLike]] = None,
              dice: Optional[Sequence[int]] = None) -> ev.Event:
-        return self._next(ev.HandStarted, hand=number, dealer=dealer,
+        return self.add(ev.HandStarted, hand=number, dealer=dealer,
                           wall=spell(wall) if wall is not None else None,
                           dice=list(dice) if dice is not None else None)
 
     def bet(self, seat: int, bet: int) -> ev.Event:
-        return self._next(ev.PigBetPlaced, seat=seat, bet=bet)
+        return self.add(ev.PigBetPlaced, seat=seat, bet=bet)
 
     def deal(self, *hands: Union[str, Sequence[TileLike]]) -> ev.Event:
-        return self._next(ev.TilesDealt, hands=[spell(h) for h in hands])
+        return self.add(ev.TilesDealt, hands=[spell(h) for h in hands])
 
     def tail(self, *tiles: TileLike) -> ev.Event:
-        return self._next(ev.TailTurned, tiles=[one(t) for t in tiles])
+        return self.add(ev.TailTurned, tiles=[one(t) for t in tiles])
 
     def draw(self, seat: int, tile: TileLike, source: str = "wall") -> ev.Event:
-        return self._next(ev.TileDrawn, seat=seat, tile=one(tile), source=source)
+        return self.add(ev.TileDrawn, seat=seat, tile=one(tile), source=source)
 
     def discard(self, seat: int, tile: TileLike) -> ev.Event:
-        return self._next(ev.TileDiscarded, seat=seat, tile=one(tile))
+        return self.add(ev.TileDiscarded, seat=seat, tile=one(tile))
 
     def declare(self, seat: int, claim: str) -> ev.Event:
-        return self._next(ev.ClaimDeclared, seat=seat, claim=claim)
+        return self.add(ev.ClaimDeclared, seat=seat, claim=claim)
 
     def pass_(self, seat: int, claims: Sequence[str]) -> ev.Event:
-        return self._next(ev.ClaimPassed, seat=seat, claims=list(claims))
+        return self.add(ev.ClaimPassed, seat=seat, claims=list(claims))
 
     def chow(self, seat: int, from_seat: int, tile: TileLike, tiles: Union[str, Sequence[TileLike]]) -> ev.Event:
-        return self._next(ev.Chowed, seat=seat, from_seat=from_seat, tile=one(tile), tiles=spell(tiles))
+        return self.add(ev.Chowed, seat=seat, from_seat=from_seat, tile=one(tile), tiles=spell(tiles))
 
     def pong(self, seat: int, from_seat: int, tile: TileLike, tiles: Union[str, Sequence[TileLike], None] = None) -> ev.Event:
         own = spell(tiles) if tiles is not None else [one(tile)] * 2
-        return self._next(ev.Ponged, seat=seat, from_seat=from_seat, tile=one(tile), tiles=own)
+        return self.add(ev.Ponged, seat=seat, from_seat=from_seat, tile=one(tile), tiles=own)
 
     def kong_exposed(self, seat: int, from_seat: int, tile: TileLike,
                      tiles: Union[str, Sequence[TileLike], None] = None, kind: Optional[TileLike] = None) -> ev.Event:
         own = spell(tiles) if tiles is not None else [one(tile)] * 3
-        return self._next(ev.KongExposed, seat=seat, from_seat=from_seat, kind=one(kind if kind is not None else tile),
+        return self.add(ev.KongExposed, seat=seat, from_seat=from_seat, kind=one(kind if kind is not None else tile),
                           tile=one(tile), tiles=own)
 
     def kong_added(self, seat: int, kind: TileLike, tile: Optional[TileLike] = None) -> ev.Event:
-        return self._next(ev.KongAdded, seat=seat, kind=one(kind), tile=one(tile if tile is not None else kind))
+        return self.add(ev.KongAdded, seat=seat, kind=one(kind), tile=one(tile if tile is not None else kind))
 
     def kong_concealed(self, seat: int, kind: TileLike, tiles: Union[str, Sequence[TileLike], None] = None) -> ev.Event:
         own = spell(tiles) if tiles is not None else [one(kind)] * 4
-        return self._next(ev.KongConcealed, seat=seat, kind=one(kind), tiles=own)
+        return self.add(ev.KongConcealed, seat=seat, kind=one(kind), tiles=own)
 
     def win(self, winners: Sequence[tuple[int, Sequence[str], int, int]], how: str, tile: TileLike,
             from_seat: Optional[int] = None) -> ev.Event:
         """``winners``: (seat, fans, fan total, points per payer) for each winner."""
         ws = [ev.Winner(seat=s, fans=list(f), fan=n, points=p) for s, f, n, p in winners]
-        return self._next(ev.HandWon, winners=ws, how=how, tile=one(tile), from_seat=from_seat)
+        return self.add(ev.HandWon, winners=ws, how=how, tile=one(tile), from_seat=from_seat)
 
     def exhausted(self, remaining: int) -> ev.Event:
-        return self._next(ev.HandDrawn, remaining=remaining)
+        return self.add(ev.HandDrawn, remaining=remaining)
 
     def settle(self, transfers: Sequence[Union[ev.Transfer, tuple[int, int, int, str]]],
                scores: Sequence[int]) -> ev.Event:
         ts = [t if isinstance(t, ev.Transfer) else ev.Transfer(payer=t[0], payee=t[1], amount=t[2], reason=t[3])
               for t in transfers]
-        return self._next(ev.HandSettled, transfers=ts, scores=list(scores))
+        return self.add(ev.HandSettled, transfers=ts, scores=list(scores))
 
     # -- Sichuan declarations (sichuan.md §4, §12) --
     def exchange(self, direction: str, *given: Union[str, Sequence[TileLike]]) -> ev.Event:
         """换三张: the direction and the three tiles each seat gave."""
-        return self._next(ev.TilesExchanged, direction=direction, given=[spell(g) for g in given])
+        return self.add(ev.TilesExchanged, direction=direction, given=[spell(g) for g in given])
 
     def void(self, seat: int, suit: str) -> ev.Event:
         """定缺: ``seat`` declares ``suit`` (m, p or s) void."""
-        return self._next(ev.VoidDeclared, seat=seat, suit=suit)
+        return self.add(ev.VoidDeclared, seat=seat, suit=suit)
 
     def jsonl(self) -> bytes:
         from .reader import encode_events
