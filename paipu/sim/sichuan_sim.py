@@ -164,10 +164,6 @@ class SichuanGame:
     def _void(self, s: int) -> int:
         return self.table.voids[s]
 
-    def _holds_void(self, s: int) -> bool:
-        v = self._void(s)
-        return v >= 0 and any(self.table.hands[s][9 * v:9 * v + 9])
-
     def _draw(self, seat: int, tail: bool = False) -> int:
         if tail and self.rules.kong_replacement == "tail":
             tile = self.wall[self.tail]
@@ -256,16 +252,14 @@ class SichuanGame:
 
     def _kong_choice(self, seat: int):
         t, rules, rng = self.table, self.rules, self.rng
-        if not rules.claims_while_void and self._holds_void(seat):
-            return None
-        v = self._void(seat)
         hand = t.hands[seat]
         if 4 in hand:
             for k in range(27):
-                if hand[k] == 4 and k // 9 != v and rng.random() < 0.8:
+                if hand[k] == 4 and not play.meld_violations(rules, t, seat, k, "kong") and rng.random() < 0.8:
                     return ("kong_concealed", k)
         for m in t.melds[seat]:
-            if m.kind == "pong" and hand[m.of] and rng.random() < 0.8:
+            if m.kind == "pong" and hand[m.of] and not play.meld_violations(rules, t, seat, m.of, "kong") \
+                    and rng.random() < 0.8:
                 return ("kong_added", m.of)
         return None
 
@@ -296,7 +290,7 @@ class SichuanGame:
         t, rng = self.table, self.rng
         hand = t.hands[seat]
         v = self._void(seat)
-        if self.rules.void_first and self._holds_void(seat):
+        if self.rules.void_first and play.holds_void(t, seat):
             return rng.choice([k for k in range(9 * v, 9 * v + 9) if hand[k]])
         # keep pairs and neighbours; throw an isolated tile when there is one
         lonely = []
@@ -333,15 +327,11 @@ class SichuanGame:
             self._next_after(winners[-1])
             return
         # pong / exposed kong
-        final = t.undrawn == 0
         for s in others:
-            if t.hands[s][tile] < 2 or tile // 9 == self._void(s):
+            if t.hands[s][tile] < 2 or play.meld_violations(rules, t, s, tile, "pong"):
                 continue
-            if not rules.claims_while_void and self._holds_void(s):
-                continue
-            if final and rules.last_discard_claims == "win_only":
-                continue
-            if t.hands[s][tile] == 3 and t.undrawn >= 1 and rng.random() < 0.6:
+            if t.hands[s][tile] == 3 and not play.meld_violations(rules, t, s, tile, "kong_exposed") \
+                    and rng.random() < 0.6:
                 g.kong(s, "kong_exposed", TILE_NAMES[tile], frm=seat)
                 self._own_action(s)
                 rep = self._draw(s, tail=True)

@@ -104,7 +104,7 @@ def _tiles_of(e: ev.Event) -> list[str]:
     return got(e) if got is not None else []
 
 
-def _holds_void(table, seat: int) -> bool:
+def holds_void(table, seat: int) -> bool:
     """The seat holds a concealed tile of its declared void suit (the suit's key is not 0)."""
     v = table.voids[seat]
     return v >= 0 and table.keys[seat][v] != 0
@@ -163,7 +163,7 @@ def _drawn(ruleset: Ruleset, table, e: ev.TileDrawn, hb: HandBook, ctx) -> list:
 def _void_first(table, seat: int, tile: str) -> list:
     """Void first (§4.1 rule 2): a seat holding its void suit discards of that suit."""
     v = table.voids[seat]
-    if v >= 0 and table.keys[seat][v] and TILE_INDEX[tile] // 9 != v:
+    if holds_void(table, seat) and TILE_INDEX[tile] // 9 != v:
         return [(seat, _v("VOID_DISCARD_ORDER", f"seat {seat} discards {tile} while holding its "
                           f"void suit {_SUITS[v]}", f"a {_SUITS[v]} tile", tile))]
     return _NONE
@@ -212,11 +212,10 @@ def _wrap_discarded(handler, report):
         seat = e.seat
         if table.undrawn > 4 and hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
                 and (not table.out or seat not in table.out):
-            # void first (:func:`_void_first`, inline on this hot path: most discards keep it)
             if hb.void_first and 0 <= seat < hb.n:
-                v = table.voids[seat]
-                if v >= 0 and table.keys[seat][v] and TILE_INDEX[e.tile] // 9 != v:
-                    report(ctx, e, _void_first(table, seat, e.tile))
+                found = _void_first(table, seat, e.tile)
+                if found:
+                    report(ctx, e, found)
             hb.turn_kong = None
         else:
             found = _discarded(ctx.rules, table, e, hb, ctx)
@@ -438,26 +437,38 @@ def _declarations_complete(ruleset: Ruleset, table, hb: HandBook) -> list:
 
 
 def _meld_checks(ruleset: Ruleset, table, e: ev.Event, seat: int) -> list:
-    out = []
     kind = e.tile if isinstance(e, ev.Ponged) else e.kind
     if kind.endswith("z") or not 0 <= seat < len(table.hands):
-        return out
-    k = TILE_INDEX[kind]
+        return []
+    meld = "pong" if isinstance(e, ev.Ponged) else type(e) is ev.KongExposed and "kong_exposed" or "kong"
+    return [(seat, v) for v in meld_violations(ruleset, table, seat, TILE_INDEX[kind], meld)]
+
+
+def meld_violations(ruleset: Ruleset, table, seat: int, kind: int, meld: str) -> list[Violation]:
+    """Why ``seat`` may not make ``meld`` (``pong``, ``kong_exposed`` or ``kong``: an added or
+    concealed kong) of tile ``kind`` now; empty when it may.  The audit judges each meld
+    with it and the simulator asks it before melding.
+
+    §4.1: no meld of the declared void suit, and (``claims_while_void`` off) no pong or
+    kong at all while a tile of the void suit is held; §6.5: with no tile left, the final
+    discard is open to 胡 only (``last_discard_claims = win_only``) and a kong has no
+    replacement to take."""
+    out = []
     v = table.voids[seat]
     if ruleset.dingque == "declared" and v >= 0:
-        if k // 9 == v:
-            out.append((seat, _v("CLAIM_VOID_SUIT", f"seat {seat} melds {kind} of its void suit {_SUITS[v]}",
-                                 "no meld of the void suit", kind)))
-        elif not ruleset.claims_while_void and _holds_void(table, seat):
-            out.append((seat, _v("CLAIM_VOID_SUIT", f"seat {seat} melds while holding its void suit",
-                                 "no pong or kong while void tiles are held", kind)))
+        if kind // 9 == v:
+            out.append(_v("CLAIM_VOID_SUIT", f"seat {seat} melds {TILE_NAMES[kind]} of its void suit {_SUITS[v]}",
+                          "no meld of the void suit", TILE_NAMES[kind]))
+        elif not ruleset.claims_while_void and holds_void(table, seat):
+            out.append(_v("CLAIM_VOID_SUIT", f"seat {seat} melds while holding its void suit",
+                          "no pong or kong while void tiles are held", TILE_NAMES[kind]))
     if table.undrawn <= 0:
-        if isinstance(e, (ev.Ponged, ev.KongExposed)) and ruleset.last_discard_claims == "win_only":
-            out.append((seat, _v("CLAIM_ON_LAST_DISCARD", "only 胡 may claim the final discard", "win",
-                                 type(e).__name__)))
-        elif not isinstance(e, ev.Ponged):
-            out.append((seat, _v("KONG_WITHOUT_REPLACEMENT", "a kong needs a tile left to replace it", "R >= 1",
-                                 table.undrawn)))
+        if meld != "kong" and ruleset.last_discard_claims == "win_only":
+            out.append(_v("CLAIM_ON_LAST_DISCARD", "only 胡 may claim the final discard", "win",
+                          "Ponged" if meld == "pong" else "KongExposed"))
+        elif meld != "pong":
+            out.append(_v("KONG_WITHOUT_REPLACEMENT", "a kong needs a tile left to replace it", "R >= 1",
+                          table.undrawn))
     return out
 
 
