@@ -119,9 +119,12 @@ def _open_target(parquet: Optional[str], con: Any, db: str, own: bool) -> tuple[
 
 
 def _release(pool: Any, spool_dir: Optional[str], con: Any, target: Any) -> None:
-    """At the end of an ingest, whatever happened: stop the audit workers, remove the
+    """At the end of an ingest, whatever happened: stop the audit workers (``pool``: a
+    process pool or a :class:`_StreamAuditor`), remove the
     spool, close the store the ingest opened (``con``) and the Parquet target."""
-    if pool is not None:
+    if isinstance(pool, _StreamAuditor):
+        pool.close()
+    elif pool is not None:
         pool.terminate()
         pool.join()
     if spool_dir is not None:
@@ -493,6 +496,39 @@ class _ClusterAuditor:
         return [r for part in parts for r in part]
 
 
+class _StreamAuditor:
+    """Audits the ingest's games in ``jobs`` worker processes that read their own share of
+    the input (:func:`audits.parallel.audit_parallel`): no decoded game crosses a process
+    boundary, only the results come back, in the order the ingest reads the games.
+
+    The workers start here, when it is made: before the ingest opens its store, so they
+    are forked from a process that holds no DuckDB threads (``spawn`` where a caller's
+    connection is already open, ``start_method``).  A batch takes the results of its own
+    games; the results of games the ingest skips (unchanged, read twice) are let go."""
+
+    def __init__(self, paths: Sequence[str], jobs: int, start_method: Optional[str]):
+        from audits.parallel import audit_parallel  # type: ignore[import-not-found]
+
+        self._results = audit_parallel(paths, jobs, start_method=start_method)
+        self._ahead: Any = next(self._results, None)
+
+    def map(self, logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
+        out: list[tuple[Any, Optional[str]]] = []
+        for log in logs:
+            while self._ahead is not None and (self._ahead.game, self._ahead.file) != (log.game, log.file):
+                self._ahead = next(self._results, None)
+            if self._ahead is None:  # cannot happen while both read the same files the same way
+                out.append((None, "the parallel audit gave no result for this game"))
+                continue
+            out.append((self._ahead, None))
+            self._ahead = next(self._results, None)
+        return out
+
+    def close(self) -> None:
+        """Stop the workers (the results not taken are let go)."""
+        self._results.close()
+
+
 def _safe_audit_chunk(logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
     """Cluster-task entry: :func:`_safe_audit` over a chunk of games."""
     return [_safe_audit(log) for log in logs]
@@ -579,9 +615,12 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
 
     ``before_commit(batch_number)`` runs inside each batch's transaction just
     before it commits (a test hook: raising there rolls the batch back).
-    ``jobs > 1`` runs the audit in that many worker processes (started with
-    ``spawn``, so a script calling this needs the usual ``if __name__ == "__main__":``
-    guard).
+    ``jobs > 1`` runs the audit in that many worker processes that read their own
+    share of the logs (:func:`audits.parallel.audit_parallel`; no decoded game is sent
+    to them), started before the store opens; they are started with ``spawn`` where
+    ``con`` is given or where the rows are derived in Python (``engine="python"``), so
+    a script calling this needs the usual ``if __name__ == "__main__":`` guard.  With
+    stdin (``-``) among the paths the audit runs in this process.
 
     ``parquet`` (a folder or fsspec URL) writes the Parquet dataset of
     :mod:`paipu.store.parquet` instead of the DuckDB file ``db``, with the same
@@ -850,10 +889,17 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
     elif audit:
         auditor, note = load_auditor()
         report.audited, report.audit_note = auditor is not None, note
-    target, con, db = _open_target(parquet, con, db, own)
+    pool: Any = None
+    if auditor is not None and cluster is None and jobs > 1 and "-" not in paths:
+        # (stdin can be read once only: with "-" among the paths the audit runs here)
+        pool = auditor = _StreamAuditor(paths, jobs, None if con is None else "spawn")
+    try:
+        target, con, db = _open_target(parquet, con, db, own)
+    except BaseException:
+        _release(pool, None, None, None)
+        raise
     started = time.perf_counter()
     reader = LogReader(paths)
-    pool = None
     spool_dir = None
     joined = None
     writer: Optional[_Writer] = None
@@ -870,11 +916,6 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
             joined = AuditOutput(target.sql_connection(), audit_output, paths, spool_dir)
         elif auditor is not None and cluster is not None:
             auditor = _ClusterAuditor(cluster)
-        elif auditor is not None and jobs > 1:
-            import multiprocessing as mp
-
-            pool = mp.get_context("spawn").Pool(jobs)
-            auditor = _PoolAuditor(pool, jobs)
         keep = auditor is not None
 
         def flush(b: _SqlBatch) -> None:
@@ -962,7 +1003,7 @@ def _flush_sql(target: Any, batch: _SqlBatch, report: IngestReport, spool_dir: s
         for _g, _l, meta, _a in write:
             meta.update(joined.meta(meta["game"]))
     elif auditor is not None:
-        if isinstance(auditor, (_PoolAuditor, _ClusterAuditor)):
+        if isinstance(auditor, (_PoolAuditor, _ClusterAuditor, _StreamAuditor)):
             results = auditor.map(logs)
         else:
             results = []

@@ -142,6 +142,59 @@ def test_audit_in_worker_processes_gives_the_same_store(tmp_path):
     assert counts(one) == counts(two)
 
 
+def test_audit_workers_read_their_own_share(tmp_path, monkeypatch):
+    """``jobs > 1``: the workers read the logs themselves; no decoded game is pickled to
+    them (a GameLog that cannot be pickled changes nothing), and the store is the one-job store."""
+    import pickle
+
+    from schema.reader import GameLog
+
+    def refuse(self):
+        raise pickle.PicklingError("a decoded game was sent to a worker")
+
+    games = [dianji_game(f"g{i}", start_hour=i, underpay=i % 2 == 1) for i in range(4)]
+    path = write(tmp_path / "a.jsonl", *games)
+    one, two = str(tmp_path / "one.duckdb"), str(tmp_path / "two.duckdb")
+    r1 = store.ingest([path], one)
+    monkeypatch.setattr(GameLog, "__reduce__", refuse, raising=False)
+    r2 = store.ingest([path], two, jobs=2)
+    assert r2.findings == r1.findings > 0 and r2.added == 4 and not r2.refused
+    sql = "SELECT game, code, seq, seat, expected, actual FROM findings ORDER BY ALL"
+    assert q(one, sql) == q(two, sql)
+    assert q(one, "SELECT * FROM ledger ORDER BY ALL") == q(two, "SELECT * FROM ledger ORDER BY ALL")
+
+
+def test_audit_workers_skip_the_results_of_unchanged_games(tmp_path):
+    """Re-ingesting with one game changed: the workers audit every game, the batch takes the
+    changed game's result and lets the unchanged games' results go (no result goes to the
+    wrong game): the store is the one a one-job ingest of the changed file makes."""
+    path = tmp_path / "a.jsonl"
+    write(path, *[dianji_game(f"g{i}", start_hour=i) for i in range(4)])
+    db = str(tmp_path / "s.duckdb")
+    assert store.ingest([str(path)], db, jobs=2).added == 4
+    write(path, *[dianji_game(f"g{i}", start_hour=i, underpay=i == 2) for i in range(4)])
+    again = store.ingest([str(path)], db, jobs=2)
+    assert (again.unchanged, again.replaced) == (3, ["g2"])
+    fresh = str(tmp_path / "fresh.duckdb")
+    store.ingest([str(path)], fresh)
+    sql = "SELECT game, code, seq, seat FROM findings ORDER BY ALL"
+    assert q(db, sql) == q(fresh, sql)
+    per_game = "SELECT game, findings FROM games ORDER BY game"
+    assert q(db, per_game) == q(fresh, per_game)
+    assert dict(q(db, per_game))["g2"] > dict(q(db, per_game))["g1"]
+
+
+def test_audit_of_stdin_with_jobs_runs_here(tmp_path):
+    """stdin is read once: with ``-`` and ``jobs > 1`` the audit runs in the ingesting process."""
+    data = b"".join(dianji_game(f"g{i}", start_hour=i, underpay=i == 1).jsonl() for i in range(2))
+    db = str(tmp_path / "s.duckdb")
+    r = subprocess.run([sys.executable, "-m", "paipu", "ingest", "-", "--db", db, "--jobs", "2"], input=data,
+                       capture_output=True, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    assert r.returncode == 0, r.stderr.decode()
+    found = dict(q(db, "SELECT game, findings FROM games"))
+    assert found["g1"] > found["g0"] and q(db, "SELECT bool_and(audited) FROM games") == [(True,)]
+
+
 def test_ingest_without_audit_keeps_an_empty_findings_table(tmp_path, two_games):
     db = str(tmp_path / "s.duckdb")
     r = store.ingest([two_games], db, audit=False)
