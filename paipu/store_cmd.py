@@ -109,7 +109,8 @@ def register(app: typer.Typer) -> None:
         no_audit: bool = typer.Option(False, "--no-audit", help="Skip the audit (no findings are stored)."),
         batch_events: int = typer.Option(store.DEFAULT_BATCH_EVENTS, "--batch-events", min=1,
                                          help="Events per transaction."),
-        jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes for the audit (each reads its own share of the logs)."),
+        jobs: int = typer.Option(1, "--jobs", "-j", min=1,
+                                 help="Worker processes for the audit (each reads its own share of the logs)."),
         max_line_bytes: Optional[int] = typer.Option(
             None, "--max-line-bytes", help="Longest log line read (default 1 MiB; a longer line is reported "
             "and skipped)."),
