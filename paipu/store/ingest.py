@@ -28,7 +28,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, NamedTuple, Optional, Sequence
 
 import duckdb
 import msgspec
@@ -819,7 +819,7 @@ class _Writer:
     at :meth:`finish`.
     """
 
-    def __init__(self, write: Callable[[_SqlBatch], None]):
+    def __init__(self, write: Callable[[Any], None]):
         import queue
         import threading
 
@@ -903,6 +903,7 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
     spool_dir = None
     joined = None
     writer: Optional[_Writer] = None
+    lookup: Optional[duckdb.DuckDBPyConnection] = None
     seen: dict[str, tuple[str, str]] = {}
     try:
         if db != ":memory:":
@@ -924,8 +925,26 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
             finally:
                 b.spool.remove()
 
-        # the audit runs here with the logs in hand: batch after batch; otherwise the writer overlaps
-        writer = _Writer(flush) if not keep else None
+        def write_audited(p: _Prepared) -> None:
+            try:
+                _write_prepared(target, p, report, spool_dir, True, None, before_commit)
+            finally:
+                p.batch.spool.remove()
+
+        # The writer thread loads each batch into the store (DuckDB, which releases the GIL)
+        # while this thread reads the next one and, with the audit on, audits its games (the
+        # look-up of stored hashes through a connection of this thread's own).  With a
+        # cluster or a Parquet target, the batches are audited and written here in turn.
+        overlap = keep and cluster is None and isinstance(target, _DuckTarget)
+        if overlap:
+            lookup = con.cursor()
+            known = _DuckTarget(lookup).known
+
+            def hand_over(b: _SqlBatch) -> None:
+                writer.put(_prepare_sql(known, b, report, auditor, joined))  # type: ignore[union-attr]
+            writer = _Writer(write_audited)
+        elif not keep:
+            writer = _Writer(flush)
         made = 1
         batch = _SqlBatch(spool_dir, made)
         for log in reader.games():
@@ -940,14 +959,14 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
             batch.add(log.game, content_hash, (lines, marks), log, keep)
             if batch.events >= batch_events:
                 batch.spool.close()
-                writer.put(batch) if writer is not None else flush(batch)
+                hand_over(batch) if overlap else writer.put(batch) if writer is not None else flush(batch)
                 made += 1
                 batch = _SqlBatch(spool_dir, made)
                 if progress:
                     progress(report)
         batch.spool.close()
         if batch.games:
-            writer.put(batch) if writer is not None else flush(batch)
+            hand_over(batch) if overlap else writer.put(batch) if writer is not None else flush(batch)
         else:
             batch.spool.remove()
         if writer is not None:
@@ -962,6 +981,8 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
                 pass
         if joined is not None:
             joined.close()
+        if lookup is not None:
+            lookup.close()
         _release(pool, spool_dir, con if own else None, target if parquet is not None else None)
     report.seconds = time.perf_counter() - started
     if progress:
@@ -975,21 +996,25 @@ def _meta(log: GameLog, content_hash: str) -> dict:
             "audited": False, "audit_complete": None, "findings": 0}
 
 
-def _flush_sql(target: Any, batch: _SqlBatch, report: IngestReport, spool_dir: str,
-               auditor: Any, joined: Any, before_commit: Optional[Callable[[int], None]]) -> None:
-    """Write one batch in one transaction: skip unchanged games, replace changed ones.
+class _Prepared(NamedTuple):
+    """A batch ready to write: its games to write as (game, None, meta, audit rows or None),
+    the stored games they replace, and the batch (its spool)."""
 
-    If the store rejects the batch (a value DuckDB cannot hold), the batch is
-    rolled back and its games are written one per transaction, so only the game at
-    fault is refused (with why) and every other game is stored.
-    """
-    ids = list(batch.games)
-    known = target.known(ids)
+    batch: _SqlBatch
+    write: list[tuple[str, None, dict, Optional[tuple]]]
+    replaced: list[str]
+
+
+def _prepare_sql(known: Callable[[list[str]], dict[str, str]], batch: _SqlBatch, report: IngestReport,
+                 auditor: Any, joined: Any) -> _Prepared:
+    """The part of a batch's flush that reads: skip the games stored unchanged (``known``:
+    game -> stored content hash), and audit the others (or take a finished audit's rows)."""
+    known_hashes = known(list(batch.games))
     write: list[tuple[str, None, dict, Optional[tuple]]] = []
     replaced: list[str] = []
     logs: list[GameLog] = []
     for game, (h, meta, log) in batch.games.items():
-        old = known.get(game)
+        old = known_hashes.get(game)
         if old == h:
             report.unchanged += 1
             continue
@@ -1021,13 +1046,26 @@ def _flush_sql(target: Any, batch: _SqlBatch, report: IngestReport, spool_dir: s
             meta.update(audited=True, audit_complete=bool(getattr(result, "complete", True)),
                         findings=len(rows[0]))
             write[i] = (game, lines, meta, rows)
+    return _Prepared(batch, write, replaced)
+
+
+def _write_prepared(target: Any, prep: _Prepared, report: IngestReport, spool_dir: str, audited: bool,
+                    joined: Any, before_commit: Optional[Callable[[int], None]]) -> None:
+    """The part of a batch's flush that writes, in one transaction (``audited``: the rows
+    carry the audit's own findings).
+
+    If the store rejects the batch (a value DuckDB cannot hold), the batch is
+    rolled back and its games are written one per transaction, so only the game at
+    fault is refused (with why) and every other game is stored.
+    """
+    batch, write, replaced = prep
     now = datetime.now(timezone.utc)
     replaced_set = set(replaced)
 
     def one(items: list, batch_no: int, hook: Optional[Callable[[int], None]],
             spool: derive.Spool) -> tuple[int, int, float]:
         audit_py = None
-        if joined is None and auditor is not None:
+        if joined is None and audited:
             audit_py = ([], [], [])
             for _g, _l, _m, rows in items:
                 if rows is not None:
@@ -1062,6 +1100,14 @@ def _flush_sql(target: Any, batch: _SqlBatch, report: IngestReport, spool_dir: s
         return
     report.batches += 1
     _count(report, len(write), replaced, events, findings, raw)
+
+
+def _flush_sql(target: Any, batch: _SqlBatch, report: IngestReport, spool_dir: str,
+               auditor: Any, joined: Any, before_commit: Optional[Callable[[int], None]]) -> None:
+    """Write one batch in one transaction: skip unchanged games, replace changed ones
+    (:func:`_prepare_sql`, then :func:`_write_prepared`)."""
+    prep = _prepare_sql(target.known, batch, report, auditor, joined)
+    _write_prepared(target, prep, report, spool_dir, auditor is not None, joined, before_commit)
 
 
 def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
