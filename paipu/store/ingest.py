@@ -1046,6 +1046,7 @@ def _prepare_sql(known: Callable[[list[str]], dict[str, str]], batch: _SqlBatch,
             meta.update(audited=True, audit_complete=bool(getattr(result, "complete", True)),
                         findings=len(rows[0]))
             write[i] = (game, lines, meta, rows)
+    batch.games = {}  # the logs are audited: a batch waiting for the writer keeps only its spool
     return _Prepared(batch, write, replaced)
 
 
