@@ -194,15 +194,19 @@ def _audited_file(out: str) -> object:
         return None
 
 
-def ingest(path: str, audit: bool = False) -> int:
-    """Row 5: ``paipu ingest`` of the corpus into a new store, no audit.  Row 5b (``audit``): the
-    same, storing the findings and ledger of a finished audit (``--audit-output``, made beforehand)."""
+def ingest(path: str, findings: str = "none", jobs: int = 1) -> int:
+    """Row 5: ``paipu ingest`` of the corpus into a new store, no audit (``findings="none"``).
+    Row 5b (``"output"``): the same, storing the findings and ledger of a finished audit
+    (``--audit-output``, made beforehand).  Rows 5c and 5d (``"here"``): the ingest runs the
+    audit itself (the default ``paipu ingest``), in this process or in ``jobs`` workers."""
     from paipu.store import ingest as run_ingest
 
-    joined = audit_output(path) if audit else None
+    joined = audit_output(path) if findings == "output" else None
     with tempfile.TemporaryDirectory() as d:
-        report = run_ingest([path], os.path.join(d, "bench.duckdb"), audit=False, audit_output=joined)
+        report = run_ingest([path], os.path.join(d, "bench.duckdb"), audit=findings == "here", jobs=jobs,
+                            audit_output=joined)
     assert report.added and not report.refused, report.refused[:3]
+    assert report.audited == (findings != "none")
     return report
 
 
@@ -342,7 +346,7 @@ def main() -> None:
     ap.add_argument("--guangdong-only", action="store_true",
                     help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
     ap.add_argument("--ingest-only", action="store_true",
-                    help="only the ingest rows: 5, 5b and (with --big-mb) 7b, the peak RSS ingesting the big file")
+                    help="only the ingest rows: 5 to 5d and (with --big-mb) 7b, the peak RSS ingesting the big file")
     args = ap.parse_args()
 
     print(f"machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, "
@@ -360,6 +364,14 @@ def main() -> None:
         print(f"  {name:<28} {secs:8.3f} s  {events / secs / 1e6:7.3f} M events/s  {hands / secs:9.0f} hands/s",
               flush=True)
         return secs
+
+    def ingest_rows_with_audit() -> float:
+        """Rows 5c and 5d: the default ``paipu ingest``, the audit run by the ingest itself;
+        returns row 5c's seconds."""
+        here = stage("5c ingest, audit in it", lambda: ingest(path, "here"))
+        here2 = stage("5d ingest, audit --jobs 2", lambda: ingest(path, "here", 2))
+        print(f"     --jobs 2 / 1 job = {here / here2:.2f}× the speed", flush=True)
+        return here
 
     def guangdong_row() -> float:
         """The Guangdong row: a Guangdong corpus of as many hands, audited with 1 job; the
@@ -409,9 +421,11 @@ def main() -> None:
     if args.ingest_only:
         ingest_s = stage("5 ingest into DuckDB", lambda: ingest(path))
         audit_output(path)
-        ingest_a = stage("5b ingest, audit's output", lambda: ingest(path, audit=True))
+        ingest_a = stage("5b ingest, audit's output", lambda: ingest(path, "output"))
+        ingest_h = ingest_rows_with_audit()
         print(f"\n  ingest                                {events / ingest_s / 1e6:6.2f} M events/s")
         print(f"  ingest with findings stored           {events / ingest_a / 1e6:6.2f} M events/s (≥ 1 M/s)")
+        print(f"  ingest running the audit, 1 job       {events / ingest_h / 1e6:6.2f} M events/s")
         if args.big_mb:
             big = big_file(path, args.big_mb << 20)
             rss_ingest, secs, big_events = peak_rss_ingest(big)
@@ -430,7 +444,8 @@ def main() -> None:
     cluster2 = cluster_row(stage, path, audit2)
     ingest_s = stage("5 ingest into DuckDB", lambda: ingest(path))
     audit_output(path)  # the audit's output row 5b joins (made once, not timed)
-    ingest_a = stage("5b ingest, audit's output", lambda: ingest(path, audit=True))
+    ingest_a = stage("5b ingest, audit's output", lambda: ingest(path, "output"))
+    ingest_h = ingest_rows_with_audit()
 
     sims = [simulate(args.seed, args.sim_rooms) for _ in range(args.runs)]
     sim_s, sim_hands = sorted(sims)[len(sims) // 2]
@@ -463,6 +478,7 @@ def main() -> None:
     print(f"  win check / mahjong agari (keys)      {theirs / ours_keys:6.1f}×  (≥ 10×)")
     print(f"  ingest                                {events / ingest_s / 1e6:6.2f} M events/s")
     print(f"  ingest with findings stored           {events / ingest_a / 1e6:6.2f} M events/s (≥ 1 M/s)")
+    print(f"  ingest running the audit, 1 job       {events / ingest_h / 1e6:6.2f} M events/s")
     print(f"  simulator                             {sim_hands / sim_s:6.0f} hands/s per core (≥ 1000)")
     if rss is not None:
         print(f"  peak RSS                              {rss:6.0f} MB  (< 300 MB)")
