@@ -151,6 +151,20 @@ def per_hand_cpu(qujing: tuple[str, int], other: tuple[str, int], runs: int) -> 
     return 1e3 * q / qujing[1], 1e3 * o / other[1]
 
 
+def _cpu_without_family_checks(path: str) -> float:
+    """CPU seconds of the 1-job audit of ``path`` with the family's own checks switched off
+    (every event to the shared walker's handler only): not an audit, a measure of what the
+    family's checks cost."""
+    import audits.audit as walker
+
+    own = walker.handlers_for
+    walker.handlers_for = lambda family: walker.HANDLERS
+    try:
+        return cpu_audit(path)
+    finally:
+        walker.handlers_for = own
+
+
 def cluster_audit(path: str, client: object) -> int:
     from audits import audit_paths
 
@@ -399,6 +413,10 @@ def main() -> None:
             print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, {preset} {s_ms:.3f} ms "
                   f"({sev / shands:.0f} against {events / hands:.0f} events a hand; per event "
                   f"{q_us:.2f} and {s_us:.2f} µs, {s_us / q_us:.2f}×)", flush=True)
+            bare = min(_cpu_without_family_checks(spath) for _ in range(max(args.runs, 3)))
+            print(f"     of which the family's own checks (sichuan.md §4–§7, §10: void first, the last four, "
+                  f"查大叫 …): {s_ms - 1e3 * bare / shands:.3f} ms a hand; without them {1e3 * bare / shands:.3f} ms "
+                  f"({1e3 * bare / shands / q_ms:.2f}× Qujing)", flush=True)
             got[preset] = s_ms / q_ms
         return got
 
