@@ -118,15 +118,11 @@ def _open_target(parquet: Optional[str], con: Any, db: str, own: bool) -> tuple[
     return _DuckTarget(con), con, db
 
 
-def _release(pool: Any, spool_dir: Optional[str], con: Any, target: Any) -> None:
-    """At the end of an ingest, whatever happened: stop the audit workers (``pool``: a
-    process pool or a :class:`_StreamAuditor`), remove the
+def _release(pool: Optional["_StreamAuditor"], spool_dir: Optional[str], con: Any, target: Any) -> None:
+    """At the end of an ingest, whatever happened: stop the audit workers (``pool``), remove the
     spool, close the store the ingest opened (``con``) and the Parquet target."""
-    if isinstance(pool, _StreamAuditor):
+    if pool is not None:
         pool.close()
-    elif pool is not None:
-        pool.terminate()
-        pool.join()
     if spool_dir is not None:
         shutil.rmtree(spool_dir, ignore_errors=True)
     if con is not None:
@@ -460,17 +456,6 @@ def load_auditor() -> tuple[Optional[Callable[[GameLog], Any]], str]:
     return audit_game, ""
 
 
-class _PoolAuditor:
-    """Audits a batch's games in worker processes."""
-
-    def __init__(self, pool: Any, jobs: int):
-        self.pool = pool
-        self.jobs = jobs
-
-    def map(self, logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
-        return self.pool.map(_safe_audit, logs, chunksize=max(1, len(logs) // (4 * self.jobs)))
-
-
 class _ClusterAuditor:
     """Audits a batch's games as tasks on a Dask cluster (``ingest --cluster``).
 
@@ -527,6 +512,29 @@ class _StreamAuditor:
     def close(self) -> None:
         """Stop the workers (the results not taken are let go)."""
         self._results.close()
+
+
+def _stream_auditor(auditor: Any, paths: Sequence[str], jobs: int, cluster: Any,
+                    con: Optional[duckdb.DuckDBPyConnection]) -> Optional[_StreamAuditor]:
+    """The audit workers of ``ingest --jobs N`` (N > 1, the audit on, no cluster), started
+    now: before the store opens (``fork``), or with ``spawn`` where the caller's connection
+    ``con`` is open already.  None with stdin among the paths (it can be read once only:
+    the audit then runs in the ingest itself)."""
+    if auditor is None or cluster is not None or jobs <= 1 or "-" in paths:
+        return None
+    return _StreamAuditor(paths, jobs, None if con is None else "spawn")
+
+
+def _start(auditor: Any, paths: Sequence[str], jobs: int, cluster: Any, parquet: Optional[str],
+           con: Optional[duckdb.DuckDBPyConnection], db: str, own: bool) -> tuple[Any, Any, Any, str]:
+    """The audit workers (:func:`_stream_auditor`, or None), then the target the ingest writes
+    to (:func:`_open_target`): (workers, target, connection, store path)."""
+    pool = _stream_auditor(auditor, paths, jobs, cluster, con)
+    try:
+        return (pool, *_open_target(parquet, con, db, own))
+    except BaseException:
+        _release(pool, None, None, None)
+        raise
 
 
 def _safe_audit_chunk(logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
@@ -618,9 +626,9 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
     ``jobs > 1`` runs the audit in that many worker processes that read their own
     share of the logs (:func:`audits.parallel.audit_parallel`; no decoded game is sent
     to them), started before the store opens; they are started with ``spawn`` where
-    ``con`` is given or where the rows are derived in Python (``engine="python"``), so
-    a script calling this needs the usual ``if __name__ == "__main__":`` guard.  With
-    stdin (``-``) among the paths the audit runs in this process.
+    ``con`` is given (a script calling this then needs the usual
+    ``if __name__ == "__main__":`` guard).  With stdin (``-``) among the paths the audit
+    runs in this process.
 
     ``parquet`` (a folder or fsspec URL) writes the Parquet dataset of
     :mod:`paipu.store.parquet` instead of the DuckDB file ``db``, with the same
@@ -650,10 +658,10 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
     auditor, note = load_auditor() if audit else (None, "")
     report.audited, report.audit_note = auditor is not None, note
     own = con is None and parquet is None
-    target, con, db = _open_target(parquet, con, db, own)
+    pool, target, con, db = _start(auditor, paths, jobs, cluster, parquet, con, db, own)
+    auditor = pool or auditor
     started = time.perf_counter()
     reader = LogReader(paths)
-    pool = None
     spool_dir = None
     # game id -> (content hash, file) of every game read in this run
     seen: dict[str, tuple[str, str]] = {}
@@ -664,12 +672,6 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
         batch = _Batch()
         if auditor is not None and cluster is not None:
             auditor = _ClusterAuditor(cluster)
-        elif auditor is not None and jobs > 1:
-            import multiprocessing as mp
-
-            # spawn, not fork: the parent holds DuckDB's threads
-            pool = mp.get_context("spawn").Pool(jobs)
-            auditor = _PoolAuditor(pool, jobs)
         for log in reader.games():
             report.games_read += 1
             # rows and hash first; the audit runs only for games that will be written
@@ -746,7 +748,7 @@ def _flush(target: Any, batch: _Batch, report: IngestReport, spool_dir: str,
             replaced.append(game)
         write.append((game, rows))
         logs.append(log)
-    if isinstance(auditor, (_PoolAuditor, _ClusterAuditor)):
+    if isinstance(auditor, (_StreamAuditor, _ClusterAuditor)):
         for log, (_game, rows), (result, failure) in zip(logs, write, auditor.map(logs)):
             _record_audit(log, rows, result, failure)
     elif auditor is not None:
@@ -889,15 +891,8 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
     elif audit:
         auditor, note = load_auditor()
         report.audited, report.audit_note = auditor is not None, note
-    pool: Any = None
-    if auditor is not None and cluster is None and jobs > 1 and "-" not in paths:
-        # (stdin can be read once only: with "-" among the paths the audit runs here)
-        pool = auditor = _StreamAuditor(paths, jobs, None if con is None else "spawn")
-    try:
-        target, con, db = _open_target(parquet, con, db, own)
-    except BaseException:
-        _release(pool, None, None, None)
-        raise
+    pool, target, con, db = _start(auditor, paths, jobs, cluster, parquet, con, db, own)
+    auditor = pool or auditor
     started = time.perf_counter()
     reader = LogReader(paths)
     spool_dir = None
@@ -1028,7 +1023,7 @@ def _prepare_sql(known: Callable[[list[str]], dict[str, str]], batch: _SqlBatch,
         for _g, _l, meta, _a in write:
             meta.update(joined.meta(meta["game"]))
     elif auditor is not None:
-        if isinstance(auditor, (_PoolAuditor, _ClusterAuditor, _StreamAuditor)):
+        if isinstance(auditor, (_StreamAuditor, _ClusterAuditor)):
             results = auditor.map(logs)
         else:
             results = []

@@ -142,9 +142,11 @@ def test_audit_in_worker_processes_gives_the_same_store(tmp_path):
     assert counts(one) == counts(two)
 
 
-def test_audit_workers_read_their_own_share(tmp_path, monkeypatch):
+@pytest.mark.parametrize("engine", ["sql", "python"])
+def test_audit_workers_read_their_own_share(tmp_path, monkeypatch, engine):
     """``jobs > 1``: the workers read the logs themselves; no decoded game is pickled to
-    them (a GameLog that cannot be pickled changes nothing), and the store is the one-job store."""
+    them (a GameLog that cannot be pickled changes nothing), and the store is the one-job
+    store (with either derivation of the rows)."""
     import pickle
 
     from schema.reader import GameLog
@@ -155,9 +157,9 @@ def test_audit_workers_read_their_own_share(tmp_path, monkeypatch):
     games = [dianji_game(f"g{i}", start_hour=i, underpay=i % 2 == 1) for i in range(4)]
     path = write(tmp_path / "a.jsonl", *games)
     one, two = str(tmp_path / "one.duckdb"), str(tmp_path / "two.duckdb")
-    r1 = store.ingest([path], one)
+    r1 = store.ingest([path], one, engine=engine)
     monkeypatch.setattr(GameLog, "__reduce__", refuse, raising=False)
-    r2 = store.ingest([path], two, jobs=2)
+    r2 = store.ingest([path], two, jobs=2, engine=engine)
     assert r2.findings == r1.findings > 0 and r2.added == 4 and not r2.refused
     sql = "SELECT game, code, seq, seat, expected, actual FROM findings ORDER BY ALL"
     assert q(one, sql) == q(two, sql)
