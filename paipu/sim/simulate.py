@@ -398,17 +398,21 @@ class _Rulings:
     def drawn_may_complete(self, seat: int, tile: int) -> bool:
         """False when the seat's hand before it drew ``tile`` had no wait (the family's
         wait entry kept for that hand says no tile completes it) and no wild tile is
-        drawn or held: the family judges a hand by its tiles, and only a wild kind
-        counts differently drawn than taken from another seat (a discarded chicken
-        stays plain; the chicken rules, e.g. 四小鸡), so a hand no other seat's tile
-        completes is not completed by drawing one.  True: ask the family in full."""
+        drawn, nor held unless the family vouches for the wait entry of a hand holding
+        them (``drawn_within_waits``): the family judges a hand by its tiles, and only
+        a wild kind counts differently drawn than taken from another seat (a discarded
+        chicken stays plain; the chicken rules, e.g. 四小鸡), so a hand no other seat's
+        tile completes is not completed by drawing one.  True: ask the family in full."""
         wild = self.wild
         if tile in wild:
             return True
         counts = self.table.hands[seat]
         for k in wild:
             if counts[k]:
-                return True
+                within = self.family.drawn_within_waits
+                if within is None or not within(self.rules, counts):
+                    return True
+                break
         return waited_before_draw(self.waits, self.table, seat, tile)
 
     def wait_entry(self, seat: int) -> Any:

@@ -1,6 +1,7 @@
 """The simulators skip the family's self-draw check only where it cannot win: a hand whose
-wait entry (kept from before the draw) says no tile completes it, with no wild tile
-drawn or held, is never complete once it draws (the family's exact check agrees)."""
+wait entry (kept from before the draw) says no tile completes it, with no wild tile drawn,
+nor held unless the family vouches for that entry (``drawn_within_waits``), is never
+complete once it draws (the family's exact check agrees)."""
 
 from __future__ import annotations
 
@@ -74,8 +75,10 @@ def _rulings_after_draw(concealed: str, drawn: str, entry):
         before[t] += 1
     after = list(before)
     after[TILE_INDEX[drawn]] += 1
-    cfg = SimConfig(preset="qujing-xiaoji")
-    game = SimpleNamespace(family=None, rules=sim._ruleset(cfg), wild=frozenset({TILE_INDEX["1s"]}), n=4,
+    from audits.rules import family_of
+
+    rules = sim._ruleset(SimConfig(preset="qujing-xiaoji"))
+    game = SimpleNamespace(family=family_of(rules), rules=rules, wild=frozenset({TILE_INDEX["1s"]}), n=4,
                            table=SimpleNamespace(hands=[after] + [[0] * 34] * 3, melds=[[]] * 4, kongs=[0] * 4,
                                                  keys=[list(H.hand_keys(after))] + [[0] * 4] * 3))
     ask = sim._Rulings(game, None)
@@ -90,10 +93,20 @@ def test_a_hand_with_no_wait_is_not_asked_again_after_its_draw():
     assert _rulings_after_draw("1234569m1279p25z", "9p", [None, 0, [], {}]).drawn_may_complete(0, NINE_P) is True
 
 
-def test_a_chicken_drawn_or_held_is_always_asked_in_full():
-    # near miss of the test above: a chicken held, or drawn, or no entry kept for the hand
-    assert _rulings_after_draw("1234569m1279p1s5z", "9p", False).drawn_may_complete(0, NINE_P) is True
+def test_a_chicken_drawn_or_four_held_is_asked_in_full():
+    # near miss of the test above: a chicken drawn, four held (四小鸡), or no entry kept
     assert _rulings_after_draw("1234569m1279p25z", "1s", False).drawn_may_complete(0, ONE_S) is True
+    assert _rulings_after_draw("1111s1479m258p135z", "9p", False).drawn_may_complete(0, NINE_P) is True
     ask = _rulings_after_draw("1234569m1279p25z", "9p", False)
     ask.waits[0] = None
+    assert ask.drawn_may_complete(0, NINE_P) is True
+
+
+def test_chickens_held_are_skipped_where_the_family_vouches_for_the_wait_entry():
+    import dataclasses
+
+    ask = _rulings_after_draw("1234569m1279p1s5z", "9p", False)
+    assert ask.drawn_may_complete(0, NINE_P) is False  # Qujing: fewer than four chickens
+    # near miss: a family that does not vouch for it is asked in full
+    ask.family = dataclasses.replace(ask.family, drawn_within_waits=None)
     assert ask.drawn_may_complete(0, NINE_P) is True
