@@ -375,8 +375,8 @@ class RuleFamily:
     #: (ruleset, table, event) -> violations of the family's own rules on a rare event
     #: (a claim, a kong, a hand's start), judged on the table before the event applies.
     event_checks: Optional[Callable[..., list[Violation]]] = None
-    #: (ruleset, concealed counts with a plain tile just drawn) -> a hand holding wild
-    #: kinds is complete after drawing a plain tile only where the wait entry
+    #: (ruleset, concealed counts with the tile just drawn) -> a hand holding wild kinds
+    #: (the drawn tile included) is complete after the draw only where the wait entry
     #: (``seat_waits``) of the hand before the draw allows one, as for a hand without
     #: wilds; None: a hand holding a wild kind is always judged in full after a draw.
     drawn_within_waits: Optional[Callable[[Ruleset, Sequence[int]], bool]] = None

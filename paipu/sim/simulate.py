@@ -397,23 +397,25 @@ class _Rulings:
 
     def drawn_may_complete(self, seat: int, tile: int) -> bool:
         """False when the seat's hand before it drew ``tile`` had no wait (the family's
-        wait entry kept for that hand says no tile completes it) and no wild tile is
-        drawn, nor held unless the family vouches for the wait entry of a hand holding
-        them (``drawn_within_waits``): the family judges a hand by its tiles, and only
-        a wild kind counts differently drawn than taken from another seat (a discarded
-        chicken stays plain; the chicken rules, e.g. 四小鸡), so a hand no other seat's
-        tile completes is not completed by drawing one.  True: ask the family in full."""
-        wild = self.wild
-        if tile in wild:
+        wait entry kept for that hand says no tile completes it) and that entry decides
+        the draw (:meth:`entry_decides_draw`).  True: ask the family in full."""
+        if not self.entry_decides_draw(self.table.hands[seat]):
             return True
-        counts = self.table.hands[seat]
-        for k in wild:
+        return waited_before_draw(self.waits, self.table, seat, tile)
+
+    def entry_decides_draw(self, counts: Sequence[int]) -> bool:
+        """Whether a hand ``counts`` (a tile just drawn included) can be complete only where
+        the wait entry of the hand before the draw allows one: a hand holding no wild
+        kind, or one whose family vouches for that entry (``drawn_within_waits``).  The
+        family judges a hand by its tiles, and only a wild kind counts differently drawn
+        than taken from another seat (a discarded chicken stays plain; the chicken
+        rules, e.g. 四小鸡), so a hand without wilds that no other seat's tile completes
+        is not completed by drawing one either."""
+        for k in self.wild:
             if counts[k]:
                 within = self.family.drawn_within_waits
-                if within is None or not within(self.rules, counts):
-                    return True
-                break
-        return waited_before_draw(self.waits, self.table, seat, tile)
+                return within is not None and within(self.rules, counts)
+        return True
 
     def wait_entry(self, seat: int) -> Any:
         """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
@@ -445,9 +447,12 @@ class _Rulings:
         return self.win_from(seat, tile, "discard", kong_discard)
 
     def would_win_with(self, seat: int, tile: int) -> bool:
-        """Whether drawing ``tile`` completes the seat's hand (for choosing the tail tile)."""
+        """Whether drawing ``tile`` completes the seat's hand (for choosing the tail tile);
+        asked in full only when the seat's wait entry allows it or does not decide."""
         counts = list(self.table.hands[seat])
         counts[tile] += 1
+        if self.entry_decides_draw(counts) and not self.wait_entry(seat):
+            return False
         return self.family.is_winning(self.rules, counts, self.table.melds[seat])
 
     def own_kongs(self, view: "SeatView") -> list[tuple[int, list[int], bool]]:

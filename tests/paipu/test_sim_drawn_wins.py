@@ -1,6 +1,6 @@
 """The simulators skip the family's self-draw check only where it cannot win: a hand whose
-wait entry (kept from before the draw) says no tile completes it, with no wild tile drawn,
-nor held unless the family vouches for that entry (``drawn_within_waits``), is never
+wait entry (kept from before the draw) says no tile completes it, with no wild tile drawn or
+held unless the family vouches for that entry (``drawn_within_waits``), is never
 complete once it draws (the family's exact check agrees)."""
 
 from __future__ import annotations
@@ -93,20 +93,41 @@ def test_a_hand_with_no_wait_is_not_asked_again_after_its_draw():
     assert _rulings_after_draw("1234569m1279p25z", "9p", [None, 0, [], {}]).drawn_may_complete(0, NINE_P) is True
 
 
-def test_a_chicken_drawn_or_four_held_is_asked_in_full():
-    # near miss of the test above: a chicken drawn, four held (四小鸡), or no entry kept
-    assert _rulings_after_draw("1234569m1279p25z", "1s", False).drawn_may_complete(0, ONE_S) is True
+def test_four_chickens_held_or_no_entry_kept_is_asked_in_full():
+    # near miss of the test above: four chickens held (四小鸡), or no entry kept
     assert _rulings_after_draw("1111s1479m258p135z", "9p", False).drawn_may_complete(0, NINE_P) is True
     ask = _rulings_after_draw("1234569m1279p25z", "9p", False)
     ask.waits[0] = None
     assert ask.drawn_may_complete(0, NINE_P) is True
 
 
-def test_chickens_held_are_skipped_where_the_family_vouches_for_the_wait_entry():
+def test_chickens_drawn_or_held_are_skipped_where_the_family_vouches_for_the_wait_entry():
     import dataclasses
 
-    ask = _rulings_after_draw("1234569m1279p1s5z", "9p", False)
-    assert ask.drawn_may_complete(0, NINE_P) is False  # Qujing: fewer than four chickens
+    held = _rulings_after_draw("1234569m1279p1s5z", "9p", False)
+    drawn = _rulings_after_draw("1234569m1279p25z", "1s", False)
+    assert held.drawn_may_complete(0, NINE_P) is False  # Qujing: fewer than four chickens
+    assert drawn.drawn_may_complete(0, ONE_S) is False
     # near miss: a family that does not vouch for it is asked in full
-    ask.family = dataclasses.replace(ask.family, drawn_within_waits=None)
-    assert ask.drawn_may_complete(0, NINE_P) is True
+    for ask, tile in ((held, NINE_P), (drawn, ONE_S)):
+        ask.family = dataclasses.replace(ask.family, drawn_within_waits=None)
+        assert ask.drawn_may_complete(0, tile) is True
+
+
+def test_the_tail_tile_choice_agrees_with_the_familys_full_check(monkeypatch):
+    asked = []
+    real = sim._Rulings.would_win_with
+
+    def checked(self, seat, tile):
+        got = real(self, seat, tile)
+        counts = list(self.table.hands[seat])
+        counts[tile] += 1
+        assert got == self.family.is_winning(self.rules, counts, self.table.melds[seat]), (seat, tile)
+        asked.append(got)
+        return got
+
+    monkeypatch.setattr(sim._Rulings, "would_win_with", checked)
+    for preset in ("qujing-xiaoji", "qujing-shuanggui"):
+        for _ in simulate_encoded(SimConfig(preset=preset, games=6, seed=7, rare_hands=0.5)):
+            pass
+    assert True in asked and False in asked  # both answers met
