@@ -47,7 +47,7 @@ from schema.reader import encode_events
 from schema.ruleset import Ruleset, resolve
 from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, WINDS
 
-from .kept_waits import kept_wait_entry, waited_before_draw
+from .kept_waits import kept_before_draw, kept_wait_entry, waited_before_draw
 
 __all__ = ["SimConfig", "SimStats", "SimError", "simulate_games", "simulate_encoded", "write_log"]
 
@@ -387,11 +387,23 @@ class _Rulings:
         counts, melds = self.table.hands[seat], self.table.melds[seat]
         if not self.drawn_may_complete(seat, tile):
             return None
-        # cheap superset first: the hand without its melds' max-four headroom
-        if not family.is_winning(rules, counts, ()):
-            return None
-        if melds and not family.is_winning(rules, counts, melds):
-            return None
+        within = family.drawn_within_waits
+        kept = None
+        if tile not in self.wild and within is not None and within(rules, counts):
+            kept = kept_before_draw(self.waits, self.table, seat, tile)
+        if kept is not None and kept[1]:
+            # the family vouches for its exact test on the entry kept for the hand before
+            # the draw: a plain tile drawn completes it as from another seat
+            before = list(counts)
+            before[tile] -= 1
+            if not family.completes(rules, kept[1], before, melds, tile):
+                return None
+        else:
+            # cheap superset first: the hand without its melds' max-four headroom
+            if not family.is_winning(rules, counts, ()):
+                return None
+            if melds and not family.is_winning(rules, counts, melds):
+                return None
         sc = family.score(rules, _tiles(counts), melds, self.context(seat, "self_draw", tile, after_kong=after_kong))
         return sc if sc.wins else None
 

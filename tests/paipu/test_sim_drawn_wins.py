@@ -131,3 +131,27 @@ def test_the_tail_tile_choice_agrees_with_the_familys_full_check(monkeypatch):
         for _ in simulate_encoded(SimConfig(preset=preset, games=6, seed=7, rare_hands=0.5)):
             pass
     assert True in asked and False in asked  # both answers met
+
+
+@pytest.mark.parametrize("preset, options", [
+    ("qujing-xiaoji", {"chow": True}),
+    ("qujing-shuanggui", {"qiaoluo": True}),
+    ("guangdong-jipinghu", {}),
+])
+def test_every_self_draw_answer_agrees_with_the_familys_full_check(monkeypatch, preset, options):
+    seen = {True: 0, False: 0}
+    real = sim._Rulings.self_draw_win
+
+    def checked(self, seat, tile, after_kong):
+        got = real(self, seat, tile, after_kong)
+        counts, melds = self.table.hands[seat], self.table.melds[seat]
+        want = self.family.is_winning(self.rules, counts, melds) and self.family.score(
+            self.rules, sim._tiles(counts), melds, self.context(seat, "self_draw", tile, after_kong=after_kong)).wins
+        assert (got is not None) == want, (seat, tile)
+        seen[want] += 1
+        return got
+
+    monkeypatch.setattr(sim._Rulings, "self_draw_win", checked)
+    for _ in simulate_encoded(SimConfig(preset=preset, options=options, games=4, seed=9, rare_hands=0.3)):
+        pass
+    assert seen[True] and seen[False]
