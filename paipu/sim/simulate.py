@@ -1050,20 +1050,19 @@ def bot_discard(hand: _Hand, view: SeatView, flavour: Optional[str]) -> int:
     """
     rng = hand.rng
     nat = view.nat
-    cands = list(compress(_KINDS, nat))  # the kinds held as naturals
-    if not cands:
+    keys = view.keys
+    if not (keys[0] or keys[1] or keys[2] or keys[3]):  # no naturals held
         return view.wild_tiles[-1]
     if view.wild_tiles and rng.random() < 0.03:
         return view.wild_tiles[-1]  # now and then a chicken goes (plain 1s for everyone)
     w1 = view.wilds + 1
     # the discards after which one more chicken would complete the naturals
-    tenpai = shapes.complete_without(view.keys, w1)
+    tenpai = shapes.complete_without(keys, w1)
     if flavour == "pairs" and not view.melds and not tenpai:
         tenpai = shapes.seven_pairs_without(nat, w1)
-    pool = tenpai or cands
+    pool = tenpai or list(compress(_KINDS, nat))  # else the kinds held as naturals
     # the keep score of each tile (the lowest goes): its count, its neighbours, the flavour
     keep = _KEEP[flavour]
-    keys = view.keys
     # the tiles a run through each suit tile could use, by the suit's pattern (honours: 0)
     n0 = _NEAR.get(keys[0]) or _near(keys[0])
     n1 = _NEAR.get(keys[1]) or _near(keys[1])
