@@ -375,6 +375,13 @@ class RuleFamily:
     #: (ruleset, table, event) -> violations of the family's own rules on a rare event
     #: (a claim, a kong, a hand's start), judged on the table before the event applies.
     event_checks: Optional[Callable[..., list[Violation]]] = None
+    #: (ruleset, concealed counts with the tile just drawn) -> a hand holding wild kinds
+    #: (the drawn tile included) is complete after the draw only where the wait entry
+    #: (``seat_waits``) of the hand before the draw allows one, as for a hand without
+    #: wilds, and where ``completes`` on that entry says a plain tile drawn completes it
+    #: (as the same tile from another seat); None: a hand holding a wild kind is always
+    #: judged in full after a draw, and ``completes`` never answers a draw.
+    drawn_within_waits: Optional[Callable[[Ruleset, Sequence[int]], bool]] = None
     #: whether the order of a discard's winners' payments is a rule (MULTI_WIN_ORDER): Qujing
     #: pays them in seat order from the discarder's next seat; Guangdong compares transfers
     #: as sums only (guangdong.md §8.7: "the order of payments is not a finding").

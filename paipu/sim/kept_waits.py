@@ -33,14 +33,21 @@ def kept_wait_entry(kept: Kept, seat_waits, rules, table, seat: int) -> Any:
     return entry
 
 
-def waited_before_draw(kept: Kept, table, seat: int, tile: int) -> bool:
-    """False when the entry kept for the seat's hand before it drew ``tile`` says no tile
-    completes that hand; True when it allows one or no entry was kept for that hand."""
+def kept_before_draw(kept: Kept, table, seat: int, tile: int) -> Optional[tuple[tuple, Any]]:
+    """The (signature, entry) kept for the seat's hand before it drew ``tile``, or None
+    when none was kept for that hand."""
     got = kept[seat]
     if got is None:
-        return True
+        return None
     was = list(table.keys[seat])  # the suit keys before the draw
     was[SUIT_OF[tile]] -= KEY_STEP[tile]
     if got[0] != signature(was, len(table.melds[seat]), table.kongs[seat]):
-        return True  # no entry kept for the hand before the draw
-    return bool(got[1])
+        return None
+    return got
+
+
+def waited_before_draw(kept: Kept, table, seat: int, tile: int) -> bool:
+    """False when the entry kept for the seat's hand before it drew ``tile`` says no tile
+    completes that hand; True when it allows one or no entry was kept for that hand."""
+    got = kept_before_draw(kept, table, seat, tile)
+    return got is None or bool(got[1])

@@ -47,7 +47,7 @@ from schema.reader import encode_events
 from schema.ruleset import Ruleset, resolve
 from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, WINDS
 
-from .kept_waits import kept_wait_entry, waited_before_draw
+from .kept_waits import kept_before_draw, kept_wait_entry, waited_before_draw
 
 __all__ = ["SimConfig", "SimStats", "SimError", "simulate_games", "simulate_encoded", "write_log"]
 
@@ -387,29 +387,47 @@ class _Rulings:
         counts, melds = self.table.hands[seat], self.table.melds[seat]
         if not self.drawn_may_complete(seat, tile):
             return None
-        # cheap superset first: the hand without its melds' max-four headroom
-        if not family.is_winning(rules, counts, ()):
-            return None
-        if melds and not family.is_winning(rules, counts, melds):
-            return None
+        within = family.drawn_within_waits
+        kept = None
+        if tile not in self.wild and within is not None and within(rules, counts):
+            kept = kept_before_draw(self.waits, self.table, seat, tile)
+        if kept is not None and kept[1]:
+            # the family vouches for its exact test on the entry kept for the hand before
+            # the draw: a plain tile drawn completes it as from another seat
+            before = list(counts)
+            before[tile] -= 1
+            if not family.completes(rules, kept[1], before, melds, tile):
+                return None
+        else:
+            # cheap superset first: the hand without its melds' max-four headroom
+            if not family.is_winning(rules, counts, ()):
+                return None
+            if melds and not family.is_winning(rules, counts, melds):
+                return None
         sc = family.score(rules, _tiles(counts), melds, self.context(seat, "self_draw", tile, after_kong=after_kong))
         return sc if sc.wins else None
 
     def drawn_may_complete(self, seat: int, tile: int) -> bool:
         """False when the seat's hand before it drew ``tile`` had no wait (the family's
-        wait entry kept for that hand says no tile completes it) and no wild tile is
-        drawn or held: the family judges a hand by its tiles, and only a wild kind
-        counts differently drawn than taken from another seat (a discarded chicken
-        stays plain; the chicken rules, e.g. 四小鸡), so a hand no other seat's tile
-        completes is not completed by drawing one.  True: ask the family in full."""
-        wild = self.wild
-        if tile in wild:
+        wait entry kept for that hand says no tile completes it) and that entry decides
+        the draw (:meth:`entry_decides_draw`).  True: ask the family in full."""
+        if not self.entry_decides_draw(self.table.hands[seat]):
             return True
-        counts = self.table.hands[seat]
-        for k in wild:
-            if counts[k]:
-                return True
         return waited_before_draw(self.waits, self.table, seat, tile)
+
+    def entry_decides_draw(self, counts: Sequence[int]) -> bool:
+        """Whether a hand ``counts`` (a tile just drawn included) can be complete only where
+        the wait entry of the hand before the draw allows one: a hand holding no wild
+        kind, or one whose family vouches for that entry (``drawn_within_waits``).  The
+        family judges a hand by its tiles, and only a wild kind counts differently drawn
+        than taken from another seat (a discarded chicken stays plain; the chicken
+        rules, e.g. 四小鸡), so a hand without wilds that no other seat's tile completes
+        is not completed by drawing one either."""
+        for k in self.wild:
+            if counts[k]:
+                within = self.family.drawn_within_waits
+                return within is not None and within(self.rules, counts)
+        return True
 
     def wait_entry(self, seat: int) -> Any:
         """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
@@ -441,9 +459,12 @@ class _Rulings:
         return self.win_from(seat, tile, "discard", kong_discard)
 
     def would_win_with(self, seat: int, tile: int) -> bool:
-        """Whether drawing ``tile`` completes the seat's hand (for choosing the tail tile)."""
+        """Whether drawing ``tile`` completes the seat's hand (for choosing the tail tile);
+        asked in full only when the seat's wait entry allows it or does not decide."""
         counts = list(self.table.hands[seat])
         counts[tile] += 1
+        if self.entry_decides_draw(counts) and not self.wait_entry(seat):
+            return False
         return self.family.is_winning(self.rules, counts, self.table.melds[seat])
 
     def own_kongs(self, view: "SeatView") -> list[tuple[int, list[int], bool]]:
@@ -1029,20 +1050,19 @@ def bot_discard(hand: _Hand, view: SeatView, flavour: Optional[str]) -> int:
     """
     rng = hand.rng
     nat = view.nat
-    cands = list(compress(_KINDS, nat))  # the kinds held as naturals
-    if not cands:
+    keys = view.keys
+    if not (keys[0] or keys[1] or keys[2] or keys[3]):  # no naturals held
         return view.wild_tiles[-1]
     if view.wild_tiles and rng.random() < 0.03:
         return view.wild_tiles[-1]  # now and then a chicken goes (plain 1s for everyone)
     w1 = view.wilds + 1
     # the discards after which one more chicken would complete the naturals
-    tenpai = shapes.complete_without(view.keys, w1)
+    tenpai = shapes.complete_without(keys, w1)
     if flavour == "pairs" and not view.melds and not tenpai:
         tenpai = shapes.seven_pairs_without(nat, w1)
-    pool = tenpai or cands
+    pool = tenpai or list(compress(_KINDS, nat))  # else the kinds held as naturals
     # the keep score of each tile (the lowest goes): its count, its neighbours, the flavour
     keep = _KEEP[flavour]
-    keys = view.keys
     # the tiles a run through each suit tile could use, by the suit's pattern (honours: 0)
     n0 = _NEAR.get(keys[0]) or _near(keys[0])
     n1 = _NEAR.get(keys[1]) or _near(keys[1])

@@ -92,3 +92,12 @@ def test_a_hand_one_tile_from_nothing_has_no_wait_entry():
     for k in (0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 29, 31, 33):
         counts[k] = 1
     assert wins.seat_waits(GD, counts, hand_keys(counts), 13, []) is False
+
+
+def test_the_family_vouches_for_its_wait_entry_on_a_draw():
+    # the cached test above answers a tile drawn too (the hand plus that tile, as from
+    # another seat), so the family lets the simulator judge a draw by it
+    counts = [0] * 34
+    counts[0] = 4
+    assert wins.drawn_within_waits(GD, counts) is True
+    assert wins.drawn_within_waits(GD_QIDUI, counts) is True

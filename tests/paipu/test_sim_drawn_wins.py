@@ -1,6 +1,7 @@
 """The simulators skip the family's self-draw check only where it cannot win: a hand whose
-wait entry (kept from before the draw) says no tile completes it, with no wild tile
-drawn or held, is never complete once it draws (the family's exact check agrees)."""
+wait entry (kept from before the draw) says no tile completes it, with no wild tile drawn or
+held unless the family vouches for that entry (``drawn_within_waits``), is never
+complete once it draws (the family's exact check agrees)."""
 
 from __future__ import annotations
 
@@ -74,8 +75,10 @@ def _rulings_after_draw(concealed: str, drawn: str, entry):
         before[t] += 1
     after = list(before)
     after[TILE_INDEX[drawn]] += 1
-    cfg = SimConfig(preset="qujing-xiaoji")
-    game = SimpleNamespace(family=None, rules=sim._ruleset(cfg), wild=frozenset({TILE_INDEX["1s"]}), n=4,
+    from audits.rules import family_of
+
+    rules = sim._ruleset(SimConfig(preset="qujing-xiaoji"))
+    game = SimpleNamespace(family=family_of(rules), rules=rules, wild=frozenset({TILE_INDEX["1s"]}), n=4,
                            table=SimpleNamespace(hands=[after] + [[0] * 34] * 3, melds=[[]] * 4, kongs=[0] * 4,
                                                  keys=[list(H.hand_keys(after))] + [[0] * 4] * 3))
     ask = sim._Rulings(game, None)
@@ -90,10 +93,65 @@ def test_a_hand_with_no_wait_is_not_asked_again_after_its_draw():
     assert _rulings_after_draw("1234569m1279p25z", "9p", [None, 0, [], {}]).drawn_may_complete(0, NINE_P) is True
 
 
-def test_a_chicken_drawn_or_held_is_always_asked_in_full():
-    # near miss of the test above: a chicken held, or drawn, or no entry kept for the hand
-    assert _rulings_after_draw("1234569m1279p1s5z", "9p", False).drawn_may_complete(0, NINE_P) is True
-    assert _rulings_after_draw("1234569m1279p25z", "1s", False).drawn_may_complete(0, ONE_S) is True
+def test_four_chickens_held_or_no_entry_kept_is_asked_in_full():
+    # near miss of the test above: four chickens held (四小鸡), or no entry kept
+    assert _rulings_after_draw("1111s1479m258p135z", "9p", False).drawn_may_complete(0, NINE_P) is True
     ask = _rulings_after_draw("1234569m1279p25z", "9p", False)
     ask.waits[0] = None
     assert ask.drawn_may_complete(0, NINE_P) is True
+
+
+def test_chickens_drawn_or_held_are_skipped_where_the_family_vouches_for_the_wait_entry():
+    import dataclasses
+
+    held = _rulings_after_draw("1234569m1279p1s5z", "9p", False)
+    drawn = _rulings_after_draw("1234569m1279p25z", "1s", False)
+    assert held.drawn_may_complete(0, NINE_P) is False  # Qujing: fewer than four chickens
+    assert drawn.drawn_may_complete(0, ONE_S) is False
+    # near miss: a family that does not vouch for it is asked in full
+    for ask, tile in ((held, NINE_P), (drawn, ONE_S)):
+        ask.family = dataclasses.replace(ask.family, drawn_within_waits=None)
+        assert ask.drawn_may_complete(0, tile) is True
+
+
+def test_the_tail_tile_choice_agrees_with_the_familys_full_check(monkeypatch):
+    asked = []
+    real = sim._Rulings.would_win_with
+
+    def checked(self, seat, tile):
+        got = real(self, seat, tile)
+        counts = list(self.table.hands[seat])
+        counts[tile] += 1
+        assert got == self.family.is_winning(self.rules, counts, self.table.melds[seat]), (seat, tile)
+        asked.append(got)
+        return got
+
+    monkeypatch.setattr(sim._Rulings, "would_win_with", checked)
+    for preset in ("qujing-xiaoji", "qujing-shuanggui"):
+        for _ in simulate_encoded(SimConfig(preset=preset, games=6, seed=7, rare_hands=0.5)):
+            pass
+    assert True in asked and False in asked  # both answers met
+
+
+@pytest.mark.parametrize("preset, options", [
+    ("qujing-xiaoji", {"chow": True}),
+    ("qujing-shuanggui", {"qiaoluo": True}),
+    ("guangdong-jipinghu", {}),
+])
+def test_every_self_draw_answer_agrees_with_the_familys_full_check(monkeypatch, preset, options):
+    seen = {True: 0, False: 0}
+    real = sim._Rulings.self_draw_win
+
+    def checked(self, seat, tile, after_kong):
+        got = real(self, seat, tile, after_kong)
+        counts, melds = self.table.hands[seat], self.table.melds[seat]
+        want = self.family.is_winning(self.rules, counts, melds) and self.family.score(
+            self.rules, sim._tiles(counts), melds, self.context(seat, "self_draw", tile, after_kong=after_kong)).wins
+        assert (got is not None) == want, (seat, tile)
+        seen[want] += 1
+        return got
+
+    monkeypatch.setattr(sim._Rulings, "self_draw_win", checked)
+    for _ in simulate_encoded(SimConfig(preset=preset, options=options, games=4, seed=9, rare_hands=0.3)):
+        pass
+    assert seen[True] and seen[False]

@@ -46,6 +46,7 @@ GUANGDONG = RuleFamily(
     waits=wins.waits,
     seat_waits=wins.seat_waits,
     completes=wins.completes,
+    drawn_within_waits=wins.drawn_within_waits,
     fan_enough=fans.fan_enough,
     points=fans.points,
     fan_values=fans.FAN_VALUES,

@@ -108,6 +108,13 @@ def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Seque
     return got
 
 
+def drawn_within_waits(ruleset: Ruleset, counts: Sequence[int]) -> bool:
+    """``RuleFamily.drawn_within_waits``: no tile counts differently drawn than taken from
+    another seat here (no wild tiles, no shape won by self-draw only), so the wait entry
+    of the hand before a draw and :func:`completes` on it answer the draw."""
+    return True
+
+
 def waits(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[int]:
     """The tiles that complete a 13-tile (3k+1) hand; a kind held four times cannot come."""
     held = physical_held(counts, melds)

@@ -53,6 +53,19 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
     return False
 
 
+def drawn_within_waits(ruleset: Ruleset, counts: Sequence[int]) -> bool:
+    """``RuleFamily.drawn_within_waits``: a tile drawn completes the hand only where
+    :func:`seat_waits` of the hand before the draw gave an entry (its superset test lets
+    one more chicken stand for a plain tile, and a drawn chicken is one more), and a
+    plain tile drawn exactly where :func:`completes` says the same tile from another
+    seat does, unless the chickens held are 四小鸡, which wins a self-draw whatever the
+    wait."""
+    wilds = 0
+    for k in _WILD_KINDS.get(ruleset.wilds) or wild_kinds(ruleset):
+        wilds += counts[k]
+    return not sixiaoji(wilds)
+
+
 def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> bool:
     """Is the hand complete with ``tile`` taken from another seat (a discard or a
     robbed kong's tile, so a plain tile even when it is a wild kind)?  Exact, cached
