@@ -328,10 +328,10 @@ class SichuanGame:
             return
         # pong / exposed kong
         for s in others:
-            if t.hands[s][tile] < 2 or play.meld_violations(rules, t, s, tile, "pong"):
+            if not SICHUAN.could_pong(rules, t.hands[s], tile) or play.meld_violations(rules, t, s, tile, "pong"):
                 continue
-            if t.hands[s][tile] == 3 and not play.meld_violations(rules, t, s, tile, "kong_exposed") \
-                    and rng.random() < 0.6:
+            if SICHUAN.could_kong(rules, t.hands[s], tile) \
+                    and not play.meld_violations(rules, t, s, tile, "kong_exposed") and rng.random() < 0.6:
                 g.kong(s, "kong_exposed", TILE_NAMES[tile], frm=seat)
                 self._own_action(s)
                 rep = self._draw(s, tail=True)

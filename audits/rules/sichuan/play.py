@@ -440,8 +440,11 @@ def _meld_checks(ruleset: Ruleset, table, e: ev.Event, seat: int) -> list:
     kind = e.tile if isinstance(e, ev.Ponged) else e.kind
     if kind.endswith("z") or not 0 <= seat < len(table.hands):
         return []
-    meld = "pong" if isinstance(e, ev.Ponged) else type(e) is ev.KongExposed and "kong_exposed" or "kong"
-    return [(seat, v) for v in meld_violations(ruleset, table, seat, TILE_INDEX[kind], meld)]
+    return [(seat, v) for v in meld_violations(ruleset, table, seat, TILE_INDEX[kind], _MELD_OF[type(e)])]
+
+
+#: The meld each meld event makes, as :func:`meld_violations` names it.
+_MELD_OF = {ev.Ponged: "pong", ev.KongExposed: "kong_exposed", ev.KongAdded: "kong", ev.KongConcealed: "kong"}
 
 
 def meld_violations(ruleset: Ruleset, table, seat: int, kind: int, meld: str) -> list[Violation]:
