@@ -186,6 +186,35 @@ def test_audit_workers_skip_the_results_of_unchanged_games(tmp_path):
     assert dict(q(db, per_game))["g2"] > dict(q(db, per_game))["g1"]
 
 
+def test_an_audit_worker_killed_mid_ingest_loses_no_game(tmp_path, monkeypatch, capsys):
+    """``jobs > 1``: an audit worker killed while the ingest runs is replaced and audits
+    again what it had not reported; the store is the one-job store."""
+    import multiprocessing as mp
+    import signal
+
+    from audits import parallel
+
+    monkeypatch.setattr(parallel, "SPAN_BYTES", 8192)  # many spans: the workers outlive batch 1
+    games = [dianji_game(f"g{i:02}", start_hour=i, underpay=i % 3 == 0) for i in range(12)]
+    path = write(tmp_path / "a.jsonl", *games)
+    one, two = str(tmp_path / "one.duckdb"), str(tmp_path / "two.duckdb")
+    store.ingest([path], one)
+    killed: list[str] = []
+
+    def kill_a_worker(batch: int) -> None:
+        if batch == 1:
+            victim = next(p for p in mp.active_children() if p.name.startswith("paipu-audit"))
+            os.kill(victim.pid, signal.SIGKILL)
+            killed.append(victim.name)
+
+    r = store.ingest([path], two, jobs=2, batch_events=2 * len(games[0].events), before_commit=kill_a_worker)
+    assert killed and r.added == 12 and not r.refused
+    assert "died (killed by SIGKILL); a new worker audits the games it had not reported" in capsys.readouterr().err
+    for sql in ("SELECT game, code, seq, seat FROM findings ORDER BY ALL", "SELECT game, findings FROM games ORDER BY ALL",
+                "SELECT * FROM ledger ORDER BY ALL"):
+        assert q(one, sql) == q(two, sql)
+
+
 def test_audit_of_stdin_with_jobs_runs_here(tmp_path):
     """stdin is read once: with ``-`` and ``jobs > 1`` the audit runs in the ingesting process."""
     data = b"".join(dianji_game(f"g{i}", start_hour=i, underpay=i == 1).jsonl() for i in range(2))
