@@ -163,7 +163,8 @@ def _drawn(ruleset: Ruleset, table, e: ev.TileDrawn, hb: HandBook, ctx) -> list:
 def _void_first(table, seat: int, tile: str) -> list:
     """Void first (§4.1 rule 2): a seat holding its void suit discards of that suit."""
     v = table.voids[seat]
-    if holds_void(table, seat) and TILE_INDEX[tile] // 9 != v:
+    # the seat holds its void suit (:func:`holds_void`, read here without the call: every discard asks)
+    if v >= 0 and table.keys[seat][v] and TILE_INDEX[tile] // 9 != v:
         return [(seat, _v("VOID_DISCARD_ORDER", f"seat {seat} discards {tile} while holding its "
                           f"void suit {_SUITS[v]}", f"a {_SUITS[v]} tile", tile))]
     return _NONE
