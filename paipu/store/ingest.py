@@ -930,16 +930,19 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
         # while this thread reads the next one and, with the audit on, audits its games (the
         # look-up of stored hashes through a connection of this thread's own).  With a
         # cluster or a Parquet target, the batches are audited and written here in turn.
-        overlap = keep and cluster is None and isinstance(target, _DuckTarget)
-        if overlap:
+        hand_over: Callable[[_SqlBatch], None] = flush
+        if keep and cluster is None and isinstance(target, _DuckTarget):
             lookup = con.cursor()
             known = _DuckTarget(lookup).known
-
-            def hand_over(b: _SqlBatch) -> None:
-                writer.put(_prepare_sql(known, b, report, auditor, joined))  # type: ignore[union-attr]
             writer = _Writer(write_audited)
+            put = writer.put
+
+            def audit_then_put(b: _SqlBatch) -> None:
+                put(_prepare_sql(known, b, report, auditor, None))
+            hand_over = audit_then_put
         elif not keep:
             writer = _Writer(flush)
+            hand_over = writer.put
         made = 1
         batch = _SqlBatch(spool_dir, made)
         for log in reader.games():
@@ -954,14 +957,14 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
             batch.add(log.game, content_hash, (lines, marks), log, keep)
             if batch.events >= batch_events:
                 batch.spool.close()
-                hand_over(batch) if overlap else writer.put(batch) if writer is not None else flush(batch)
+                hand_over(batch)
                 made += 1
                 batch = _SqlBatch(spool_dir, made)
                 if progress:
                     progress(report)
         batch.spool.close()
         if batch.games:
-            hand_over(batch) if overlap else writer.put(batch) if writer is not None else flush(batch)
+            hand_over(batch)
         else:
             batch.spool.remove()
         if writer is not None:
