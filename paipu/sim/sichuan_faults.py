@@ -476,7 +476,9 @@ SOURCES: dict[str, tuple[str, dict]] = {name: ("sichuan", {}) for name in SICHUA
 SOURCES.update({"sichuan_xuezhan_ended_early": ("sichuan-xuezhan", {}),
                 "sichuan_action_after_win": ("sichuan-xuezhan", {}),
                 "sichuan_tuishui_missed": ("sichuan-xuezhan", {}),
-                "sichuan_huazhu_not_charged": ("sichuan", {"void_first": False}),
+                # the wall's end (查花猪, the final discard) comes in most 血战 hands
+                "sichuan_huazhu_not_charged": ("sichuan-xuezhan", {"void_first": False}),
+                "sichuan_pong_final_discard": ("sichuan-xuezhan", {}),
                 "sichuan_win_not_void": ("sichuan", {"void_first": False})})
 
 __all__ = ["SICHUAN_FAULTS", "SOURCES"]

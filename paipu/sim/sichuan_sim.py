@@ -3,7 +3,9 @@ correct server would, through :class:`paipu.sim.sichuan.Script` (so fans, points
 transfer come from the family).
 
 The bots: 换三张 (by option) of their shortest suit, 定缺 of their shortest suit (now and
-then of another, which makes 花猪), void tiles first, wins (always over the last four tiles,
+then of another, which makes 花猪), void tiles first, then the shared bot's discard
+(:func:`paipu.sim.simulate.bot_discard`: keep 听牌, else the least useful tile, by a flavour
+drawn per seat and hand), wins (always over the last four tiles,
 otherwise nearly always; a declined discard win starts 过水), concealed, added and exposed
 kongs, pongs, robbing an added kong, 一炮多响, 血战 seats leaving, exhaustive ends with
 查花猪 / 查大叫 / 退税.  ``arrange`` (0..1) is the share of hands whose wall is arranged by
@@ -28,6 +30,7 @@ from schema.tiles import TILE_INDEX, TILE_NAMES
 
 from .kept_waits import kept_wait_entry, waited_before_draw
 from .sichuan import Script
+from .simulate import SeatView, bot_discard
 
 SET = [k for k in range(27) for _ in range(4)]
 #: per seat: the other three seats from its next
@@ -36,6 +39,17 @@ _AFTER = tuple(tuple((s + k) % 4 for k in range(1, 4)) for s in range(4))
 
 class _End(Exception):
     """The hand is over."""
+
+
+#: no wild tiles in a 108-tile set
+_NO_WILDS: frozenset[int] = frozenset()
+
+
+def _flavour(rng: random.Random) -> Optional[str]:
+    """A seat's style for a hand (strategy): chase one suit (清一色), pairs (七对), pongs
+    and kongs (大对子, 根), or none."""
+    x = rng.random()
+    return "suit" if x < 0.3 else "pairs" if x < 0.45 else "kongs" if x < 0.55 else None
 
 
 # --- the deal: 换三张 and arranged walls (strategy and seeding, not rules) ---------------------
@@ -149,6 +163,7 @@ class SichuanGame:
         self.passed: dict[int, list] = {s: [] for s in range(4)}
         self.passed_rob = {s: False for s in range(4)}
         self.waits = [None] * 4
+        self.flavour = [_flavour(rng) for _ in range(4)]
         try:
             self.turn(dealer, drew=False)
         except _End:
@@ -290,17 +305,11 @@ class SichuanGame:
         t, rng = self.table, self.rng
         hand = t.hands[seat]
         v = self._void(seat)
-        if self.rules.void_first and play.holds_void(t, seat):
+        # a hand holding its void suit cannot win: its tiles go first (a rule with void_first,
+        # else nearly always)
+        if play.holds_void(t, seat) and (self.rules.void_first or rng.random() < 0.75):
             return rng.choice([k for k in range(9 * v, 9 * v + 9) if hand[k]])
-        # keep pairs and neighbours; throw an isolated tile when there is one
-        lonely = []
-        for k in range(27):
-            if hand[k] == 1:
-                r = k % 9  # a neighbour is a tile of the same suit within two ranks
-                if not ((r >= 2 and hand[k - 2]) or (r >= 1 and hand[k - 1]) or (r <= 7 and hand[k + 1])
-                        or (r <= 6 and hand[k + 2])):
-                    lonely.append(k)
-        return rng.choice(lonely or [k for k in range(27) if hand[k]])
+        return bot_discard(rng, SeatView(_NO_WILDS, hand, t.melds[seat], t.keys[seat]), self.flavour[seat])
 
     def _discard(self, seat: int) -> None:
         g, t, rules, rng = self.g, self.table, self.rules, self.rng

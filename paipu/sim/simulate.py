@@ -974,7 +974,7 @@ def choose_discard(hand: "_Hand", seat: int, view: "SeatView") -> int:
                 if view.counts[t] > 0 and t not in hand.wild and hand.ask.may_win_on(partner, t) \
                         and hand.ask.discard_win(partner, t, False) is not None:
                     return t
-    return bot_discard(hand, view, hand.flavour[seat])
+    return bot_discard(hand.rng, view, hand.flavour[seat])
 
 
 # ---------------------------------------------------------------------------
@@ -1040,15 +1040,15 @@ def wild_pong_tiles(wild: frozenset[int], counts: Sequence[int], t: int) -> Opti
     return None if chicken is None else [t, chicken]
 
 
-def bot_discard(hand: _Hand, view: SeatView, flavour: Optional[str]) -> int:
+def bot_discard(rng: random.Random, view: SeatView, flavour: Optional[str]) -> int:
     """A simple bot: keep 听牌 if it can, else throw the least useful tile; keep chickens.
+    Every family's bots discard with it (the Sichuan bots once their void suit is gone).
 
     The bot's own estimate of 听牌 after each discard (a strategy, not a rule: one
     more chicken completes the naturals, ignoring the melds' max-four headroom; a
     "pairs" bot also counts 七对 shapes), on the shape engine's suit keys updated
     in place.  Whether a move is legal is always the family's call.
     """
-    rng = hand.rng
     nat = view.nat
     keys = view.keys
     if not (keys[0] or keys[1] or keys[2] or keys[3]):  # no naturals held
