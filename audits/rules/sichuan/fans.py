@@ -197,6 +197,22 @@ def _plain(c: list[int], i: int, pair_used: bool, no_chow: bool, yaojiu: bool, o
                 c[i + 2] += r
 
 
+def _only_pinghu(counts: Sequence[int], melds: Sequence[Meld], ruleset: Ruleset) -> bool:
+    """Is 平胡 the only shape fan any reading of this complete hand could earn (§9.2)?
+
+    A reading earns a shape fan only as seven pairs (no meld, every count even), with no
+    chow (大对子: every concealed kind a pong or the one pair, so counts of 2 and 3 only,
+    one 2) or with a 1 or a 9 in every group (带幺九: a 4, 5 or 6 is in no such group);
+    将对 needs one of the first two."""
+    if counts.count(1) == 0 and (counts.count(3) == 0 and not melds
+                                 or counts.count(4) == 0 and counts.count(2) == 1):
+        return False
+    if ruleset.yaojiu_jiangdui and not (any(counts[3:6]) or any(counts[12:15]) or any(counts[21:24])) \
+            and all(m.of in _YAOJIU for m in melds):
+        return False
+    return True
+
+
 def _shape_readings(counts: Sequence[int], melds: Sequence[Meld], ruleset: Ruleset) -> list[tuple[list[str], int]]:
     """Every reading's shape fans (§9.5 step 2) as (names, value)."""
     out: list[tuple[list[str], int]] = []
@@ -235,9 +251,11 @@ def score(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], void: 
     if events and moment.heavenly and ruleset.tiandihu:
         names = [moment.heavenly]
     else:
-        shapes = _shape_readings(counts, melds, ruleset)
-        names, _ = max(shapes, key=lambda x: x[1])
-        names = list(names)
+        if _only_pinghu(counts, melds, ruleset):
+            names = ["jihu"]
+        else:
+            names, _ = max(_shape_readings(counts, melds, ruleset), key=lambda x: x[1])
+            names = list(names)
         if len(suits_of(counts, melds)) == 1:
             names.append("qingyise")
         gens = gen_count(counts, melds)
@@ -337,12 +355,14 @@ _AS_DISCARD = Moment(how="discard")
 
 
 def best_hand(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], void: int,
-              visible: Optional[Sequence[int]] = None) -> Optional[tuple[int, int, list[str]]]:
+              visible: Optional[Sequence[int]] = None,
+              waits: Optional[Sequence[int]] = None) -> Optional[tuple[int, int, list[str]]]:
     """A ready seat's best hand D (§9.6): the largest F over its waits, scored as a discard
-    win with no event fans, as (D, wait kind, fans); None when the seat is not ready."""
+    win with no event fans, as (D, wait kind, fans); None when the seat is not ready.
+    ``waits``: the seat's :func:`waits_on`, when the caller has them."""
     best = None
     c = list(counts)
-    for t in waits_on(ruleset, counts, melds, void, visible):
+    for t in waits if waits is not None else waits_on(ruleset, counts, melds, void, visible):
         c[t] += 1
         sc = score(ruleset, c, melds, void, _AS_DISCARD, events=False)
         c[t] -= 1

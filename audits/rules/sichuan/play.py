@@ -346,12 +346,13 @@ def _win_moment(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook, ctx) -> No
     hb.turn_kong = None
 
 
-def classify(ruleset: Ruleset, table, wait_entry=None) -> dict[int, tuple[str, int]]:
+def classify(ruleset: Ruleset, table, wait_entry=None) -> dict[int, tuple[str, Optional[int]]]:
     """§10.7 step 1: each still-in seat is a 花猪, ready (with its best hand D) or not ready.
 
     ``wait_entry`` (the audit's cached :func:`.fans.seat_waits` entry of a seat) spares the
     search of a seat whose entry is empty: that test is a superset of :func:`.fans.waits_on`
-    for a 3k+1 hand, so such a seat is not ready."""
+    for a 3k+1 hand, so such a seat is not ready.  D is None where nothing is paid by it:
+    查大叫 (step 2) pays ready seats only from seats that are not ready."""
     visible = None
     if not ruleset.dead_wait_counts:
         visible = [0] * 34
@@ -364,7 +365,8 @@ def classify(ruleset: Ruleset, table, wait_entry=None) -> dict[int, tuple[str, i
             for tile, claimer in table.discards[s]:
                 if claimer < 0:
                     visible[tile] += 1
-    out = {}
+    out: dict[int, tuple[str, Optional[int]]] = {}
+    ready = []
     for s in range(len(table.players)):
         if s in table.out:
             continue
@@ -376,11 +378,16 @@ def classify(ruleset: Ruleset, table, wait_entry=None) -> dict[int, tuple[str, i
         if wait_entry is not None and table.held[s] % 3 == 1 and not wait_entry(s):
             out[s] = ("not_ready", 0)
             continue
-        own = None
-        if visible is not None:
-            own = list(visible)  # the seat's own tiles are part of what it sees
-        best = F.best_hand(ruleset, counts, melds, void, own)
-        out[s] = ("ready", best[0]) if best is not None else ("not_ready", 0)
+        # what the seat sees counts its own tiles too
+        waits = F.waits_on(ruleset, counts, melds, void, visible)
+        if waits:
+            ready.append((s, waits))
+        else:
+            out[s] = ("not_ready", 0)
+    paid = ruleset.chadajiao and any(c[0] == "not_ready" for c in out.values())
+    for s, waits in ready:
+        best = F.best_hand(ruleset, table.hands[s], table.melds[s], table.voids[s], waits=waits) if paid else None
+        out[s] = ("ready", best[0] if best is not None else None)
     return out
 
 

@@ -159,7 +159,8 @@ class Book:
         idle = [s for s in s_in if classes[s][0] == "not_ready"]
         for s in s_in if self.explain else ():
             cls, d = classes[s]
-            self.lines.append(f"seat {s}: {cls}" + (f", best hand D = {d}" if cls == "ready" else ""))
+            self.lines.append(f"seat {s}: {cls}" + ("" if cls != "ready" else f", best hand D = {d}" if d is not None
+                                                    else " (no seat pays it 查大叫: its best hand is not needed)"))
         h = b * (1 << r.fan_cap) if r.huazhu_penalty == "cap" else b * int(r.huazhu_penalty)
         for pig in pigs:
             to = [s for s in s_in if s not in pigs]

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import random
 
+import msgspec
+
 from audits.rules.hands import readings
 from audits.rules.sichuan import fans as F
 from audits.rules.sichuan import play
 from paipu.sim.simulate import SimConfig, simulate_games
 from replay import Replayer
 from schema import events as ev
+from schema.ruleset import PRESETS
 
 YAOJIU = {t for t in range(27) if t % 9 in (0, 8)}
 
@@ -86,6 +89,58 @@ def test_plain_readings_near_miss():
     assert F.plain_readings(c, False) == []
 
 
+def _pongs(rng: random.Random, counts: list[int], n: int) -> list:
+    """``n`` pong or kong melds of kinds the concealed counts leave room for."""
+    from replay.melds import Meld
+
+    out = []
+    while len(out) < n:
+        t = rng.randrange(27)
+        size = rng.choice((3, 4))
+        if counts[t] + size <= 4 and all(m.of != t for m in out):
+            out.append(Meld("pong" if size == 3 else "kong_exposed", t, (t,) * size))
+    return out
+
+
+def test_only_pinghu_when_no_reading_earns_a_shape_fan():
+    # score()'s shortcut: where _only_pinghu holds, every reading is 平胡 (jihu) alone
+    rng = random.Random(11)
+    rules = [preset for preset in (PRESETS["sichuan"], msgspec.structs.replace(PRESETS["sichuan"],
+                                                                                  yaojiu_jiangdui=False))]
+    shortcut = special = 0
+    for _ in range(6000):
+        c, n = _random_hand(rng)
+        if not F.is_shape(c, [None] * n):
+            continue
+        melds = _pongs(rng, c, n)
+        for r in rules:
+            readings_ = F._shape_readings(c, melds, r)
+            if F._only_pinghu(c, melds, r):
+                shortcut += 1
+                assert all(names == ["jihu"] for names, _ in readings_), (c, melds)
+            else:
+                special += any(names != ["jihu"] for names, _ in readings_)
+    assert shortcut > 1000 and special > 300
+
+
+def test_only_pinghu_near_misses():
+    def counts(text):
+        c = [0] * 34
+        for t in text.split():
+            c[int(t)] += 1
+        return c
+    sc = PRESETS["sichuan"]
+    chows = counts("0 1 2 3 4 5 12 13 14 21 22 23 24 24")  # 123456m 456p 4566s: chows, a 4-5-6 in them
+    assert F._only_pinghu(chows, [], sc)
+    pongs = counts("3 3 3 4 4 4 12 12 12 21 21 21 24 24")  # the same kinds as pongs: 大对子
+    assert not F._only_pinghu(pongs, [], sc)
+    pairs = counts("3 3 4 4 5 5 12 12 13 13 14 14 24 24")  # seven pairs
+    assert not F._only_pinghu(pairs, [], sc)
+    yaojiu = counts("0 1 2 6 7 8 9 10 11 9 10 11 26 26")  # 123789m 123123p 99s: 带幺九 possible
+    assert not F._only_pinghu(yaojiu, [], sc)
+    assert F._only_pinghu(yaojiu, [], msgspec.structs.replace(sc, yaojiu_jiangdui=False))
+
+
 def _tables(preset: str, games: int, seed: int):
     """Each table of simulated rooms as it stands before each event."""
     for g in simulate_games(SimConfig(preset=preset, games=games, seed=seed, max_hands=4)):
@@ -126,6 +181,30 @@ def test_classify_with_the_wait_entries_is_classify():
             return F.seat_waits(rules, t.hands[s], t.keys[s], t.held[s], t.melds[s])
         assert play.classify(rules, t, entry) == play.classify(rules, t)
     assert drawn > 20
+
+
+def test_best_hand_d_only_where_chadajiao_pays_it():
+    # 查大叫 pays a ready seat its best hand D only from a seat that is not ready
+    paid = unpaid = 0
+    for t, e in _tables("sichuan-xuezhan", 40, 9):
+        if type(e) is not ev.HandDrawn:
+            continue
+        rules = t.ruleset
+        classes = play.classify(rules, t)
+        idle = any(c == "not_ready" for c, _ in classes.values())
+        for s, (c, d) in classes.items():
+            if c != "ready":
+                continue
+            if idle:
+                paid += 1
+                assert d == F.best_hand(rules, t.hands[s], t.melds[s], t.voids[s])[0]
+            else:
+                unpaid += 1
+                assert d is None
+        # near miss: with 查大叫 off nobody is paid D
+        off = play.classify(msgspec.structs.replace(rules, chadajiao=False), t)
+        assert all(d is None for c, d in off.values() if c == "ready")
+    assert paid > 5 and unpaid > 5
 
 
 def test_the_wrappers_report_what_observe_reports():

@@ -147,3 +147,15 @@ def test_cagua():
     b = Book(rules(cagua=True))
     b.kong(1, "kong_exposed", 3)
     assert nets(b) == [-1, 4, -1, -2]
+
+
+def test_explain_names_d_only_where_it_is_paid():
+    b = Book(SC, explain=True)
+    b.exhausted({0: ("ready", 2), 1: ("not_ready", 0)})
+    assert "seat 0: ready, best hand D = 2" in b.lines
+    assert any(line.startswith("查大叫: seat 1 pays seat 0") for line in b.lines)
+    # near miss: every still-in seat ready, so nobody pays 查大叫 and D was not computed
+    q = Book(SC, explain=True)
+    q.exhausted({0: ("ready", None), 3: ("ready", None)})
+    assert q.transfers == [] and not any("D =" in line for line in q.lines)
+    assert "seat 3: ready (no seat pays it 查大叫: its best hand is not needed)" in q.lines
