@@ -141,21 +141,20 @@ def test_only_pinghu_near_misses():
     assert F._only_pinghu(yaojiu, [], msgspec.structs.replace(sc, yaojiu_jiangdui=False))
 
 
-def _tables(preset: str, games: int, seed: int):
-    """Each table of simulated rooms as it stands before each event."""
-    for g in simulate_games(SimConfig(preset=preset, games=games, seed=seed, max_hands=4)):
+def _tables(games: int, seed: int, kind: type):
+    """The table of simulated 血战 rooms as it stands before each event of type ``kind``."""
+    for g in simulate_games(SimConfig(preset="sichuan-xuezhan", games=games, seed=seed, max_hands=4)):
         r = Replayer()
         for e in g:
-            yield r.table, e
+            if type(e) is kind:
+                yield r.table
             r.apply(e)
 
 
 def test_an_empty_wait_entry_means_no_wait():
     # 查大叫's shortcut (play.classify): a 3k+1 hand whose wait entry is empty waits on nothing
     empty = waiting = 0
-    for t, e in _tables("sichuan-xuezhan", 12, 5):
-        if type(e) is not ev.TileDiscarded:
-            continue
+    for t in _tables(12, 5, ev.TileDiscarded):
         rules = t.ruleset
         for s in range(len(t.players)):
             if t.held[s] % 3 != 1:
@@ -171,9 +170,7 @@ def test_an_empty_wait_entry_means_no_wait():
 
 def test_classify_with_the_wait_entries_is_classify():
     drawn = 0
-    for t, e in _tables("sichuan-xuezhan", 40, 9):
-        if type(e) is not ev.HandDrawn:
-            continue
+    for t in _tables(40, 9, ev.HandDrawn):
         drawn += 1
         rules = t.ruleset
 
@@ -186,9 +183,7 @@ def test_classify_with_the_wait_entries_is_classify():
 def test_best_hand_d_only_where_chadajiao_pays_it():
     # 查大叫 pays a ready seat its best hand D only from a seat that is not ready
     paid = unpaid = 0
-    for t, e in _tables("sichuan-xuezhan", 40, 9):
-        if type(e) is not ev.HandDrawn:
-            continue
+    for t in _tables(40, 9, ev.HandDrawn):
         rules = t.ruleset
         classes = play.classify(rules, t)
         idle = any(c == "not_ready" for c, _ in classes.values())
