@@ -132,6 +132,12 @@ def full_audit(path: str, jobs: int) -> int:
     return sum(len(a.findings) for a in audit_paths([path], jobs=jobs))
 
 
+def wins_in(path: str) -> int:
+    """The winners of every ``HandWon`` of a corpus (a 一炮多响 counts each winner)."""
+    with open(path, "rb") as f:
+        return sum(line.count(b'"seat":') for line in f if line.startswith(b'{"type":"HandWon"'))
+
+
 def cpu_audit(path: str) -> float:
     """CPU seconds of a 1-job audit of ``path`` (this process only: steadier than the wall
     clock on a shared machine)."""
@@ -412,7 +418,8 @@ def main() -> None:
             q_us, s_us = 1e3 * q_ms * hands / events, 1e3 * s_ms * shands / sev
             print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, {preset} {s_ms:.3f} ms "
                   f"({sev / shands:.0f} against {events / hands:.0f} events a hand; per event "
-                  f"{q_us:.2f} and {s_us:.2f} µs, {s_us / q_us:.2f}×)", flush=True)
+                  f"{q_us:.2f} and {s_us:.2f} µs, {s_us / q_us:.2f}×; "
+                  f"{wins_in(spath) / shands:.2f} against {wins_in(path) / hands:.2f} winners a hand)", flush=True)
             bare = min(_cpu_without_family_checks(spath) for _ in range(max(args.runs, 3)))
             print(f"     of which the family's own checks (sichuan.md §4–§7, §10: void first, the last four, "
                   f"查大叫 …): {s_ms - 1e3 * bare / shands:.3f} ms a hand; without them {1e3 * bare / shands:.3f} ms "
