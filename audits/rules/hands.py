@@ -527,6 +527,44 @@ def _prefill() -> None:
             btable[bytes(c)] = (e[0], e[1], sum(c))
 
 
+
+#: suit key -> the 9-bit masks of the kinds one more tile of which leaves the suit
+#: (sets only, sets + the pair): the waits of a hand without wilds, suit by suit
+_ADDS: dict[int, tuple[int, int]] = {}
+_SUIT_STEPS = tuple(5 ** (8 - i) for i in range(9))
+
+
+def suit_code(key: int) -> int:
+    """A suit key's code without wilds: 0 sets only, 1 sets + the pair, 9 neither."""
+    if not _prefilled:
+        _prefill()
+    return _SUIT_CODE.get(key, 9)
+
+
+def suit_adds(key: int) -> tuple[int, int]:
+    """The kinds (bit ``i``: the suit's ``i``-th kind, at most four of a kind) one more tile
+    of which makes the suit of ``key`` sets only (first mask) or sets + the pair (second),
+    without wilds.  A hand of ``3k+1`` suited tiles is complete with a tile ``t`` exactly
+    when the suit of ``t`` reaches one code and the other suits sum to the other (one
+    pair in all), so its waits are these masks, read by the codes of the other suits."""
+    got = _ADDS.get(key)
+    if got is None:
+        if not _prefilled:
+            _prefill()
+        zero = one = 0
+        for i, step in enumerate(_SUIT_STEPS):
+            if key // step % 5 < 4:
+                c = _SUIT_CODE.get(key + step, 9)
+                if c == 0:
+                    zero |= 1 << i
+                elif c == 1:
+                    one |= 1 << i
+        if len(_ADDS) > 200_000:  # bounded, so a long audit keeps a small RSS
+            _ADDS.clear()
+        got = _ADDS[key] = (zero, one)
+    return got
+
+
 def is_seven_pairs(counts: Sequence[int], wilds: int = 0, has_melds: bool = False) -> bool:
     """小七对: 14 concealed tiles, no melds, seven pairs (four equal tiles are two pairs).
 

@@ -151,3 +151,41 @@ def test_seven_pairs_without_equals_one_check_per_removal():
         assert H.seven_pairs_without(c, wilds, has_melds=True) == []
         found += bool(want)
     assert found > 100
+
+
+def _suit(text: str) -> list[int]:
+    """Nine counts of one suit from its ranks, e.g. ``"1123"``."""
+    c = [0] * 9
+    for ch in text:
+        c[int(ch) - 1] += 1
+    return c
+
+
+def test_suit_adds_are_the_kinds_that_complete_one_suit():
+    # 12 waits on 3 for sets only (a near miss: nothing makes it sets + the pair);
+    # 1 waits on 1 for the pair; 1112 waits on 2 (111 + 22) and on 3 (11 + 123) for the pair
+    zero, one = H.suit_adds(H.suit_key(_suit("12"), 0))
+    assert (zero, one) == (1 << 2, 0)
+    assert H.suit_adds(H.suit_key(_suit("1"), 0)) == (0, 1 << 0)
+    assert H.suit_adds(H.suit_key(_suit("1112"), 0)) == (0, 1 << 1 | 1 << 2)
+    # a fifth copy is never a wait: 1111 + 1 is no hand
+    assert H.suit_adds(H.suit_key(_suit("1111"), 0))[1] & 1 == 0
+    assert H.suit_code(H.suit_key(_suit("123"), 0)) == 0 and H.suit_code(H.suit_key(_suit("12"), 0)) == 9
+
+
+def test_suit_adds_equal_one_code_check_per_kind():
+    rng = random.Random(13)
+    pool = [i for i in range(9) for _ in range(4)]
+    for _ in range(2000):
+        c = [0] * 9
+        for i in rng.sample(pool, rng.randrange(1, 14)):
+            c[i] += 1
+        zero, one = H.suit_adds(H.suit_key(c, 0))
+        for i in range(9):
+            if c[i] == 4:
+                assert not (zero | one) >> i & 1
+                continue
+            c[i] += 1
+            code = H.suit_code(H.suit_key(c, 0))
+            c[i] -= 1
+            assert (zero >> i & 1, one >> i & 1) == (code == 0, code == 1), (c, i)

@@ -17,7 +17,7 @@ from ..family import Score, WinContext
 from replay.state import KEY_STEP as _KEY_STEP, SUIT_OF as _SUIT_OF
 
 from ..hands import hand_keys as _hand_keys, is_complete_keys as _complete_keys, is_seven_pairs as _seven_pairs
-from ..hands import is_winning as _shape, meld_use_of
+from ..hands import is_winning as _shape, meld_use_of, suit_adds, suit_code
 
 #: Fan name -> value (§9.1).  ``longqidui`` is 3 (4 with ``longqidui_fan = 4``); 天胡 / 地胡 are 5.
 FAN_VALUES: dict[str, int] = {
@@ -302,51 +302,38 @@ def waits_on(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], voi
     seat does not itself hold four of; with ``dead_wait_counts`` off, ``visible`` (34 counts
     of the copies seen) must leave one unseen copy.
 
-    Each candidate is judged on the hand's suit keys (the shared suit tables, as
-    :func:`is_shape` judges a 14-tile hand; with no wilds the melds only rule out seven
-    pairs), after one look-up with a free tile has shown that some tile completes it."""
+    The candidates are read suit by suit from the shared suit tables
+    (:func:`..hands.suit_adds`: the kinds that complete one suit, by the codes of the
+    others); seven pairs (no meld) adds the one kind held an odd number of times."""
     if not void_ok(counts, melds, void, ruleset):
         return []  # holding the void suit, no tile makes a legal hand
     if any(counts[27:]):
         return []
-    km, kp, ks, _ = _hand_keys(counts)
-    pairs = not melds and sum(counts) == 13
-    odd = counts.count(1) + counts.count(3) if pairs else 99
-    # one more wild completes the hand iff some tile does (the shared engine's fast test)
-    if not (_complete_keys(km, kp, ks, 0, 1) or odd <= 1):
+    keys = _hand_keys(counts)
+    codes = (suit_code(keys[0]), suit_code(keys[1]), suit_code(keys[2]))
+    total = codes[0] + codes[1] + codes[2]
+    cand = 0  # bit t: kind t completes the hand
+    for su in range(3):
+        rest = total - codes[su]
+        if rest <= 1:
+            cand |= suit_adds(keys[su])[1 - rest] << (9 * su)
+    if not melds and sum(counts) == 13 and counts.count(1) + counts.count(3) == 1:
+        # seven pairs: the single odd kind pairs with itself
+        cand |= 1 << next(t for t in range(27) if counts[t] & 1)
+    if not cand:
         return []
     use = meld_use_of(melds)
     declared = ruleset.dingque == "declared" and void >= 0
     suits = None if declared else suits_of(counts, melds)
     out = []
-    # the group a winning tile joins holds a concealed tile of its suit at most two kinds
-    # away (a pair, a pong, a chow; seven pairs pair it with itself): only those are tried
-    for t in _near(counts):
-        if counts[t] + use[t] >= 4 or (declared and t // 9 == void):
-            continue
-        if not ruleset.dead_wait_counts and visible is not None and visible[t] >= 4:
-            continue
-        if suits is not None and len(suits | {t // 9}) > 2:
-            continue  # dingque = none: at most two suits (§4.1)
-        step = _KEY_STEP[t]
-        suit = t // 9
-        if _complete_keys(km + step if suit == 0 else km, kp + step if suit == 1 else kp,
-                          ks + step if suit == 2 else ks, 0, 0) or (odd == 1 and counts[t] & 1):
+    t = 0
+    while cand:
+        if cand & 1 and counts[t] + use[t] < 4 and not (declared and t // 9 == void) \
+                and (ruleset.dead_wait_counts or visible is None or visible[t] < 4) \
+                and (suits is None or len(suits | {t // 9}) <= 2):  # dingque = none: two suits (§4.1)
             out.append(t)
-    return out
-
-
-def _near(counts: Sequence[int]) -> list[int]:
-    """The suited kinds at most two kinds away from a concealed tile of the same suit."""
-    out = []
-    for base in (0, 9, 18):
-        held = 0
-        for i in range(9):
-            if counts[base + i]:
-                held |= 1 << i
-        if held:
-            near = (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1FF
-            out += [base + i for i in range(9) if near >> i & 1]
+        cand >>= 1
+        t += 1
     return out
 
 
