@@ -18,7 +18,7 @@ from typing import Optional
 
 import typer
 
-from .console import EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, fail
+from .console import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, fail
 
 
 def _pick(path: str, game: Optional[str]):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gzip
 import os
-import sys
 from typing import IO, Iterator, Optional
 
 import typer

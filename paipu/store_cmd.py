@@ -138,15 +138,16 @@ def register(app: typer.Typer) -> None:
             _fail(f"no such audit output: {audit_output}")
         previous_limits = _apply_limits(max_line_bytes)
         err = _err()
-        progress = None
         bar = None
+        progress = None
         if sys.stderr.isatty():
             from .progress import bar_for
 
             bar = bar_for("ingesting", paths, True).start()
 
-            def progress(r: store.IngestReport) -> None:
+            def show(r: store.IngestReport) -> None:
                 bar.update(r.games_read, f"{r.events:,} events written")
+            progress = show
         client = local = None
         if cluster is not None and not no_audit:
             from audits.cluster import ClusterError, connect

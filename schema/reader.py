@@ -14,7 +14,6 @@ before the damage, then the damage as a problem on that file.
 
 from __future__ import annotations
 
-import gzip
 import os
 import sys
 import zlib

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
+from typing import Callable, Iterable, Iterator, Optional, Sequence, Union
 
 import msgspec
 

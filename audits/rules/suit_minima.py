@@ -23,7 +23,6 @@ suit holds more than 14 tiles (never met in a hand; the programme runs then).
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import zlib

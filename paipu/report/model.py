@@ -24,7 +24,7 @@ from replay import ReplayError, Replayer, TableState
 from schema import events as ev
 from schema.reader import GameLog
 from schema.ruleset import PRESETS
-from schema.tiles import CHINESE_NAMES, TILE_NAMES, TileError, parse_hand
+from schema.tiles import TILE_NAMES, TileError, parse_hand
 
 from .names import CLAIMS, CLOSE_REASONS, FAN_ENGLISH, HOW, REASONS, WINDS, rule_name
 

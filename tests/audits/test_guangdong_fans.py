@@ -7,7 +7,7 @@ import pytest
 
 from audits.rules import family_of
 from audits.rules.family import WinContext
-from audits.rules.guangdong import fans, wins
+from audits.rules.guangdong import wins
 from replay.melds import Meld
 from schema.ruleset import resolve
 from schema.tiles import TILE_INDEX, parse_hand

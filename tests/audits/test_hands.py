@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from audits.rules.hands import (hand_keys, is_complete, is_complete_keys, is_one_from_complete, is_seven_pairs,
+from audits.rules.hands import (hand_keys, is_complete, is_one_from_complete, is_seven_pairs,
                           is_winning, meld_use_of, readings, split_wilds, suit_key, waits)
 from replay.melds import Meld
 from schema.tiles import counts_of, parse_hand, tile_index

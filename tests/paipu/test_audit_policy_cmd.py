@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from xml.etree import ElementTree as ET
 
 import msgspec

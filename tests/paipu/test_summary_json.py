@@ -118,7 +118,7 @@ def test_the_summary_ledger_equals_the_one_explain_prints_for_every_sample_log()
         e = runner.invoke(_app(), ["audit", s["file"], "--explain", s["game"], "--format", "json"])
         assert e.exit_code in (0, 1), e.stdout
         recs = _lines(e.stdout)
-        hands, explained = [], []
+        explained = []
         hand = None
         for rec in recs:
             if rec.get("kind") == "hand":
