@@ -41,7 +41,8 @@ def kept_before_draw(kept: Kept, table, seat: int, tile: int) -> Optional[tuple[
         return None
     was = list(table.keys[seat])  # the suit keys before the draw
     was[SUIT_OF[tile]] -= KEY_STEP[tile]
-    if got[0] != signature(was, len(table.melds[seat]), table.kongs[seat]):
+    # (the :func:`signature` of the hand before the draw)
+    if got[0] != (was[0], was[1], was[2], was[3], len(table.melds[seat]), table.kongs[seat]):
         return None
     return got
 

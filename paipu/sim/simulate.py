@@ -275,13 +275,20 @@ class _Game:
         self.r.advance(e)  # the builder numbered it as the table's next event
         return e
 
+    def emit_values(self, cls: type, *values: Any) -> ev.Event:
+        """:meth:`emit` with the event's own fields as positional values, in the event
+        type's order (:meth:`schema.builder.GameBuilder.add_values`)."""
+        e = self.b.add_values(cls, *values)
+        self.r.advance(e)
+        return e
+
     def draw(self, seat: int, tile: int, source: str) -> None:
         """:meth:`emit` a ``TileDrawn`` (the table applies it without the dispatch)."""
-        self.r.drawn(self.b.add(ev.TileDrawn, seat=seat, tile=TILE_NAMES[tile], source=source))
+        self.r.drawn(self.b.add_values(ev.TileDrawn, seat, TILE_NAMES[tile], source))
 
     def discard(self, seat: int, tile: int) -> None:
         """:meth:`emit` a ``TileDiscarded`` (the table applies it without the dispatch)."""
-        self.r.discarded(self.b.add(ev.TileDiscarded, seat=seat, tile=TILE_NAMES[tile]))
+        self.r.discarded(self.b.add_values(ev.TileDiscarded, seat, TILE_NAMES[tile]))
 
     # -- the room --------------------------------------------------------------
 
@@ -383,14 +390,16 @@ class _Rulings:
 
     def self_draw_win(self, seat: int, tile: int, after_kong: bool) -> Optional[Score]:
         """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong)."""
-        family, rules = self.family, self.rules
-        counts, melds = self.table.hands[seat], self.table.melds[seat]
-        if not self.drawn_may_complete(seat, tile):
-            return None
+        family, rules, table = self.family, self.rules, self.table
+        counts, melds = table.hands[seat], table.melds[seat]
+        # the entry kept for the hand before the draw (:meth:`drawn_may_complete`, asked once)
+        kept = kept_before_draw(self.waits, table, seat, tile)
         within = family.drawn_within_waits
-        kept = None
-        if tile not in self.wild and within is not None and within(rules, counts):
-            kept = kept_before_draw(self.waits, self.table, seat, tile)
+        vouched = within is not None and within(rules, counts)
+        if kept is not None and not kept[1] and (vouched or not any(counts[k] for k in self.wild)):
+            return None
+        if tile in self.wild or not vouched:
+            kept = None
         if kept is not None and kept[1]:
             # the family vouches for its exact test on the entry kept for the hand before
             # the draw: a plain tile drawn completes it as from another seat
@@ -501,6 +510,12 @@ class _Hand:
         self.emit = game.emit
         #: the family's answers about the seats (wins, waits, kong options)
         self.ask = _Rulings(game, self.book)
+        family = self.family
+        #: the family's rules :func:`claim_offers` asks on every discard
+        self.claim_rules = (family.event_checks, family.completes, family.exposed_kong_options, family.could_pong,
+                            family.chow_options, family.seat_waits)
+        #: the family's exhaustive-draw reserve by the number of kongs declared (asked once each)
+        self.reserves: dict[int, int] = {}
 
 
     # -- play ------------------------------------------------------------------
@@ -556,7 +571,7 @@ class _Hand:
                     drew = self._replacement(seat)
                 continue
             nxt = (seat + 1) % n
-            if family.remaining(rules, table.undrawn, len(table.tail)) <= family.reserve(rules, sum(table.kongs)):
+            if family.remaining(rules, table.undrawn, len(table.tail)) <= self.reserve():
                 # the family's exhaustive draw (黄庄): drawn once the remaining tiles are down to its reserve
                 self.emit(ev.HandDrawn, remaining=self.ask.remaining())
                 self._end(HandResult(winners=(), how="drawn", from_seat=None))
@@ -623,6 +638,14 @@ class _Hand:
             self.tail_next -= 1
         return choice, True
 
+    def reserve(self) -> int:
+        """The family's exhaustive-draw reserve for the kongs declared so far."""
+        kongs = sum(self.table.kongs)
+        got = self.reserves.get(kongs)
+        if got is None:
+            got = self.reserves[kongs] = self.family.reserve(self.rules, kongs)
+        return got
+
     def can_kong_now(self) -> bool:
         # The family's rule: a kong is allowed while the remaining tiles are at least the
         # reserve.  Physically it also needs a replacement tile (a face-up tail tile, and
@@ -633,7 +656,7 @@ class _Hand:
         elif not self.table.tail or self.tail_next < self.head:
             return False
         family, rules, table = self.family, self.rules, self.table
-        if family.remaining(rules, table.undrawn, len(table.tail)) < family.reserve(rules, sum(table.kongs)):
+        if family.remaining(rules, table.undrawn, len(table.tail)) < self.reserve():
             return False
         # the family's own rules on a kong now (Guangdong: none without a drawable tile)
         checks = family.event_checks
@@ -673,9 +696,9 @@ class _Hand:
             if o is not None:
                 c = decided.get(s)
                 if c is None:
-                    self.emit(ev.ClaimPassed, seat=s, claims=sorted(o, key=rank.__getitem__, reverse=True))
+                    self.g.emit_values(ev.ClaimPassed, s, sorted(o, key=rank.__getitem__, reverse=True))
                 else:
-                    self.emit(ev.ClaimDeclared, seat=s, claim=c)
+                    self.g.emit_values(ev.ClaimDeclared, s, c)
             # the pass book: every claim the seat could make and did not make
             taken = decided.get(s)
             if top is not None and top[0] != s:
@@ -820,23 +843,24 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
     offers: dict[int, dict[str, Any]] = {}
     could: dict[int, list[str]] = {}  # the seats that could claim something
     kong_ok: Optional[bool] = None  # asked only when a seat could kong
+    checks, completes, exposed_kongs, could_pong, chow_options, seat_waits = hand.claim_rules
     # the family's own rule on the last discard (Guangdong: only 胡)
-    checks = family.event_checks
     last = checks is not None and bool(checks(rules, table, _PROBE_PONG))
-    completes = family.completes
-    exposed_kongs, could_pong, chow_options = family.exposed_kong_options, family.could_pong, family.chow_options
     hands, melds_of, keys_of, kongs_of, waits = table.hands, table.melds, table.keys, table.kongs, hand.ask.waits
+    held_of = table.held
     illegal = hand.g.cfg.illegal_claimer
     for s in order:
         counts = hands[s]
         melds = melds_of[s]
-        # the seat's wait entry, kept until its hand changes (as :meth:`_wait_entry`)
+        # the seat's wait entry, kept until its hand changes (as :func:`.kept_waits.kept_wait_entry`)
         keys = keys_of[s]
         got = waits[s]
-        if got is not None and got[0] == (keys[0], keys[1], keys[2], keys[3], len(melds), kongs_of[s]):
+        sig = (keys[0], keys[1], keys[2], keys[3], len(melds), kongs_of[s])
+        if got is not None and got[0] == sig:
             entry = got[1]
         else:
-            entry = hand.ask.wait_entry(s)
+            entry = seat_waits(rules, counts, keys, held_of[s], melds)
+            waits[s] = (sig, entry)
         win = None
         if entry and completes(rules, entry, counts, melds, t):
             win = hand.ask.discard_win(s, t, after_kong)
@@ -1028,7 +1052,10 @@ class SeatView:
         nat = self.nat
         if 4 in nat:  # (a count is at most 4)
             return True
-        return any(m.kind == "pong" and nat[m.of] for m in self.melds)
+        for m in self.melds:
+            if m.kind == "pong" and nat[m.of]:
+                return True
+        return False
 
 
 def wild_pong_tiles(wild: frozenset[int], counts: Sequence[int], t: int) -> Optional[list[int]]:
@@ -1062,25 +1089,21 @@ def bot_discard(rng: random.Random, view: SeatView, flavour: Optional[str]) -> i
         tenpai = shapes.seven_pairs_without(nat, w1)
     pool = tenpai or list(compress(_KINDS, nat))  # else the kinds held as naturals
     # the keep score of each tile (the lowest goes): its count, its neighbours, the flavour
-    keep = _KEEP[flavour]
-    # the tiles a run through each suit tile could use, by the suit's pattern (honours: 0)
-    n0 = _NEAR.get(keys[0]) or _near(keys[0])
-    n1 = _NEAR.get(keys[1]) or _near(keys[1])
-    n2 = _NEAR.get(keys[2]) or _near(keys[2])
+    # (whole per suit, by the suit's naturals: see :func:`_base`)
+    k0, k1, k2 = keys[0], keys[1], keys[2]
+    memo = _BASE[flavour]
     if flavour == "suit":
         # a "suit" bot throws the other suits than its main (the first of the longest) first
         c0, c1, c2 = sum(nat[0:9]), sum(nat[9:18]), sum(nat[18:27])
         main = 0 if c0 >= c1 and c0 >= c2 else 1 if c1 >= c2 else 2
-        if main:
-            n0 = _OFF.get(n0) or _off(n0)
-        if main != 1:
-            n1 = _OFF.get(n1) or _off(n1)
-        if main != 2:
-            n2 = _OFF.get(n2) or _off(n2)
-    near = n0 + n1 + n2 + _HONOURS_NEAR
+        s0, s1, s2 = 3 if main else 0, 1 if main == 1 else 4, 2 if main == 2 else 5
+    else:
+        s0, s1, s2 = 0, 1, 2
+    whole = ((memo[s0].get(k0) or _base(flavour, s0, k0)) + (memo[s1].get(k1) or _base(flavour, s1, k1))
+             + (memo[s2].get(k2) or _base(flavour, s2, k2)) + (memo[6].get(keys[3]) or _base(flavour, 6, keys[3])))
     # the score is whole until the random part is added, so the sum's order does not matter
     rand = rng.random
-    scores = [keep[5 * t + nat[t]] + near[t] + rand() for t in pool]
+    scores = [whole[t] + rand() for t in pool]
     return pool[scores.index(min(scores))]  # the first lowest
 
 
@@ -1147,6 +1170,34 @@ def _near(key: int) -> tuple[int, ...]:
     if len(_NEAR) > 100_000:
         _NEAR.clear()
     _NEAR[key] = got
+    return got
+
+
+#: per flavour, per slot (the three suits; the same suits as a "suit" bot's other suits;
+#: the honours): suit key (naturals) -> the whole part of the keep score of each kind of
+#: that suit (:func:`_keep_score` of its count, plus its neighbours' :func:`_near`, less
+#: 8 in another suit than a "suit" bot's main)
+_BASE: dict[Optional[str], tuple[dict[int, tuple[int, ...]], ...]] = {f: tuple({} for _ in range(7)) for f in _KEEP}
+
+
+def _base(flavour: Optional[str], slot: int, key: int) -> tuple[int, ...]:
+    su = 3 if slot == 6 else slot % 3
+    n = 7 if su == 3 else 9
+    counts = []
+    rest = key
+    for _ in range(n):  # the first kind is the most significant digit
+        rest, c = divmod(rest, 5)
+        counts.append(c)
+    counts.reverse()
+    near = _HONOURS_NEAR if su == 3 else (_NEAR.get(key) or _near(key))
+    if 3 <= slot < 6:
+        near = _OFF.get(near) or _off(near)
+    keep = _KEEP[flavour]
+    got = tuple(keep[5 * (9 * su + i) + counts[i]] + near[i] for i in range(n))
+    memo = _BASE[flavour][slot]
+    if len(memo) > 100_000:
+        memo.clear()
+    memo[key] = got
     return got
 
 
