@@ -31,7 +31,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from itertools import compress
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
 import msgspec
@@ -395,10 +394,17 @@ class _Rulings:
         # the entry kept for the hand before the draw (:meth:`drawn_may_complete`, asked once)
         kept = kept_before_draw(self.waits, table, seat, tile)
         within = family.drawn_within_waits
-        vouched = within is not None and within(rules, counts)
-        if kept is not None and not kept[1] and (vouched or not any(counts[k] for k in self.wild)):
-            return None
-        if tile in self.wild or not vouched:
+        if kept is not None and not kept[1]:
+            # no tile completed the hand before the draw: that decides the draw for a hand
+            # holding no wild kind, else where the family vouches for its entry
+            for k in self.wild:
+                if counts[k]:
+                    break
+            else:
+                return None
+            if within is not None and within(rules, counts):
+                return None
+        if tile in self.wild or within is None or not within(rules, counts):
             kept = None
         if kept is not None and kept[1]:
             # the family vouches for its exact test on the entry kept for the hand before
@@ -1087,10 +1093,8 @@ def bot_discard(rng: random.Random, view: SeatView, flavour: Optional[str]) -> i
     tenpai = shapes.complete_without(keys, w1)
     if flavour == "pairs" and not view.melds and not tenpai:
         tenpai = shapes.seven_pairs_without(nat, w1)
-    pool = tenpai or list(compress(_KINDS, nat))  # else the kinds held as naturals
     # the keep score of each tile (the lowest goes): its count, its neighbours, the flavour
     # (whole per suit, by the suit's naturals: see :func:`_base`)
-    k0, k1, k2 = keys[0], keys[1], keys[2]
     memo = _BASE[flavour]
     if flavour == "suit":
         # a "suit" bot throws the other suits than its main (the first of the longest) first
@@ -1099,11 +1103,21 @@ def bot_discard(rng: random.Random, view: SeatView, flavour: Optional[str]) -> i
         s0, s1, s2 = 3 if main else 0, 1 if main == 1 else 4, 2 if main == 2 else 5
     else:
         s0, s1, s2 = 0, 1, 2
-    whole = ((memo[s0].get(k0) or _base(flavour, s0, k0)) + (memo[s1].get(k1) or _base(flavour, s1, k1))
-             + (memo[s2].get(k2) or _base(flavour, s2, k2)) + (memo[6].get(keys[3]) or _base(flavour, 6, keys[3])))
+    k0, k1, k2, k3 = keys[0], keys[1], keys[2], keys[3]
+    b0 = memo[s0].get(k0) or _base(flavour, s0, k0)
+    b1 = memo[s1].get(k1) or _base(flavour, s1, k1)
+    b2 = memo[s2].get(k2) or _base(flavour, s2, k2)
+    b3 = memo[6].get(k3) or _base(flavour, 6, k3)
     # the score is whole until the random part is added, so the sum's order does not matter
     rand = rng.random
-    scores = [whole[t] + rand() for t in pool]
+    if tenpai:
+        pool = tenpai
+        whole = b0[0] + b1[0] + b2[0] + b3[0]
+        scores = [whole[t] + rand() for t in pool]
+    else:
+        # the kinds held as naturals, in kind order
+        pool = b0[1] + b1[1] + b2[1] + b3[1]
+        scores = [x + rand() for x in b0[2] + b1[2] + b2[2] + b3[2]]
     return pool[scores.index(min(scores))]  # the first lowest
 
 
@@ -1141,7 +1155,6 @@ def _keep_score(flavour: Optional[str], t: int, c: int) -> int:
     return v
 
 
-_KINDS = tuple(range(NUM_KINDS))
 #: per flavour: the keep score part of (tile, count) at ``5 * tile + count``
 _KEEP = {f: tuple(_keep_score(f, t, c) for t in range(NUM_KINDS) for c in range(5))
          for f in (None, "suit", "pairs", "honours", "winds", "kongs")}
@@ -1174,13 +1187,14 @@ def _near(key: int) -> tuple[int, ...]:
 
 
 #: per flavour, per slot (the three suits; the same suits as a "suit" bot's other suits;
-#: the honours): suit key (naturals) -> the whole part of the keep score of each kind of
+#: the honours): suit key (naturals) -> (the whole part of the keep score of each kind of
 #: that suit (:func:`_keep_score` of its count, plus its neighbours' :func:`_near`, less
-#: 8 in another suit than a "suit" bot's main)
-_BASE: dict[Optional[str], tuple[dict[int, tuple[int, ...]], ...]] = {f: tuple({} for _ in range(7)) for f in _KEEP}
+#: 8 in another suit than a "suit" bot's main); the kinds held; their whole parts)
+_BASE: dict[Optional[str], tuple[dict[int, tuple[tuple[int, ...], ...]], ...]] = {
+    f: tuple({} for _ in range(7)) for f in _KEEP}
 
 
-def _base(flavour: Optional[str], slot: int, key: int) -> tuple[int, ...]:
+def _base(flavour: Optional[str], slot: int, key: int) -> tuple[tuple[int, ...], ...]:
     su = 3 if slot == 6 else slot % 3
     n = 7 if su == 3 else 9
     counts = []
@@ -1193,7 +1207,9 @@ def _base(flavour: Optional[str], slot: int, key: int) -> tuple[int, ...]:
     if 3 <= slot < 6:
         near = _OFF.get(near) or _off(near)
     keep = _KEEP[flavour]
-    got = tuple(keep[5 * (9 * su + i) + counts[i]] + near[i] for i in range(n))
+    whole = tuple(keep[5 * (9 * su + i) + counts[i]] + near[i] for i in range(n))
+    held = tuple(i for i in range(n) if counts[i])
+    got = (whole, tuple(9 * su + i for i in held), tuple(whole[i] for i in held))
     memo = _BASE[flavour][slot]
     if len(memo) > 100_000:
         memo.clear()
