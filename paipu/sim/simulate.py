@@ -46,7 +46,7 @@ from schema.reader import encode_events
 from schema.ruleset import Ruleset, resolve
 from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, WINDS
 
-from .kept_waits import kept_before_draw, kept_wait_entry, waited_before_draw
+from .kept_waits import kept_before_draw, kept_wait_entry
 
 __all__ = ["SimConfig", "SimStats", "SimError", "simulate_games", "simulate_encoded", "write_log"]
 
@@ -391,21 +391,12 @@ class _Rulings:
         """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong)."""
         family, rules, table = self.family, self.rules, self.table
         counts, melds = table.hands[seat], table.melds[seat]
-        # the entry kept for the hand before the draw (:meth:`drawn_may_complete`, asked once)
-        kept = kept_before_draw(self.waits, table, seat, tile)
+        if not self.drawn_may_complete(seat, tile):
+            return None
         within = family.drawn_within_waits
-        if kept is not None and not kept[1]:
-            # no tile completed the hand before the draw: that decides the draw for a hand
-            # holding no wild kind, else where the family vouches for its entry
-            for k in self.wild:
-                if counts[k]:
-                    break
-            else:
-                return None
-            if within is not None and within(rules, counts):
-                return None
-        if tile in self.wild or within is None or not within(rules, counts):
-            kept = None
+        kept = None
+        if tile not in self.wild and within is not None and within(rules, counts):
+            kept = kept_before_draw(self.waits, table, seat, tile)
         if kept is not None and kept[1]:
             # the family vouches for its exact test on the entry kept for the hand before
             # the draw: a plain tile drawn completes it as from another seat
@@ -426,9 +417,10 @@ class _Rulings:
         """False when the seat's hand before it drew ``tile`` had no wait (the family's
         wait entry kept for that hand says no tile completes it) and that entry decides
         the draw (:meth:`entry_decides_draw`).  True: ask the family in full."""
-        if not self.entry_decides_draw(self.table.hands[seat]):
+        got = kept_before_draw(self.waits, self.table, seat, tile)
+        if got is None or got[1]:
             return True
-        return waited_before_draw(self.waits, self.table, seat, tile)
+        return not self.entry_decides_draw(self.table.hands[seat])
 
     def entry_decides_draw(self, counts: Sequence[int]) -> bool:
         """Whether a hand ``counts`` (a tile just drawn included) can be complete only where
