@@ -365,6 +365,9 @@ class _Rulings:
         #: per seat: (its hand's signature, the family's wait entry for it), kept until
         #: that seat's hand changes (see :meth:`wait_entry`)
         self.waits: list[Optional[tuple[tuple, Any]]] = [None] * game.n
+        #: per seat: its kept entry is known to be for its hand as it stands (checked
+        #: once since its own turn began; a seat's hand changes only in its own turn)
+        self.fresh = [False] * game.n
 
     def remaining(self) -> int:
         """Tiles that count as remaining for the exhaustive draw (the family's count)."""
@@ -585,6 +588,7 @@ class _Hand:
         """Act until the seat discards (or the hand ends); return (discard, right after a kong)."""
         kong_this_turn = drew is not None and drew[1]
         table = self.table
+        self.ask.fresh[seat] = False  # the seat's hand changes in its turn (its draw or claim included)
         while True:
             if drew is not None:
                 win = self.ask.self_draw_win(seat, drew[0], drew[1])
@@ -845,20 +849,24 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
     # the family's own rule on the last discard (Guangdong: only 胡)
     last = checks is not None and bool(checks(rules, table, _PROBE_PONG))
     hands, melds_of, keys_of, kongs_of, waits = table.hands, table.melds, table.keys, table.kongs, hand.ask.waits
-    held_of = table.held
+    held_of, fresh = table.held, hand.ask.fresh
     illegal = hand.g.cfg.illegal_claimer
     for s in order:
         counts = hands[s]
         melds = melds_of[s]
         # the seat's wait entry, kept until its hand changes (as :func:`.kept_waits.kept_wait_entry`)
-        keys = keys_of[s]
         got = waits[s]
-        sig = (keys[0], keys[1], keys[2], keys[3], len(melds), kongs_of[s])
-        if got is not None and got[0] == sig:
+        if fresh[s]:
             entry = got[1]
         else:
-            entry = seat_waits(rules, counts, keys, held_of[s], melds)
-            waits[s] = (sig, entry)
+            keys = keys_of[s]
+            sig = (keys[0], keys[1], keys[2], keys[3], len(melds), kongs_of[s])
+            if got is not None and got[0] == sig:
+                entry = got[1]
+            else:
+                entry = seat_waits(rules, counts, keys, held_of[s], melds)
+                waits[s] = (sig, entry)
+            fresh[s] = True
         win = None
         if entry and completes(rules, entry, counts, melds, t):
             win = hand.ask.discard_win(s, t, after_kong)
@@ -1028,6 +1036,16 @@ class SeatView:
     def __init__(self, wild: frozenset[int], counts: list[int], melds: list[Meld], keys: Sequence[int]):
         self.counts = counts
         self.melds = melds
+        for k in wild:
+            if counts[k]:
+                break
+        else:
+            # no chicken held: the naturals are the hand as it stands (read only)
+            self.nat = counts
+            self.keys = keys
+            self.wilds = 0
+            self.wild_tiles = []
+            return
         nat = list(counts)
         nat_keys = list(keys)
         wilds = 0
