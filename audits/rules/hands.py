@@ -715,20 +715,23 @@ def readings(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | No
                 yield Reading(key, True)
 
 
-def _first(c: list[int], start: int = 0) -> int:
-    """The first kind from ``start`` on that ``c`` holds, or -1."""
-    for i in range(start, len(c)):
-        if c[i]:
-            return i
-    return -1
+#: the groups a reading takes, made once (they are values): the triplet and the pair of
+#: each kind by how many chickens it takes, and each run by the positions chickens fill
+#: in it (bit ``j`` for its ``j``-th tile)
+_TRIPLETS = tuple(tuple(Group("pong", (i, i, i), (i,) * x) for x in range(4)) for i in range(NUM_KINDS))
+_PAIRS = tuple(tuple(Group("pair", (i, i), (i,) * x) for x in range(3)) for i in range(NUM_KINDS))
+_RUNS = {s: tuple(Group("chow", (s, s + 1, s + 2), tuple(s + j for j in range(3) if m >> j & 1)) for m in range(8))
+         for s in _RUN_STARTS}
 
 
 def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group],
          kinds: list[int], start: int = 0) -> Iterator[list[Group]]:
     # every set taken here uses natural tiles of kind i or later only, so the kinds
     # before i stay empty below: the deeper calls search from i
-    i = _first(c, start)
-    if i < 0:
+    for i in range(start, NUM_KINDS):
+        if c[i]:
+            break
+    else:
         yield from _wild_only(w, head, pair_used, acc, kinds)
         return
     n = c[i]
@@ -739,7 +742,7 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
             continue
         c[i] -= k
         head[i] -= x
-        acc.append(Group("pong", (i, i, i), (i,) * x))
+        acc.append(_TRIPLETS[i][x])
         yield from _std(c, w - x, head, pair_used, acc, kinds, i)
         acc.pop()
         c[i] += k
@@ -752,16 +755,16 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
                 continue
             c[i] -= k
             head[i] -= x
-            acc.append(Group("pair", (i, i), (i,) * x))
+            acc.append(_PAIRS[i][x])
             yield from _std(c, w - x, head, True, acc, kinds, i)
             acc.pop()
             c[i] += k
             head[i] += x
-    # runs through i (suits only)
+    # runs through i (suits only); a run starting below i needs chickens there
     if i < 27:
         base = i - i % 9
         for s in (i - 2, i - 1, i):
-            if s < base or s > base + 6:
+            if s < base or s > base + 6 or (s < i and not w):
                 continue
             used_nat = []
             used_w = []
@@ -778,7 +781,10 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
             if ok:
                 for p in used_nat:
                     c[p] -= 1
-                acc.append(Group("chow", (s, s + 1, s + 2), tuple(used_w)))
+                mask = 0
+                for p in used_w:
+                    mask |= 1 << (p - s)
+                acc.append(_RUNS[s][mask])
                 yield from _std(c, w - len(used_w), head, pair_used, acc, kinds, i)
                 acc.pop()
                 for p in used_nat:
