@@ -698,7 +698,7 @@ def readings(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | No
     """
     use = list(meld_use) if meld_use is not None else [0] * NUM_KINDS
     c = list(counts)
-    head = [max(0, 4 - c[t] - use[t]) for t in range(NUM_KINDS)]
+    head = [4 - a - b if a + b < 4 else 0 for a, b in zip(c, use)]
     kinds = _candidate_kinds(c, use, extra_kinds, exhaustive)
     seen: set = set()
     if (sum(c) + wilds) % 3 == 2:
@@ -735,11 +735,11 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
         yield from _wild_only(w, head, pair_used, acc, kinds)
         return
     n = c[i]
-    # triplet of i
-    for k in range(1, min(n, 3) + 1):
+    # the chickens a group of i may take: those left, within i's headroom
+    spare = w if w < head[i] else head[i]
+    # triplet of i: k natural tiles and x = 3 - k chickens
+    for k in range(3 - spare if spare < 2 else 1, (n if n < 3 else 3) + 1):
         x = 3 - k
-        if x > w or head[i] < x:
-            continue
         c[i] -= k
         head[i] -= x
         acc.append(_TRIPLETS[i][x])
@@ -749,10 +749,8 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
         head[i] += x
     # pair of i
     if not pair_used:
-        for k in range(1, min(n, 2) + 1):
+        for k in range(2 - spare if spare < 1 else 1, (n if n < 2 else 2) + 1):
             x = 2 - k
-            if x > w or head[i] < x:
-                continue
             c[i] -= k
             head[i] -= x
             acc.append(_PAIRS[i][x])
