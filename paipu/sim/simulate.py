@@ -572,7 +572,8 @@ class _Hand:
                     drew = self._replacement(seat)
                 continue
             nxt = (seat + 1) % n
-            if family.remaining(rules, table.undrawn, len(table.tail)) <= self.reserve():
+            if family.remaining(rules, table.undrawn, len(table.tail)) <= (
+                    self.reserves.get(sum(table.kongs)) or self.reserve()):
                 # the family's exhaustive draw (黄庄): drawn once the remaining tiles are down to its reserve
                 self.emit(ev.HandDrawn, remaining=self.ask.remaining())
                 self._end(HandResult(winners=(), how="drawn", from_seat=None))
@@ -658,7 +659,8 @@ class _Hand:
         elif not self.table.tail or self.tail_next < self.head:
             return False
         family, rules, table = self.family, self.rules, self.table
-        if family.remaining(rules, table.undrawn, len(table.tail)) < self.reserve():
+        if family.remaining(rules, table.undrawn, len(table.tail)) < (
+                self.reserves.get(sum(table.kongs)) or self.reserve()):
             return False
         # the family's own rules on a kong now (Guangdong: none without a drawable tile)
         checks = family.event_checks
@@ -675,12 +677,12 @@ class _Hand:
         family's; a claim the pass book bars is never offered, and every legal claim
         a seat lets go is recorded in the book.
         """
-        rng, family, rules, book = self.rng, self.family, self.rules, self.book
         order = _ORDERS[self.n][d]
         self._kong_discard = after_kong  # for rescoring several winners (一炮三响)
         offers, could = claim_offers(self, order, d, t, after_kong)
         if not offers and not could:
             return None  # nobody could claim the discard: nothing to decide, log or book
+        rng, family, rules, book = self.rng, self.family, self.rules, self.book
         stats, rank = self.g.stats, family.claim_rank
         decided = decide_claims(self, offers, d, t)
         # The family's highest-ranked claim takes the discard: every seat that declared it
