@@ -557,7 +557,7 @@ class _Hand:
         raise AssertionError("hand loop ended without a result")  # pragma: no cover
 
     def _loop(self) -> None:
-        n, family, rules, table = self.n, self.family, self.rules, self.table
+        n, family, rules, table, g = self.n, self.family, self.rules, self.table, self.g
         seat = self.dealer
         drew: Optional[tuple[int, bool]] = None  # (tile, from the tail after a kong) of the draw that gave the turn
         after_call = False
@@ -580,7 +580,7 @@ class _Hand:
             tile = self.wall[self.head]
             self.head += 1
             self.book.clear(nxt)  # a seat's own draw ends its passes
-            self.g.draw(nxt, tile, "wall")
+            g.r.drawn(g.b.add_values(ev.TileDrawn, nxt, TILE_NAMES[tile], "wall"))  # :meth:`_Game.draw`
             seat, drew, after_call = nxt, (tile, False), False
 
     # -- a seat's turn -----------------------------------------------------------
@@ -613,7 +613,8 @@ class _Hand:
                 kong_this_turn = True
                 continue
             t = choose_discard(self, seat, view)
-            self.g.discard(seat, t)
+            g = self.g
+            g.r.discarded(g.b.add_values(ev.TileDiscarded, seat, TILE_NAMES[t]))  # :meth:`_Game.discard`
             return t, kong_this_turn
 
     def _replacement(self, seat: int) -> tuple[int, bool]:
