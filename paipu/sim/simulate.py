@@ -512,9 +512,11 @@ class _Hand:
         #: the family's answers about the seats (wins, waits, kong options)
         self.ask = _Rulings(game, self.book)
         family = self.family
-        #: the family's rules :func:`claim_offers` asks on every discard
+        #: the family's rules :func:`claim_offers` asks on every discard (with the kept wait
+        #: entries and the anomaly's illegal claimer)
         self.claim_rules = (family.event_checks, family.completes, family.exposed_kong_options, family.could_pong,
-                            family.chow_options, family.seat_waits)
+                            family.chow_options, family.seat_waits, self.ask.waits, self.ask.fresh,
+                            game.cfg.illegal_claimer)
         #: the family's exhaustive-draw reserve by the number of kongs declared (asked once each)
         self.reserves: dict[int, int] = {}
 
@@ -844,16 +846,14 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
     says: ``(offers, could)`` — the claims offered to each seat (a claim the pass book bars
     is never offered; the ``illegal_claimer`` anomaly adds an illegal pong now and then)
     and every claim each seat could make (for the pass book)."""
-    rng, family, rules, table, book = hand.rng, hand.family, hand.rules, hand.table, hand.book
+    rules, table = hand.rules, hand.table
     offers: dict[int, dict[str, Any]] = {}
     could: dict[int, list[str]] = {}  # the seats that could claim something
     kong_ok: Optional[bool] = None  # asked only when a seat could kong
-    checks, completes, exposed_kongs, could_pong, chow_options, seat_waits = hand.claim_rules
+    checks, completes, exposed_kongs, could_pong, chow_options, seat_waits, waits, fresh, illegal = hand.claim_rules
     # the family's own rule on the last discard (Guangdong: only 胡)
     last = checks is not None and bool(checks(rules, table, _PROBE_PONG))
-    hands, melds_of, keys_of, kongs_of, waits = table.hands, table.melds, table.keys, table.kongs, hand.ask.waits
-    held_of, fresh = table.held, hand.ask.fresh
-    illegal = hand.g.cfg.illegal_claimer
+    hands, melds_of, keys_of, kongs_of, held_of = table.hands, table.melds, table.keys, table.kongs, table.held
     for s in order:
         counts = hands[s]
         melds = melds_of[s]
@@ -877,7 +877,7 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
         pong = could_pong(rules, counts, t)
         chows = chow_options(rules, counts, t, s, d) if not last else []
         if win is None and not kongs and not pong and not chows:
-            if illegal == s and rng.random() < 0.5:
+            if illegal == s and hand.rng.random() < 0.5:
                 bad = wild_pong_tiles(hand.wild, counts, t)
                 if bad is not None:
                     offers[s] = {"pong": bad}
@@ -886,20 +886,20 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
         c: list[str] = []
         if win is not None:
             c.append("win")
-            if family.pass_violation(book, s, "win", t, _always_legal, rules=rules) is None:
+            if hand.family.pass_violation(hand.book, s, "win", t, _always_legal, rules=rules) is None:
                 o["win"] = win
         if kongs:
             c.append("kong")
             if kong_ok is None:
                 kong_ok = hand.can_kong_now()
-            if kong_ok and not last and family.pass_violation(book, s, "kong", t, _always_legal,
-                                                              rules=rules) is None:
+            if kong_ok and not last and hand.family.pass_violation(hand.book, s, "kong", t, _always_legal,
+                                                                   rules=rules) is None:
                 o["kong"] = list(kongs[0])  # natural tiles first
         if pong:
             c.append("pong")
-            if not last and family.pass_violation(book, s, "pong", t, _always_legal, rules=rules) is None:
+            if not last and hand.family.pass_violation(hand.book, s, "pong", t, _always_legal, rules=rules) is None:
                 o["pong"] = [t, t]
-        elif illegal == s and rng.random() < 0.5:
+        elif illegal == s and hand.rng.random() < 0.5:
             bad = wild_pong_tiles(hand.wild, counts, t)
             if bad is not None:
                 o["pong"] = bad
