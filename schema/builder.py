@@ -57,6 +57,16 @@ class GameBuilder:
         events.append(e)
         return e
 
+    def add_values(self, cls: type, *values: Any) -> ev.Event:
+        """:meth:`add` with the event's own fields as positional values, in the order the
+        event type declares them after ``game``, ``seq`` and ``at`` (no keyword dict is
+        built: for writers of many events, such as the simulator)."""
+        events = self.events
+        e = cls(self.game, len(events), self._t, *values)
+        self._t += self._step
+        events.append(e)
+        return e
+
     # -- room --
     def open(self) -> ev.Event:
         o = self._opening

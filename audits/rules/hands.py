@@ -736,7 +736,7 @@ def readings(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | No
     """
     use = list(meld_use) if meld_use is not None else [0] * NUM_KINDS
     c = list(counts)
-    head = [max(0, 4 - c[t] - use[t]) for t in range(NUM_KINDS)]
+    head = [4 - a - b if a + b < 4 else 0 for a, b in zip(c, use)]
     kinds = _candidate_kinds(c, use, extra_kinds, exhaustive)
     seen: set = set()
     if (sum(c) + wilds) % 3 == 2:
@@ -753,53 +753,54 @@ def readings(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | No
                 yield Reading(key, True)
 
 
-def _first(c: list[int], start: int = 0) -> int:
-    """The first kind from ``start`` on that ``c`` holds, or -1."""
-    for i in range(start, len(c)):
-        if c[i]:
-            return i
-    return -1
+#: the groups a reading takes, made once (they are values): the triplet and the pair of
+#: each kind by how many chickens it takes, and each run by the positions chickens fill
+#: in it (bit ``j`` for its ``j``-th tile)
+_TRIPLETS = tuple(tuple(Group("pong", (i, i, i), (i,) * x) for x in range(4)) for i in range(NUM_KINDS))
+_PAIRS = tuple(tuple(Group("pair", (i, i), (i,) * x) for x in range(3)) for i in range(NUM_KINDS))
+_RUNS = {s: tuple(Group("chow", (s, s + 1, s + 2), tuple(s + j for j in range(3) if m >> j & 1)) for m in range(8))
+         for s in _RUN_STARTS}
 
 
 def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group],
          kinds: list[int], start: int = 0) -> Iterator[list[Group]]:
     # every set taken here uses natural tiles of kind i or later only, so the kinds
     # before i stay empty below: the deeper calls search from i
-    i = _first(c, start)
-    if i < 0:
+    for i in range(start, NUM_KINDS):
+        if c[i]:
+            break
+    else:
         yield from _wild_only(w, head, pair_used, acc, kinds)
         return
     n = c[i]
-    # triplet of i
-    for k in range(1, min(n, 3) + 1):
+    # the chickens a group of i may take: those left, within i's headroom
+    spare = w if w < head[i] else head[i]
+    # triplet of i: k natural tiles and x = 3 - k chickens
+    for k in range(3 - spare if spare < 2 else 1, (n if n < 3 else 3) + 1):
         x = 3 - k
-        if x > w or head[i] < x:
-            continue
         c[i] -= k
         head[i] -= x
-        acc.append(Group("pong", (i, i, i), (i,) * x))
+        acc.append(_TRIPLETS[i][x])
         yield from _std(c, w - x, head, pair_used, acc, kinds, i)
         acc.pop()
         c[i] += k
         head[i] += x
     # pair of i
     if not pair_used:
-        for k in range(1, min(n, 2) + 1):
+        for k in range(2 - spare if spare < 1 else 1, (n if n < 2 else 2) + 1):
             x = 2 - k
-            if x > w or head[i] < x:
-                continue
             c[i] -= k
             head[i] -= x
-            acc.append(Group("pair", (i, i), (i,) * x))
+            acc.append(_PAIRS[i][x])
             yield from _std(c, w - x, head, True, acc, kinds, i)
             acc.pop()
             c[i] += k
             head[i] += x
-    # runs through i (suits only)
+    # runs through i (suits only); a run starting below i needs chickens there
     if i < 27:
         base = i - i % 9
         for s in (i - 2, i - 1, i):
-            if s < base or s > base + 6:
+            if s < base or s > base + 6 or (s < i and not w):
                 continue
             used_nat = []
             used_w = []
@@ -816,7 +817,10 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
             if ok:
                 for p in used_nat:
                     c[p] -= 1
-                acc.append(Group("chow", (s, s + 1, s + 2), tuple(used_w)))
+                mask = 0
+                for p in used_w:
+                    mask |= 1 << (p - s)
+                acc.append(_RUNS[s][mask])
                 yield from _std(c, w - len(used_w), head, pair_used, acc, kinds, i)
                 acc.pop()
                 for p in used_nat:

@@ -39,11 +39,16 @@ def kept_before_draw(kept: Kept, table, seat: int, tile: int) -> Optional[tuple[
     got = kept[seat]
     if got is None:
         return None
-    was = list(table.keys[seat])  # the suit keys before the draw
-    was[SUIT_OF[tile]] -= KEY_STEP[tile]
-    if got[0] != signature(was, len(table.melds[seat]), table.kongs[seat]):
+    sig = got[0]
+    keys = table.keys[seat]
+    su = SUIT_OF[tile]
+    # the :func:`signature` of the hand before the draw: the drawn tile's suit one tile short
+    if sig[su] + KEY_STEP[tile] != keys[su] or sig[4] != len(table.melds[seat]) or sig[5] != table.kongs[seat]:
         return None
-    return got
+    if (su == 0 or sig[0] == keys[0]) and (su == 1 or sig[1] == keys[1]) and (su == 2 or sig[2] == keys[2]) \
+            and (su == 3 or sig[3] == keys[3]):
+        return got
+    return None
 
 
 def waited_before_draw(kept: Kept, table, seat: int, tile: int) -> bool:

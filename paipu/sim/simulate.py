@@ -31,7 +31,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from itertools import compress
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
 import msgspec
@@ -47,7 +46,7 @@ from schema.reader import encode_events
 from schema.ruleset import Ruleset, resolve
 from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, WINDS
 
-from .kept_waits import kept_before_draw, kept_wait_entry, waited_before_draw
+from .kept_waits import kept_before_draw, kept_wait_entry
 
 __all__ = ["SimConfig", "SimStats", "SimError", "simulate_games", "simulate_encoded", "write_log"]
 
@@ -275,13 +274,20 @@ class _Game:
         self.r.advance(e)  # the builder numbered it as the table's next event
         return e
 
+    def emit_values(self, cls: type, *values: Any) -> ev.Event:
+        """:meth:`emit` with the event's own fields as positional values, in the event
+        type's order (:meth:`schema.builder.GameBuilder.add_values`)."""
+        e = self.b.add_values(cls, *values)
+        self.r.advance(e)
+        return e
+
     def draw(self, seat: int, tile: int, source: str) -> None:
         """:meth:`emit` a ``TileDrawn`` (the table applies it without the dispatch)."""
-        self.r.drawn(self.b.add(ev.TileDrawn, seat=seat, tile=TILE_NAMES[tile], source=source))
+        self.r.drawn(self.b.add_values(ev.TileDrawn, seat, TILE_NAMES[tile], source))
 
     def discard(self, seat: int, tile: int) -> None:
         """:meth:`emit` a ``TileDiscarded`` (the table applies it without the dispatch)."""
-        self.r.discarded(self.b.add(ev.TileDiscarded, seat=seat, tile=TILE_NAMES[tile]))
+        self.r.discarded(self.b.add_values(ev.TileDiscarded, seat, TILE_NAMES[tile]))
 
     # -- the room --------------------------------------------------------------
 
@@ -359,6 +365,9 @@ class _Rulings:
         #: per seat: (its hand's signature, the family's wait entry for it), kept until
         #: that seat's hand changes (see :meth:`wait_entry`)
         self.waits: list[Optional[tuple[tuple, Any]]] = [None] * game.n
+        #: per seat: its kept entry is known to be for its hand as it stands (checked
+        #: once since its own turn began; a seat's hand changes only in its own turn)
+        self.fresh = [False] * game.n
 
     def remaining(self) -> int:
         """Tiles that count as remaining for the exhaustive draw (the family's count)."""
@@ -383,14 +392,14 @@ class _Rulings:
 
     def self_draw_win(self, seat: int, tile: int, after_kong: bool) -> Optional[Score]:
         """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong)."""
-        family, rules = self.family, self.rules
-        counts, melds = self.table.hands[seat], self.table.melds[seat]
+        family, rules, table = self.family, self.rules, self.table
+        counts, melds = table.hands[seat], table.melds[seat]
         if not self.drawn_may_complete(seat, tile):
             return None
         within = family.drawn_within_waits
         kept = None
         if tile not in self.wild and within is not None and within(rules, counts):
-            kept = kept_before_draw(self.waits, self.table, seat, tile)
+            kept = kept_before_draw(self.waits, table, seat, tile)
         if kept is not None and kept[1]:
             # the family vouches for its exact test on the entry kept for the hand before
             # the draw: a plain tile drawn completes it as from another seat
@@ -411,9 +420,10 @@ class _Rulings:
         """False when the seat's hand before it drew ``tile`` had no wait (the family's
         wait entry kept for that hand says no tile completes it) and that entry decides
         the draw (:meth:`entry_decides_draw`).  True: ask the family in full."""
-        if not self.entry_decides_draw(self.table.hands[seat]):
+        got = kept_before_draw(self.waits, self.table, seat, tile)
+        if got is None or got[1]:
             return True
-        return waited_before_draw(self.waits, self.table, seat, tile)
+        return not self.entry_decides_draw(self.table.hands[seat])
 
     def entry_decides_draw(self, counts: Sequence[int]) -> bool:
         """Whether a hand ``counts`` (a tile just drawn included) can be complete only where
@@ -501,6 +511,14 @@ class _Hand:
         self.emit = game.emit
         #: the family's answers about the seats (wins, waits, kong options)
         self.ask = _Rulings(game, self.book)
+        family = self.family
+        #: the family's rules :func:`claim_offers` asks on every discard (with the kept wait
+        #: entries and the anomaly's illegal claimer)
+        self.claim_rules = (family.event_checks, family.completes, family.exposed_kong_options, family.could_pong,
+                            family.chow_options, family.seat_waits, self.ask.waits, self.ask.fresh,
+                            game.cfg.illegal_claimer)
+        #: the family's exhaustive-draw reserve by the number of kongs declared (asked once each)
+        self.reserves: dict[int, int] = {}
 
 
     # -- play ------------------------------------------------------------------
@@ -541,7 +559,7 @@ class _Hand:
         raise AssertionError("hand loop ended without a result")  # pragma: no cover
 
     def _loop(self) -> None:
-        n, family, rules, table = self.n, self.family, self.rules, self.table
+        n, family, rules, table, g = self.n, self.family, self.rules, self.table, self.g
         seat = self.dealer
         drew: Optional[tuple[int, bool]] = None  # (tile, from the tail after a kong) of the draw that gave the turn
         after_call = False
@@ -556,14 +574,15 @@ class _Hand:
                     drew = self._replacement(seat)
                 continue
             nxt = (seat + 1) % n
-            if family.remaining(rules, table.undrawn, len(table.tail)) <= family.reserve(rules, sum(table.kongs)):
+            if family.remaining(rules, table.undrawn, len(table.tail)) <= (
+                    self.reserves.get(sum(table.kongs)) or self.reserve()):
                 # the family's exhaustive draw (黄庄): drawn once the remaining tiles are down to its reserve
                 self.emit(ev.HandDrawn, remaining=self.ask.remaining())
                 self._end(HandResult(winners=(), how="drawn", from_seat=None))
             tile = self.wall[self.head]
             self.head += 1
             self.book.clear(nxt)  # a seat's own draw ends its passes
-            self.g.draw(nxt, tile, "wall")
+            g.r.drawn(g.b.add_values(ev.TileDrawn, nxt, TILE_NAMES[tile], "wall"))  # :meth:`_Game.draw`
             seat, drew, after_call = nxt, (tile, False), False
 
     # -- a seat's turn -----------------------------------------------------------
@@ -572,6 +591,7 @@ class _Hand:
         """Act until the seat discards (or the hand ends); return (discard, right after a kong)."""
         kong_this_turn = drew is not None and drew[1]
         table = self.table
+        self.ask.fresh[seat] = False  # the seat's hand changes in its turn (its draw or claim included)
         while True:
             if drew is not None:
                 win = self.ask.self_draw_win(seat, drew[0], drew[1])
@@ -595,7 +615,8 @@ class _Hand:
                 kong_this_turn = True
                 continue
             t = choose_discard(self, seat, view)
-            self.g.discard(seat, t)
+            g = self.g
+            g.r.discarded(g.b.add_values(ev.TileDiscarded, seat, TILE_NAMES[t]))  # :meth:`_Game.discard`
             return t, kong_this_turn
 
     def _replacement(self, seat: int) -> tuple[int, bool]:
@@ -623,6 +644,14 @@ class _Hand:
             self.tail_next -= 1
         return choice, True
 
+    def reserve(self) -> int:
+        """The family's exhaustive-draw reserve for the kongs declared so far."""
+        kongs = sum(self.table.kongs)
+        got = self.reserves.get(kongs)
+        if got is None:
+            got = self.reserves[kongs] = self.family.reserve(self.rules, kongs)
+        return got
+
     def can_kong_now(self) -> bool:
         # The family's rule: a kong is allowed while the remaining tiles are at least the
         # reserve.  Physically it also needs a replacement tile (a face-up tail tile, and
@@ -633,7 +662,8 @@ class _Hand:
         elif not self.table.tail or self.tail_next < self.head:
             return False
         family, rules, table = self.family, self.rules, self.table
-        if family.remaining(rules, table.undrawn, len(table.tail)) < family.reserve(rules, sum(table.kongs)):
+        if family.remaining(rules, table.undrawn, len(table.tail)) < (
+                self.reserves.get(sum(table.kongs)) or self.reserve()):
             return False
         # the family's own rules on a kong now (Guangdong: none without a drawable tile)
         checks = family.event_checks
@@ -650,12 +680,12 @@ class _Hand:
         family's; a claim the pass book bars is never offered, and every legal claim
         a seat lets go is recorded in the book.
         """
-        rng, family, rules, book = self.rng, self.family, self.rules, self.book
         order = _ORDERS[self.n][d]
         self._kong_discard = after_kong  # for rescoring several winners (一炮三响)
         offers, could = claim_offers(self, order, d, t, after_kong)
         if not offers and not could:
             return None  # nobody could claim the discard: nothing to decide, log or book
+        rng, family, rules, book = self.rng, self.family, self.rules, self.book
         stats, rank = self.g.stats, family.claim_rank
         decided = decide_claims(self, offers, d, t)
         # The family's highest-ranked claim takes the discard: every seat that declared it
@@ -673,9 +703,9 @@ class _Hand:
             if o is not None:
                 c = decided.get(s)
                 if c is None:
-                    self.emit(ev.ClaimPassed, seat=s, claims=sorted(o, key=rank.__getitem__, reverse=True))
+                    self.g.emit_values(ev.ClaimPassed, s, sorted(o, key=rank.__getitem__, reverse=True))
                 else:
-                    self.emit(ev.ClaimDeclared, seat=s, claim=c)
+                    self.g.emit_values(ev.ClaimDeclared, s, c)
             # the pass book: every claim the seat could make and did not make
             taken = decided.get(s)
             if top is not None and top[0] != s:
@@ -816,27 +846,30 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
     says: ``(offers, could)`` — the claims offered to each seat (a claim the pass book bars
     is never offered; the ``illegal_claimer`` anomaly adds an illegal pong now and then)
     and every claim each seat could make (for the pass book)."""
-    rng, family, rules, table, book = hand.rng, hand.family, hand.rules, hand.table, hand.book
+    rules, table = hand.rules, hand.table
     offers: dict[int, dict[str, Any]] = {}
     could: dict[int, list[str]] = {}  # the seats that could claim something
     kong_ok: Optional[bool] = None  # asked only when a seat could kong
+    checks, completes, exposed_kongs, could_pong, chow_options, seat_waits, waits, fresh, illegal = hand.claim_rules
     # the family's own rule on the last discard (Guangdong: only 胡)
-    checks = family.event_checks
     last = checks is not None and bool(checks(rules, table, _PROBE_PONG))
-    completes = family.completes
-    exposed_kongs, could_pong, chow_options = family.exposed_kong_options, family.could_pong, family.chow_options
-    hands, melds_of, keys_of, kongs_of, waits = table.hands, table.melds, table.keys, table.kongs, hand.ask.waits
-    illegal = hand.g.cfg.illegal_claimer
+    hands, melds_of, keys_of, kongs_of, held_of = table.hands, table.melds, table.keys, table.kongs, table.held
     for s in order:
         counts = hands[s]
         melds = melds_of[s]
-        # the seat's wait entry, kept until its hand changes (as :meth:`_wait_entry`)
-        keys = keys_of[s]
+        # the seat's wait entry, kept until its hand changes (as :func:`.kept_waits.kept_wait_entry`)
         got = waits[s]
-        if got is not None and got[0] == (keys[0], keys[1], keys[2], keys[3], len(melds), kongs_of[s]):
+        if fresh[s]:
             entry = got[1]
         else:
-            entry = hand.ask.wait_entry(s)
+            keys = keys_of[s]
+            sig = (keys[0], keys[1], keys[2], keys[3], len(melds), kongs_of[s])
+            if got is not None and got[0] == sig:
+                entry = got[1]
+            else:
+                entry = seat_waits(rules, counts, keys, held_of[s], melds)
+                waits[s] = (sig, entry)
+            fresh[s] = True
         win = None
         if entry and completes(rules, entry, counts, melds, t):
             win = hand.ask.discard_win(s, t, after_kong)
@@ -844,7 +877,7 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
         pong = could_pong(rules, counts, t)
         chows = chow_options(rules, counts, t, s, d) if not last else []
         if win is None and not kongs and not pong and not chows:
-            if illegal == s and rng.random() < 0.5:
+            if illegal == s and hand.rng.random() < 0.5:
                 bad = wild_pong_tiles(hand.wild, counts, t)
                 if bad is not None:
                     offers[s] = {"pong": bad}
@@ -853,20 +886,20 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
         c: list[str] = []
         if win is not None:
             c.append("win")
-            if family.pass_violation(book, s, "win", t, _always_legal, rules=rules) is None:
+            if hand.family.pass_violation(hand.book, s, "win", t, _always_legal, rules=rules) is None:
                 o["win"] = win
         if kongs:
             c.append("kong")
             if kong_ok is None:
                 kong_ok = hand.can_kong_now()
-            if kong_ok and not last and family.pass_violation(book, s, "kong", t, _always_legal,
-                                                              rules=rules) is None:
+            if kong_ok and not last and hand.family.pass_violation(hand.book, s, "kong", t, _always_legal,
+                                                                   rules=rules) is None:
                 o["kong"] = list(kongs[0])  # natural tiles first
         if pong:
             c.append("pong")
-            if not last and family.pass_violation(book, s, "pong", t, _always_legal, rules=rules) is None:
+            if not last and hand.family.pass_violation(hand.book, s, "pong", t, _always_legal, rules=rules) is None:
                 o["pong"] = [t, t]
-        elif illegal == s and rng.random() < 0.5:
+        elif illegal == s and hand.rng.random() < 0.5:
             bad = wild_pong_tiles(hand.wild, counts, t)
             if bad is not None:
                 o["pong"] = bad
@@ -1006,6 +1039,16 @@ class SeatView:
     def __init__(self, wild: frozenset[int], counts: list[int], melds: list[Meld], keys: Sequence[int]):
         self.counts = counts
         self.melds = melds
+        for k in wild:
+            if counts[k]:
+                break
+        else:
+            # no chicken held: the naturals are the hand as it stands (read only)
+            self.nat = counts
+            self.keys = keys
+            self.wilds = 0
+            self.wild_tiles = []
+            return
         nat = list(counts)
         nat_keys = list(keys)
         wilds = 0
@@ -1028,7 +1071,10 @@ class SeatView:
         nat = self.nat
         if 4 in nat:  # (a count is at most 4)
             return True
-        return any(m.kind == "pong" and nat[m.of] for m in self.melds)
+        for m in self.melds:
+            if m.kind == "pong" and nat[m.of]:
+                return True
+        return False
 
 
 def wild_pong_tiles(wild: frozenset[int], counts: Sequence[int], t: int) -> Optional[list[int]]:
@@ -1060,27 +1106,31 @@ def bot_discard(rng: random.Random, view: SeatView, flavour: Optional[str]) -> i
     tenpai = shapes.complete_without(keys, w1)
     if flavour == "pairs" and not view.melds and not tenpai:
         tenpai = shapes.seven_pairs_without(nat, w1)
-    pool = tenpai or list(compress(_KINDS, nat))  # else the kinds held as naturals
     # the keep score of each tile (the lowest goes): its count, its neighbours, the flavour
-    keep = _KEEP[flavour]
-    # the tiles a run through each suit tile could use, by the suit's pattern (honours: 0)
-    n0 = _NEAR.get(keys[0]) or _near(keys[0])
-    n1 = _NEAR.get(keys[1]) or _near(keys[1])
-    n2 = _NEAR.get(keys[2]) or _near(keys[2])
+    # (whole per suit, by the suit's naturals: see :func:`_base`)
+    memo = _BASE[flavour]
     if flavour == "suit":
         # a "suit" bot throws the other suits than its main (the first of the longest) first
         c0, c1, c2 = sum(nat[0:9]), sum(nat[9:18]), sum(nat[18:27])
         main = 0 if c0 >= c1 and c0 >= c2 else 1 if c1 >= c2 else 2
-        if main:
-            n0 = _OFF.get(n0) or _off(n0)
-        if main != 1:
-            n1 = _OFF.get(n1) or _off(n1)
-        if main != 2:
-            n2 = _OFF.get(n2) or _off(n2)
-    near = n0 + n1 + n2 + _HONOURS_NEAR
+        s0, s1, s2 = 3 if main else 0, 1 if main == 1 else 4, 2 if main == 2 else 5
+    else:
+        s0, s1, s2 = 0, 1, 2
+    k0, k1, k2, k3 = keys[0], keys[1], keys[2], keys[3]
+    b0 = memo[s0].get(k0) or _base(flavour, s0, k0)
+    b1 = memo[s1].get(k1) or _base(flavour, s1, k1)
+    b2 = memo[s2].get(k2) or _base(flavour, s2, k2)
+    b3 = memo[6].get(k3) or _base(flavour, 6, k3)
     # the score is whole until the random part is added, so the sum's order does not matter
     rand = rng.random
-    scores = [keep[5 * t + nat[t]] + near[t] + rand() for t in pool]
+    if tenpai:
+        pool = tenpai
+        whole = b0[0] + b1[0] + b2[0] + b3[0]
+        scores = [whole[t] + rand() for t in pool]
+    else:
+        # the kinds held as naturals, in kind order
+        pool = b0[1] + b1[1] + b2[1] + b3[1]
+        scores = [x + rand() for x in b0[2] + b1[2] + b2[2] + b3[2]]
     return pool[scores.index(min(scores))]  # the first lowest
 
 
@@ -1118,7 +1168,6 @@ def _keep_score(flavour: Optional[str], t: int, c: int) -> int:
     return v
 
 
-_KINDS = tuple(range(NUM_KINDS))
 #: per flavour: the keep score part of (tile, count) at ``5 * tile + count``
 _KEEP = {f: tuple(_keep_score(f, t, c) for t in range(NUM_KINDS) for c in range(5))
          for f in (None, "suit", "pairs", "honours", "winds", "kongs")}
@@ -1147,6 +1196,37 @@ def _near(key: int) -> tuple[int, ...]:
     if len(_NEAR) > 100_000:
         _NEAR.clear()
     _NEAR[key] = got
+    return got
+
+
+#: per flavour, per slot (the three suits; the same suits as a "suit" bot's other suits;
+#: the honours): suit key (naturals) -> (the whole part of the keep score of each kind of
+#: that suit (:func:`_keep_score` of its count, plus its neighbours' :func:`_near`, less
+#: 8 in another suit than a "suit" bot's main); the kinds held; their whole parts)
+_BASE: dict[Optional[str], tuple[dict[int, tuple[tuple[int, ...], ...]], ...]] = {
+    f: tuple({} for _ in range(7)) for f in _KEEP}
+
+
+def _base(flavour: Optional[str], slot: int, key: int) -> tuple[tuple[int, ...], ...]:
+    su = 3 if slot == 6 else slot % 3
+    n = 7 if su == 3 else 9
+    counts = []
+    rest = key
+    for _ in range(n):  # the first kind is the most significant digit
+        rest, c = divmod(rest, 5)
+        counts.append(c)
+    counts.reverse()
+    near = _HONOURS_NEAR if su == 3 else (_NEAR.get(key) or _near(key))
+    if 3 <= slot < 6:
+        near = _OFF.get(near) or _off(near)
+    keep = _KEEP[flavour]
+    whole = tuple(keep[5 * (9 * su + i) + counts[i]] + near[i] for i in range(n))
+    held = tuple(i for i in range(n) if counts[i])
+    got = (whole, tuple(9 * su + i for i in held), tuple(whole[i] for i in held))
+    memo = _BASE[flavour][slot]
+    if len(memo) > 100_000:
+        memo.clear()
+    memo[key] = got
     return got
 
 

@@ -194,11 +194,14 @@ def concealed_kong_options(ruleset: Ruleset, counts: Sequence[int]) -> list[tupl
         if counts[k] == 0:
             continue
         others = [w for w in wild if w != k]
+        held_others = sum(counts[w] for w in others)
         for nat in range(min(counts[k], 4), 0, -1):
             need = 4 - nat
             if need == 0:
                 out.append((k, (k,) * 4))
                 continue
+            if need > held_others:
+                break  # fewer chickens held than the kong needs (and fewer naturals need more)
             for combo in combinations_with_replacement(others, need):
                 if _held(counts, combo):
                     out.append((k, (k,) * nat + combo))
