@@ -120,6 +120,26 @@ def test_ingest_fills_every_table(tmp_path, two_games):
     assert t[0] == (0, "D", "B", 2, "win") and t[1] == (1, "B", "A", 1, "dianji")
 
 
+def test_event_json_is_stored_with_zstd(tmp_path, two_games):
+    """The events' JSON (most of a store's bytes) is kept with zstd, which DuckDB would not pick itself."""
+    db = str(tmp_path / "s.duckdb")
+    store.ingest([two_games], db)
+    con = duckdb.connect(db)
+    try:
+        con.execute("CHECKPOINT")
+        used = dict(con.execute("SELECT column_name, list(DISTINCT compression) FROM pragma_storage_info('events') "
+                                "WHERE segment_type <> 'VALIDITY' GROUP BY ALL").fetchall())
+        # the same JSON in a column DuckDB compresses as it likes: not zstd
+        con.execute("CREATE TABLE plain AS SELECT data FROM events")
+        con.execute("CHECKPOINT")
+        plain = {c for (c,) in con.execute("SELECT DISTINCT compression FROM pragma_storage_info('plain') "
+                                            "WHERE segment_type <> 'VALIDITY'").fetchall()}
+    finally:
+        con.close()
+    assert used["data"] == ["ZSTD"]
+    assert "ZSTD" not in plain and "ZSTD" not in used["seq"]
+
+
 def test_findings_are_stored_when_the_audit_is_there(tmp_path, two_games):
     db = str(tmp_path / "s.duckdb")
     r = store.ingest([two_games], db)
