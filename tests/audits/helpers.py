@@ -102,3 +102,41 @@ def before_added_kong_of_7z(b: GameBuilder) -> None:
     for seat, tile in ((0, "6z"), (1, "9p"), (2, "8p")):
         b.draw(seat, tile)
         b.discard(seat, tile)
+
+
+# --- log files for the reader and the parallel and cluster audits ----------------------
+
+
+def interleave(*games: bytes) -> bytes:
+    """The lines of several games dealt round-robin, as a server serving several tables writes them."""
+    split = [g.splitlines(keepends=True) for g in games]
+    out = []
+    for i in range(max(len(s) for s in split)):
+        out += [s[i] for s in split if i < len(s)]
+    return b"".join(out)
+
+
+def faulty_games() -> bytes:
+    """Hand-made oddities, each of which the reader treats in its own way."""
+    clean = selfdraw_game("h-clean").jsonl()
+    underpaid = selfdraw_game("h-underpaid", plant=lambda b, s: s == "settle" and bool(
+        b.settle([(1, 0, 3, "win"), (2, 0, 4, "win"), (3, 0, 4, "win")], [11, -3, -4, -4]))).jsonl()
+    lines = selfdraw_game("h-badline").jsonl().splitlines(keepends=True)
+    lines.insert(5, b'{"type":"TileDrawn","game":"h-badline","seq":5,"at":"2026-01-01T00:00:00Z","seat":9}\n')
+    badline = b"".join(lines)
+    truncated = b"".join(selfdraw_game("h-truncated").jsonl().splitlines(keepends=True)[:-3])
+    # a GameClosed line that does not decode: the game stays open (and takes no more events)
+    lines = selfdraw_game("h-badclose").jsonl().splitlines(keepends=True)
+    lines[-1] = lines[-1].replace(b'"reason":"hands_done"', b'"reason":"nope"')
+    badclose = b"".join(lines)
+    return b"".join([
+        interleave(clean, underpaid, badline),
+        b"not json at all\n",
+        b"\n   \n",
+        b'{"type":"TileDrawn","seq":1}\n',  # no game id
+        b'{"type":"TileDrawn","game":7,"seq":1}\n',  # a game id that is not a string
+        badclose,
+        b'{"type":"Mystery","game":"h-badclose","seq":99,"at":"2026-01-01T00:00:00Z"}\n',
+        truncated,
+        clean,  # the same id again after it closed: a second game
+    ])

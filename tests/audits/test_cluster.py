@@ -15,8 +15,8 @@ from audits import cluster
 from audits.cluster import ClusterError, audit_cluster, plan_spans
 from paipu.sim.simulate import SimConfig, simulate_games
 from schema.reader import FileSpan, LogReader, encode_events
-from tests.audits.test_parallel import faulty_games, folder, interleave, one_job  # noqa: F401  (fixture)
-from tests.audits.helpers import selfdraw_game
+from tests.audits.helpers import faulty_games, interleave, selfdraw_game
+from tests.audits.test_parallel import one_job
 
 distributed = pytest.importorskip("distributed")
 
@@ -42,13 +42,6 @@ def corpus_2000(path) -> str:
 def dump(audits) -> bytes:
     """Everything an audit result holds (findings, summary fields, ledger), as bytes to compare."""
     return msgspec.json.encode(list(audits))
-
-
-@pytest.fixture(scope="module")
-def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                  silence_logs=40) as cluster, distributed.Client(cluster) as c:
-        yield c
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import io
 import sys
 import time
@@ -11,10 +10,7 @@ import pytest
 
 from audits import parallel
 from audits import audit_game, audit_paths
-from paipu.sim.simulate import SimConfig, simulate_games
 from schema import events as ev
-from schema.reader import encode_events
-from tests.audits.helpers import selfdraw_game
 
 
 def one_job(paths):
@@ -25,56 +21,6 @@ def one_job(paths):
 def parallel_jobs(paths, jobs=2, **kw):
     orphans = []
     return list(parallel.audit_parallel(paths, jobs=jobs, orphans=orphans, **kw)), orphans
-
-
-def interleave(*games: bytes) -> bytes:
-    """The lines of several games dealt round-robin, as a server serving several tables writes them."""
-    split = [g.splitlines(keepends=True) for g in games]
-    out = []
-    for i in range(max(len(s) for s in split)):
-        out += [s[i] for s in split if i < len(s)]
-    return b"".join(out)
-
-
-def faulty_games() -> bytes:
-    """Hand-made oddities, each of which the reader treats in its own way."""
-    clean = selfdraw_game("h-clean").jsonl()
-    underpaid = selfdraw_game("h-underpaid", plant=lambda b, s: s == "settle" and bool(
-        b.settle([(1, 0, 3, "win"), (2, 0, 4, "win"), (3, 0, 4, "win")], [11, -3, -4, -4]))).jsonl()
-    lines = selfdraw_game("h-badline").jsonl().splitlines(keepends=True)
-    lines.insert(5, b'{"type":"TileDrawn","game":"h-badline","seq":5,"at":"2026-01-01T00:00:00Z","seat":9}\n')
-    badline = b"".join(lines)
-    truncated = b"".join(selfdraw_game("h-truncated").jsonl().splitlines(keepends=True)[:-3])
-    # a GameClosed line that does not decode: the game stays open (and takes no more events)
-    lines = selfdraw_game("h-badclose").jsonl().splitlines(keepends=True)
-    lines[-1] = lines[-1].replace(b'"reason":"hands_done"', b'"reason":"nope"')
-    badclose = b"".join(lines)
-    return b"".join([
-        interleave(clean, underpaid, badline),
-        b"not json at all\n",
-        b"\n   \n",
-        b'{"type":"TileDrawn","seq":1}\n',  # no game id
-        b'{"type":"TileDrawn","game":7,"seq":1}\n',  # a game id that is not a string
-        badclose,
-        b'{"type":"Mystery","game":"h-badclose","seq":99,"at":"2026-01-01T00:00:00Z"}\n',
-        truncated,
-        clean,  # the same id again after it closed: a second game
-    ])
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory):
-    d = tmp_path_factory.mktemp("logs")
-    games = list(simulate_games(SimConfig(games=12, seed=3, options={"dianji": True}, max_hands=3)))
-    sim = [encode_events(g) for g in games]
-    (d / "a-sim.jsonl").write_bytes(b"".join(sim[:6]))
-    (d / "b-interleaved.jsonl").write_bytes(interleave(*sim[6:10]))
-    (d / "c-faulty.jsonl").write_bytes(faulty_games())
-    with gzip.open(d / "d-sim.jsonl.gz", "wb") as f:
-        f.write(b"".join(sim[10:]))
-    (d / "e-crlf.jsonl").write_bytes(selfdraw_game("h-crlf").jsonl().replace(b"\n", b"\r\n"))
-    (d / "f-broken.jsonl.gz").write_bytes(gzip.compress(b"".join(sim[:2]))[:300])
-    return d
 
 
 @pytest.fixture(params=[1 << 20, 700], ids=["big-blocks", "tiny-blocks"])

@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 
 from paipu import store
 from paipu.store.tables import TABLES
-from tests.audits.test_cluster import client  # noqa: F401  (fixture: a LocalCluster of 2 processes)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLES = sorted(glob.glob(os.path.join(ROOT, "sample_logs", "*", "*.jsonl")))
