@@ -740,7 +740,9 @@ def readings(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | No
     kinds = _candidate_kinds(c, use, extra_kinds, exhaustive)
     seen: set = set()
     if (sum(c) + wilds) % 3 == 2:
-        for groups in _std(c, wilds, head, False, [], kinds):
+        found: list[list[Group]] = []
+        _std(c, wilds, head, False, [], kinds, found)
+        for groups in found:
             key = tuple(sorted(groups))
             if key not in seen:
                 seen.add(key)
@@ -763,14 +765,16 @@ _RUNS = {s: tuple(Group("chow", (s, s + 1, s + 2), tuple(s + j for j in range(3)
 
 
 def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group],
-         kinds: list[int], start: int = 0) -> Iterator[list[Group]]:
+         kinds: list[int], out: list[list[Group]], start: int = 0) -> None:
+    # Appends each standard grouping to ``out`` in search order (plain recursion: a
+    # generator chain as deep as the groups costs more than the search).
     # every set taken here uses natural tiles of kind i or later only, so the kinds
     # before i stay empty below: the deeper calls search from i
     for i in range(start, NUM_KINDS):
         if c[i]:
             break
     else:
-        yield from _wild_only(w, head, pair_used, acc, kinds)
+        _wild_only(w, head, pair_used, acc, kinds, out)
         return
     n = c[i]
     # the chickens a group of i may take: those left, within i's headroom
@@ -781,7 +785,7 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
         c[i] -= k
         head[i] -= x
         acc.append(_TRIPLETS[i][x])
-        yield from _std(c, w - x, head, pair_used, acc, kinds, i)
+        _std(c, w - x, head, pair_used, acc, kinds, out, i)
         acc.pop()
         c[i] += k
         head[i] += x
@@ -792,7 +796,7 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
             c[i] -= k
             head[i] -= x
             acc.append(_PAIRS[i][x])
-            yield from _std(c, w - x, head, True, acc, kinds, i)
+            _std(c, w - x, head, True, acc, kinds, out, i)
             acc.pop()
             c[i] += k
             head[i] += x
@@ -821,7 +825,7 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
                 for p in used_w:
                     mask |= 1 << (p - s)
                 acc.append(_RUNS[s][mask])
-                yield from _std(c, w - len(used_w), head, pair_used, acc, kinds, i)
+                _std(c, w - len(used_w), head, pair_used, acc, kinds, out, i)
                 acc.pop()
                 for p in used_nat:
                     c[p] += 1
@@ -846,8 +850,12 @@ def _wild_groups(kinds: list[int]) -> tuple[Group, ...]:
     return got
 
 
-def _wild_only(w: int, head: list[int], pair_used: bool, acc: list[Group], kinds: list[int]) -> Iterator[list[Group]]:
-    # leftover chickens form whole groups on their own
+def _wild_only(w: int, head: list[int], pair_used: bool, acc: list[Group], kinds: list[int],
+               out: list[list[Group]]) -> None:
+    # leftover chickens form whole groups on their own (each grouping appended to ``out``)
+    if pair_used and not w:
+        out.append(acc[:])  # no chicken left: the grouping is complete as it stands
+        return
     pairs: list[Group | None] = [None]
     if not pair_used:
         if w < 2:
@@ -869,7 +877,7 @@ def _wild_only(w: int, head: list[int], pair_used: bool, acc: list[Group], kinds
                 for t in options[j].wild_as:
                     need[t] = need.get(t, 0) + 1
             if all(head[t] >= x for t, x in need.items()):
-                yield acc + [options[j] for j in combo] + ([p] if p else [])
+                out.append(acc + [options[j] for j in combo] + ([p] if p else []))
         if p is not None:
             head[p.tiles[0]] += 2
 
