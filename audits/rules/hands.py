@@ -770,6 +770,9 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
     # generator chain as deep as the groups costs more than the search).
     # every set taken here uses natural tiles of kind i or later only, so the kinds
     # before i stay empty below: the deeper calls search from i
+    if not w:
+        _plain(c, pair_used, acc, out, start)
+        return
     for i in range(start, NUM_KINDS):
         if c[i]:
             break
@@ -832,6 +835,42 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
             for p in used_w:
                 head[p] += 1
 
+
+
+def _plain(c: list[int], pair_used: bool, acc: list[Group], out: list[list[Group]], start: int) -> None:
+    # :func:`_std` once no chicken is left (most of its calls), in its order: the triplet
+    # of i, its pair, the run from i (a run from below i, or a group with a chicken,
+    # needs one); no headroom is spent
+    for i in range(start, NUM_KINDS):
+        if c[i]:
+            break
+    else:
+        if pair_used:
+            out.append(acc[:])  # what :func:`_wild_only` makes of no chicken left
+        return
+    n = c[i]
+    if n >= 3:
+        c[i] = n - 3
+        acc.append(_TRIPLETS[i][0])
+        _plain(c, pair_used, acc, out, i)
+        acc.pop()
+        c[i] = n
+    if n >= 2 and not pair_used:
+        c[i] = n - 2
+        acc.append(_PAIRS[i][0])
+        _plain(c, True, acc, out, i)
+        acc.pop()
+        c[i] = n
+    if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+        c[i] = n - 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        acc.append(_RUNS[i][0])
+        _plain(c, pair_used, acc, out, i)
+        acc.pop()
+        c[i] = n
+        c[i + 1] += 1
+        c[i + 2] += 1
 
 _WILD_GROUPS: dict[tuple[int, ...], tuple[Group, ...]] = {}
 
