@@ -312,8 +312,10 @@ def complete_without(keys: Sequence[int], wilds: int) -> list[int]:
     # A removal (a', d') in a suit completes the hand iff a' - a + min(d', the pair's cost
     # outside the suit) <= spare, so only if P or Q + the least d (or 2) is: most hands
     # are far from it and stop here.
-    if min(s0[2], s1[2], s2[2], s3[2]) > spare and min(s0[3], s1[3], s2[3], s3[3]) + min(2, d0, d1, d2, d3) > spare:
-        return []
+    if s0[2] > spare and s1[2] > spare and s2[2] > spare and s3[2] > spare:
+        room = spare - min(2, d0, d1, d2, d3)
+        if s0[3] > room and s1[3] > room and s2[3] > room and s3[3] > room:
+            return []
     po0, po1, po2, po3 = min(2, d1, d2, d3), min(2, d0, d2, d3), min(2, d0, d1, d3), min(2, d0, d1, d2)
     out = []
     for su, k, a_su, pair_out in ((0, k0, a0, po0), (1, k1, a1, po1), (2, k2, a2, po2), (3, k3, a3, po3)):
