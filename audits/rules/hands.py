@@ -838,7 +838,6 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
                 head[p] += 1
 
 
-
 def _plain(c: list[int], pair_used: bool, acc: list[Group], out: list[list[Group]], start: int) -> None:
     # :func:`_std` once no chicken is left (most of its calls), in its order: the triplet
     # of i, its pair, the run from i (a run from below i, or a group with a chicken,
@@ -874,6 +873,7 @@ def _plain(c: list[int], pair_used: bool, acc: list[Group], out: list[list[Group
         c[i + 1] += 1
         c[i + 2] += 1
 
+
 _WILD_GROUPS: dict[tuple[int, ...], tuple[Group, ...]] = {}
 
 
@@ -893,10 +893,8 @@ def _wild_groups(kinds: list[int]) -> tuple[Group, ...]:
 
 def _wild_only(w: int, head: list[int], pair_used: bool, acc: list[Group], kinds: list[int],
                out: list[list[Group]]) -> None:
-    # leftover chickens form whole groups on their own (each grouping appended to ``out``)
-    if pair_used and not w:
-        out.append(acc[:])  # no chicken left: the grouping is complete as it stands
-        return
+    # leftover chickens (at least one: :func:`_plain` ends a search without) form whole
+    # groups on their own (each grouping appended to ``out``)
     pairs: list[Group | None] = [None]
     if not pair_used:
         if w < 2:
