@@ -312,8 +312,10 @@ def complete_without(keys: Sequence[int], wilds: int) -> list[int]:
     # A removal (a', d') in a suit completes the hand iff a' - a + min(d', the pair's cost
     # outside the suit) <= spare, so only if P or Q + the least d (or 2) is: most hands
     # are far from it and stop here.
-    if min(s0[2], s1[2], s2[2], s3[2]) > spare and min(s0[3], s1[3], s2[3], s3[3]) + min(2, d0, d1, d2, d3) > spare:
-        return []
+    if s0[2] > spare and s1[2] > spare and s2[2] > spare and s3[2] > spare:
+        room = spare - min(2, d0, d1, d2, d3)
+        if s0[3] > room and s1[3] > room and s2[3] > room and s3[3] > room:
+            return []
     po0, po1, po2, po3 = min(2, d1, d2, d3), min(2, d0, d2, d3), min(2, d0, d1, d3), min(2, d0, d1, d2)
     out = []
     for su, k, a_su, pair_out in ((0, k0, a0, po0), (1, k1, a1, po1), (2, k2, a2, po2), (3, k3, a3, po3)):
@@ -740,7 +742,9 @@ def readings(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | No
     kinds = _candidate_kinds(c, use, extra_kinds, exhaustive)
     seen: set = set()
     if (sum(c) + wilds) % 3 == 2:
-        for groups in _std(c, wilds, head, False, [], kinds):
+        found: list[list[Group]] = []
+        _std(c, wilds, head, False, [], kinds, found)
+        for groups in found:
             key = tuple(sorted(groups))
             if key not in seen:
                 seen.add(key)
@@ -763,14 +767,19 @@ _RUNS = {s: tuple(Group("chow", (s, s + 1, s + 2), tuple(s + j for j in range(3)
 
 
 def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group],
-         kinds: list[int], start: int = 0) -> Iterator[list[Group]]:
+         kinds: list[int], out: list[list[Group]], start: int = 0) -> None:
+    # Appends each standard grouping to ``out`` in search order (plain recursion: a
+    # generator chain as deep as the groups costs more than the search).
     # every set taken here uses natural tiles of kind i or later only, so the kinds
     # before i stay empty below: the deeper calls search from i
+    if not w:
+        _plain(c, pair_used, acc, out, start)
+        return
     for i in range(start, NUM_KINDS):
         if c[i]:
             break
     else:
-        yield from _wild_only(w, head, pair_used, acc, kinds)
+        _wild_only(w, head, pair_used, acc, kinds, out)
         return
     n = c[i]
     # the chickens a group of i may take: those left, within i's headroom
@@ -781,7 +790,7 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
         c[i] -= k
         head[i] -= x
         acc.append(_TRIPLETS[i][x])
-        yield from _std(c, w - x, head, pair_used, acc, kinds, i)
+        _std(c, w - x, head, pair_used, acc, kinds, out, i)
         acc.pop()
         c[i] += k
         head[i] += x
@@ -792,7 +801,7 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
             c[i] -= k
             head[i] -= x
             acc.append(_PAIRS[i][x])
-            yield from _std(c, w - x, head, True, acc, kinds, i)
+            _std(c, w - x, head, True, acc, kinds, out, i)
             acc.pop()
             c[i] += k
             head[i] += x
@@ -821,12 +830,48 @@ def _std(c: list[int], w: int, head: list[int], pair_used: bool, acc: list[Group
                 for p in used_w:
                     mask |= 1 << (p - s)
                 acc.append(_RUNS[s][mask])
-                yield from _std(c, w - len(used_w), head, pair_used, acc, kinds, i)
+                _std(c, w - len(used_w), head, pair_used, acc, kinds, out, i)
                 acc.pop()
                 for p in used_nat:
                     c[p] += 1
             for p in used_w:
                 head[p] += 1
+
+
+def _plain(c: list[int], pair_used: bool, acc: list[Group], out: list[list[Group]], start: int) -> None:
+    # :func:`_std` once no chicken is left (most of its calls), in its order: the triplet
+    # of i, its pair, the run from i (a run from below i, or a group with a chicken,
+    # needs one); no headroom is spent
+    for i in range(start, NUM_KINDS):
+        if c[i]:
+            break
+    else:
+        if pair_used:
+            out.append(acc[:])  # what :func:`_wild_only` makes of no chicken left
+        return
+    n = c[i]
+    if n >= 3:
+        c[i] = n - 3
+        acc.append(_TRIPLETS[i][0])
+        _plain(c, pair_used, acc, out, i)
+        acc.pop()
+        c[i] = n
+    if n >= 2 and not pair_used:
+        c[i] = n - 2
+        acc.append(_PAIRS[i][0])
+        _plain(c, True, acc, out, i)
+        acc.pop()
+        c[i] = n
+    if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+        c[i] = n - 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        acc.append(_RUNS[i][0])
+        _plain(c, pair_used, acc, out, i)
+        acc.pop()
+        c[i] = n
+        c[i + 1] += 1
+        c[i + 2] += 1
 
 
 _WILD_GROUPS: dict[tuple[int, ...], tuple[Group, ...]] = {}
@@ -846,8 +891,10 @@ def _wild_groups(kinds: list[int]) -> tuple[Group, ...]:
     return got
 
 
-def _wild_only(w: int, head: list[int], pair_used: bool, acc: list[Group], kinds: list[int]) -> Iterator[list[Group]]:
-    # leftover chickens form whole groups on their own
+def _wild_only(w: int, head: list[int], pair_used: bool, acc: list[Group], kinds: list[int],
+               out: list[list[Group]]) -> None:
+    # leftover chickens (at least one: :func:`_plain` ends a search without) form whole
+    # groups on their own (each grouping appended to ``out``)
     pairs: list[Group | None] = [None]
     if not pair_used:
         if w < 2:
@@ -869,7 +916,7 @@ def _wild_only(w: int, head: list[int], pair_used: bool, acc: list[Group], kinds
                 for t in options[j].wild_as:
                     need[t] = need.get(t, 0) + 1
             if all(head[t] >= x for t, x in need.items()):
-                yield acc + [options[j] for j in combo] + ([p] if p else [])
+                out.append(acc + [options[j] for j in combo] + ([p] if p else []))
         if p is not None:
             head[p.tiles[0]] += 2
 

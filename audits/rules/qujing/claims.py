@@ -188,14 +188,19 @@ def exposed_kong_options(ruleset: Ruleset, counts: Sequence[int], discard: int) 
 
 def concealed_kong_options(ruleset: Ruleset, counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
     """Every (kind, four tiles) concealed kong the hand can declare."""
-    wild = sorted(wild_kinds(ruleset))
+    kinds = wild_kinds(ruleset)
+    wild = sorted(kinds)
+    held_wild = sum(counts[w] for w in wild)
     out = []
     for k in range(34):
-        if counts[k] == 0:
+        n = counts[k]
+        if n == 0:
             continue
+        held_others = held_wild - n if k in kinds else held_wild
+        if n < 4 and 4 - n > held_others:
+            continue  # fewer chickens held than the kong with every natural tile of k needs
         others = [w for w in wild if w != k]
-        held_others = sum(counts[w] for w in others)
-        for nat in range(min(counts[k], 4), 0, -1):
+        for nat in range(min(n, 4), 0, -1):
             need = 4 - nat
             if need == 0:
                 out.append((k, (k,) * 4))

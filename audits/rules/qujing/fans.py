@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Callable, Collection, Iterable, Iterator, Optional, Sequence
 
 from replay.melds import Meld
@@ -62,6 +61,23 @@ CHINESE: dict[str, str] = {
 }
 
 
+class _once:
+    """A value a :class:`FanInput` computes on its first read and keeps (as
+    ``functools.cached_property``, without its lock: the scorer reads a ``FanInput``
+    in one thread, up to 18 fans on each of a hand's readings)."""
+
+    def __init__(self, fn: Callable):
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        got = obj.__dict__[self.name] = self.fn(obj)
+        return got
+
+
 @dataclass
 class FanInput:
     """One reading of a winning hand, with everything a fan function needs."""
@@ -73,11 +89,11 @@ class FanInput:
     #: the chickens held concealed acting as wild, by physical kind
     wilds_by_kind: dict[int, int] = field(default_factory=dict)
 
-    @cached_property
+    @_once
     def wild_kinds(self) -> frozenset[int]:
         return frozenset(TILE_INDEX[t] for t in self.ruleset.wilds)
 
-    @cached_property
+    @_once
     def sets(self) -> list[tuple[str, int]]:
         """Every set as (chow|pong|kong, lowest represented tile), melds included."""
         out = [(g.kind, g.tiles[0]) for g in self.reading.groups if g.kind != "pair"]
@@ -85,30 +101,29 @@ class FanInput:
             out.append(("chow" if m.kind == "chow" else "pong" if m.kind == "pong" else "kong", m.of))
         return out
 
-    @cached_property
+    @_once
     def pair(self) -> Optional[int]:
         ps = [g.tiles[0] for g in self.reading.groups if g.kind == "pair"]
         return ps[0] if len(ps) == 1 else None
 
-    @cached_property
-    def tiles(self) -> list[int]:
-        """Every represented tile of the hand (chickens as what they stand for)."""
-        out = [t for g in self.reading.groups for t in g.tiles]
+    @_once
+    def suits(self) -> set[int]:
+        """The suits of the represented tiles (3: honours; chickens as what they stand
+        for).  A group's or a meld's tiles are all of one suit: its first tile's."""
+        out = {g.tiles[0] // 9 for g in self.reading.groups}
         for m in self.melds:
-            if m.kind == "chow":
-                out.extend((m.of, m.of + 1, m.of + 2))
-            else:
-                out.extend([m.of] * (4 if m.kind != "pong" else 3))
+            out.add(m.of // 9)
         return out
 
-    @cached_property
-    def suits(self) -> set[int]:
-        return {t // 9 for t in self.tiles}
+    @_once
+    def triplets(self) -> list[int]:
+        """The kind of each pong or kong, melds included (四喜 and 三元 count them)."""
+        return [t for k, t in self.sets if k != "chow"]
 
     def triplets_of(self, kinds: Collection[int]) -> int:
-        return sum(1 for k, t in self.sets if k != "chow" and t in kinds)
+        return sum(1 for t in self.triplets if t in kinds)
 
-    @property
+    @_once
     def kongs(self) -> int:
         return sum(1 for m in self.melds if m.is_kong)
 
