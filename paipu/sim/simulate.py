@@ -798,22 +798,9 @@ class _Hand:
 # the wall: shuffled, biased or seeded with a rare hand (simulation knobs, not rules)
 
 
-#: ``random.shuffle``'s steps over a wall of TOTAL tiles: (position, n, bits of n), the
-#: position swapped with a draw below n
-_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(TOTAL - 1, 0, -1))
-
-
 def shuffled_wall(hand: "_Hand") -> list[int]:
     wall = [t for t in range(NUM_KINDS) for _ in range(4)]
-    # ``hand.rng.shuffle(wall)`` step by step, with its own draws (``Random._randbelow``:
-    # ``getrandbits`` of n's bit length until one is below n): the same wall and the same
-    # generator state after, without two Python calls per tile
-    getrandbits = hand.rng.getrandbits
-    for i, n, k in _SHUFFLE_STEPS:
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        wall[i], wall[j] = wall[j], wall[i]
+    hand.rng.shuffle(wall)
     if hand.g.cfg.biased_shuffle:
         dealt = 14 + 13 * (hand.n - 1)
         lo, hi = dealt, dealt + 24
