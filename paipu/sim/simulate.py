@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from operator import add
 from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
@@ -1134,18 +1135,6 @@ def bot_discard(rng: random.Random, view: SeatView, flavour: Optional[str]) -> i
     return pool[scores.index(min(scores))]  # the first lowest
 
 
-_HONOURS_NEAR = (0,) * 7
-
-
-#: a suit's neighbour scores -> the same less 8 (a "suit" bot's other suits)
-_OFF: dict[tuple[int, ...], tuple[int, ...]] = {}
-
-
-def _off(near: tuple[int, ...]) -> tuple[int, ...]:
-    got = _OFF[near] = tuple(x - 8 for x in near)
-    return got
-
-
 def _keep_score(flavour: Optional[str], t: int, c: int) -> int:
     """The part of a tile's keep score that depends only on the tile, how many the
     bot holds and its flavour (not on the neighbours nor on a "suit" bot's main suit)."""
@@ -1178,51 +1167,65 @@ def _near_of_held(held: int) -> tuple[int, ...]:
                  for r in range(9))
 
 
-#: the neighbour scores of each of the 512 sets of held ranks
+#: the neighbour scores of each of the 512 sets of held ranks; the same less 8 (a "suit"
+#: bot's other suits); none for the honours (128 sets of seven)
 _NEAR_OF_HELD = tuple(_near_of_held(h) for h in range(512))
-#: suit key (naturals) -> per rank, the keep score its neighbours give (see
-#: :func:`_near_of_held`)
-_NEAR: dict[int, tuple[int, ...]] = {}
+_NEAR_OF_HELD_OFF = tuple(tuple(x - 8 for x in near) for near in _NEAR_OF_HELD)
+_NO_NEAR = ((0,) * 7,) * 128
 
 
-def _near(key: int) -> tuple[int, ...]:
-    held = 0
-    rest = key
-    for r in range(8, -1, -1):  # the first rank is the most significant digit
-        rest, c = divmod(rest, 5)
-        if c:
-            held |= 1 << r
-    got = _NEAR_OF_HELD[held]
-    if len(_NEAR) > 100_000:
-        _NEAR.clear()
-    _NEAR[key] = got
-    return got
+def _digit_groups(digits: int, first_rank: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Per value of a ``digits``-digit base-5 group of a suit key (ranks ``first_rank``
+    on, the first the most significant): its counts and its held ranks as bits."""
+    groups = []
+    for value in range(5 ** digits):
+        counts = []
+        for _ in range(digits):
+            value, c = divmod(value, 5)
+            counts.append(c)
+        counts.reverse()
+        held = sum(1 << (first_rank + i) for i, c in enumerate(counts) if c)
+        groups.append((tuple(counts), held))
+    return tuple(groups)
+
+
+#: a suit key splits as ``divmod(key, 625)``: five high digits and four low ones for a
+#: suit, three and four for the honours
+_HIGH_SUIT, _LOW_SUIT = _digit_groups(5, 0), _digit_groups(4, 5)
+_HIGH_HONOURS, _LOW_HONOURS = _digit_groups(3, 0), _digit_groups(4, 3)
+#: each rank's first index in a suit's slice of :data:`_KEEP` (five counts per kind)
+_RANK_OFFSETS = tuple(range(0, 45, 5))
+#: per set of held ranks: the ranks; per suit, the kinds
+_RANKS_HELD = tuple(tuple(r for r in range(9) if held >> r & 1) for held in range(512))
+_KINDS_HELD = tuple(tuple(tuple(9 * su + r for r in ranks) for ranks in _RANKS_HELD)
+                    for su in range(4))
+#: per flavour, per suit: that suit's slice of :data:`_KEEP`
+_KEEP_OF_SUIT = {f: tuple(keep[45 * su: 45 * su + (35 if su == 3 else 45)] for su in range(4))
+                 for f, keep in _KEEP.items()}
 
 
 #: per flavour, per slot (the three suits; the same suits as a "suit" bot's other suits;
 #: the honours): suit key (naturals) -> (the whole part of the keep score of each kind of
-#: that suit (:func:`_keep_score` of its count, plus its neighbours' :func:`_near`, less
-#: 8 in another suit than a "suit" bot's main); the kinds held; their whole parts)
+#: that suit (:func:`_keep_score` of its count, plus its held neighbours' score, less 8
+#: in another suit than a "suit" bot's main); the kinds held; their whole parts)
 _BASE: dict[Optional[str], tuple[dict[int, tuple[tuple[int, ...], ...]], ...]] = {
     f: tuple({} for _ in range(7)) for f in _KEEP}
 
 
 def _base(flavour: Optional[str], slot: int, key: int) -> tuple[tuple[int, ...], ...]:
-    su = 3 if slot == 6 else slot % 3
-    n = 7 if su == 3 else 9
-    counts = []
-    rest = key
-    for _ in range(n):  # the first kind is the most significant digit
-        rest, c = divmod(rest, 5)
-        counts.append(c)
-    counts.reverse()
-    near = _HONOURS_NEAR if su == 3 else (_NEAR.get(key) or _near(key))
-    if 3 <= slot < 6:
-        near = _OFF.get(near) or _off(near)
-    keep = _KEEP[flavour]
-    whole = tuple(keep[5 * (9 * su + i) + counts[i]] + near[i] for i in range(n))
-    held = tuple(i for i in range(n) if counts[i])
-    got = (whole, tuple(9 * su + i for i in held), tuple(whole[i] for i in held))
+    high, low = divmod(key, 625)
+    if slot == 6:
+        su = 3
+        (hc, hh), (lc, lh) = _HIGH_HONOURS[high], _LOW_HONOURS[low]
+        near_of = _NO_NEAR
+    else:
+        su = slot % 3
+        (hc, hh), (lc, lh) = _HIGH_SUIT[high], _LOW_SUIT[low]
+        near_of = _NEAR_OF_HELD_OFF if slot >= 3 else _NEAR_OF_HELD
+    held = hh | lh
+    scores = _KEEP_OF_SUIT[flavour][su]
+    whole = tuple(map(add, map(scores.__getitem__, map(add, _RANK_OFFSETS, hc + lc)), near_of[held]))
+    got = (whole, _KINDS_HELD[su][held], tuple(map(whole.__getitem__, _RANKS_HELD[held])))
     memo = _BASE[flavour][slot]
     if len(memo) > 100_000:
         memo.clear()
