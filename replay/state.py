@@ -18,7 +18,7 @@ from typing import Iterable, Iterator, Optional
 
 from schema import events as ev
 from schema.ruleset import Ruleset
-from schema.tiles import TILE_INDEX, TILE_NAMES, format_hand, NUM_KINDS
+from schema.tiles import TILE_INDEX, TILE_NAMES, format_hand, NUM_KINDS, tiles_of
 
 from . import claims, room
 from .errors import ReplayError
@@ -141,7 +141,7 @@ class Replayer:
                     keys[SUIT_OF[u]] += KEY_STEP[u]
                 w.held[seat] += len(taken)
                 self.fail("tile_not_in_hand",
-                          f"seat {seat} does not hold {TILE_NAMES[t]} (hand {format_hand(_tiles(hand))})",
+                          f"seat {seat} does not hold {TILE_NAMES[t]} (hand {format_hand(tiles_of(hand))})",
                           event, seat)
             hand[t] -= 1
             keys[SUIT_OF[t]] -= KEY_STEP[t]
@@ -313,10 +313,6 @@ class Replayer:
     def _drawn_hand(self, e: ev.HandDrawn) -> None:
         self.in_hand(e)
         self._w.phase = "drawn"
-
-def _tiles(hand: list[int]) -> list[int]:
-    return [t for t in range(NUM_KINDS) for _ in range(hand[t])]
-
 
 _APPLY = {
     ev.GameOpened: room.opened,

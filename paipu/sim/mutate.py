@@ -31,7 +31,7 @@ from audits.rules.family import PassBook, Score, WinContext
 from replay import Replayer
 from schema import events as ev
 from schema.ruleset import Ruleset
-from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES
+from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, tiles_of
 
 from .fault_kit import (Events, Expected, Fault, NotApplicable, _close, _Ctx, _cut, _fees_after, _first_fee, _mk,
                         _renumber, _scores_now)
@@ -90,15 +90,11 @@ def _wild(r: Replayer) -> frozenset[int]:
     return _family(r).wild_kinds(r.table.ruleset)
 
 
-def _tiles(counts: Sequence[int]) -> list[int]:
-    return [k for k in range(NUM_KINDS) for _ in range(counts[k])]
-
-
 def _score(r: Replayer, s: int, t: int, how: str, kong_discard: bool = False) -> Score:
     """The family's score of seat ``s`` winning on ``t`` now (``t`` joins the hand unless
     it was self-drawn, when it is already there)."""
     table = r.table
-    tiles = _tiles(table.hands[s])
+    tiles = tiles_of(table.hands[s])
     if how != "self_draw":
         tiles.append(t)
     return _family(r).score(table.ruleset, tiles, table.melds[s], WinContext(how, t, kong_discard=kong_discard))

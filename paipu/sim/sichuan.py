@@ -17,7 +17,7 @@ from replay import Replayer
 from schema import events as ev
 from schema.builder import GameBuilder
 from schema.reader import GameLog
-from schema.tiles import TILE_INDEX, TILE_NAMES, parse_hand
+from schema.tiles import TILE_INDEX, TILE_NAMES, parse_hand, tiles_of
 
 
 class Script:
@@ -114,7 +114,7 @@ class Script:
         ctx = WinContext(how=how, win_tile=TILE_INDEX[tile],
                          after_kong=how == "self_draw" and self.replacement,
                          kong_discard=how == "discard" and self.kong_discard, **extra)
-        tiles = [k for k in range(34) for _ in range(counts[k])]
+        tiles = tiles_of(counts)
         return F.score_tiles(self.rules, tiles, t.melds[seat], ctx)
 
     def win(self, seats: Sequence[int], how: str, tile: str, frm: Optional[int] = None) -> list:

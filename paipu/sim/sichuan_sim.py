@@ -4,7 +4,7 @@ transfer come from the family).
 
 The bots: 换三张 (by option) of their shortest suit, 定缺 of their shortest suit (now and
 then of another, which makes 花猪), void tiles first, then the shared bot's discard
-(:func:`paipu.sim.simulate.bot_discard`: keep 听牌, else the least useful tile, by a flavour
+(:func:`paipu.sim.bot.bot_discard`: keep 听牌, else the least useful tile, by a flavour
 drawn per seat and hand), wins (always over the last four tiles,
 otherwise nearly always; a declined discard win starts 过水), concealed, added and exposed
 kongs, pongs, robbing an added kong, 一炮多响, 血战 seats leaving, exhaustive ends with
@@ -30,7 +30,7 @@ from schema.tiles import TILE_INDEX, TILE_NAMES
 
 from .kept_waits import kept_wait_entry, waited_before_draw
 from .sichuan import Script
-from .simulate import SeatView, bot_discard
+from .bot import SeatView, bot_discard
 
 SET = [k for k in range(27) for _ in range(4)]
 #: per seat: the other three seats from its next

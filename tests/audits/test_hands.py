@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from functools import lru_cache
+
 from audits.rules.hands import (hand_keys, is_complete, is_one_from_complete, is_seven_pairs,
                           is_winning, meld_use_of, readings, split_wilds, suit_key, waits)
 from replay.melds import Meld
@@ -139,3 +142,92 @@ def test_readings_respect_max_four():
 def test_is_winning_both_shapes():
     assert is_winning(C("1133m5577p2299s44z"))
     assert not is_winning(C("1133m5577p2299s4z5z"))
+
+
+@lru_cache(maxsize=None)
+def _suit_groupings(left: tuple[int, ...], base: int, runs: bool) -> tuple[tuple, ...]:
+    """Every way one suit's counts (the pair already out) are whole sets, found another way
+    than the engine's search: choose how many runs start at each rank in turn (at most what
+    the three ranks hold); what is left must be whole triplets."""
+    found = []
+
+    def choose(rank: int, rest: list[int], chows: list) -> None:
+        if rank == len(rest):
+            if all(x in (0, 3) for x in rest):
+                pongs = [("pong", (base + i,) * 3) for i, x in enumerate(rest) if x == 3]
+                found.append(tuple(chows + pongs))
+            return
+        most = min(rest[rank:rank + 3]) if runs and rank + 3 <= len(rest) else 0
+        for r in range(most + 1):
+            for j in range(3 if r else 0):
+                rest[rank + j] -= r
+            choose(rank + 1, rest, chows + [("chow", (base + rank, base + rank + 1, base + rank + 2))] * r)
+            for j in range(3 if r else 0):
+                rest[rank + j] += r
+
+    choose(0, list(left), [])
+    return tuple(found)
+
+
+def _standard_readings_by_runs(counts: list[int]) -> set[tuple]:
+    """Every standard reading of a wild-free hand: each pair, then each suit's groupings."""
+    out = set()
+    for p in range(34):
+        if counts[p] < 2:
+            continue
+        c = list(counts)
+        c[p] -= 2
+        combos: list[tuple] = [()]
+        for s in range(4):
+            base, size = 9 * s, 9 if s < 3 else 7
+            ways = _suit_groupings(tuple(c[base:base + size]), base, s < 3)
+            combos = [done + way for done in combos for way in ways]
+        out.update(tuple(sorted([("pair", (p, p)), *combo])) for combo in combos)
+    return out
+
+
+def _random_complete_hand(rng: random.Random, crowded: bool) -> list[int]:
+    # a crowded hand has one run three times (three runs or three triplets: two readings
+    # at least) and keeps its other runs near it
+    suits, ranks = (1, 4) if crowded else (3, 7)
+    c = [0] * 34
+    sets = 4
+    if crowded:
+        r = rng.randrange(7)
+        for k in range(3):
+            c[r + k] += 3
+        sets = 1
+    for _ in range(sets):
+        if rng.random() < 0.4:
+            c[rng.randrange(34)] += 3
+        else:
+            s, r = rng.randrange(suits), rng.randrange(ranks)
+            for k in range(3):
+                c[s * 9 + r + k] += 1
+    c[rng.randrange(34)] += 2
+    return c
+
+
+def test_wild_free_readings_are_every_standard_reading():
+    # the search's path without chickens (most of its calls, :func:`hands._plain`) against
+    # an enumeration by run counts: the same set of readings, hand by hand
+    rng = random.Random(7)
+    checked = several = 0
+    for k in range(2000):
+        c = _random_complete_hand(rng, k % 2 == 1)
+        if max(c) > 4:
+            continue
+        got = {tuple(sorted((g.kind, g.tiles) for g in r.groups)) for r in readings(c, 0) if not r.seven_pairs}
+        want = _standard_readings_by_runs(c)
+        assert got == want, c
+        checked += 1
+        several += len(want) > 1
+    assert checked > 1000 and several > 200  # hands with more than one reading (111222333m) among them
+
+
+def test_wild_free_readings_near_miss():
+    # one tile moved: the hand is no longer complete and neither way finds a reading
+    c = C("123m456p789s111z22z")
+    assert _standard_readings_by_runs(c) and list(readings(c, 0))
+    c = C("123m456p789s111z23z")
+    assert not _standard_readings_by_runs(c) and not list(readings(c, 0))

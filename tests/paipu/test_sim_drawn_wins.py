@@ -9,7 +9,7 @@ import pytest
 
 import paipu.sim.simulate as sim
 from paipu.sim.simulate import SimConfig, simulate_encoded
-from schema.tiles import TILE_INDEX
+from schema.tiles import TILE_INDEX, tiles_of
 
 NINE_P, ONE_S = TILE_INDEX["9p"], TILE_INDEX["1s"]
 
@@ -146,7 +146,7 @@ def test_every_self_draw_answer_agrees_with_the_familys_full_check(monkeypatch, 
         got = real(self, seat, tile, after_kong)
         counts, melds = self.table.hands[seat], self.table.melds[seat]
         want = self.family.is_winning(self.rules, counts, melds) and self.family.score(
-            self.rules, sim._tiles(counts), melds, self.context(seat, "self_draw", tile, after_kong=after_kong)).wins
+            self.rules, tiles_of(counts), melds, self.context(seat, "self_draw", tile, after_kong=after_kong)).wins
         assert (got is not None) == want, (seat, tile)
         seen[want] += 1
         return got
