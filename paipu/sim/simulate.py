@@ -1010,7 +1010,7 @@ def choose_discard(hand: "_Hand", seat: int, view: "SeatView") -> int:
 
 
 # ---------------------------------------------------------------------------
-# the bots' view of a hand and their choices (strategy, not rules)
+# how a hand ended; the ``illegal_claimer`` anomaly's tiles (the bots themselves: :mod:`.bot`)
 
 
 class HandResult(msgspec.Struct, frozen=True):
