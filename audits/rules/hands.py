@@ -109,7 +109,9 @@ def _dp(i: int, counts: tuple, limits: tuple, p1: int, p2: int, runs: bool) -> t
     return res
 
 
-def _decode(key: int, n: int) -> tuple[int, ...]:
+def key_counts(key: int, n: int) -> tuple[int, ...]:
+    """The ``n`` counts a suit key holds (base 5, the first kind the most significant
+    digit: the reducer's ``KEY_STEP``), first kind first."""
     out = [0] * n
     for i in range(n - 1, -1, -1):
         key, out[i] = divmod(key, 5)
@@ -167,7 +169,7 @@ def _fill(key: int, n: int, runs: bool, table: dict, stored: bytes) -> tuple[int
     if a != 255:  # precomputed (every suit a hand can hold)
         e = _entry(a, stored[2 * key + 1])
     else:
-        counts = _decode(key, n)
+        counts = key_counts(key, n)
         e = _entry(*_solve(counts, tuple(max(0, 4 - c) for c in counts), runs))
         _maybe_trim()
     table[key] = e
@@ -262,7 +264,7 @@ def _removals(key: int, honours: bool) -> tuple[tuple[int, int, int], ...]:
     if got is None:
         pw = _POW5_Z if honours else _POW5
         out = []
-        for i, c in enumerate(_decode(key, len(pw))):
+        for i, c in enumerate(key_counts(key, len(pw))):
             if c:
                 a, d = suit_entry(key - pw[i], honours)
                 out.append((i, a, d))

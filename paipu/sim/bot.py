@@ -139,6 +139,8 @@ def _keep_score(flavour: Optional[str], t: int, c: int) -> int:
 #: per flavour: the keep score part of (tile, count) at ``5 * tile + count``
 _KEEP = {f: tuple(_keep_score(f, t, c) for t in range(NUM_KINDS) for c in range(5))
          for f in (None, "suit", "pairs", "honours", "winds", "kongs")}
+
+
 def _near_of_held(held: int) -> tuple[int, ...]:
     """Per rank, the keep score the held ranks (bit ``r`` for rank ``r``) give it as
     neighbours: held within one rank 3 each, within two 1 each."""
@@ -158,13 +160,8 @@ def _digit_groups(digits: int, first_rank: int) -> tuple[tuple[tuple[int, ...], 
     on, the first the most significant): its counts and its held ranks as bits."""
     groups = []
     for value in range(5 ** digits):
-        counts = []
-        for _ in range(digits):
-            value, c = divmod(value, 5)
-            counts.append(c)
-        counts.reverse()
-        held = sum(1 << (first_rank + i) for i, c in enumerate(counts) if c)
-        groups.append((tuple(counts), held))
+        counts = shapes.key_counts(value, digits)
+        groups.append((counts, sum(1 << (first_rank + i) for i, c in enumerate(counts) if c)))
     return tuple(groups)
 
 

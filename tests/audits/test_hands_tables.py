@@ -10,7 +10,7 @@ def test_prefilled_entries_equal_the_solver():
     rng = random.Random(11)
     for table, n, runs in ((H._SUIT_TABLE, 9, True), (H._HONOUR_TABLE, 7, False)):
         for key in rng.sample(sorted(table), 400):
-            counts = H._decode(key, n)
+            counts = H.key_counts(key, n)
             want = H._entry(*H._solve(counts, tuple(max(0, 4 - c) for c in counts), runs))
             assert table[key] == want, counts
 
