@@ -106,6 +106,16 @@ def settle(ruleset: Ruleset, scores: Sequence[int], winners: Sequence[tuple[int,
     return Settlement(transfers, after, False)
 
 
+def payer_points(ruleset: Ruleset, winner, score, facts: HandFacts) -> dict[int, int]:
+    """``ScoringRules.payer_points``: what each payer the log lists (``Winner.payers``) owes
+    the winner under reason ``win`` — P with the 坐庄 bonus where the dealer is the payer or
+    the winner (the 下嘴 part is paid apart, under ``yangzhu``)."""
+    p = score.points if score is not None else winner.points
+    dealer = facts.extra.dealer if isinstance(facts.extra, XuzhouFacts) else -1
+    return {x.seat: dealer_part(ruleset, p, dealer in (x.seat, winner.seat))[0]
+            for x in (getattr(winner, "payers", None) or ())}
+
+
 def transfer_code(how: Optional[str], code: str, expected=None, actual=None) -> str:
     """A kong transfer where none is due is KONG_PAYMENT_UNDUE (§8.5); other groups keep
     their code."""
@@ -153,4 +163,4 @@ def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
 
 
 __all__ = ["LABELS", "XIAZUI_MAX", "XuzhouFacts", "check_bet", "dealer_after", "dealer_part", "derive",
-           "game_over", "hand_facts", "payers", "settle", "table_facts", "transfer_code"]
+           "game_over", "hand_facts", "payer_points", "payers", "settle", "table_facts", "transfer_code"]

@@ -55,3 +55,14 @@ def test_bets_only_when_the_room_plays_xiazui():
     assert settlement.check_bet(r, 1, True, False).code == "YANGZHU_BET_INVALID"
     assert settlement.hand_facts(rules("5p"), None, [1, 0, 0, 0]).bets is None
     assert settlement.hand_facts(r, None, [1, 0, 0, 0]).bets == [1, 0, 0, 0]
+
+
+def test_payer_points_per_pair():
+    from types import SimpleNamespace as NS
+    r = rules("5p")
+    winner = NS(seat=2, points=1, payers=[NS(seat=0), NS(seat=1), NS(seat=3)])
+    facts = HandFacts(None, None, XuzhouFacts(0))
+    assert settlement.payer_points(r, winner, None, facts) == {0: 2, 1: 1, 3: 1}
+    # near miss: the winner is the dealer: every pair carries the bonus
+    assert settlement.payer_points(r, winner, None, HandFacts(None, None, XuzhouFacts(2))) == {0: 2, 1: 2, 3: 2}
+    assert settlement.payer_points(r, NS(seat=2, points=1, payers=None), None, facts) == {}
