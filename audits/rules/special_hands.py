@@ -40,34 +40,30 @@ def _room(count: int, use: Optional[Sequence[int]], k: int) -> int:
 def is_shisanlan(counts: Sequence[int], wilds: int = 0, use: Optional[Sequence[int]] = None) -> bool:
     """十三烂: 14 tiles of 14 kinds, each suit's ranks spaced by 3 or more; each wild takes
     a kind of its own that keeps the spacing and has room."""
-    if sum(counts) + wilds != 14:
+    if sum(counts) + wilds != 14 or max(counts) > 1:
         return False
     spare = 0  # kinds a wild could still take
     for s in range(3):
+        base = 9 * s
         natural = 0
-        free = 0
         for r in range(9):
-            c = counts[9 * s + r]
-            if c > 1:
-                return False
-            if c:
+            if counts[base + r]:
                 natural |= 1 << r
-            elif _room(0, use, 9 * s + r) > 0:
-                free |= 1 << r
-        if not _spaced(natural):
+        if natural & (natural >> 1) or natural & (natural >> 2):
             return False
         if wilds:
-            best = 0
+            free = 0
+            for r in range(9):
+                if not natural >> r & 1 and _room(0, use, base + r) > 0:
+                    free |= 1 << r
             for m in SPACED_RANKS:
                 if m & natural == natural and not m & ~(natural | free):
-                    best = bin(m & ~natural).count("1")
+                    spare += bin(m & ~natural).count("1")
                     break
-            spare += best
+    if not wilds:
+        return True
     for k in range(27, 34):
-        c = counts[k]
-        if c > 1:
-            return False
-        if not c and _room(0, use, k) > 0:
+        if not counts[k] and _room(0, use, k) > 0:
             spare += 1
     return wilds <= spare
 

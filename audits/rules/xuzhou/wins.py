@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from replay.melds import Meld
+from replay.state import KEY_STEP, SUIT_OF
 from schema.ruleset import Ruleset
 
 from .. import hands
@@ -126,33 +127,71 @@ def is_winning(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = 
     return _wins(ruleset, naturals, wilds, pei.use_of(ruleset, melds), melds)
 
 
+def _natural_keys(ruleset: Ruleset, counts: Sequence[int], keys: Optional[Sequence[int]]) -> tuple[list[int], int]:
+    """The reducer's base-5 suit keys of the natural tiles (配子 out, 白板 moved to W) and
+    the 配子 held."""
+    k = list(keys) if keys is not None else list(hands.hand_keys(counts))
+    p = pei.pei(ruleset)
+    w = p.wild
+    wilds = 0
+    if w is not None:
+        wilds = counts[w]
+        if wilds:
+            k[SUIT_OF[w]] -= wilds * KEY_STEP[w]
+        white = p.stand_in
+        if white is not None and counts[white]:
+            n = counts[white]
+            k[3] -= n * KEY_STEP[white]
+            k[SUIT_OF[w]] += n * KEY_STEP[w]
+    return k, wilds
+
+
+#: byte value -> 1 when odd (the odd counts of a counts bytearray, at C speed)
+_ODD = bytes(x & 1 for x in range(256))
+
+
 def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], held: int,
                melds: Sequence[Meld]) -> "list | bool":
     """The seat's wait entry when one tile could complete its hand (听牌), else False.
 
     A superset test: the hand is complete with one more 配子 (a wild can stand for any
-    tile that completes it), without the max-four room; ``completes`` is exact."""
+    tile that completes it), without the max-four room; 七对 by its odd counts, 乱牌 only
+    when no natural kind is held twice.  :func:`completes` is exact.  The entry is
+    ``[naturals or None, 配子 held, use or None, {tile: completes}]``."""
     if held % 3 != 1:
         return False
-    naturals, wilds = pei.split(ruleset, counts)
-    use = pei.use_of(ruleset, melds)
-    if hands.is_complete(naturals, wilds + 1, None) or \
-            (not melds and (hands.is_seven_pairs(naturals, wilds + 1)
-                            or is_luanpai(ruleset, naturals, wilds + 1, None, False))):
-        return [naturals, wilds, use, {}]
+    k, wilds = _natural_keys(ruleset, counts, keys)
+    if hands.is_complete_keys(k[0], k[1], k[2], k[3], wilds + 1):
+        return [None, wilds, None, {}]
+    if melds:
+        return False
+    w = pei.pei(ruleset).wild
+    odd = bytearray(counts).translate(_ODD).count(1) - (counts[w] & 1 if w is not None else 0)
+    if odd <= wilds + 1:
+        return [None, wilds, None, {}]
+    if ruleset.luanpai != "off" and (max(counts) <= 1 or (w is not None and counts[w] >= 2)):
+        naturals, _ = pei.split(ruleset, counts)
+        if is_luanpai(ruleset, naturals, wilds + 1, None, False):
+            return [naturals, wilds, None, {}]
     return False
 
 
 def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> bool:
     """Is the hand complete with ``tile`` taken from another seat (a plain tile; 白板 is
     W while it stands in)?  Exact, cached in the entry."""
-    naturals, wilds, use, cache = entry
+    cache = entry[3]
     got = cache.get(tile)
     if got is None:
+        naturals = entry[0]
+        if naturals is None:
+            naturals = entry[0] = pei.split(ruleset, counts)[0]
+        use = entry[2]
+        if use is None:
+            use = entry[2] = pei.use_of(ruleset, melds)
         k = pei.fold(ruleset, tile)
         naturals[k] += 1
         try:
-            got = _wins(ruleset, naturals, wilds, use, melds)
+            got = _wins(ruleset, naturals, entry[1], use, melds)
         finally:
             naturals[k] -= 1
         cache[tile] = got
@@ -168,7 +207,8 @@ def drawn_within_waits(ruleset: Ruleset, counts: Sequence[int]) -> bool:
 
 def waits(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[int]:
     """The plain tiles that complete a 13-tile (3k+1) hand, 白板 included while it stands
-    in for W; a kind whose four physical tiles the seat holds cannot come."""
+    in for W; a kind whose four physical tiles the seat holds (or three and the
+    indicator) cannot come."""
     held = list(counts)
     for m in melds:
         for t in m.tiles:
@@ -176,6 +216,8 @@ def waits(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -
     naturals, wilds = pei.split(ruleset, counts)
     use = pei.use_of(ruleset, melds)
     p = pei.pei(ruleset)
+    if p.indicator is not None:
+        held[p.indicator] += 1  # the turned indicator is one of its kind's four
     out = []
     for t in range(34):
         if held[t] >= 4 or t == p.wild:

@@ -143,3 +143,46 @@ def test_completes_agrees_with_is_winning_on_every_tile():
         c2 = list(c)
         c2[t] += 1
         assert wins.completes(r, entry, c, (), t) == wins.is_winning(r, c2, (), plain=t), t
+
+
+def test_wait_entry_is_a_superset_and_completes_is_exact():
+    # every tile that completes a 13-tile hand is found through seat_waits + completes
+    import random
+
+    from audits.rules.xuzhou.differential import random_hand
+    rng = random.Random(5)
+    checked = found = 0
+    for wild in ("5p", "7z", "5z", "1m"):
+        r = rules(wild, luanpai="shisanlan")
+        for _ in range(600):
+            got = random_hand(rng, r)
+            if got is None:
+                continue
+            c, melds = got
+            drop = rng.choice([k for k in range(34) if c[k]])
+            c[drop] -= 1
+            entry = wins.seat_waits(r, c, None, sum(c), melds)
+            held = list(c)
+            for m in melds:
+                held[m.of] += 3
+            held[indicator_of(r)] += 1
+            for t in range(34):
+                if t == pei_of(r) or held[t] >= 4:
+                    continue  # a dead 配子 discard; a fifth copy
+                c2 = list(c)
+                c2[t] += 1
+                want = wins.is_winning(r, c2, melds, plain=t)
+                checked += 1
+                found += want
+                assert (bool(entry) and wins.completes(r, entry, c, melds, t)) == want, (wild, c, t)
+    assert found > 50
+
+
+def pei_of(r):
+    from audits.rules.xuzhou import pei
+    return pei.pei(r).wild
+
+
+def indicator_of(r):
+    from audits.rules.xuzhou import pei
+    return pei.pei(r).indicator
