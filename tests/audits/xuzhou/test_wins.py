@@ -186,3 +186,31 @@ def pei_of(r):
 def indicator_of(r):
     from audits.rules.xuzhou import pei
     return pei.pei(r).indicator
+
+
+def test_melds_with_white_read_as_w():
+    r = rules("5p")
+    # a chow 4p 白 6p and a pong of 白 (= 5p): the meld use falls on 5p, not 白
+    chow = Meld("chow", T["4p"], (T["4p"], T["6p"], T["5z"]), 0, 0)
+    pong = Meld("pong", T["5z"], (T["5z"],) * 3, 0, 2)
+    from audits.rules import wilds
+    use = wilds.folded_meld_use([chow, pong], T["5p"], T["5z"])
+    assert use[T["5p"]] == 4 and use[T["5z"]] == 0 and use[T["4p"]] == 1
+    # 5p×4 in melds: no 配子 may read as 5p — 123m 456m + 配子 + 1z needs the 配子 as 1z
+    assert wins.is_winning(r, counts("123m 456m 1z 5p"), [chow, pong])
+    # near miss: a 配子 pair read as 5p is a fifth and sixth 5p; as another kind it is fine
+    assert wins.is_winning(r, counts("123m 456m 5p 5p"), [chow, pong])
+    assert not wins.is_winning(r, counts("123m 456m 1z 2z"), [chow, pong])
+
+
+def test_shisanyao_with_pei():
+    from audits.rules.special_hands import is_shisanyao
+    c = counts("19m 19p 19s 1234z 56z")  # 12 orphans: 中 missing
+    assert is_shisanyao(c, 2)            # one 配子 as 中, one doubling a kind
+    assert not is_shisanyao(c, 1)        # 13 tiles
+    c[T["1m"]] += 1
+    assert is_shisanyao(c, 1)            # the pair is natural, the 配子 is 中
+    # near miss: 中 has no room left (four seen elsewhere)
+    assert not is_shisanyao(c, 1, [4 if k == T["7z"] else 0 for k in range(34)])
+    # a non-orphan natural tile: never
+    assert not is_shisanyao(counts("19m 19p 19s 1234z 567z 5m"), 0)
