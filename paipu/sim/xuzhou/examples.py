@@ -99,10 +99,11 @@ def ex05_guohu(barred: bool = False) -> GameBuilder:
 def ex06_xiazui(on_discard: bool = False, bet: int = 2) -> GameBuilder:
     """§11.6 下嘴 (``xiazui = max_two``), bets 1, 0, 2, 1: seat 2 self-draws: seat 0 pays
     1 + 1 + 2 + 1 = 5, seat 1 3, seat 3 4; +12.  On seat 3's discard instead only seat 3
-    pays: 4.  (The 下嘴 part is paid under reason ``yangzhu``.)"""
+    pays: 4.  (The 下嘴 part is paid under reason ``yangzhu``; ``bet`` is seat 2's.)"""
     s = XuzhouScene("xz-ex06b" if on_discard else "xz-ex06a", {"xiazui": "max_two"})
+    bets = (1, 0, bet, 1)
     s.hand(0, {2: "234m 567m 789s 99p 45p", 3: "3p" if on_discard else ""}, indicator="1z",
-           reserve="" if on_discard else "3p", bets=(1, 0, bet, 1), avoid="3p 6p")
+           reserve="" if on_discard else "3p", bets=bets, avoid="3p 6p")
     s.discard(0)
     s.pass_turn(1)
     if on_discard:
@@ -110,12 +111,12 @@ def ex06_xiazui(on_discard: bool = False, bet: int = 2) -> GameBuilder:
         s.draw(3)
         s.discard(3, "3p")
         s.win([(2, ["jihu"], 0, 1)], "discard", "3p", from_seat=3)
-        s.settle([(3, 2, 1, "win"), (3, 2, 3, "yangzhu")])
+        s.settle([(3, 2, 1, "win"), (3, 2, bet + 1, "yangzhu")])
     else:
         s.draw(2, "3p")
         s.win([(2, ["jihu"], 0, 1)], "self_draw", "3p")
-        s.settle([(3, 2, 1, "win"), (3, 2, 3, "yangzhu"), (0, 2, 2, "win"), (0, 2, 3, "yangzhu"),
-                  (1, 2, 1, "win"), (1, 2, 2, "yangzhu")])
+        s.settle([(3, 2, 1, "win"), (3, 2, bet + 1, "yangzhu"), (0, 2, 2, "win"), (0, 2, bet + 1, "yangzhu"),
+                  (1, 2, 1, "win"), (1, 2, bet, "yangzhu")])
     return s.close()
 
 
