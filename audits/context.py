@@ -8,7 +8,7 @@ entry).  Rules are never decided here: every rule question goes to the family.
 
 from __future__ import annotations
 
-from typing import Any, Collection, Optional
+from typing import Any, Callable, Collection, Optional
 
 import msgspec
 
@@ -86,6 +86,12 @@ class AuditContext:
         self.wild: frozenset[int] = frozenset()
         self.max_reserve = 0
         self.tail_pool = 0
+        #: the family hooks asked on every discard or draw, bound once per ruleset (the hot path
+        #: reads no part of the family): ``claims.could_pong`` / ``could_kong`` and
+        #: ``table.replacement_source``
+        self.could_pong: Optional[Callable] = None
+        self.could_kong: Optional[Callable] = None
+        self.replacement_source: Optional[Callable] = None
         self.n = 0
         self.others: tuple[tuple[int, ...], ...] = ()
         # per game
@@ -155,6 +161,9 @@ class AuditContext:
         self.max_reserve = max(self.family.table.reserve(t.ruleset, k) for k in range(5))
         #: face-up tail tiles the family keeps as the kong-replacement pool
         self.tail_pool = self.family.table.tail_pool(t.ruleset)
+        self.could_pong = self.family.claims.could_pong
+        self.could_kong = self.family.claims.could_kong
+        self.replacement_source = self.family.table.replacement_source
         self.n = n = len(t.players)
         #: per seat: the other seats (the ones that could take its discard)
         self.others = tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
@@ -215,8 +224,8 @@ class AuditContext:
         got = self.waits[seat]
         if got is None:
             t = self.table
-            got = self.waits[seat] = self.family.wins.seat_waits(self.rules, t.hands[seat], t.keys[seat], t.held[seat],
-                                                           t.melds[seat])
+            got = self.waits[seat] = self.family.wins.seat_waits(self.rules, t.hands[seat], t.keys[seat],
+                                                                 t.held[seat], t.melds[seat])
         return got
 
     def completes(self, seat: int, tile: int) -> bool:
@@ -278,7 +287,7 @@ class AuditContext:
         fam = self.family
         if fam.claims.pass_values:
             return fam.claims.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, value=self.win_value,
-                                      rules=self.rules)
+                                             rules=self.rules)
         return fam.claims.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, rules=self.rules)
 
     def win_value(self, seat: int, tile: int, kong_discard: Optional[bool]) -> Optional[int]:

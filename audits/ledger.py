@@ -67,7 +67,7 @@ def expected_transfers(rules: Ruleset, n: int, how: Optional[str], winners: Sequ
         rules = msgspec.structs.replace(rules, players=n)
     fam = family_of(rules)
     return fam.settlement.settle(rules, list(scores) if scores is not None else [0] * n, list(winners),
-                      how if winners else None, from_seat, facts, scores is not None).transfers
+                                 how if winners else None, from_seat, facts, scores is not None).transfers
 
 
 def net_of(transfers: Iterable[ev.Transfer], n: int) -> list[int]:

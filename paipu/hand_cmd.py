@@ -115,7 +115,7 @@ def _payments(family: RuleFamily, ruleset: Ruleset, how: str, points: int) -> li
     """Who pays the winner what, as the family settles it (no bets, no 点鸡), by role."""
     winner, other = 0, 1
     settled = family.settlement.settle(ruleset, [0] * ruleset.players, [(winner, points)], how,
-                            None if how == "self_draw" else other, HandFacts(None, None), clamp=False)
+                                       None if how == "self_draw" else other, HandFacts(None, None), clamp=False)
     if how == "self_draw":
         amounts = sorted({t.amount for t in settled.transfers})
         return [{"payer": "each_other_player", "amount": a} for a in amounts]
@@ -246,7 +246,7 @@ def _transfers(family: RuleFamily, ruleset: Ruleset, how: str, points: int, seat
         raise InputError("the winner cannot be the discarder or the kong adder (--from-seat)")
     try:
         settled = family.settlement.settle(ruleset, [0] * n, [(seat, points)], how, from_seat, HandFacts(None, None),
-                                clamp=False)
+                                           clamp=False)
     except ValueError as e:
         raise InputError(str(e)) from None
     return [{"payer": t.payer, "payee": t.payee, "amount": t.amount, "reason": t.reason}

@@ -125,7 +125,7 @@ class Script:
         table = self.table
         tiles = [k for k in range(34) for _ in range(table.hands[seat][k])]
         sc = self.family.scoring.score(table.ruleset, tiles, table.melds[seat],
-                               WinContext("self_draw", TILE_INDEX[tile], after_kong=after_kong))
+                                       WinContext("self_draw", TILE_INDEX[tile], after_kong=after_kong))
         assert sc.wins, sc
         self._do(self.b.win, [(seat, sc.fans, sc.fan, sc.points)], "self_draw", tile)
         self._settle([(seat, sc.points)], "self_draw", None)
@@ -158,7 +158,7 @@ class Script:
         if self.settled == 0:
             op = self.r.opened
             for fe in family.billing.fees_at_first_settlement(op.billing, op.creator, op.fee, len(op.seats),
-                                                      len(table.players)):
+                                                              len(table.players)):
                 self._do(self.b.fee if fe.kind == "charged" else self.b.refund, fe.seat, fe.amount)
         self.settled += 1
 

@@ -47,7 +47,7 @@ def close_fee_window(ctx: AuditContext, e: ev.Event) -> None:
     ctx.fee_open = False
     opened = ctx.table.opened
     due = [f for f in ctx.family.billing.fees_at_first_settlement(opened.billing, ctx.table.creator, opened.fee,
-                                                          len(opened.seats), ctx.n) if f.kind == "charged"]
+                                                                  len(opened.seats), ctx.n) if f.kind == "charged"]
     if not due:
         return
     if not ctx.fee_events:

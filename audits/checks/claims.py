@@ -22,7 +22,7 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
     claim or a pass rule (the seat's hand stands until its own next draw or claim, when
     its passes end, so the judgement then is the judgement now)."""
     table = ctx.table
-    fam, rules, hands = ctx.family, ctx.rules, table.hands
+    could_pong, could_kong, rules, hands = ctx.could_pong, ctx.could_kong, ctx.rules, table.hands
     # most discards interest nobody: the sets are made only for a seat that could take it
     pong: "set[int] | frozenset[int]" = NOBODY
     kong: "set[int] | frozenset[int]" = NOBODY
@@ -33,9 +33,9 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
     for s in others:
         counts = hands[s]
         if counts[tile] >= 2:  # cheap pre-test: every pong or kong of a discard needs a pair of it
-            if fam.claims.could_pong(rules, counts, tile):
+            if could_pong(rules, counts, tile):
                 pong = {s} if pong is NOBODY else pong | {s}
-            if fam.claims.could_kong(rules, counts, tile):
+            if could_kong(rules, counts, tile):
                 kong = {s} if kong is NOBODY else kong | {s}
     # one record per game, filled afresh for each discard (no allocation on this hot path)
     d = ctx.discard_record
@@ -152,7 +152,7 @@ def chowed(ctx: AuditContext, e: ev.Chowed) -> None:
     seat = e.seat
     _family_rules(ctx, e, seat)
     ctx.violated(ctx.family.claims.check_chow(ctx.rules, ctx.n, seat, e.from_seat, TILE_INDEX[e.tile],
-                                       [TILE_INDEX[x] for x in e.tiles]), e, seat)
+                                              [TILE_INDEX[x] for x in e.tiles]), e, seat)
     _priority(ctx, e, seat, "chow")
     discard_settled(ctx, (seat,))
     ctx.apply(e)
@@ -177,7 +177,7 @@ def kong_exposed(ctx: AuditContext, e: ev.KongExposed) -> None:
     _family_rules(ctx, e, seat)
     kind = TILE_INDEX[e.kind]
     ctx.violated(ctx.family.claims.check_exposed_kong(ctx.rules, seat, e.from_seat, kind, TILE_INDEX[e.tile],
-                                               [TILE_INDEX[x] for x in e.tiles]), e, seat)
+                                                      [TILE_INDEX[x] for x in e.tiles]), e, seat)
     _pass_rule(ctx, e, seat, "kong", kind)
     _priority(ctx, e, seat, "kong")
     discard_settled(ctx, (seat,))
@@ -217,8 +217,8 @@ def kong_concealed(ctx: AuditContext, e: ev.KongConcealed) -> None:
     discard_settled(ctx)
     _own_turn(ctx, e, seat)
     _family_rules(ctx, e, seat)
-    ctx.violated(ctx.family.claims.check_concealed_kong(ctx.rules, TILE_INDEX[e.kind], [TILE_INDEX[x] for x in e.tiles]),
-                 e, seat)
+    ctx.violated(ctx.family.claims.check_concealed_kong(ctx.rules, TILE_INDEX[e.kind],
+                                                        [TILE_INDEX[x] for x in e.tiles]), e, seat)
     tail_full(ctx, e)
     ctx.apply(e)
     _after_meld(ctx, seat)

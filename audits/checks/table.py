@@ -172,7 +172,7 @@ def _replacement(ctx: AuditContext, e: ev.TileDrawn, t, seat: int) -> bool:
     """Whether the draw is the seat's kong replacement; with no face-up pool, the family
     says how a replacement is logged."""
     replacement = t.phase == "replacement" and t.pending_kong == seat
-    source = ctx.family.table.replacement_source
+    source = ctx.replacement_source
     if replacement and not ctx.tail_pool and source is not None and e.source != source(ctx.rules):
         want = source(ctx.rules)
         ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected=want, actual=e.source,
@@ -196,7 +196,7 @@ def _off_turn_wall_draw(ctx: AuditContext, e: ev.TileDrawn, t, seat: int) -> boo
 def _tail_draw(ctx: AuditContext, e: ev.TileDrawn, t, seat: int, tile: int) -> bool:
     """A tail draw: only a kong replacement takes one.  Whether it is a replacement."""
     replacement = _replacement(ctx, e, t, seat)
-    if not ctx.tail_pool and not t.tail_turned and ctx.family.table.replacement_source is not None:
+    if not ctx.tail_pool and not t.tail_turned and ctx.replacement_source is not None:
         # no face-up pool: a tail draw is the wall's last undrawn tile (its next one, by option)
         wall = t.wall
         at = t.wall_head if ctx.rules.kong_replacement == "head" else t.wall_tail

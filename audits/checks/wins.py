@@ -127,4 +127,4 @@ def _equal_reading(ctx: AuditContext, seat: int, tile: int, how: str, logged: ev
     want = sorted(logged.fans)
     return any(sorted(names) == want and total == best.fan
                for names, total, _ in fam.scoring.reading_fans(ctx.rules, ctx.hand_tiles(seat, tile, how),
-                                                       ctx.table.melds[seat], ctx_win))
+                                                               ctx.table.melds[seat], ctx_win))

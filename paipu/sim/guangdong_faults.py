@@ -50,8 +50,8 @@ def _settlement(table, won: ev.HandWon, transfers: Optional[list]) -> tuple[ev.H
     if transfers is None:
         fam = family_of(table.ruleset)
         facts = fam.settlement.table_facts(table.ruleset, table, won)
-        settled = fam.settlement.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in won.winners], won.how,
-                             won.from_seat, facts)
+        settled = fam.settlement.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in won.winners],
+                                        won.how, won.from_seat, facts)
         transfers, scores = settled.transfers, settled.scores
     else:
         scores = list(table.scores)
@@ -156,7 +156,7 @@ def f_kong_payment_undue(ctx: _Ctx):
     fam = family_of(table.ruleset)
     facts = fam.settlement.table_facts(table.ruleset, table, e)
     due = fam.settlement.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in e.winners], e.how,
-                     e.from_seat, facts).transfers
+                                e.from_seat, facts).transfers
     w = e.winners[0].seat
     payer = (w + 1 + ctx.rng.randrange(3)) % 4
     return _settle_after(ctx, i, e, [*due, ev.Transfer(payer=payer, payee=w, amount=table.ruleset.base, reason="kong")])
@@ -597,8 +597,8 @@ def f_dealer_passed_after_multi_win(ctx: _Ctx):
     for x in (*decls, won):
         r.apply(msgspec.structs.replace(x, seq=r.table.seq + 1))
     facts = fam.settlement.table_facts(table.ruleset, table, won)
-    settled = fam.settlement.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in winners], "discard",
-                         a.seat, facts)
+    settled = fam.settlement.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in winners],
+                                    "discard", a.seat, facts)
     st = _mk(ev.HandSettled, won, transfers=settled.transfers, scores=settled.scores)
     fees = _first_fee(ctx, i)
     start = _mk(ev.HandStarted, st, hand=table.hand + 1, dealer=(dealer + 1) % 4)

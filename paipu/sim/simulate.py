@@ -513,9 +513,9 @@ class _Hand:
         family = self.family
         #: the family's rules :func:`claim_offers` asks on every discard (with the kept wait
         #: entries and the anomaly's illegal claimer)
-        self.claim_rules = (family.own.event_checks, family.wins.completes, family.claims.exposed_kong_options, family.claims.could_pong,
-                            family.claims.chow_options, family.wins.seat_waits, self.ask.waits, self.ask.fresh,
-                            game.cfg.illegal_claimer)
+        self.claim_rules = (family.own.event_checks, family.wins.completes, family.claims.exposed_kong_options,
+                            family.claims.could_pong, family.claims.chow_options, family.wins.seat_waits,
+                            self.ask.waits, self.ask.fresh, game.cfg.illegal_claimer)
         #: the family's exhaustive-draw reserve by the number of kongs declared (asked once each)
         self.reserves: dict[int, int] = {}
 
@@ -767,8 +767,8 @@ class _Hand:
         if how == "discard" and len(winners) > 1 and self.family.wins.win_context is not None:
             # the family may score a winner by how many won (一炮三响)
             winners = [(s, self.family.scoring.score(self.rules, tiles_of(self.table.hands[s]) + [tile], self.table.melds[s],
-                                             self.ask.context(s, how, tile, kong_discard=self._kong_discard,
-                                                           winners=len(winners)))) for s, _ in winners]
+                                                     self.ask.context(s, how, tile, kong_discard=self._kong_discard,
+                                                                   winners=len(winners)))) for s, _ in winners]
         ws = []
         for s, sc in winners:
             for f in sc.fans:
@@ -892,7 +892,7 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
             if kong_ok is None:
                 kong_ok = hand.can_kong_now()
             if kong_ok and not last and hand.family.claims.pass_violation(hand.book, s, "kong", t, _always_legal,
-                                                                   rules=rules) is None:
+                                                                          rules=rules) is None:
                 o["kong"] = list(kongs[0])  # natural tiles first
         if pong:
             c.append("pong")

@@ -33,8 +33,9 @@ def chow(low: str) -> Meld:
 def score(hand: str, melds=(), how="discard", win=None, rules=GD, **ctx):
     tiles = parse_hand(hand)
     win_tile = ti(win) if win else tiles[-1]
-    return FAM.scoring.score(rules, tiles, list(melds), WinContext(how=how, win_tile=win_tile, seat_wind=ctx.pop("seat", 1),
-                                                           round_wind=ctx.pop("round", 0), **ctx))
+    return FAM.scoring.score(rules, tiles, list(melds), WinContext(how=how, win_tile=win_tile,
+                                                                   seat_wind=ctx.pop("seat", 1),
+                                                                   round_wind=ctx.pop("round", 0), **ctx))
 
 
 # (concealed with the winning tile, melds, how, fans of the best reading, raw fan, P)
