@@ -1,7 +1,9 @@
 """What every ruleset must answer: the rule family interface.
 
 A :class:`RuleFamily` is frozen data plus a few named functions (the pokerkit
-shape, not a class tree).  The audit's walker and check modules, the simulator's
+shape, not a class tree), in parts that follow the finding catalogue's groups:
+``table``, ``claims``, ``wins``, ``scoring``, ``settlement``, ``billing`` and the
+family's ``own`` checks.  The audit's walker and check modules, the simulator's
 bots, the fault injector and ``paipu hand`` reach the rules only through a family
 (:func:`audits.rules.family_of`), so each rule exists once, in its family's
 package (``audits/rules/qujing/`` for Qujing 飞小鸡 / 飞白板 / 双鬼).
@@ -9,8 +11,9 @@ package (``audits/rules/qujing/`` for Qujing 飞小鸡 / 飞白板 / 双鬼).
 The neutral vocabulary the families share is here too: a claim check's
 :class:`Violation` (a catalogue code with expected/actual), the win context
 (:class:`WinContext`), a scored hand (:class:`Score`), one hand's settlement
-(:class:`Settlement`), the billing events (:class:`FeeEvent`) and the pass book
-(:class:`PassBook`: what each seat let go since its own last action).
+(:class:`Settlement`), the billing events (:class:`FeeEvent`), the pass book
+(:class:`PassBook`: what each seat let go since its own last action) and a
+family's word on a discard (:class:`DiscardVerdict`).
 """
 
 from __future__ import annotations
