@@ -11,7 +11,8 @@
 
 from __future__ import annotations
 
-from ..family import RuleFamily, WinContext
+from ..family import (BillingRules, ClaimRules, DiscardVerdict, OwnRules, RuleFamily, ScoringRules,
+                      SettlementRules, TableRules, WinContext, WinRules)
 from ..guangdong import table as guangdong_table
 from ..qujing import claims as qujing_claims
 from ..qujing import settlement as qujing_settlement
@@ -26,77 +27,100 @@ def win_context(ruleset, table, seat, how, tile, after_kong, kong_discard, winne
                       heavenly="tianhe" if tian else "", winners=winners)
 
 
+def discard_rule(ruleset, table, seat, tile) -> DiscardVerdict:
+    """``TableRules.discard_rule``: a discarded 配子 is dead, or forbidden (§3.3)."""
+    dead, violation = claims.discard_verdict(ruleset, tile)
+    return DiscardVerdict(dead, violation)
+
+
 def _next_dealer(dealer, winners, how=None, from_seat=None) -> int:
-    # never asked: ``dealer_after`` (which reads draw_dealer) replaces it
+    # asked only where ``dealer_after`` (which reads draw_dealer) is not: the default draw_dealer
     return dealer if not winners or dealer in winners else (dealer + 1) % 4
 
 
 XUZHOU = RuleFamily(
     name="xuzhou",
-    # the hand's 配子 kind: the logged W the walker swaps into ``wilds``
-    wild_kinds=qujing_claims.wild_kinds,
-    # §2: no face-up tail; replacements from the tail; 流局 at draw_reserve
-    tail_pool=guangdong_table.tail_pool,
-    remaining=guangdong_table.remaining,
-    reserve=guangdong_table.reserve,
-    replacement_source=guangdong_table.replacement_source,
-    claim_rank=claims.CLAIM_RANK,
-    check_chow=claims.check_chow,
-    check_pong=claims.check_pong,
-    check_exposed_kong=claims.check_exposed_kong,
-    check_added_kong=claims.check_added_kong,
-    check_concealed_kong=claims.check_concealed_kong,
-    could_pong=claims.could_pong,
-    could_kong=claims.could_kong,
-    chow_options=claims.chow_options,
-    exposed_kong_options=claims.exposed_kong_options,
-    concealed_kong_options=claims.concealed_kong_options,
-    added_kong_options=claims.added_kong_options,
-    can_rob=qujing_claims.can_rob,
-    # 过胡 (§6) exactly Qujing's; no 过手碰 / 过手杠
-    tile_passes=(),
-    pass_violation=qujing_claims.pass_violation,
-    score=fans.score_hand,
-    reading_fans=fans.reading_fans,
-    is_winning=wins.is_winning,
-    waits=wins.waits,
-    seat_waits=wins.seat_waits,
-    completes=wins.completes,
-    drawn_within_waits=wins.drawn_within_waits,
-    fan_enough=fans.fan_enough,
-    points=fans.points,
-    fan_values=fans.FAN_VALUES,
-    fan_chinese=fans.CHINESE,
-    describe_wait=wins.describe_wait,
-    hand_facts=settlement.hand_facts,
-    settle=settlement.settle,
-    transfer_labels=settlement.LABELS,
-    transfer_groups=((("win",), "TRANSFER_MISMATCH"), (("yangzhu",), "YANGZHU_MISMATCH"),
-                     (("kong",), "KONG_PAYMENT_MISMATCH")),
-    transfer_code=settlement.transfer_code,
-    net_reasons=((), "TRANSFER_MISMATCH"),
-    check_bet=settlement.check_bet,
-    start_points=qujing_settlement.start_points,
-    check_room=qujing_settlement.check_room,
-    game_over=settlement.game_over,
-    first_dealer=guangdong_table.first_dealer,
-    next_dealer=_next_dealer,
-    dealer_after=settlement.dealer_after,
-    fees_at_first_settlement=qujing_settlement.fees_at_first_settlement,
-    fees_at_resize=qujing_settlement.fees_at_resize,
-    win_context=win_context,
-    winner_points=fans.winner_points,
-    fan_finding=fans.fan_finding,
-    table_facts=settlement.table_facts,
-    event_checks=lambda ruleset, table, event: [],
-    # §8: transfers compare as sums per (payer, payee, reason); their order is no finding
-    payment_order=False,
-    # 截和 (multi_win off): the first legal declarer from the discarder's 下家
-    observes=guangdong_table.OBSERVES,
-    observe=guangdong_table.observe,
-    data={"observe_after": frozenset()},
+    table=TableRules(
+        # the hand's 配子 kind: the logged W the walker swaps into ``wilds``
+        wild_kinds=qujing_claims.wild_kinds,
+        # §2: no face-up tail; replacements from the tail; 流局 at draw_reserve
+        tail_pool=guangdong_table.tail_pool,
+        remaining=guangdong_table.remaining,
+        reserve=guangdong_table.reserve,
+        first_dealer=guangdong_table.first_dealer,
+        next_dealer=_next_dealer,
+        dealer_after=settlement.dealer_after,
+        replacement_source=guangdong_table.replacement_source,
+        wild_of=pei.wild_of,
+        discard_rule=discard_rule,
+    ),
+    claims=ClaimRules(
+        claim_rank=claims.CLAIM_RANK,
+        check_chow=claims.check_chow,
+        check_pong=claims.check_pong,
+        check_exposed_kong=claims.check_exposed_kong,
+        check_added_kong=claims.check_added_kong,
+        check_concealed_kong=claims.check_concealed_kong,
+        could_pong=claims.could_pong,
+        could_kong=claims.could_kong,
+        chow_options=claims.chow_options,
+        exposed_kong_options=claims.exposed_kong_options,
+        concealed_kong_options=claims.concealed_kong_options,
+        added_kong_options=claims.added_kong_options,
+        can_rob=qujing_claims.can_rob,
+        # 过胡 (§6) exactly Qujing's; no 过手碰 / 过手杠
+        tile_passes=(),
+        pass_violation=qujing_claims.pass_violation,
+    ),
+    wins=WinRules(
+        is_winning=wins.is_winning,
+        waits=wins.waits,
+        seat_waits=wins.seat_waits,
+        completes=wins.completes,
+        drawn_within_waits=wins.drawn_within_waits,
+        fan_enough=fans.fan_enough,
+        describe_wait=wins.describe_wait,
+        win_context=win_context,
+    ),
+    scoring=ScoringRules(
+        score=fans.score_hand,
+        reading_fans=fans.reading_fans,
+        points=fans.points,
+        fan_values=fans.FAN_VALUES,
+        fan_chinese=fans.CHINESE,
+        winner_points=fans.winner_points,
+        fan_finding=fans.fan_finding,
+        payer_points=settlement.payer_points,
+    ),
+    settlement=SettlementRules(
+        hand_facts=settlement.hand_facts,
+        settle=settlement.settle,
+        transfer_labels=settlement.LABELS,
+        transfer_groups=((("win",), "TRANSFER_MISMATCH"), (("yangzhu",), "YANGZHU_MISMATCH"),
+                         (("kong",), "KONG_PAYMENT_MISMATCH")),
+        transfer_code=settlement.transfer_code,
+        net_reasons=((), "TRANSFER_MISMATCH"),
+        check_bet=settlement.check_bet,
+        start_points=qujing_settlement.start_points,
+        check_room=qujing_settlement.check_room,
+        game_over=settlement.game_over,
+        table_facts=settlement.table_facts,
+        # §8: transfers compare as sums per (payer, payee, reason); their order is no finding
+        payment_order=False,
+    ),
+    billing=BillingRules(
+        fees_at_first_settlement=qujing_settlement.fees_at_first_settlement,
+        fees_at_resize=qujing_settlement.fees_at_resize,
+    ),
+    own=OwnRules(
+        # 截和 (multi_win off): the first legal declarer from the discarder's 下家 (Guangdong's rule)
+        observes=guangdong_table.OBSERVES,
+        observe=guangdong_table.observe,
+        event_checks=lambda ruleset, table, event: [],
+    ),
     codes={"below_min_fan": "WIN_BELOW_MIN_FAN", "rob_kong_exposed": "ROB_EXPOSED_KONG",
            "rob_kong_concealed": "ROB_CONCEALED_KONG"},
+    data={"observe_after": frozenset()},
 )
 
-__all__ = ["XUZHOU", "pei", "win_context"]
+__all__ = ["XUZHOU", "discard_rule", "pei", "win_context"]
