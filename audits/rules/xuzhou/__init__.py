@@ -70,7 +70,7 @@ XUZHOU = RuleFamily(
         can_rob=qujing_claims.can_rob,
         # 过胡 (§6) exactly Qujing's; no 过手碰 / 过手杠
         tile_passes=(),
-        pass_violation=qujing_claims.pass_violation,
+        pass_violation=claims.pass_violation,
     ),
     wins=WinRules(
         is_winning=wins.is_winning,

@@ -148,6 +148,15 @@ def added_kong_options(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[
     return [(m.of, m.of) for m in melds if m.kind == "pong" and m.of != w and counts[m.of] >= 1]
 
 
+def pass_violation(book, seat: int, claim: str, tile: int, judge, rules: Optional[Ruleset] = None) -> Optional[str]:
+    """过胡 (§6), exactly Qujing's rule: a legal win let go bars every discard win and every
+    rob until the seat's own next draw, chow, pong or kong.  No pong or kong is ever barred
+    (no 过手碰 / 过手杠 here)."""
+    if claim != "win":
+        return None
+    return qujing.pass_violation(book, seat, claim, tile, judge, rules)
+
+
 class DiscardVerdict(NamedTuple):
     """A discard judged: ``dead`` (it opens no claim and no win) and the rule it breaks."""
 
@@ -171,4 +180,4 @@ def discard_verdict(ruleset: Ruleset, tile: int) -> DiscardVerdict:
 
 __all__ = ["CLAIM_RANK", "DiscardVerdict", "added_kong_options", "check_added_kong", "check_chow",
            "check_concealed_kong", "check_exposed_kong", "check_pong", "chow_options", "concealed_kong_options",
-           "could_kong", "could_pong", "discard_verdict", "exposed_kong_options"]
+           "could_kong", "could_pong", "discard_verdict", "exposed_kong_options", "pass_violation"]

@@ -80,3 +80,11 @@ def test_discard_verdict():
     assert v.dead and v.violation.code == "SPECIAL_TILE_DISCARDED"
     # near miss: a 白板 is a natural tile, live
     assert claims.discard_verdict(rules("5p", wild_discard="forbidden"), T["5z"]) == (False, None)
+
+
+def test_no_pass_bars_a_pong_or_kong():
+    from audits.rules.family import PassBook
+    book = PassBook(4, ())
+    book.let_wins_go([1], [], T["3m"], False)
+    assert claims.pass_violation(book, 1, "pong", T["3m"], lambda s, t, kd: True) is None
+    assert claims.pass_violation(book, 1, "win", T["3m"], lambda s, t, kd: True) == "WIN_DURING_GUOHU"
