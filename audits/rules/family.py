@@ -146,12 +146,15 @@ class FeeEvent(NamedTuple):
 class HandFacts(NamedTuple):
     """What a settlement needs besides the winners, read from the table by the family:
     养猪 bets and 点鸡 tallies by seat (``None`` when the room does not play them);
-    ``extra``: a family's own facts (Guangdong: the 包 liabilities and kongs)."""
+    ``extra``: a family's own facts (Guangdong: the 包 liabilities and kongs); ``dealer``:
+    the hand's dealer, for families whose money depends on it (坐庄 bonuses)."""
 
     bets: Optional[list[int]]
     tallies: Optional[list[int]]
     #: a family's own facts (Sichuan: the hand's money book, ``sichuan.settlement.Book``)
     extra: Any = None
+    #: the hand's dealer (None: not known, e.g. ``paipu hand`` without ``--dealer``)
+    dealer: Optional[int] = None
 
 
 class PassBook:

@@ -17,7 +17,7 @@ finding.  :func:`derive` writes each payment step by step for ``--explain``.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Sequence
+from typing import Optional, Sequence
 
 from schema.events import Transfer
 from schema.ruleset import Ruleset
@@ -27,12 +27,6 @@ from ..family import HandFacts, Settlement, Violation, WinHow
 #: 下嘴: the most a seat may bet per hand, by option
 XIAZUI_MAX = {"off": None, "max_one": 1, "max_two": 2}
 LABELS = {"win": "pays", "yangzhu": "pays 下嘴"}
-
-
-class XuzhouFacts(NamedTuple):
-    """What the settlement reads from the table: the hand's dealer."""
-
-    dealer: int
 
 
 def seat_order_from(start: int, n: int) -> list[int]:
@@ -97,7 +91,7 @@ def settle(ruleset: Ruleset, scores: Sequence[int], winners: Sequence[tuple[int,
            how: Optional[WinHow] = None, from_seat: Optional[int] = None,
            facts: HandFacts = HandFacts(None, None), clamp: bool = True) -> Settlement:
     """Settle one hand (§8.4); no score floor (``clamp`` is accepted and ignored)."""
-    dealer = facts.extra.dealer if isinstance(facts.extra, XuzhouFacts) else -1
+    dealer = facts.dealer if facts.dealer is not None else -1
     transfers, _ = derive(ruleset, len(scores), winners, how, from_seat, dealer, facts.bets)
     after = list(scores)
     for t in transfers:
@@ -111,7 +105,7 @@ def payer_points(ruleset: Ruleset, winner, score, facts: HandFacts) -> dict[int,
     the winner under reason ``win`` — P with the 坐庄 bonus where the dealer is the payer or
     the winner (the 下嘴 part is paid apart, under ``yangzhu``)."""
     p = score.points if score is not None else winner.points
-    dealer = facts.extra.dealer if isinstance(facts.extra, XuzhouFacts) else -1
+    dealer = facts.dealer if facts.dealer is not None else -1
     return {x.seat: dealer_part(ruleset, p, dealer in (x.seat, winner.seat))[0]
             for x in (getattr(winner, "payers", None) or ())}
 
@@ -131,7 +125,7 @@ def hand_facts(ruleset: Ruleset, received, bets: Sequence[int]) -> HandFacts:
 
 def table_facts(ruleset: Ruleset, table, won=None) -> HandFacts:
     """The bets and the hand's dealer, from the table."""
-    return HandFacts(list(table.bets) if ruleset.xiazui != "off" else None, None, XuzhouFacts(table.dealer))
+    return HandFacts(list(table.bets) if ruleset.xiazui != "off" else None, None, None, table.dealer)
 
 
 def check_bet(ruleset: Ruleset, bet: int, placed_before: bool, dealt: bool) -> Optional[Violation]:
@@ -162,5 +156,5 @@ def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
     return False
 
 
-__all__ = ["LABELS", "XIAZUI_MAX", "XuzhouFacts", "check_bet", "dealer_after", "dealer_part", "derive",
+__all__ = ["LABELS", "XIAZUI_MAX", "check_bet", "dealer_after", "dealer_part", "derive",
            "game_over", "hand_facts", "payer_points", "payers", "settle", "table_facts", "transfer_code"]

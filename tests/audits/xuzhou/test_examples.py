@@ -6,7 +6,6 @@ import pytest
 from audits.rules.family import HandFacts, PassBook, WinContext
 from audits.rules.qujing import claims as qujing_claims
 from audits.rules.xuzhou import fans, settlement, wins
-from audits.rules.xuzhou.settlement import XuzhouFacts
 from schema.tiles import TILE_INDEX as T
 
 from .helpers import counts, rules, tiles
@@ -15,7 +14,7 @@ DEALER = 0
 
 
 def settle(r, winners, how, from_seat=None, bets=None, dealer=DEALER):
-    facts = HandFacts(bets, None, XuzhouFacts(dealer))
+    facts = HandFacts(bets, None, None, dealer)
     return settlement.settle(r, [0, 0, 0, 0], winners, how, from_seat, facts)
 
 

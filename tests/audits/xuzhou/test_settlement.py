@@ -4,17 +4,16 @@ import pytest
 
 from audits.rules.family import HandFacts
 from audits.rules.xuzhou import settlement
-from audits.rules.xuzhou.settlement import XuzhouFacts
 
 from .helpers import rules
 
 
 def test_rob_is_paid_by_the_adder_as_a_discard():
     r = rules("5p", dianpao_units=2, zimo_units=1)
-    s = settlement.settle(r, [0] * 4, [(2, 2)], "robbed_kong", 3, HandFacts(None, None, XuzhouFacts(0)))
+    s = settlement.settle(r, [0] * 4, [(2, 2)], "robbed_kong", 3, HandFacts(None, None, None, 0))
     assert [(t.payer, t.payee, t.amount, t.reason) for t in s.transfers] == [(3, 2, 2, "win")]
     # near miss: the adder is the dealer: +1
-    s = settlement.settle(r, [0] * 4, [(2, 2)], "robbed_kong", 3, HandFacts(None, None, XuzhouFacts(3)))
+    s = settlement.settle(r, [0] * 4, [(2, 2)], "robbed_kong", 3, HandFacts(None, None, None, 3))
     assert s.transfers[0].amount == 3
 
 
@@ -61,8 +60,8 @@ def test_payer_points_per_pair():
     from types import SimpleNamespace as NS
     r = rules("5p")
     winner = NS(seat=2, points=1, payers=[NS(seat=0), NS(seat=1), NS(seat=3)])
-    facts = HandFacts(None, None, XuzhouFacts(0))
+    facts = HandFacts(None, None, None, 0)
     assert settlement.payer_points(r, winner, None, facts) == {0: 2, 1: 1, 3: 1}
     # near miss: the winner is the dealer: every pair carries the bonus
-    assert settlement.payer_points(r, winner, None, HandFacts(None, None, XuzhouFacts(2))) == {0: 2, 1: 2, 3: 2}
+    assert settlement.payer_points(r, winner, None, HandFacts(None, None, None, 2)) == {0: 2, 1: 2, 3: 2}
     assert settlement.payer_points(r, NS(seat=2, points=1, payers=None), None, facts) == {}
