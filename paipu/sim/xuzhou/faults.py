@@ -186,7 +186,10 @@ def f_pei_in_pong(ctx: _Ctx):
 
 def f_pei_discard_forbidden(ctx: _Ctx):
     """A 配子 discarded in a room that forbids it (``wild_discard = forbidden``)."""
-    i, _ = ctx.pick(_pei_discards(ctx))
+    found = _pei_discards(ctx)
+    if not found:
+        raise NotApplicable("no 配子 was discarded")
+    i = found[0][0]  # the room's first: the room closes right after it
     opened = ctx.events[0]
     merged = msgspec.structs.asdict(opened.options) | {"wild_discard": "forbidden"}
     ctx.events[0] = msgspec.structs.replace(opened, options=msgspec.convert(merged, ev.RulesetOverrides))
