@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from ..family import (BillingRules, ClaimRules, DiscardVerdict, OwnRules, RuleFamily, ScoringRules,
+from ..family import (BillingRules, ClaimRules, OwnRules, RuleFamily, ScoringRules,
                       SettlementRules, TableRules, WinContext, WinRules)
 from ..guangdong import table as guangdong_table
 from ..qujing import claims as qujing_claims
@@ -25,12 +25,6 @@ def win_context(ruleset, table, seat, how, tile, after_kong, kong_discard, winne
     tian = guangdong_table.heavenly(ruleset, table, seat, how) == "tianhe"
     return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard,
                       heavenly="tianhe" if tian else "", winners=winners)
-
-
-def discard_rule(ruleset, table, seat, tile) -> DiscardVerdict:
-    """``TableRules.discard_rule``: a discarded 配子 is dead, or forbidden (§3.3)."""
-    dead, violation = claims.discard_verdict(ruleset, tile)
-    return DiscardVerdict(dead, violation)
 
 
 def _next_dealer(dealer, winners, how=None, from_seat=None) -> int:
@@ -52,7 +46,7 @@ XUZHOU = RuleFamily(
         dealer_after=settlement.dealer_after,
         replacement_source=guangdong_table.replacement_source,
         wild_of=pei.wild_of,
-        discard_rule=discard_rule,
+        discard_rule=claims.discard_rule,
     ),
     claims=ClaimRules(
         claim_rank=claims.CLAIM_RANK,
@@ -123,4 +117,4 @@ XUZHOU = RuleFamily(
     data={"observe_after": frozenset()},
 )
 
-__all__ = ["XUZHOU", "discard_rule", "pei", "win_context"]
+__all__ = ["XUZHOU", "pei", "win_context"]

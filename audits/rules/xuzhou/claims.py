@@ -10,7 +10,7 @@ they are reused by reference, not restated.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Sequence
+from typing import Optional, Sequence
 
 import msgspec
 
@@ -18,7 +18,7 @@ from replay.melds import Meld
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_NAMES
 
-from ..family import Violation
+from ..family import DiscardVerdict, Violation
 from ..qujing import claims as qujing
 from . import pei
 
@@ -91,14 +91,23 @@ def _natural(ruleset: Ruleset, counts: Sequence[int]) -> list[int]:
     return pei.split(ruleset, counts)[0]
 
 
+def _naturals_of(ruleset: Ruleset, counts: Sequence[int], discard: int) -> int:
+    """Natural tiles held of the discard's kind (-1 for a 配子 discard: it opens no claim):
+    a 白板 discard is a W, and the W tiles a seat holds as naturals are its 白板."""
+    p = pei.pei(ruleset)
+    if discard == p.wild:
+        return -1
+    return counts[discard]  # a 白板 discard: the 白板 held are the natural Ws; else the kind itself
+
+
 def could_pong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:
     """Two natural tiles of the discard's kind; a 配子 discard opens no claim."""
-    return not pei.is_pei(ruleset, discard) and _natural(ruleset, counts)[pei.fold(ruleset, discard)] >= 2
+    return _naturals_of(ruleset, counts, discard) >= 2
 
 
 def could_kong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:
     """Three natural tiles of the discard's kind."""
-    return not pei.is_pei(ruleset, discard) and _natural(ruleset, counts)[pei.fold(ruleset, discard)] >= 3
+    return _naturals_of(ruleset, counts, discard) >= 3
 
 
 def _physical(ruleset: Ruleset, kind: int) -> Optional[int]:
@@ -157,27 +166,22 @@ def pass_violation(book, seat: int, claim: str, tile: int, judge, rules: Optiona
     return qujing.pass_violation(book, seat, claim, tile, judge, rules)
 
 
-class DiscardVerdict(NamedTuple):
-    """A discard judged: ``dead`` (it opens no claim and no win) and the rule it breaks."""
-
-    dead: bool
-    violation: Optional[Violation]
-
-
 _LIVE = DiscardVerdict(False, None)
+_DEAD = DiscardVerdict(True, None)
 
 
-def discard_verdict(ruleset: Ruleset, tile: int) -> DiscardVerdict:
-    """A discarded 配子 (§3.3, ``wild_discard``): ``dead`` — allowed, nobody may claim or
-    win on it; ``forbidden`` — SPECIAL_TILE_DISCARDED (and dead too)."""
-    if not pei.is_pei(ruleset, tile):
+def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdict:
+    """``TableRules.discard_rule``: a discarded 配子 (§3.3, ``wild_discard``) is ``dead`` —
+    allowed, nobody may claim or win on it — or ``forbidden``: SPECIAL_TILE_DISCARDED (and
+    dead too).  Every other discard is live.  (Asked on every discard: one set look-up.)"""
+    if tile not in qujing.wild_kinds(ruleset):
         return _LIVE
     if ruleset.wild_discard == "forbidden":
         return DiscardVerdict(True, Violation("SPECIAL_TILE_DISCARDED", f"a 配子 {TILE_NAMES[tile]} discarded",
                                               "no 配子 discard", TILE_NAMES[tile]))
-    return DiscardVerdict(True, None)
+    return _DEAD
 
 
-__all__ = ["CLAIM_RANK", "DiscardVerdict", "added_kong_options", "check_added_kong", "check_chow",
+__all__ = ["CLAIM_RANK", "added_kong_options", "check_added_kong", "check_chow",
            "check_concealed_kong", "check_exposed_kong", "check_pong", "chow_options", "concealed_kong_options",
-           "could_kong", "could_pong", "discard_verdict", "exposed_kong_options", "pass_violation"]
+           "could_kong", "could_pong", "discard_rule", "exposed_kong_options", "pass_violation"]

@@ -14,7 +14,6 @@ from typing import Iterator, Optional, Sequence
 
 from replay.melds import Meld
 from schema.ruleset import Ruleset
-from schema.tiles import TILE_NAMES
 
 from .. import hands
 from ..family import Score, WinContext
@@ -90,9 +89,14 @@ def reading_fans(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Mel
 
 
 def _reading(ruleset: Ruleset, counts: list[int], melds: Sequence[Meld], ctx: WinContext):
-    """One standard reading for ``--explain`` (the groups and what each 配子 stands for)."""
+    """A standard reading of a hand without 配子 (its groups, for ``paipu hand`` and
+    ``--explain``).  With 配子 the names say how they ran (跑配成牌 or read as W): the
+    search over what each 配子 stands for is left out of the audit's path (it would cost
+    more than the whole win check)."""
     naturals, wilds = pei.split(ruleset, counts, ctx.plain_tile)
-    for r in hands.readings(naturals, wilds, pei.use_of(ruleset, melds), bool(melds)):
+    if wilds:
+        return None
+    for r in hands.readings(naturals, 0, None, bool(melds)):
         return r
     return None
 
@@ -116,8 +120,6 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
              f"3. P = U × B = {u} × {ruleset.base} = {p} (U = "
              + ("zimo_units, a self-draw)" if ctx.how == "self_draw" else "dianpao_units, a discard or rob)")]
     r = _reading(ruleset, counts, melds, ctx) if "jihu" in names else None
-    if r is not None and r.wild_assignments:
-        steps.insert(1, "   配子 as " + " ".join(TILE_NAMES[t] for t in r.wild_assignments))
     return Score(True, True, names, 0, 0, p, r, "", steps)
 
 

@@ -69,19 +69,27 @@ class Pei(NamedTuple):
 
 
 _PEI: dict[tuple, Pei] = {}
+#: id(ruleset) -> (ruleset, its Pei): the hot path asks once per discard and draw
+_BY_RULES: dict[int, tuple[Ruleset, Pei]] = {}
 
 
 def pei(ruleset: Ruleset) -> Pei:
-    """The hand's :class:`Pei` (cached per W, ``wild_from`` and stand-in)."""
+    """The hand's :class:`Pei` (cached per ruleset object, and per W, ``wild_from`` and stand-in)."""
+    got = _BY_RULES.get(id(ruleset))
+    if got is not None and got[0] is ruleset:
+        return got[1]
     key = (ruleset.wilds, ruleset.wild_from, ruleset.wild_stand_in)
-    got = _PEI.get(key)
-    if got is None:
+    p = _PEI.get(key)
+    if p is None:
         wild = TILE_INDEX[ruleset.wilds[0]] if ruleset.wilds else None
         stand = TILE_INDEX[ruleset.wild_stand_in] if ruleset.wild_stand_in else None
         indicator = indicator_of(ruleset, wild) if wild is not None else None
         active = stand if shared.stand_in_active(wild, stand) else None
-        got = _PEI[key] = Pei(wild, active, indicator, tuple(shared.wild_use(None, indicator, wild, stand)))
-    return got
+        p = _PEI[key] = Pei(wild, active, indicator, tuple(shared.wild_use(None, indicator, wild, stand)))
+    if len(_BY_RULES) > 4096:  # bounded: a long audit keeps a small memory
+        _BY_RULES.clear()
+    _BY_RULES[id(ruleset)] = (ruleset, p)
+    return p
 
 
 def split(ruleset: Ruleset, counts: Sequence[int], plain: Optional[int] = None) -> tuple[list[int], int]:
@@ -116,7 +124,7 @@ def use_of(ruleset: Ruleset, melds: Sequence) -> list[int]:
 def fold(ruleset: Ruleset, tile: int) -> int:
     """The kind a natural tile plays as (白板 is W while it stands in)."""
     p = pei(ruleset)
-    return p.wild if p.stand_in is not None and tile == p.stand_in else tile
+    return p.wild if tile == p.stand_in else tile  # stand_in is None unless it reads as W
 
 
 def is_pei(ruleset: Ruleset, tile: int) -> bool:

@@ -52,13 +52,14 @@ def payers(how: WinHow, winner: int, from_seat: Optional[int], n: int) -> list[i
 
 
 def derive(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how: Optional[WinHow],
-           from_seat: Optional[int], dealer: int, bets: Optional[Sequence[int]] = None
-           ) -> tuple[list[Transfer], list[str]]:
+           from_seat: Optional[int], dealer: int, bets: Optional[Sequence[int]] = None,
+           explain: bool = True) -> tuple[list[Transfer], list[str]]:
     """The hand's transfers and their derivation, one line per payment.
 
     ``winners``: (seat, P) with P = U × B (the points one payer owes before the dealer
     bonus and bets).  Winners in seat order from the discarder's 下家 (一炮多响); a
-    self-draw's payers in seat order from the winner's 下家."""
+    self-draw's payers in seat order from the winner's 下家.  ``explain`` False: no lines
+    (the audit's settlements, three per hand)."""
     if not winners:
         return [], ["流局 or no legal win: no transfers"]
     if how is None:
@@ -76,14 +77,14 @@ def derive(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how: Op
         for payer in payers(how, w, from_seat, n):
             involved = dealer in (payer, w)
             amount, why = dealer_part(ruleset, p, involved)
-            line = f"seat {payer} → seat {w}: P {why}"
             out.append(Transfer(payer=payer, payee=w, amount=amount, reason="win"))
+            z = 0
             if bets is not None:
                 z = (bets[w] + bets[payer]) * b
                 out.append(Transfer(payer=payer, payee=w, amount=z, reason="yangzhu"))
-                line += f"; 下嘴 ({bets[w]} + {bets[payer]}) × {b} = {z}"
-                amount += z
-            lines.append(f"{line} = {amount}")
+            if explain:
+                bet = f"; 下嘴 ({bets[w]} + {bets[payer]}) × {b} = {z}" if bets is not None else ""
+                lines.append(f"seat {payer} → seat {w}: P {why}{bet} = {amount + z}")
     return [t for t in out if t.amount > 0], lines
 
 
@@ -92,7 +93,7 @@ def settle(ruleset: Ruleset, scores: Sequence[int], winners: Sequence[tuple[int,
            facts: HandFacts = HandFacts(None, None), clamp: bool = True) -> Settlement:
     """Settle one hand (§8.4); no score floor (``clamp`` is accepted and ignored)."""
     dealer = facts.dealer if facts.dealer is not None else -1
-    transfers, _ = derive(ruleset, len(scores), winners, how, from_seat, dealer, facts.bets)
+    transfers, _ = derive(ruleset, len(scores), winners, how, from_seat, dealer, facts.bets, explain=False)
     after = list(scores)
     for t in transfers:
         after[t.payer] -= t.amount

@@ -91,10 +91,29 @@ def passes_gate(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequ
     return False
 
 
+def _binding_use(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int]):
+    """The ``use`` that can change whether the hand is a 平和, or None when none can: a
+    kind's room binds only where its naturals, melds and indicator with every 配子 held
+    would pass four; 白板's room 0 never does (no natural 白板 is left to join, and a group
+    of 配子 alone may take any other kind)."""
+    if not wilds:
+        return None
+    white = pei.pei(ruleset).stand_in
+    for k, x in enumerate(use):
+        if x and k != white and naturals[k] + x + wilds > 4:
+            if white is None:
+                return use
+            out = list(use)
+            out[white] = 0
+            return out
+    return None
+
+
 def standard(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int],
              melds: Sequence[Meld]) -> bool:
     """平和: four sets and a pair (melds as sets), through the shape gate."""
-    return hands.is_complete(naturals, wilds, use) and passes_gate(ruleset, naturals, wilds, use, melds)
+    return hands.is_complete(naturals, wilds, _binding_use(ruleset, naturals, wilds, use)) \
+        and passes_gate(ruleset, naturals, wilds, use, melds)
 
 
 def shapes(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = (),

@@ -74,12 +74,14 @@ def test_kong_options_never_take_pei():
     assert claims.added_kong_options(r, counts("5p"), melds) == []
 
 
-def test_discard_verdict():
-    assert claims.discard_verdict(rules("5p"), T["5p"]) == (True, None)
-    v = claims.discard_verdict(rules("5p", wild_discard="forbidden"), T["5p"])
+def test_discard_rule():
+    assert claims.discard_rule(rules("5p"), None, 1, T["5p"]) == (True, None)
+    v = claims.discard_rule(rules("5p", wild_discard="forbidden"), None, 1, T["5p"])
     assert v.dead and v.violation.code == "SPECIAL_TILE_DISCARDED"
     # near miss: a 白板 is a natural tile, live
-    assert claims.discard_verdict(rules("5p", wild_discard="forbidden"), T["5z"]) == (False, None)
+    assert claims.discard_rule(rules("5p", wild_discard="forbidden"), None, 1, T["5z"]) == (False, None)
+    # before the indicator there is no 配子: every discard is live
+    assert claims.discard_rule(rules(None), None, 1, T["5p"]) == (False, None)
 
 
 def test_no_pass_bars_a_pong_or_kong():

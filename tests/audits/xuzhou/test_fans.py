@@ -59,7 +59,7 @@ def test_steps_derive_the_points():
     sc = _score(rules("5p", dianpao_units=3, base=2), "234m 567m 78s 99p 4p 5z 5p 9s")
     assert sc.points == 6
     assert any("P = U × B = 3 × 2 = 6" in s for s in sc.steps)
-    assert any("配子 as 3p" in s or "配子 as 6p" in s for s in sc.steps)
+    assert any("跑配成牌" in s for s in sc.steps) and any("W = 5p, 白板 reads as 5p" in s for s in sc.steps)
 
 
 def test_every_name_is_worth_nothing():
