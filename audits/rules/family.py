@@ -413,6 +413,10 @@ class SettlementRules:
     #: (ruleset, table, HandWon or None) -> the settlement's facts read from the table
     #: (when set, asked instead of ``hand_facts``).  (Guangdong)
     table_facts: Optional[Callable[..., HandFacts]] = None
+    #: (ruleset, n, winners [(seat, P)], how, from_seat, facts) -> the corrected settlement's
+    #: derivation, one line per payment, for ``--explain`` (a family whose money is more than
+    #: P per payer: dealer bonuses, side bets).  None: the transfers speak for themselves.
+    derivation: Optional[Callable[..., list[str]]] = None
     #: whether the order of a discard's winners' payments is a rule (MULTI_WIN_ORDER): Qujing
     #: pays them in seat order from the discarder's next seat; Guangdong compares transfers
     #: as sums only (guangdong.md §8.7: "the order of payments is not a finding").

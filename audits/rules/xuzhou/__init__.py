@@ -99,6 +99,7 @@ XUZHOU = RuleFamily(
         check_room=qujing_settlement.check_room,
         game_over=settlement.game_over,
         table_facts=settlement.table_facts,
+        derivation=settlement.derivation,
         # §8: transfers compare as sums per (payer, payee, reason); their order is no finding
         payment_order=False,
     ),

@@ -88,6 +88,15 @@ def derive(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how: Op
     return [t for t in out if t.amount > 0], lines
 
 
+def derivation(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how: Optional[WinHow],
+               from_seat: Optional[int], facts: HandFacts) -> list[str]:
+    """``SettlementRules.derivation``: the corrected settlement, one line per payment (§8.4:
+    P, the 坐庄 bonus, the 下嘴 bets)."""
+    dealer = facts.dealer if facts.dealer is not None else -1
+    head = [f"dealer seat {dealer}; 坐庄 {ruleset.dealer_bonus}; 下嘴 {ruleset.xiazui}"]
+    return head + derive(ruleset, n, winners, how, from_seat, dealer, facts.bets)[1]
+
+
 def settle(ruleset: Ruleset, scores: Sequence[int], winners: Sequence[tuple[int, int]] = (),
            how: Optional[WinHow] = None, from_seat: Optional[int] = None,
            facts: HandFacts = HandFacts(None, None), clamp: bool = True) -> Settlement:
@@ -157,5 +166,5 @@ def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
     return False
 
 
-__all__ = ["LABELS", "XIAZUI_MAX", "check_bet", "dealer_after", "dealer_part", "derive",
+__all__ = ["LABELS", "XIAZUI_MAX", "check_bet", "dealer_after", "dealer_part", "derivation", "derive",
            "game_over", "hand_facts", "payer_points", "payers", "settle", "table_facts", "transfer_code"]

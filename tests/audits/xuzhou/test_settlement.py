@@ -65,3 +65,14 @@ def test_payer_points_per_pair():
     # near miss: the winner is the dealer: every pair carries the bonus
     assert settlement.payer_points(r, winner, None, HandFacts(None, None, None, 2)) == {0: 2, 1: 2, 3: 2}
     assert settlement.payer_points(r, NS(seat=2, points=1, payers=None), None, facts) == {}
+
+
+def test_derivation_for_explain():
+    r = rules("5p")
+    lines = settlement.derivation(r, 4, [(0, 1)], "self_draw", None, HandFacts(None, None, None, 0))
+    assert lines[0].startswith("dealer seat 0; 坐庄 plus_one")
+    assert lines[1:] == ["seat 1 → seat 0: P 1 + 1 (坐庄 +1 × B) = 2", "seat 2 → seat 0: P 1 + 1 (坐庄 +1 × B) = 2",
+                         "seat 3 → seat 0: P 1 + 1 (坐庄 +1 × B) = 2"]
+    # near miss: the dealer is not involved in a discard win between seats 2 and 3
+    assert settlement.derivation(r, 4, [(2, 1)], "discard", 3, HandFacts(None, None, None, 0))[1:] == \
+        ["seat 3 → seat 2: P 1 = 1"]
