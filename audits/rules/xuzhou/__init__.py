@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from schema import events as ev
+
 from ..family import (BillingRules, ClaimRules, OwnRules, RuleFamily, ScoringRules,
                       SettlementRules, TableRules, WinContext, WinRules)
 from ..guangdong import table as guangdong_table
@@ -25,6 +27,15 @@ def win_context(ruleset, table, seat, how, tile, after_kong, kong_discard, winne
     tian = guangdong_table.heavenly(ruleset, table, seat, how) == "tianhe"
     return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard,
                       heavenly="tianhe" if tian else "", winners=winners)
+
+
+def event_checks(ruleset, table, event) -> list:
+    """Before a claim or kong (§2, Guangdong's rule reused): a kong needs a drawable tile
+    (KONG_WITHOUT_REPLACEMENT); under ``last_discard_claims = win_only`` the last discard
+    is only won on (CLAIM_ON_LAST_DISCARD).  (No winds: a hand's start is not judged here.)"""
+    if type(event) is ev.HandStarted:
+        return []
+    return guangdong_table.event_checks(ruleset, table, event)
 
 
 def _next_dealer(dealer, winners, how=None, from_seat=None) -> int:
@@ -111,7 +122,7 @@ XUZHOU = RuleFamily(
         # 截和 (multi_win off): the first legal declarer from the discarder's 下家 (Guangdong's rule)
         observes=guangdong_table.OBSERVES,
         observe=guangdong_table.observe,
-        event_checks=lambda ruleset, table, event: [],
+        event_checks=event_checks,
     ),
     codes={"below_min_fan": "WIN_BELOW_MIN_FAN", "rob_kong_exposed": "ROB_EXPOSED_KONG",
            "rob_kong_concealed": "ROB_CONCEALED_KONG"},
