@@ -181,6 +181,23 @@ def ex10_dead_pei() -> GameBuilder:
     return s.close()
 
 
+def ex12_last_discard(options: dict | None = None) -> GameBuilder:
+    """§2 the last discard (no drawable tile left): seat 2 draws the last tile, 9m, and
+    throws it; seat 3 pongs it and discards, then 流局.  Allowed by default
+    (``last_discard_claims = all``); under ``win_only`` the pong is CLAIM_ON_LAST_DISCARD."""
+    s = XuzhouScene("xz-ex12", options)
+    s.hand(0, {3: "9m 9m"}, indicator="1z", reserve="9m", avoid="9m")
+    nxt = s.until(s.opening_round(0), 1)
+    if nxt != 2:
+        raise ValueError(f"seat {nxt} draws the last tile, not seat 2")
+    s.draw(2, "9m")
+    s.discard(2, "9m")
+    s.pong(3, 2, "9m")
+    s.discard(3)
+    s.drawn()
+    return s.close()
+
+
 EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "xz_ex01_indicators": ex01_indicators,
     "xz_ex02_paopei_discard": ex02_paopei,
@@ -195,6 +212,7 @@ EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "xz_ex08_no_gate": ex08_shape_gate,
     "xz_ex09_tianhe": ex09_tianhe,
     "xz_ex10_dead_pei": ex10_dead_pei,
+    "xz_ex12_last_discard_ponged": ex12_last_discard,
 }
 
 #: One room per option value that changes the money, with the text's amounts.
@@ -257,6 +275,8 @@ NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], str]] = {
                                                [(1, 0, 1, "win"), (2, 0, 1, "win"), (3, 0, 1, "win")]),
                                 "TRANSFER_MISMATCH"),
     "xz_ex02_fan_names": (lambda: _renamed(ex02_paopei(), ["qidui"]), "FAN_NAMES_DIFFER"),
+    "xz_ex12_last_discard_win_only": (lambda: ex12_last_discard({"last_discard_claims": "win_only"}),
+                                      "CLAIM_ON_LAST_DISCARD"),
 }
 
 
