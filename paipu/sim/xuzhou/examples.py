@@ -198,6 +198,27 @@ def ex12_last_discard(options: dict | None = None) -> GameBuilder:
     return s.close()
 
 
+def ex13_rob() -> GameBuilder:
+    """§5 抢杠 (robbing an added kong only): seat 1 pongs the dealer's 7s, later draws the
+    fourth 7s and adds it; seat 2 (123m 456m 789m 68s 99p) robs it: the adder pays as a
+    discarder, 1 (no dealer involved)."""
+    s = XuzhouScene("xz-ex13")
+    s.hand(0, {0: "7s", 1: "7s 7s", 2: "123m 456m 789m 68s 9p 1z"}, indicator="1z", reserve="9p 7s",
+           avoid="7s 9p 5s 9s")
+    s.discard(0, "7s")
+    s.pong(1, 0, "7s")
+    s.discard(1)
+    s.draw(2, "9p")
+    s.discard(2, "1z")
+    s.pass_turn(3)
+    s.pass_turn(0)
+    s.draw(1, "7s")
+    s.kong_added(1, "7s")
+    s.win([(2, ["jihu"], 0, 1)], "robbed_kong", "7s", from_seat=1)
+    s.settle([(1, 2, 1, "win")])
+    return s.close()
+
+
 EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "xz_ex01_indicators": ex01_indicators,
     "xz_ex02_paopei_discard": ex02_paopei,
@@ -213,6 +234,7 @@ EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "xz_ex09_tianhe": ex09_tianhe,
     "xz_ex10_dead_pei": ex10_dead_pei,
     "xz_ex12_last_discard_ponged": ex12_last_discard,
+    "xz_ex13_rob_added_kong": ex13_rob,
 }
 
 #: One room per option value that changes the money, with the text's amounts.
