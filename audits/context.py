@@ -16,7 +16,7 @@ from replay.state import Replayer
 from schema import events as ev
 from schema.reader import GameLog
 from schema.ruleset import Ruleset
-from schema.tiles import NUM_KINDS, format_hand
+from schema.tiles import ALL_KINDS, NUM_KINDS, format_hand
 
 from .catalogue import CATALOGUE
 from .findings import Finding
@@ -155,6 +155,8 @@ class AuditContext:
         self.max_reserve = max(self.family.reserve(t.ruleset, k) for k in range(5))
         #: face-up tail tiles the family keeps as the kong-replacement pool
         self.tail_pool = self.family.tail_pool(t.ruleset)
+        #: tiles a player about to discard holds, sets as 3 (``Ruleset.hand_size`` + 1: 14, or 17)
+        self.discard_size = t.ruleset.hand_size + 1
         self.n = n = len(t.players)
         #: per seat: the other seats (the ones that could take its discard)
         self.others = tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
@@ -169,7 +171,8 @@ class AuditContext:
         """Forget the last hand's memories."""
         self.flush_repeats()
         n = self.n
-        self.seen = [0] * NUM_KINDS
+        #: copies seen of each tile (the 34 kinds, then the flowers) this hand
+        self.seen = [0] * ALL_KINDS
         self.overcount_reported: set[int] = set()
         self.open_discard: Optional[OpenDiscard] = None
         self.passes = PassBook(n, self.family.tile_passes if self.family else ())

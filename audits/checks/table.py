@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from schema import events as ev
 from schema.ruleset import RulesetError, resolve
-from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, format_hand
+from schema.tiles import ALL_KINDS, NUM_KINDS, TILE_INDEX, TILE_NAMES, copies_in_set, format_hand
 
 from ..context import AuditContext
 from ..explain import game_record
@@ -69,8 +69,9 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
     ctx.apply(e)
     dealer = t.dealer
     seen = ctx.seen
+    size = ctx.rules.hand_size
     for s, tiles in enumerate(e.hands):
-        want = 14 if s == dealer else 13
+        want = size + 1 if s == dealer else size
         if len(tiles) != want:
             ctx.find("HAND_SIZE", e, seat=s, expected=want, actual=len(tiles),
                      message=f"seat {s} was dealt {len(tiles)} tiles, not {want}")
@@ -79,12 +80,13 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
             seen[TILE_INDEX[name]] += 1
     check_overcount(ctx, e)
     if wall is not None and len(wall) == t.total:
-        # The dealer takes wall[0:14], then 13 each from the dealer's next seat on.
-        pos = 14
-        spans = {dealer: (0, 14)}
+        # The dealer takes the wall's first hand_size + 1 tiles (14), then hand_size (13) each
+        # from the dealer's next seat on.
+        pos = size + 1
+        spans = {dealer: (0, pos)}
         for k in range(1, ctx.n):
-            spans[(dealer + k) % ctx.n] = (pos, pos + 13)
-            pos += 13
+            spans[(dealer + k) % ctx.n] = (pos, pos + size)
+            pos += size
         for s, tiles in enumerate(e.hands):
             a, b = spans.get(s, (0, 0))
             if sorted(map(TILE_INDEX.__getitem__, tiles)) != sorted(wall[a:b]):
@@ -94,12 +96,15 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
 
 
 def check_overcount(ctx: AuditContext, e: ev.Event) -> None:
-    """No tile kind appears more than four times in one hand's play."""
-    for k in range(NUM_KINDS):
-        if ctx.seen[k] > 4 and k not in ctx.overcount_reported:
+    """No tile appears in one hand's play more often than the set holds it: four copies of
+    each kind, one of each flower."""
+    seen = ctx.seen
+    for k in range(ALL_KINDS):
+        copies = copies_in_set(k)
+        if seen[k] > copies and k not in ctx.overcount_reported:
             ctx.overcount_reported.add(k)
-            ctx.find("TILE_OVERCOUNT", e, expected=4, actual=ctx.seen[k],
-                     message=f"{TILE_NAMES[k]} appears {ctx.seen[k]} times in this hand")
+            ctx.find("TILE_OVERCOUNT", e, expected=copies, actual=seen[k],
+                     message=f"{TILE_NAMES[k]} appears {seen[k]} times in this hand")
 
 
 def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
@@ -119,7 +124,7 @@ def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
     for name in e.tiles:
         k = TILE_INDEX[name]
         ctx.seen[k] += 1
-        if ctx.seen[k] > 4:
+        if ctx.seen[k] > 4 or k >= NUM_KINDS:
             check_overcount(ctx, e)
     ctx.tail_reported = False
 
@@ -147,7 +152,7 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
                      actual=e.tile, message=f"draw #{t.wall_head} of the wall")
         seen = ctx.seen
         seen[tile] += 1
-        if seen[tile] > 4:
+        if seen[tile] > 4 or tile >= NUM_KINDS:
             check_overcount(ctx, e)
     else:
         replacement = _tail_draw(ctx, e, t, seat, tile)
@@ -206,7 +211,7 @@ def _tail_draw(ctx: AuditContext, e: ev.TileDrawn, t, seat: int, tile: int) -> b
         if not replacement:
             ctx.find("TAIL_DRAW_WITHOUT_KONG", e, seat=seat, message=f"seat {seat} took a tail tile without a kong")
         ctx.seen[tile] += 1
-        if ctx.seen[tile] > 4:
+        if ctx.seen[tile] > 4 or tile >= NUM_KINDS:
             check_overcount(ctx, e)
     elif not replacement:
         ctx.find("TAIL_DRAW_WITHOUT_KONG", e, seat=seat, message=f"seat {seat} took a tail tile without a kong")
@@ -245,10 +250,11 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
         claims.tail_full(ctx, e)
     if 0 <= seat < ctx.n and seat not in ctx.size_reported:
         held = t.held[seat] + 3 * len(t.melds[seat])
-        if held != 14:
+        if held != ctx.discard_size:
             ctx.size_reported.add(seat)
-            ctx.find("HAND_SIZE", e, seat=seat, expected=14, actual=held,
-                     message=f"seat {seat} holds {held} tiles (sets as 3) before discarding, not 14")
+            want = ctx.discard_size
+            ctx.find("HAND_SIZE", e, seat=seat, expected=want, actual=held,
+                     message=f"seat {seat} holds {held} tiles (sets as 3) before discarding, not {want}")
     ctx.apply_discarded(e)
     ctx.first_turn = False
     tail_drawn = ctx.tail_drawn
