@@ -91,6 +91,13 @@ FanName = Literal[
     # names the new families share (new-families.md §1, §3): 将一色, 十三烂, 硬胡 / 软胡
     "jiangyise", "shisanlan", "yinghu", "ruanhu",
 ]
+#: The fan names and transfer reasons the new families share (new-families.md §1, §3): on the
+#: wire before the families that award or pay them are registered; every other name and reason
+#: is a registered family's (tests/audits/test_family_vocabulary.py).
+NEW_FAMILY_FANS: tuple[str, ...] = ("jiangyise", "shisanlan", "yinghu", "ruanhu")
+NEW_FAMILY_REASONS: tuple[str, ...] = ("qishou", "bird", "dealer", "caishen", "flower", "genpai", "bao_sandao",
+                                       "bao_gang", "bao_haidi", "bao_sanpu", "bao_quanqiuren")
+
 #: A suit as a void declaration names it (定缺).
 Suit = Literal["m", "p", "s"]
 #: A wind as a log states it (Guangdong 圈风 / 门风).
