@@ -224,3 +224,31 @@ def test_a_144_tile_wall_is_the_hainan_set(rooms):
     with pytest.raises(ReplayError) as x:
         replay(short)
     assert x.value.kind == "bad_wall"
+
+
+def test_the_replay_view_shows_the_new_facts():
+    import io
+
+    from rich.console import Console
+
+    from paipu.replay_view import render, special_lines, state_to_json
+    b = started()
+    b.indicator("4p", "5p")
+    b.opening_win(2, ["jiangyise"], "77z")
+    b.offer_last(1, False)
+    state = replay(b).state()
+    data = state_to_json(state)
+    assert (data["indicator"], data["wild"]) == ("4p", "5p")
+    assert data["opening_wins"] == [{"seat": 2, "names": ["jiangyise"], "tiles": ["7z", "7z"]}]
+    assert data["sea_offers"] == [{"seat": 1, "accepted": False}] and data["birds"] == []
+    lines = special_lines(state)
+    assert lines[0].startswith("indicator 4p") and "wild 5p" in lines[0]
+    assert any("起手胡" in x for x in lines) and any("declined" in x for x in lines)
+    out = io.StringIO()
+    render(state, Console(file=out, width=200))
+    assert "indicator 4p" in out.getvalue()
+
+
+def test_the_replay_view_shows_nothing_new_for_a_plain_hand():
+    from paipu.replay_view import special_lines
+    assert special_lines(replay(started()).state()) == []
