@@ -16,7 +16,7 @@ from replay.state import Replayer
 from schema import events as ev
 from schema.reader import GameLog
 from schema.ruleset import Ruleset
-from schema.tiles import ALL_KINDS, NUM_KINDS, format_hand
+from schema.tiles import ALL_KINDS, NUM_KINDS, format_hand, kinds_in_set
 
 from .catalogue import CATALOGUE
 from .findings import Finding
@@ -157,6 +157,9 @@ class AuditContext:
         self.tail_pool = self.family.tail_pool(t.ruleset)
         #: tiles a player about to discard holds, sets as 3 (``Ruleset.hand_size`` + 1: 14, or 17)
         self.discard_size = t.ruleset.hand_size + 1
+        #: the set's tiles are the integers below this (27: 108 suited tiles; 34: with honours;
+        #: 42: with flowers): TILE_NOT_IN_SET
+        self.set_limit = max(kinds_in_set(t.ruleset.tile_count)) + 1
         self.n = n = len(t.players)
         #: per seat: the other seats (the ones that could take its discard)
         self.others = tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))

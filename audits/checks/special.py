@@ -17,6 +17,7 @@ from schema.tiles import TILE_INDEX
 from ..context import AuditContext
 from . import claims
 from .table import check_overcount
+from .tileset import check_in_set
 
 
 def _family_rules(ctx: AuditContext, e: ev.Event, seat) -> None:
@@ -47,6 +48,7 @@ def _settle_discard(ctx: AuditContext, e: ev.Event) -> None:
 
 def indicator_turned(ctx: AuditContext, e: ev.IndicatorTurned) -> None:
     """翻牌: the indicator leaves the wall and is set aside (it counts as a tile of its kind)."""
+    check_in_set(ctx, e, (e.tile, e.wild), None)
     _family_rules(ctx, e, None)
     ctx.apply(e)
     _turned(ctx, e, (e.tile,))
@@ -55,6 +57,7 @@ def indicator_turned(ctx: AuditContext, e: ev.IndicatorTurned) -> None:
 def tile_set_aside(ctx: AuditContext, e: ev.TileSetAside) -> None:
     """补花 / 红中杠 / 癞子杠: the tile leaves the seat's hand; its replacement follows."""
     _settle_discard(ctx, e)
+    check_in_set(ctx, e, (e.tile,), e.seat)
     _family_rules(ctx, e, e.seat)
     ctx.apply(e)
     if 0 <= e.seat < ctx.n:
@@ -65,12 +68,14 @@ def tile_set_aside(ctx: AuditContext, e: ev.TileSetAside) -> None:
 
 def opening_win_declared(ctx: AuditContext, e: ev.OpeningWinDeclared) -> None:
     """起手胡: recorded; the family judges time, tiles and names (QISHOU_INVALID)."""
+    check_in_set(ctx, e, e.tiles, e.seat)
     _family_rules(ctx, e, e.seat)
     ctx.apply(e)
 
 
 def kong_revealed(ctx: AuditContext, e: ev.KongRevealed) -> None:
     """开杠: the revealed tiles leave the wall and lie open to wins until the next draw."""
+    check_in_set(ctx, e, e.tiles, e.seat)
     _family_rules(ctx, e, e.seat)
     ctx.apply(e)
     ctx.robbable = False
@@ -87,6 +92,7 @@ def last_tile_offered(ctx: AuditContext, e: ev.LastTileOffered) -> None:
 
 def birds_drawn(ctx: AuditContext, e: ev.BirdsDrawn) -> None:
     """抓鸟: birds after the win; a bird from the wall is a tile seen (``last`` repeats one)."""
+    check_in_set(ctx, e, e.tiles, None)
     _family_rules(ctx, e, None)
     ctx.apply(e)
     if e.source != "last":

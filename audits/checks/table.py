@@ -14,6 +14,7 @@ from schema.tiles import ALL_KINDS, NUM_KINDS, TILE_INDEX, TILE_NAMES, copies_in
 from ..context import AuditContext
 from ..explain import game_record
 from . import billing, claims, scoring
+from .tileset import SET_LABELS, check_in_set
 
 
 def opened(ctx: AuditContext, e: ev.GameOpened) -> None:
@@ -52,6 +53,9 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
         want = ctx.family.first_dealer(ctx.table.creator)
     if want is not None and e.dealer != want:
         ctx.find("DEALER_ROTATION", e, seat=e.dealer, expected=want, actual=e.dealer)
+    if e.wall is not None and any(TILE_INDEX[x] >= ctx.set_limit for x in e.wall):
+        label = SET_LABELS[ctx.set_limit][0]
+        ctx.find("TILE_NOT_IN_SET", e, message=f"the wall holds tiles outside {label}")
     ctx.apply(e)
     # the family's own rules on the hand as started (Guangdong: the logged winds)
     if ctx.family.event_checks is not None:
@@ -66,6 +70,7 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
 def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
     t = ctx.table
     wall = t.wall
+    check_in_set(ctx, e, [x for h in e.hands for x in h], None)
     ctx.apply(e)
     dealer = t.dealer
     seen = ctx.seen
@@ -108,6 +113,7 @@ def check_overcount(ctx: AuditContext, e: ev.Event) -> None:
 
 
 def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
+    check_in_set(ctx, e, e.tiles, None)
     t = ctx.table
     wall = t.wall
     if wall is not None and len(wall) == t.total:
@@ -140,6 +146,8 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     t = ctx.table
     seat = e.seat
     tile = TILE_INDEX[e.tile]
+    if tile >= ctx.set_limit:
+        check_in_set(ctx, e, (e.tile,), seat)
     if e.source == "wall":
         # the turn's draw (most events) is no kong replacement and in turn: only an
         # off-turn draw needs the replacement and turn checks
@@ -239,6 +247,9 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
     if ctx.open_discard is not None:
         claims.discard_settled(ctx)
     seat = e.seat
+    tile = TILE_INDEX[e.tile]
+    if tile >= ctx.set_limit:
+        check_in_set(ctx, e, (e.tile,), seat)
     if t.phase != "discard" or seat != t.turn:
         if t.phase == "replacement":
             ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected="a tail draw", actual="discard",
@@ -262,7 +273,6 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
     tail_drawn[seat] = False
     ctx.last_draw = None
     ctx.robbable = False
-    tile = TILE_INDEX[e.tile]
     kept = ctx.kept_tile
     if kept[seat] == tile:  # 摸切: the hand is again the one before the draw
         ctx.waits[seat] = ctx.kept_waits[seat]
@@ -291,6 +301,7 @@ def hand_drawn(ctx: AuditContext, e: ev.HandDrawn) -> None:
 
 def exchanged(ctx: AuditContext, e: ev.TilesExchanged) -> None:
     """The three-tile exchange: every seat's hand changes."""
+    check_in_set(ctx, e, [x for g in e.given for x in g], None)
     ctx.apply(e)
     for s in range(ctx.n):
         ctx.seat_changed(s)
