@@ -105,3 +105,52 @@ def test_an_indicator_that_is_a_fifth_copy_is_an_overcount(watcher):
     b.events[i] = msgspec.structs.replace(b.events[i], tile="2m")  # the dealer holds 2222m
     a = audit_game(log_of(b))
     assert "TILE_OVERCOUNT" in [f.code for f in a.findings]
+
+
+# --- the set's tiles (TILE_NOT_IN_SET, from Ruleset.tile_count) and copies (TILE_OVERCOUNT) ----
+
+@pytest.fixture
+def flower_room(monkeypatch):
+    """The toy's rules under a 144-tile family name (the set is the family's, TILE_SETS)."""
+    monkeypatch.setitem(rs.PRESETS, "toy-144", rs.Ruleset(family="hainan", wilds=(), chow=False))
+    register(dataclasses.replace(TOY, name="hainan"))
+    yield
+    FAMILIES.pop("hainan", None)
+
+
+def flower_drawn(preset: str, flowers=("3f",)):
+    """The toy game with seat 1's first draw a flower, set aside and replaced (the toy's way)."""
+    src = toy_game()
+    b = type(src)("toy-f", preset=preset, fee=0)
+    first = True
+    for e in src.events:
+        t = type(e)
+        if t is ev.GameOpened:
+            b.open()
+            continue
+        if first and t is ev.TileDrawn and e.seat == 1:
+            first = False
+            for f in flowers:
+                b.draw(1, f)
+                b.set_aside(1, f)
+        b.add(t, **{f: getattr(e, f) for f in t.__struct_fields__ if f not in ("game", "seq", "at")})
+    return b
+
+
+def test_a_flower_is_in_the_144_tile_set(flower_room):
+    a = audit_game(log_of(flower_drawn("toy-144")))
+    assert a.complete and a.findings == []
+
+
+def test_near_miss_a_flower_is_not_in_the_136_tile_set(watcher):
+    a = audit_game(log_of(flower_drawn("toy-new")))
+    codes = [f.code for f in a.findings]
+    # drawn, then set aside (the watcher's own SET_ASIDE_INVALID: 3f is a flower, so none)
+    assert a.complete and codes == ["TILE_NOT_IN_SET", "TILE_NOT_IN_SET"]
+    assert next(f for f in a.findings if f.code == "TILE_NOT_IN_SET").expected == "1m..7z"
+
+
+def test_a_flower_has_one_copy(flower_room):
+    a = audit_game(log_of(flower_drawn("toy-144", flowers=("3f", "3f"))))
+    assert [f.code for f in a.findings] == ["TILE_OVERCOUNT"]
+    assert (a.findings[0].expected, a.findings[0].actual) == (1, 2)
