@@ -22,7 +22,7 @@ from .tileset import check_in_set
 
 def _family_rules(ctx: AuditContext, e: ev.Event, seat) -> None:
     """The family's own rules on the event (``RuleFamily.event_checks``)."""
-    checks = ctx.family.event_checks
+    checks = ctx.family.own.event_checks
     if checks is not None:
         ctx.violated(checks(ctx.rules, ctx.table, e), e, seat)
 

@@ -4,13 +4,11 @@ family reports is a finding at the event."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from audits import audit_game
 from audits.rules import FAMILIES, register
-from audits.rules.family import Violation
+from audits.rules.family import Violation, variant
 from schema import events as ev
 from schema import ruleset as rs
 
@@ -30,7 +28,7 @@ def _checks(ruleset, table, event) -> list[Violation]:
     return []
 
 
-WATCHER = dataclasses.replace(TOY, name="toy-new", event_checks=_checks)
+WATCHER = variant(TOY, name="toy-new", own={"event_checks": _checks})
 
 
 @pytest.fixture
@@ -113,7 +111,7 @@ def test_an_indicator_that_is_a_fifth_copy_is_an_overcount(watcher):
 def flower_room(monkeypatch):
     """The toy's rules under a 144-tile family name (the set is the family's, TILE_SETS)."""
     monkeypatch.setitem(rs.PRESETS, "toy-144", rs.Ruleset(family="hainan", wilds=(), chow=False))
-    register(dataclasses.replace(TOY, name="hainan"))
+    register(variant(TOY, name="hainan"))
     yield
     FAMILIES.pop("hainan", None)
 
