@@ -141,29 +141,25 @@ def f_indicator_missing(ctx: _Ctx):
     return _cut(ctx, i, [msgspec.structs.replace(nxt, seq=i)], i)
 
 
-def _pei_discards(ctx: _Ctx) -> list[tuple[int, object]]:
-    """(index, table before) of each discarded 配子."""
+def _pei_discards(ctx: _Ctx) -> list[tuple[int, list[int]]]:
+    """(index, seats other than the discarder holding two 白板 that read as the 配子) of
+    each discarded 配子, read on the table before it."""
     _room(ctx)
     out = []
     for i, e, r in ctx.walk():
         t = r.table
         if type(e) is ev.TileDiscarded and t.wild is not None and _T[e.tile] == t.wild:
-            out.append((i, t))
+            p = pei.pei(_hand_rules(t))
+            holders = [] if p.stand_in is None else \
+                [s for s in range(4) if s != e.seat and t.hands[s][p.stand_in] >= 2]
+            out.append((i, holders))
     return out
 
 
 def f_pei_ponged(ctx: _Ctx):
     """A dead 配子 discard ponged with two 白板 (nobody may claim a discarded 配子)."""
-    cands = []
-    for i, t in _pei_discards(ctx):
-        p = pei.pei(_hand_rules(t))
-        if p.stand_in is None:
-            continue
-        d = ctx.events[i].seat
-        for s in range(4):
-            if s != d and t.hands[s][p.stand_in] >= 2:
-                cands.append((i, s))
-    i, s = ctx.pick(cands)
+    i, holders = ctx.pick([(i, h) for i, h in _pei_discards(ctx) if h])
+    s = ctx.rng.choice(holders)
     e = ctx.events[i]
     white = TILE_NAMES[pei.pei(_hand_rules(ctx.before(i).table)).stand_in]
     pong = _mk(ev.Ponged, e, seat=s, from_seat=e.seat, tile=e.tile, tiles=[white, white])
