@@ -219,15 +219,21 @@ def ex13_rob() -> GameBuilder:
     return s.close()
 
 
+def _doc(fn: Callable[[], GameBuilder], doc: str) -> Callable[[], GameBuilder]:
+    """``fn`` with a docstring (the samples' README lists each room by it)."""
+    fn.__doc__ = doc
+    return fn
+
+
 EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "xz_ex01_indicators": ex01_indicators,
     "xz_ex02_paopei_discard": ex02_paopei,
     "xz_ex03_dealer_self_draw": ex03_dealer_self_draw,
     "xz_ex04_multi_win": ex04_multi_win,
-    "xz_ex04_multi_win_off": lambda: ex04_multi_win(True),
+    "xz_ex04_multi_win_off": _doc(lambda: ex04_multi_win(True), "§11.4 with ``multi_win = off`` (截和): seat 0 declares too, only seat 2 (first from seat 1's 下家) wins and is paid 1; seat 1 deals next."),
     "xz_ex05_guohu_then_self_draw": ex05_guohu,
     "xz_ex06_xiazui_self_draw": ex06_xiazui,
-    "xz_ex06_xiazui_discard": lambda: ex06_xiazui(True),
+    "xz_ex06_xiazui_discard": _doc(lambda: ex06_xiazui(True), "§11.6 on seat 3's discard instead: only seat 3 pays seat 2, 1 + 2 + 1 = 4."),
     "xz_ex07a_qidui": ex07a_qidui,
     "xz_ex07b_luanpai": ex07b_luanpai,
     "xz_ex08_no_gate": ex08_shape_gate,
@@ -239,20 +245,28 @@ EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
 
 #: One room per option value that changes the money, with the text's amounts.
 OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
-    "xz_opt_dealer_bonus_double": lambda: repaid(reopened(ex03_dealer_self_draw(), dealer_bonus="double"),
+    "xz_opt_dealer_bonus_double": _doc(lambda: repaid(reopened(ex03_dealer_self_draw(), dealer_bonus="double"),
                                                  [(1, 0, 2, "win"), (2, 0, 2, "win"), (3, 0, 2, "win")]),
-    "xz_opt_dealer_bonus_none": lambda: repaid(reopened(ex03_dealer_self_draw(), dealer_bonus="none"),
+        '§11.3 under ``dealer_bonus = double``: each pays 2 × 1 = 2; +6.'),
+    "xz_opt_dealer_bonus_none": _doc(lambda: repaid(reopened(ex03_dealer_self_draw(), dealer_bonus="none"),
                                                [(1, 0, 1, "win"), (2, 0, 1, "win"), (3, 0, 1, "win")]),
-    "xz_opt_zimo_units_2_double": lambda: _rescored_units(
+        '§11.3 under ``dealer_bonus = none``: each pays 1; +3.'),
+    "xz_opt_zimo_units_2_double": _doc(lambda: _rescored_units(
         reopened(ex03_dealer_self_draw(), zimo_units=2, dealer_bonus="double"), 2,
         [(1, 0, 4, "win"), (2, 0, 4, "win"), (3, 0, 4, "win")]),
-    "xz_opt_zimo_units_2": lambda: _rescored_units(
+        '§11.3 with ``zimo_units = 2`` and ``double``: each pays 2 × 2 = 4; +12.'),
+    "xz_opt_zimo_units_2": _doc(lambda: _rescored_units(
         reopened(ex03_dealer_self_draw(), zimo_units=2), 2, [(1, 0, 3, "win"), (2, 0, 3, "win"), (3, 0, 3, "win")]),
-    "xz_opt_dianpao_units_3": lambda: _rescored_units(reopened(ex02_paopei(), dianpao_units=3), 3,
+        '§11.3 with ``zimo_units = 2``: each pays 2 + 1 = 3; +9.'),
+    "xz_opt_dianpao_units_3": _doc(lambda: _rescored_units(reopened(ex02_paopei(), dianpao_units=3), 3,
                                                       [(3, 2, 3, "win")]),
-    "xz_opt_base_2": lambda: _rescored_units(reopened(ex02_paopei(), base=2), 2, [(3, 2, 2, "win")]),
-    "xz_opt_xiazui_max_one": lambda: ex06_xiazui_max_one(),
-    "xz_opt_draw_dealer_next": lambda: ex11_draw_dealer_next(),
+        '§11.2 with ``dianpao_units = 3``: seat 3 pays 3.'),
+    "xz_opt_base_2": _doc(lambda: _rescored_units(reopened(ex02_paopei(), base=2), 2, [(3, 2, 2, "win")]),
+        '§11.2 with ``base = 2``: seat 3 pays 2.'),
+    "xz_opt_xiazui_max_one": _doc(lambda: ex06_xiazui_max_one(),
+        "下嘴 at most one, bets 1, 0, 1, 1 and seat 2's self-draw: seat 0 pays 4, seat 1 2, seat 3 3; +9."),
+    "xz_opt_draw_dealer_next": _doc(lambda: ex11_draw_dealer_next(),
+        '``draw_dealer = next``: after a 流局 dealt by seat 0, seat 1 deals.'),
 }
 
 
