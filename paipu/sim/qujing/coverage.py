@@ -1,12 +1,11 @@
-"""Simulate N hands across every preset/option mix, audit them, and print the
-findings count and the coverage of every fan and claim type.
+"""Qujing coverage: simulate N hands across every preset/option mix, audit them, and
+print the findings count and the coverage of every fan and claim type.
 
-    python bench/coverage.py 10000
-    python bench/coverage.py 10000 --guangdong   # Guangdong 鸡平和: bot play + arranged rooms
+    python bench/coverage.py --family qujing 10000
 
 Not part of the test suite (tests/paipu/test_simulate.py runs a smaller fixed-seed set).
 """
-import sys, time, collections
+import time, collections
 from multiprocessing import Pool
 from paipu.sim.simulate import SimConfig, simulate_games, SimStats
 from schema.reader import GameLog
@@ -32,11 +31,10 @@ COMBOS = [
  ("xiaoji AA billing", dict(preset="qujing-xiaoji", billing="aa")),
  ("baiban no wall", dict(preset="qujing-baiban", include_wall=False)),
 ]
-TARGET = int(next((a for a in sys.argv[1:] if a.isdigit()), 10000))
 
 def job(args):
-    k, name, kw = args
-    per = TARGET // len(COMBOS) + 1
+    k, name, kw, target = args
+    per = target // len(COMBOS) + 1
     kw = dict(kw); kw.setdefault("max_hands", 8); kw.setdefault("rare_hands", 0.02)
     cfg = SimConfig(seed=7000 + k, games=10**6, **kw)
     st = SimStats(); time.perf_counter()
@@ -80,51 +78,14 @@ def job(args):
             if T is ev.TileDrawn and e.source == "tail" and after_call: pass
     return name, st.hands, st.games, simt, findings, examples, fans, claims
 
-def guangdong(target: int) -> int:
-    """``--guangdong``: bot-played Guangdong hands over its option mixes plus the arranged
-    rooms (§11 examples, one room per special hand), audited; every fan, floor,
-    liability and 天/地/人和 must appear.  Returns the exit status."""
-    from paipu.sim.guangdong_coverage import COMBOS as GD_COMBOS, arranged_rooms, audit, bot_play, tally
-    from audits.rules import family_of
-    from schema.ruleset import resolve
+
+def main(args: list[str]) -> int:
+    """``[HANDS]`` (10,000): the hands over all mixes, played by two workers.  Returns the
+    exit status (0: no finding)."""
+    target = int(next((a for a in args if a.isdigit()), 10000))
     t = time.time()
     with Pool(2) as p:
-        parts = p.starmap(bot_play, [(target // 2 + 1, 100), (target // 2 + 1, 200)])
-    hands = sum(x[0] for x in parts)
-    findings, fans, other = collections.Counter(), collections.Counter(), collections.Counter()
-    for _, f, fa, o in parts:
-        findings += f; fans += fa; other += o
-    a_fans, a_other, a_findings, rooms = collections.Counter(), collections.Counter(), collections.Counter(), 0
-    for name, evs in arranged_rooms():
-        rooms += 1
-        for f in audit(evs).findings:
-            a_findings[f.code] += 1
-        tally(evs, a_fans, a_other)
-    print(f"GUANGDONG bot play: {hands} hands over {len(GD_COMBOS)} option mixes, findings {sum(findings.values())} "
-          f"{dict(findings)}; arranged rooms: {rooms} (findings {sum(a_findings.values())}); wall {time.time() - t:.0f}s")
-    family = family_of(resolve("guangdong-jipinghu"))
-    missing = []
-    print(f"  {'fan / event':22s} {'名':6s} {'bot play':>9s} {'arranged':>9s}")
-    for f in family.fan_values:
-        print(f"  {f:22s} {family.fan_chinese[f]:6s} {fans[f]:9d} {a_fans[f]:9d}")
-        if fans[f] + a_fans[f] == 0:
-            missing.append(f)
-    for k in ("transfer:bao_gangkai", "transfer:bao_special", "transfer:bao_luodi", "transfer:qianggang",
-              "transfer:kong", "win:discard x3", "win:discard x2", "流局"):
-        print(f"  {k:29s} {other[k]:9d} {a_other[k]:9d}")
-        if other[k] + a_other[k] == 0:
-            missing.append(k)
-    print("missing:", missing or "none")
-    return 1 if missing or findings or a_findings else 0
-
-
-if __name__ == "__main__" and "--guangdong" in sys.argv:
-    sys.exit(guangdong(int(next((a for a in sys.argv[1:] if a.isdigit()), 10000))))
-
-if __name__ == "__main__":
-    t = time.time()
-    with Pool(2) as p:
-        res = p.map(job, [(k, n, kw) for k, (n, kw) in enumerate(COMBOS)], chunksize=1)
+        res = p.map(job, [(k, n, kw, target) for k, (n, kw) in enumerate(COMBOS)], chunksize=1)
     tot_h = sum(r[1] for r in res); tot_f = collections.Counter(); fans = collections.Counter(); claims = collections.Counter(); ex = {}
     simt = sum(r[3] for r in res)
     print(f"{'combo':48s} hands games findings")
@@ -140,3 +101,4 @@ if __name__ == "__main__":
     for f in family.fan_values: print(f"  {f:18s} {family.fan_chinese[f]:6s} {fans[f]}")
     print("CLAIMS/EVENTS")
     for k in sorted(claims): print(f"  {k:50s} {claims[k]}")
+    return 1 if tot_f else 0

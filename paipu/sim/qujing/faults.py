@@ -1,10 +1,11 @@
-"""The fault injector: plant exactly one fault of a named class in a clean game log.
+"""The Qujing fault classes (qujing.md): each plants exactly one fault of its class in a
+clean Qujing game log (:func:`paipu.sim.mutate.mutate` applies them).
 
 Each fault class knows the situation it needs (a pong, an added kong that was
 robbed, a 20分敲锣 knock-out …), finds the places in a game where it arises,
 picks one with the caller's ``random.Random`` and rewrites the events there.
-It returns the new events and the finding the audit must report:
-``[(code, seq)]``, the codes being those of :data:`audits.catalogue.CATALOGUE`.
+It returns the new events and where the finding the audit must report lands;
+the codes are those of :data:`audits.catalogue.CATALOGUE`.
 
 So that one fault gives one finding, a fault that changes what follows in the
 hand ends the game right after it: the rest of the log is cut and the room is
@@ -14,13 +15,12 @@ fault are computed by the ruleset's family (:func:`audits.rules.family_of`), and
 so is every judgement of where a fault fits (what a hand could claim, whether it
 wins, what a claim breaks), so only the planted step is wrong.
 
-A fault class whose situation the game lacks returns ``None`` ("not
-applicable"); the command then tries the next game.
+A fault class whose situation the game lacks raises :class:`NotApplicable`
+(``mutate`` then answers ``None``).
 """
 
 from __future__ import annotations
 
-import random
 from typing import Callable, Optional, Sequence
 
 import msgspec
@@ -33,12 +33,10 @@ from schema import events as ev
 from schema.ruleset import Ruleset
 from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, tiles_of
 
-from .fault_kit import (Events, Expected, Fault, NotApplicable, _close, _Ctx, _cut, _fees_after, _first_fee, _mk,
-                        _renumber, _scores_now)
-from .guangdong_faults import GUANGDONG_FAULT_CLASSES
-from .sichuan_faults import SICHUAN_FAULTS
+from ..fault_kit import (Events, Fault, FaultBench, NotApplicable, _close, _Ctx, _cut, _fees_after, _first_fee,
+                         _mk, _renumber, _scores_now)
 
-__all__ = ["Fault", "FAULTS", "mutate", "Expected", "NotApplicable"]
+__all__ = ["FAULTS", "FAULT_BENCH"]
 
 _T = TILE_INDEX
 _N = TILE_NAMES
@@ -1248,41 +1246,16 @@ def _table() -> dict[str, Fault]:
     return out
 
 
-#: Every fault class by name: the one mapping from fault to the audit's finding code.
+#: The Qujing fault classes by name.
 FAULTS: dict[str, Fault] = _table()
 
 
-def mutate(events: Sequence[ev.Event], fault: "Fault | str", rng: random.Random
-           ) -> Optional[tuple[Events, Expected]]:
-    """Plant one fault of class ``fault`` in one game's events.
-
-    Returns ``(events, [(code, seq)])`` — the new events (renumbered) and the
-    finding the audit must report — or ``None`` when the game has no place for
-    this fault class.
-    """
-    f = FAULTS[fault] if isinstance(fault, str) else fault
-    if events and type(events[0]) is ev.GameOpened:
-        from schema.ruleset import PRESETS
-        rules = PRESETS.get(events[0].preset)
-        if rules is not None and rules.family not in f.families:
-            return None  # the class is written for another family's rooms
-    ctx = _Ctx(events, rng)
-    try:
-        new, at = f.apply(ctx)
-    except (NotApplicable, StopIteration):
-        return None
-    if at <= -1000000:
-        i = -(at + 1000000)
-        return _renumber(new[:i + 1]) + [new[i + 1]] + _renumber_from(new[i + 2:], i + 1), [(f.code, i)]
-    if at < 0:
-        return new, [(f.code, -at)]
-    return _renumber(new), [(f.code, at)]
-
-
-def _renumber_from(events: Events, start: int) -> Events:
-    return [msgspec.structs.replace(e, seq=start + k) if e.seq != start + k else e for k, e in enumerate(events)]
-
-
-# the families' own fault classes (paipu/sim/sichuan_faults.py, paipu/sim/guangdong_faults.py)
-FAULTS.update(SICHUAN_FAULTS)
-FAULTS.update(GUANGDONG_FAULT_CLASSES)
+#: Where ``bench/faults.py --family qujing`` plants the classes: these rooms in turn, each
+#: worker on its own seeds (the presets and options each class needs somewhere).
+FAULT_BENCH = FaultBench(seed=8000, max_games=3000, rooms=(
+    dict(preset="qujing-xiaoji", options={"chow": True, "dianji": True}, max_hands=4),
+    dict(preset="qujing-baiban", options={"yangzhu": True}, max_hands=4),
+    dict(preset="qujing-shuanggui", options={"qiaoluo": True, "qiaoluo_points": 8}, max_hands=None),
+    dict(preset="qujing-xiaoji", options={"dianji": True}, players=3, max_hands=4),
+    dict(preset="qujing-shuanggui", options={"chow": True, "yangzhu": True}, max_hands=4),
+    dict(preset="qujing-xiaoji", options={"qiaoluo": True, "qiaoluo_points": 8, "yangzhu": True}, max_hands=None)))

@@ -1,9 +1,9 @@
-"""Generate the sample logs: ``python sample_logs/make_samples.py`` (from the repo root).
+"""Generate the Qujing sample logs in ``sample_logs/``: ``python sample_logs/make_samples.py``.
 
 * ``clean/``: small simulated rooms, one per preset and option, plus the seed's
   worked examples written move by move (点鸡 2,1,0,0; 养猪 1,2,0,0 with A
   self-drawing; 吃杠 and 碰杠 杠上开花 with the tail showing 2m and 4s);
-* ``faulty/``: one file per fault class, planted by :mod:`paipu.sim.mutate` into a
+* ``faulty/``: one file per fault class, planted by :func:`paipu.sim.mutate.mutate` into a
   clean simulated room.
 
 Beside every log, ``NAME.expected.json`` states the findings the audit must
@@ -18,20 +18,21 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
 from typing import Optional, Sequence
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
+from audits.rules import family_of
+from audits.rules.family import WinContext
+from replay import Replayer
+from schema import events as ev
+from schema.builder import GameBuilder
+from schema.tiles import TILE_INDEX, TILE_NAMES, full_set, parse_hand
 
-from audits.rules import family_of  # noqa: E402
-from audits.rules.family import WinContext  # noqa: E402
-from paipu.sim.mutate import FAULTS, mutate  # noqa: E402
-from paipu.sim.simulate import SimConfig, simulate_games  # noqa: E402
-from replay import Replayer  # noqa: E402
-from schema import events as ev  # noqa: E402
-from schema.builder import GameBuilder  # noqa: E402
-from schema.tiles import TILE_INDEX, TILE_NAMES, full_set, parse_hand  # noqa: E402
+from ..mutate import mutate
+from ..simulate import SimConfig, simulate_games
+from .faults import FAULTS
+
+#: the repository's ``sample_logs/`` folder
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "sample_logs")
 
 
 class Script:
@@ -390,8 +391,6 @@ def main() -> None:
                       f"{cfg.billing} billing{', no wall' if not cfg.include_wall else ''}.")
     readme += ["", "## faulty/", ""]
     for fname, fault in FAULTS.items():
-        if fname.startswith("gd_"):
-            continue  # Guangdong fault classes: sample_logs/guangdong/ and tests/paipu/test_guangdong_sim.py
         rng = random.Random(fname)
         done = None
         if fname in HANDWRITTEN_SOURCES:
@@ -413,10 +412,3 @@ def main() -> None:
         readme.append(f"- `{fname}.jsonl` — {fault.description} → `{fault.code}`.")
     with open(os.path.join(HERE, "README.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(readme) + "\n")
-    # the Sichuan examples keep their own script and README section
-    import make_sichuan_samples
-    make_sichuan_samples.main()
-
-
-if __name__ == "__main__":
-    main()
