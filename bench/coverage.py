@@ -22,12 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from paipu.sim.families import SIM_FAMILIES, UnknownSimFamily, sim_family  # noqa: E402
+from paipu.sim.families import UnknownSimFamily, sim_families, sim_family  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="the coverage run of one family")
-    parser.add_argument("--family", required=True, help=f"{' | '.join(SIM_FAMILIES)}, or one of their presets")
+    parser.add_argument("--family", required=True, help=f"{' | '.join(sim_families())}, or one of their presets")
     parser.add_argument("args", nargs="*", help="HANDS, then the family's own arguments")
     args = parser.parse_args(argv)
     try:

@@ -15,19 +15,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from paipu.sim.families import SIM_FAMILIES, UnknownSimFamily, sim_family  # noqa: E402
+from paipu.sim.families import UnknownSimFamily, sim_families, sim_family  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="the differential run of one family's win check")
-    parser.add_argument("--family", required=True, help=f"{' | '.join(SIM_FAMILIES)}, or one of their presets")
+    parser.add_argument("--family", required=True, help=f"{' | '.join(sim_families())}, or one of their presets")
     parser.add_argument("hands", nargs="?", type=int, help="hands to compare (the family's own count)")
     args = parser.parse_args(argv)
     try:
         family = sim_family(args.family)
     except UnknownSimFamily as e:
         parser.error(str(e))
-    module = family.differential_module()
+    module = family.differential()
     if module is None:
         parser.error(f"{family.name} has no differential check")
     return module.main(module.DEFAULT_HANDS if args.hands is None else args.hands)

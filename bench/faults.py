@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from audits.audit import audit_game  # noqa: E402
 from paipu.sim.fault_kit import FaultBench  # noqa: E402
-from paipu.sim.families import SIM_FAMILIES, UnknownSimFamily, sim_family  # noqa: E402
+from paipu.sim.families import UnknownSimFamily, sim_families, sim_family  # noqa: E402
 from paipu.sim.mutate import FAULTS, mutate  # noqa: E402
 from paipu.sim.simulate import SimConfig, simulate_games  # noqa: E402
 from schema.reader import GameLog  # noqa: E402
@@ -110,7 +110,7 @@ def detection_table(family: str, want: int, max_games: int | None, names: list[s
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="the fault-detection table of one family")
-    parser.add_argument("--family", required=True, help=f"{' | '.join(SIM_FAMILIES)}, or one of their presets")
+    parser.add_argument("--family", required=True, help=f"{' | '.join(sim_families())}, or one of their presets")
     parser.add_argument("want", nargs="?", type=int, default=100, help="plant each class this often (100)")
     parser.add_argument("max_games", nargs="?", type=int, help="games at most (the family's own bound)")
     parser.add_argument("classes", nargs="?", help="comma-separated classes (all of the family's)")

@@ -1,9 +1,11 @@
 """Where the simulator, the fault injector, the sample generators and the bench find a
-rule family's own parts outside its rules: one registration line per family.
+rule family's own parts outside its rules.
 
-A family's rules live in ``audits/rules/<family>/`` (reached through
-:func:`audits.rules.family_of`); everything else it owns lives in its package
-``paipu/sim/<family>/``, in modules of fixed names:
+A family is registered once, in :data:`audits.rules.FAMILIES` (its rules, in
+``audits/rules/<family>/``); everything else it owns lives in its package
+``paipu/sim/<family>/``, found by the family's name.  The package's ``__init__.py``
+declares ``PARTS``, a :class:`SimFamily` (which game player it uses), and holds
+modules of fixed names:
 
 * ``faults.py`` — ``FAULTS``, its fault classes by name (:class:`.fault_kit.Fault`),
   and ``FAULT_BENCH``, the rooms ``bench/faults.py`` plants them in
@@ -17,39 +19,43 @@ A family's rules live in ``audits/rules/<family>/`` (reached through
 * its seeded scenes and bots' choices, as it needs them.
 
 The differential check of a family's win test against a reference lives with its
-rules (``audits/rules/<family>/differential.py``: ``DEFAULT_HANDS`` and ``main(n) ->
+rules: ``audits/rules/<family>/differential.py`` (``DEFAULT_HANDS`` and ``main(n) ->
 exit status``; ``bench/differential.py --family F``).
 
-The modules are imported when first asked for, so registering a family costs nothing
-at import time and no shared module imports a family's package.
+The packages are imported when first asked for, so no shared module imports a
+family's package at import time.  A rule family with no package here (the toy
+families of the tests) plays on the shared table driver and has no fault classes.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass
+from functools import lru_cache
 from types import ModuleType
 from typing import Any, Optional
 
-__all__ = ["SimFamily", "SIM_FAMILIES", "sim_family", "UnknownSimFamily"]
+__all__ = ["SimFamily", "UnknownSimFamily", "sim_families", "sim_family", "sim_parts"]
 
 
 class UnknownSimFamily(ValueError):
-    """A family or preset name no registered family answers to."""
+    """A family or preset name no family with a ``paipu/sim/<family>/`` package answers to."""
 
 
 @dataclass(frozen=True)
 class SimFamily:
     """One family's parts outside its rules (see the module docstring for what each holds)."""
 
-    #: the rule family's name (``Ruleset.family``)
+    #: the rule family's name (``Ruleset.family``, the key of :data:`audits.rules.FAMILIES`)
     name: str
-    #: its package: ``paipu.sim.<family>``
-    package: str
-    #: ``"module:Class"`` of its game player inside the package; None: the shared table driver
+    #: ``"module:Class"`` of its game player inside its package; None: the shared table driver
     game_player: Optional[str] = None
-    #: the module of its differential check; None: it has none
-    differential: Optional[str] = None
+
+    @property
+    def package(self) -> str:
+        """Its package: ``paipu.sim.<family>``."""
+        return f"{__package__}.{self.name}"
 
     def module(self, name: str) -> ModuleType:
         """The package's module ``name`` (``faults``, ``coverage``, ``samples`` …)."""
@@ -66,29 +72,43 @@ class SimFamily:
         """Its fault classes by name."""
         return self.module("faults").FAULTS
 
-    def differential_module(self) -> Optional[ModuleType]:
-        """The module of its differential check, or None."""
-        return None if self.differential is None else importlib.import_module(self.differential)
+    def differential(self) -> Optional[ModuleType]:
+        """The module of its differential check (``audits/rules/<family>/differential.py``), or None."""
+        name = f"audits.rules.{self.name}.differential"
+        return importlib.import_module(name) if importlib.util.find_spec(name) is not None else None
 
 
-#: ``Ruleset.family`` -> that family's parts; one registration line per family, in the
-#: order the fault classes are listed (``paipu mutate --list``).
-SIM_FAMILIES: dict[str, SimFamily] = {f.name: f for f in (
-    SimFamily("qujing", "paipu.sim.qujing", differential="audits.rules.qujing.differential"),
-    SimFamily("sichuan", "paipu.sim.sichuan", "game:SichuanGame", "audits.rules.sichuan.differential"),
-    SimFamily("guangdong", "paipu.sim.guangdong", differential="audits.rules.guangdong.differential"),
-)}
+@lru_cache(maxsize=None)
+def sim_parts(name: str) -> Optional[SimFamily]:
+    """The parts of the rule family ``name`` (its package's ``PARTS``), or None when it has
+    no package here."""
+    try:
+        package = importlib.import_module(f"{__package__}.{name}")
+    except ModuleNotFoundError as e:
+        if e.name == f"{__package__}.{name}":
+            return None
+        raise
+    parts = getattr(package, "PARTS", None)
+    return parts if isinstance(parts, SimFamily) and parts.name == name else None
+
+
+def sim_families() -> dict[str, SimFamily]:
+    """Every registered rule family's parts, in the registry's order
+    (:data:`audits.rules.FAMILIES`), those with a package here."""
+    from audits.rules import FAMILIES
+
+    found = {name: sim_parts(name) for name in FAMILIES}
+    return {name: parts for name, parts in found.items() if parts is not None}
 
 
 def sim_family(name: str) -> SimFamily:
-    """The registered family called ``name``, or the family of the preset ``name``
+    """The family called ``name``, or the family of the preset ``name``
     (``sichuan-xuezhan`` -> ``sichuan``)."""
-    got = SIM_FAMILIES.get(name)
-    if got is not None:
-        return got
     from schema.ruleset import PRESETS
 
+    families = sim_families()
     preset = PRESETS.get(name)
-    if preset is not None and preset.family in SIM_FAMILIES:
-        return SIM_FAMILIES[preset.family]
-    raise UnknownSimFamily(f"no family or preset {name!r}; families: {', '.join(SIM_FAMILIES)}")
+    got = families.get(name) or (families.get(preset.family) if preset is not None else None)
+    if got is None:
+        raise UnknownSimFamily(f"no family or preset {name!r}; families: {', '.join(families)}")
+    return got

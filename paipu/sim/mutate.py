@@ -1,7 +1,7 @@
 """The fault injector: plant exactly one fault of a named class in a clean game log.
 
 The fault classes are the families' own (``paipu/sim/<family>/faults.py``, found
-through :data:`paipu.sim.families.SIM_FAMILIES`); each knows the situation it needs,
+through :func:`paipu.sim.families.sim_families`); each knows the situation it needs,
 finds the places in a game where it arises, picks one with the caller's
 ``random.Random`` and rewrites the events there.  :func:`mutate` returns the new
 events and the finding the audit must report: ``[(code, seq)]``, the codes being
@@ -22,14 +22,14 @@ import msgspec
 from schema import events as ev
 
 from .fault_kit import Events, Expected, Fault, NotApplicable, _Ctx, _renumber
-from .families import SIM_FAMILIES
+from .families import sim_families
 
 __all__ = ["Fault", "FAULTS", "mutate", "Expected", "NotApplicable"]
 
 
 def _all_faults() -> dict[str, Fault]:
     out: dict[str, Fault] = {}
-    for family in SIM_FAMILIES.values():
+    for family in sim_families().values():
         for name, fault in family.faults().items():
             assert name not in out, f"fault class {name!r} registered twice"
             out[name] = fault

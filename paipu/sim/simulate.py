@@ -45,7 +45,7 @@ from schema.ruleset import Ruleset, resolve
 from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, WINDS, tiles_of
 
 from .bot import SeatView, bot_discard
-from .families import SIM_FAMILIES
+from .families import sim_parts
 from .kept_waits import kept_before_draw, kept_wait_entry
 
 __all__ = ["SimConfig", "SimStats", "SimError", "simulate_games", "simulate_encoded", "write_log"]
@@ -153,8 +153,8 @@ def _game_seeds(config: SimConfig) -> Iterator[tuple[int, int]]:
 def _game_player(rules: Ruleset):
     """The game player of the ruleset's family (its registered one, :mod:`.families`), else
     the shared table driver :class:`_Game`."""
-    family = SIM_FAMILIES.get(rules.family)
-    player = family.player() if family is not None else None
+    parts = sim_parts(rules.family)
+    player = parts.player() if parts is not None else None
     return player if player is not None else _Game
 
 

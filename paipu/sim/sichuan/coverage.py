@@ -82,7 +82,7 @@ def main(args: list[str]) -> int:
         print(f"{preset} {options or ''}: {r['hands']} hands ({r['arranged']} arranged by seeding), "
               f"findings {r['findings'] or 0}, {r['seconds']} s")
         print(f"  moments: {r['moments']}")
-        print(f"  reasons: {r['reasons']}")
+        print(f"  reasons: {dict(sorted(r['reasons'].items()))}")
         print(f"  fans: {dict(sorted(r['fans'].items()))}")
     missing = sorted(set(FAN_VALUES) - set(all_fans))
     print(f"fans never seen: {missing or 'none'}")
