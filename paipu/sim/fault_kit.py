@@ -33,7 +33,7 @@ class Fault:
     description: str
     apply: Callable[["_Ctx"], tuple[Events, int]]
     #: the rule families whose rooms the class is planted in
-    families: tuple[str, ...] = ("qujing",)
+    families: tuple[str, ...]
 
 
 @dataclass(frozen=True)

@@ -1242,7 +1242,7 @@ def _table() -> dict[str, Fault]:
     out = {}
     for name, code, group, fn in rows:
         assert code in CATALOGUE, code
-        out[name] = Fault(name, code, group, (fn.__doc__ or name).strip().splitlines()[0], fn)
+        out[name] = Fault(name, code, group, (fn.__doc__ or name).strip().splitlines()[0], fn, ("qujing",))
     return out
 
 
