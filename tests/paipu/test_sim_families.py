@@ -22,8 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_rule_family_has_its_parts_in_the_registrys_order():
-    assert list(sim_families()) == [name for name in FAMILIES if name in ("qujing", "sichuan", "guangdong")]
+    # found by the rules' registration alone: the same names, in FAMILIES' order
     assert list(sim_families()) == ["qujing", "sichuan", "guangdong"]
+    assert list(sim_families()) == [name for name in FAMILIES if sim_parts(name) is not None]
 
 
 def test_the_game_player_is_the_familys_own_or_the_shared_driver():
@@ -39,6 +40,13 @@ def test_a_family_without_a_package_plays_on_the_shared_driver():
     assert simulate._game_player(toy) is simulate._Game
     # a module of paipu/sim that is not a family's package is no family either
     assert sim_parts("bot") is None and sim_parts("families") is None
+
+
+def test_a_rule_family_without_a_package_is_listed_nowhere(monkeypatch):
+    monkeypatch.setitem(FAMILIES, "toy_without_sim_package", FAMILIES["qujing"])
+    assert list(sim_families()) == ["qujing", "sichuan", "guangdong"]
+    with pytest.raises(UnknownSimFamily):
+        sim_family("toy_without_sim_package")
 
 
 def test_the_fault_classes_are_the_union_of_the_families_own():
