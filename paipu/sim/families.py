@@ -4,8 +4,9 @@ rule family's own parts outside its rules.
 A family is registered once, in :data:`audits.rules.FAMILIES` (its rules, in
 ``audits/rules/<family>/``); everything else it owns lives in its package
 ``paipu/sim/<family>/``, found by the family's name.  The package's ``__init__.py``
-declares ``PARTS``, a :class:`SimFamily` (which game player it uses), and holds
-modules of fixed names:
+may declare ``PARTS``, a :class:`SimFamily` naming its own game player (without it,
+the family plays on the shared table driver), and the package holds modules of fixed
+names:
 
 * ``faults.py`` — ``FAULTS``, its fault classes by name (:class:`.fault_kit.Fault`),
   and ``FAULT_BENCH``, the rooms ``bench/faults.py`` plants them in
@@ -80,16 +81,20 @@ class SimFamily:
 
 @lru_cache(maxsize=None)
 def sim_parts(name: str) -> Optional[SimFamily]:
-    """The parts of the rule family ``name`` (its package's ``PARTS``), or None when it has
-    no package here."""
+    """The parts of the rule family ``name`` (its package's ``PARTS``, or the defaults when
+    it declares none), or None when it has no package here."""
     try:
         package = importlib.import_module(f"{__package__}.{name}")
     except ModuleNotFoundError as e:
         if e.name == f"{__package__}.{name}":
             return None
         raise
-    parts = getattr(package, "PARTS", None)
-    return parts if isinstance(parts, SimFamily) and parts.name == name else None
+    if not hasattr(package, "__path__"):
+        return None  # a shared module of paipu/sim (``bot``, ``simulate`` …), no family's package
+    parts = getattr(package, "PARTS", SimFamily(name))
+    if not isinstance(parts, SimFamily) or parts.name != name:
+        raise TypeError(f"{package.__name__}.PARTS must be SimFamily({name!r}, …), not {parts!r}")
+    return parts
 
 
 def sim_families() -> dict[str, SimFamily]:

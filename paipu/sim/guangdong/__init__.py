@@ -2,8 +2,3 @@
 and worked examples, its fault classes, its coverage run and its sample logs; it plays
 on the shared table driver (:mod:`paipu.sim.simulate`).  Found by its name
 (:mod:`paipu.sim.families`)."""
-
-from ..families import SimFamily
-
-#: what :mod:`paipu.sim.families` reads: Guangdong plays on the shared table driver
-PARTS = SimFamily("guangdong")
