@@ -72,8 +72,8 @@ def special_room(name: str) -> Scene:
     table = r.table
     tiles = [k for k in range(34) for _ in range(table.hands[1][k])]
     from schema.tiles import TILE_INDEX
-    wc = fam.win_context(rules, table, 1, "self_draw", TILE_INDEX[tile], False, False, 1)
-    sc = fam.score(rules, tiles, table.melds[1], wc)
+    wc = fam.wins.win_context(rules, table, 1, "self_draw", TILE_INDEX[tile], False, False, 1)
+    sc = fam.scoring.score(rules, tiles, table.melds[1], wc)
     s.win([(1, sc.fans, sc.fan, sc.points)], "self_draw", tile)
     s.settle([((1 + k) % 4, 1, sc.points, "win") for k in (1, 2, 3)])
     s.close()
@@ -155,8 +155,8 @@ def main(args: list[str]) -> int:
     family = family_of(resolve("guangdong-jipinghu"))
     missing = []
     print(f"  {'fan / event':22s} {'名':6s} {'bot play':>9s} {'arranged':>9s}")
-    for f in family.fan_values:
-        print(f"  {f:22s} {family.fan_chinese[f]:6s} {fans[f]:9d} {a_fans[f]:9d}")
+    for f in family.scoring.fan_values:
+        print(f"  {f:22s} {family.scoring.fan_chinese[f]:6s} {fans[f]:9d} {a_fans[f]:9d}")
         if fans[f] + a_fans[f] == 0:
             missing.append(f)
     for k in ("transfer:bao_gangkai", "transfer:bao_special", "transfer:bao_luodi", "transfer:qianggang",

@@ -98,7 +98,7 @@ def main(args: list[str]) -> int:
     from audits.rules import family_of
     from schema.ruleset import resolve
     family = family_of(resolve("qujing-xiaoji"))
-    for f in family.fan_values: print(f"  {f:18s} {family.fan_chinese[f]:6s} {fans[f]}")
+    for f in family.scoring.fan_values: print(f"  {f:18s} {family.scoring.fan_chinese[f]:6s} {fans[f]}")
     print("CLAIMS/EVENTS")
     for k in sorted(claims): print(f"  {k:50s} {claims[k]}")
     return 1 if tot_f else 0
