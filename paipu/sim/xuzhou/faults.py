@@ -13,8 +13,8 @@ from audits.rules.xuzhou import pei, settlement
 from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from ..fault_kit import Fault, NotApplicable, _Ctx, _cut, _mk
-from ..guangdong_faults import _settle_after, _settlement  # the same rewrites: a hand re-settled
+from ..fault_kit import Fault, FaultBench, NotApplicable, _Ctx, _cut, _mk
+from ..guangdong.faults import _settle_after, _settlement  # the same rewrites: a hand re-settled
 
 _T = TILE_INDEX
 
@@ -225,3 +225,10 @@ FAULTS: dict[str, Fault] = {
     name: Fault(name, code, group, (fn.__doc__ or name).strip().splitlines()[0], fn, ("xuzhou",))
     for name, code, group, fn in ROWS
 }
+
+_ROOM = dict(preset="xuzhou", max_hands=6, fee=0)
+#: Where ``bench/faults.py --family xuzhou`` plants the classes: these rooms in turn (the
+#: 下嘴 room for the bet classes' near misses, a logged wall for the indicator's place).
+FAULT_BENCH = FaultBench(seed=9000, max_games=4000, rooms=(
+    dict(_ROOM, options={}, include_wall=False), dict(_ROOM, options={}, include_wall=True),
+    dict(_ROOM, options={"dealer_bonus": "double"}, include_wall=False)))

@@ -13,7 +13,7 @@ from typing import Optional, Sequence
 from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from ..guangdong_scenes import Scene, reopened, repaid  # noqa: F401  (re-exported for the examples)
+from ..guangdong.scenes import Scene, reopened, repaid  # noqa: F401  (re-exported for the examples)
 
 #: xuzhou.md §3.1: the kind after the indicator (suits 9 → 1, 北 → 东, 中 → 发 → 白 → 中)
 from audits.rules.xuzhou.pei import next_kind
