@@ -11,7 +11,7 @@ from typing import Any, Literal, Optional, Union
 
 import msgspec
 
-from .tiles import Tile
+from .tiles import TILE_NAMES, Tile
 
 #: The rule family a ruleset belongs to (``audits.rules`` holds one per name).
 Family = str
@@ -167,6 +167,12 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     def tile_count(self) -> int:
         """Tiles in the set: 136, or 108 (no honours) for the suits-only families."""
         return 108 if self.family in SUITS_ONLY else 136
+
+    @property
+    def tile_kinds(self) -> tuple[str, ...]:
+        """The kinds in the set, four tiles of each: the 34 kinds, or the 27 suited kinds
+        (1m..9s) for the suits-only families."""
+        return TILE_NAMES[:27] if self.family in SUITS_ONLY else TILE_NAMES
 
     @property
     def wins_to_end(self) -> int:
