@@ -100,8 +100,14 @@ class SichuanGame:
         self.stats = stats
         self.arrange = float(getattr(config, "arrange", 0.0) or 0.0)
         start = EPOCH + timedelta(hours=index)
-        self.g = Script(f"{getattr(config, 'game_prefix', 'sim-')}{config.seed}-{index:05d}", preset=config.preset, options=dict(config.options),
-                        server="paipu-sim", start=start)
+        # the players come from the simulator's pool (their own random stream, so the play of a
+        # seed stays what it was); the build from --build, or one of the builds per room
+        from .simulate import seat_players
+
+        seats = seat_players(config, random.Random(f"players-{config.seed}-{index}"))
+        build = rng.choice(config.builds) if config.builds else config.build
+        self.g = Script(f"{getattr(config, 'game_prefix', 'sim-')}{config.seed}-{index:05d}", preset=config.preset,
+                        options=dict(config.options), server=config.server, start=start, build=build, seats=seats)
         #: the room's live table (the script's replayer keeps one table for the room)
         self.table = self.g.t
         self.arranged = 0
@@ -125,6 +131,10 @@ class SichuanGame:
         rng, g, rules = self.rng, self.g, self.rules
         wall = list(SET)
         rng.shuffle(wall)
+        if self.cfg.biased_shuffle:
+            from .simulate import bias_wall
+
+            bias_wall(wall, 4, rng, keep=4)  # the 108-tile wall has 31 tiles after the 24
         kind = None
         if self.arrange and rng.random() < self.arrange:
             kind = rng.choice(("tianhe", "dihe", "jiangdui"))
