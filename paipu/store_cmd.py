@@ -224,7 +224,7 @@ def register(app: typer.Typer) -> None:
                                               "or URL instead of the DuckDB file."),
         only: Optional[List[str]] = typer.Option(None, "--only", help="Run only this check (repeatable)."),
         param: Optional[List[str]] = typer.Option(None, "--param", "-p", help="name=value (repeatable)."),
-        rows_out: bool = typer.Option(False, "--rows", help="Every failing row, not one line per fired check."),
+        rows_out: bool = typer.Option(False, "--rows", help="Every failing row, not one line per fired check and ruleset."),
         checks_dir: Optional[str] = typer.Option(None, "--checks-dir", help="A folder of your own checks "
                                                  "(<code>.sql, the library's format), run with the library's."),
         fmt: str = typer.Option("text", "--format", "-f", help="text (default), table, csv, json or parquet "
@@ -236,7 +236,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run the anomaly checks (paipu/store/sql/*.sql and --checks-dir); report the ones that fire.
 
-        By default one line per check that fired: its row count and its strongest
+        Every population and baseline is one ruleset's (preset and options).  By default
+        one line per check and ruleset that fired: its row count and its strongest
         evidence (the statistic, its value, rate, baseline and sample size).  --rows
         gives every failing row with the same columns.  Exit code 1 when any check fires.
         """

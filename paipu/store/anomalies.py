@@ -461,7 +461,17 @@ COLUMN_DOCS = {
     "ruleset": "the ruleset the row was judged in (game_rulesets.ruleset)",
 }
 
-__all__ = ["AnomalyError", "COLUMNS", "COLUMN_DOCS", "LEGACY_COLUMNS", "LimitHit", "MONEY_ONLY_OPTIONS", "Check",
+
+def checks_markdown() -> str:
+    """The table of the library's checks (``docs/store.md``), from their headers."""
+    lines = ["| code | checks | statistic | threshold | parameters |", "|---|---|---|---|---|"]
+    for c in load_checks().values():
+        params = ", ".join(f"`{p.name}`={'null' if p.default is None else p.default}" for p in c.params) or "—"
+        cells = [f"`{c.code}`", c.title, c.statistic, c.threshold, params]
+        lines.append("| " + " | ".join(x.replace("|", "\\|") for x in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+__all__ = ["AnomalyError", "COLUMNS", "checks_markdown", "COLUMN_DOCS", "LEGACY_COLUMNS", "LimitHit", "MONEY_ONLY_OPTIONS", "Check",
            "CheckResult", "Param", "RULESETS_COLUMNS", "SQL_DIR", "SUMMARY_COLUMNS", "bind", "by_ruleset", "convert",
            "ensure_rulesets", "install_statements", "load_all", "load_checks", "macro_sql", "parse_check", "parse_params",
            "rulesets_view_sql", "run_checks", "select", "strongest", "summary_line", "summary_rows"]

@@ -289,3 +289,10 @@ def test_every_table_and_column_carries_a_comment(tmp_path):
     assert all(macros[f"anomaly_{c}"].startswith(CHECKS[c].title) for c in CHECKS)
     assert views["game_rulesets"] and views["anomalies"]
     assert all(columns[("anomalies", c)] for c in A.COLUMNS) and columns[("game_rulesets", "tile_kinds")]
+
+
+def test_docs_describe_every_check_from_its_header():
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "store.md"), encoding="utf-8") as f:
+        text = f.read()
+    assert A.checks_markdown() in text
+    assert "anomaly_<code>(name := value" in text and "game_rulesets" in text
