@@ -238,8 +238,10 @@ def _binary_output(output: Optional[str]) -> Iterator[IO[bytes]]:
     if not output or output == "-":
         yield sys.stdout.buffer
         return
+    from .outfiles import open_output
+
     try:
-        f = open(output, "wb")
+        f = open_output(output)
     except OSError as e:
         _fail(f"cannot write {output}: {e.strerror or e}")
     with f:
@@ -253,8 +255,10 @@ def _to_terminal(output: Optional[str]) -> bool:
 
 def _emit(text: str, output: Optional[str]) -> None:
     if output and output != "-":
+        from .outfiles import open_output
+
         try:
-            with open(output, "w", encoding="utf-8") as f:
+            with open_output(output, text=True) as f:
                 f.write(text)
         except OSError as e:
             _fail(f"cannot write {output}: {e.strerror or e}")

@@ -62,7 +62,9 @@ def schema_cmd(
 
     text = schema_text().rstrip("\n")
     if output:
-        with open(output, "w", encoding="utf-8") as f:
+        from .outfiles import open_output
+
+        with open_output(output, text=True) as f:
             f.write(text + "\n")
     else:
         sys.stdout.write(text + "\n")

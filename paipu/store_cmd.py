@@ -74,7 +74,9 @@ def render(cols: list[str], rows: list[tuple], fmt: str, out: io.TextIOBase, tit
 def _emit(cols: list[str], rows: list[tuple], fmt: str, output: Optional[str]) -> None:
     if output:
         try:
-            with open(output, "w", encoding="utf-8", newline="") as f:
+            from .outfiles import open_output
+
+            with open_output(output, text=True, newline="") as f:
                 render(cols, rows, fmt, f)
         except OSError as e:
             _fail(f"cannot write {output}: {e.strerror}")

@@ -174,10 +174,16 @@ class SichuanGame:
         self.passed_rob = {s: False for s in range(4)}
         self.waits = [None] * 4
         self.flavour = [_flavour(rng) for _ in range(4)]
+        winners_before = self.stats.winners
         try:
             self.turn(dealer, drew=False)
         except _End:
             pass
+        # a hand is won when anyone won it (血战到底: it may still end at the wall), else drawn
+        if self.stats.winners > winners_before:
+            self.stats.wins += 1
+        else:
+            self.stats.draws += 1
         g.settle()
         return g.book.first
 
@@ -253,7 +259,7 @@ class SichuanGame:
                 tile = g.b.events[-1].tile if drew else TILE_NAMES[max(k for k in range(27) if hand[k])]
                 if drew or (seat == t.dealer and g.first_turn):
                     g.win([seat], "self_draw", tile)
-                    self.stats.wins += 1
+                    self.stats.winners += 1
                     self._end_if_over()
                     self._next_after(seat)
                     return
@@ -306,7 +312,7 @@ class SichuanGame:
             return False
         robbers.sort(key=lambda s: (s - adder - 1) % 4)
         g.win(robbers, "robbed_kong", TILE_NAMES[tile], adder)
-        self.stats.wins += 1
+        self.stats.winners += len(robbers)
         self._end_if_over()
         self._next_after(robbers[-1])
         return True
@@ -341,7 +347,7 @@ class SichuanGame:
                     self.passed[s].append(v)
         if winners:
             g.win(winners, "discard", TILE_NAMES[tile], seat)
-            self.stats.wins += 1
+            self.stats.winners += len(winners)
             self._end_if_over()
             self._next_after(winners[-1])
             return
@@ -380,7 +386,6 @@ class SichuanGame:
         t = self.table
         if t.undrawn == 0:
             self.g.exhausted()
-            self.stats.draws += 1
             raise _End
         self._draw(seat)
         self.turn(seat, drew=True)

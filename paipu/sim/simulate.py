@@ -105,8 +105,12 @@ class SimStats:
 
     games: int = 0
     hands: int = 0
+    #: hands with at least one winner
     wins: int = 0
+    #: hands nobody won (流局)
     draws: int = 0
+    #: winning seats over all hands (several in a hand under 一炮多响 and 血战到底)
+    winners: int = 0
     claims: dict[str, int] = field(default_factory=dict)
     fans: dict[str, int] = field(default_factory=dict)
 
@@ -119,6 +123,7 @@ class SimStats:
         self.hands += other.hands
         self.wins += other.wins
         self.draws += other.draws
+        self.winners += other.winners
         for k, v in other.claims.items():
             self.bump(self.claims, k, v)
         for k, v in other.fans.items():
@@ -206,15 +211,10 @@ def write_log(path: str, events_iter: Iterable[Iterable[ev.Event]] | Iterable[ev
     Returns the number of lines written.  ``path`` ending in ``.gz`` is compressed
     deterministically (no timestamp in the header).
     """
-    import gzip
+    from ..outfiles import open_output
 
     n = 0
-    if path.endswith(".gz"):
-        raw = open(path, "wb")
-        out = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0)
-    else:
-        raw = None
-        out = open(path, "wb")
+    out = open_output(path)
     try:
         for item in events_iter:
             if isinstance(item, (bytes, bytearray)):
@@ -226,8 +226,6 @@ def write_log(path: str, events_iter: Iterable[Iterable[ev.Event]] | Iterable[ev
             n += len(batch)
     finally:
         out.close()
-        if raw is not None:
-            raw.close()
     return n
 
 
@@ -780,6 +778,7 @@ class _Hand:
         result = HandResult(winners=tuple(s for s, _ in winners), how=how, from_seat=from_seat)
         self._settle(result, [(s, sc.points) for s, sc in winners])
         stats.wins += 1
+        stats.winners += len(winners)
         self._end(result)
 
     def _settle(self, result: "HandResult", winners: list[tuple[int, int]]) -> None:
