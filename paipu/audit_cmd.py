@@ -293,9 +293,10 @@ def register(app: typer.Typer) -> None:
                                               "(default: ./paipu.toml when it exists)."),
         cluster: Optional[str] = typer.Option(None, "--cluster", help="Audit on a Dask cluster: a scheduler "
                                               "address (tcp://host:8786) or local:N for N local worker "
-                                              "processes; the workers read the files themselves (docs/scale.md)."),
+                                              "processes; the workers read the files themselves (docs/scale.md; needs "
+                                              "the paipu[cluster] extra)."),
     ) -> None:
-        """Audit game logs against the Qujing rules they declare; report every deviation.
+        """Audit game logs against the ruleset each room declares; report every deviation.
 
         Exit 0: no game fails (no unwaived finding at or above --fail-on); 1: some game
         fails; 2: unreadable input or bad usage (including an expired waiver or an

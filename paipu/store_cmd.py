@@ -120,7 +120,8 @@ def register(app: typer.Typer) -> None:
                                               "in this folder or fsspec URL instead of the DuckDB file "
                                               "(docs/scale.md)."),
         cluster: Optional[str] = typer.Option(None, "--cluster", help="Run the audit on a Dask cluster: a "
-                                              "scheduler address (tcp://host:8786) or local:N worker processes."),
+                                              "scheduler address (tcp://host:8786) or local:N worker processes (needs the "
+                                              "paipu[cluster] extra)."),
         audit_output: Optional[str] = typer.Option(
             None, "--audit-output", help="Store the findings and ledger of a finished audit instead of auditing "
             "here: the file `paipu audit LOGS --format json -o FILE` wrote for these same logs (refused if the "
