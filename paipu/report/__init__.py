@@ -116,7 +116,8 @@ FONT_MARK = "/* paipu: the embedded CJK font */"
 _SKIP = re.compile(r"(<script\b.*?</script>|<style\b.*?</style>|<title>.*?</title>|<svg\b.*?</svg>|<[^>]*>)",
                    re.S | re.I)
 _HAN = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
-_HAN_RUN = re.compile(f"[{_HAN}]+(?:[ ·][{_HAN}]+)*")
+#: a Chinese run: Chinese characters, and the spaces, dots and slashes between two of them
+_HAN_RUN = re.compile(f"[{_HAN}]+(?:[ ·/]+[{_HAN}]+)*")
 
 
 def mark_chinese(page: str) -> str:

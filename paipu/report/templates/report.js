@@ -10,7 +10,7 @@
     replacement: 'kong replacement', won: 'won', drawn: 'drawn (流局)', between_hands: 'between hands',
     closed: 'the game is over' };
   // Chinese runs are marked lang="zh-Hans", the rest of the page is English (lang="en")
-  var HAN = /([\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+(?:[ ·][\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+)*)/;
+  var HAN = /([\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+(?:[ ·/]+[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+)*)/;
   function words(node, text) {
     String(text).split(HAN).forEach(function (part, i) {
       if (!part) { return; }
