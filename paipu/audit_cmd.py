@@ -203,7 +203,11 @@ def _explain_json(log, output: Optional[str]) -> int:
     source = file_fingerprint(audit.file)
     if source is not None:
         summary["source"] = source  # as in the JSON stream's summary records
-    for item in [*records, *audit.findings, summary]:
+    from .formats import finding_record
+
+    # every record says what it is: the derivation's kind, "finding", "summary"
+    items = [{"record": r["kind"], **r} for r in records] + [finding_record(f) for f in audit.findings] + [summary]
+    for item in items:
         enc.encode_into(item, buf, len(buf))
         buf.extend(b"\n")
     with _binary_output(output) as out:
