@@ -1,7 +1,8 @@
 """The documentation of the event Structs' fields, read from their source.
 
 Each field of a Struct in :mod:`schema.events` is documented by the ``#:`` comment
-lines right above it (the Sphinx convention); a field without one takes the ``#:``
+lines right above it (the Sphinx convention), or else by the sentences of its Struct's
+docstring that name it (````tiles````); a field without either takes the ``#:``
 comment of its type alias (``Seat``: "A seat: a room has 3 or 4 players, seated
 0..3."), and the fields every event carries (``game``, ``seq``, ``at``, ``type``,
 ``prev``) take theirs from :data:`COMMON`.  The JSON Schema
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 from functools import lru_cache
 from typing import Optional
 
@@ -63,6 +65,7 @@ def _module_docs(module_name: str) -> tuple[dict[str, dict[str, str]], dict[str,
                         docs[item.target.id] = text
                     if isinstance(item.annotation, ast.Name):
                         docs.setdefault(f"{item.target.id}:type", item.annotation.id)
+            docs[":doc"] = ast.get_docstring(node) or ""
             fields[node.name] = docs
             if node.bases and isinstance(node.bases[0], ast.Name):
                 bases[node.name] = node.bases[0].id
@@ -85,6 +88,10 @@ def field_doc(struct: str, field: str, module: str = "schema.events") -> Optiona
     for docs in lineage:  # the field's own words, here or on an ancestor
         if field in docs:
             return docs[field]
+    for docs in lineage:  # the sentences of the Struct's docstring that name it
+        said = [x for x in re.split(r"(?<=[.;])\s+", " ".join(docs.get(":doc", "").split())) if f"``{field}``" in x]
+        if said:
+            return " ".join(said)
     if field in COMMON:
         return COMMON[field]
     for docs in lineage:  # else the words of its type

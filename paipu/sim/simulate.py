@@ -20,7 +20,7 @@ the same table).
 The same :class:`SimConfig` (seed included) always gives the same events:
 the only source of chance is ``random.Random(seed)``.
 
-Wall order (``HandStarted.wall``): the dealer's 14 tiles are ``wall[0:14]``, then
+Wall order (``HandStarted.wall``): the dealer's 14 tiles (``hand_size`` + 1) are ``wall[0:14]``, then
 13 for each seat in seat order from the dealer's next seat; draws take from the
 head; the tail pool (two tiles in Qujing) is ``wall[-1]``, ``wall[-2]``; each
 later ``TailTurned`` turns the next tile from the tail end.
@@ -533,12 +533,14 @@ class _Hand:
             for s in range(n):
                 self.emit(ev.PigBetPlaced, seat=s, bet=rng.choice(bets))
         hands: list[list[str]] = [[] for _ in range(n)]
-        hands[self.dealer] = [TILE_NAMES[t] for t in sorted(wall[0:14])]
-        pos = 14
+        # the dealer takes hand_size + 1 tiles (14), the others hand_size (13) each
+        size = self.rules.hand_size
+        hands[self.dealer] = [TILE_NAMES[t] for t in sorted(wall[0:size + 1])]
+        pos = size + 1
         for k in range(1, n):
             s = (self.dealer + k) % n
-            hands[s] = [TILE_NAMES[t] for t in sorted(wall[pos:pos + 13])]
-            pos += 13
+            hands[s] = [TILE_NAMES[t] for t in sorted(wall[pos:pos + size])]
+            pos += size
         self.head = pos
         self.tail_next = TOTAL - 1 - self.pool
         self.emit(ev.TilesDealt, hands=hands)
@@ -812,11 +814,11 @@ def seat_players(cfg: SimConfig, rng: random.Random) -> list[str]:
     return seats
 
 
-def bias_wall(wall: list[int], seats: int, rng: random.Random, keep: int = 30) -> None:
+def bias_wall(wall: list[int], seats: int, rng: random.Random, keep: int = 30, hand_size: int = 13) -> None:
     """The ``biased_shuffle`` knob: after the deal, the next 24 wall tiles are swapped toward
     low suited tiles (1–3 of a suit) from deeper in the wall (never the last ``keep``), 60 % of
     the time each, so the first draws skew low (a server's bad shuffle, for the shuffle check)."""
-    dealt = 14 + 13 * (seats - 1)
+    dealt = hand_size + 1 + hand_size * (seats - 1)
     lo, hi = dealt, dealt + 24
     low = [j for j in range(hi, len(wall) - keep) if wall[j] < 27 and wall[j] % 9 <= 2]
     for i in range(lo, hi):
@@ -829,7 +831,7 @@ def shuffled_wall(hand: "_Hand") -> list[int]:
     wall = [t for t in range(NUM_KINDS) for _ in range(4)]
     hand.rng.shuffle(wall)
     if hand.g.cfg.biased_shuffle:
-        bias_wall(wall, hand.n, hand.rng)
+        bias_wall(wall, hand.n, hand.rng, hand_size=hand.rules.hand_size)
     if hand.g.cfg.rare_hands and hand.rng.random() < hand.g.cfg.rare_hands:
         _seed_rare_hand(hand, wall)
     return wall
@@ -841,7 +843,8 @@ def _seed_rare_hand(hand: "_Hand", wall: list[int]) -> None:
     rng = hand.rng
     seat = rng.randrange(hand.n)
     k = (seat - hand.dealer) % hand.n
-    start = 0 if k == 0 else 14 + 13 * (k - 1)
+    size = hand.rules.hand_size
+    start = 0 if k == 0 else size + 1 + size * (k - 1)
     if rng.random() < 0.5:
         winds = list(WINDS)
         rng.shuffle(winds)
