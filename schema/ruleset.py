@@ -11,7 +11,7 @@ from typing import Any, Literal, Optional, Union
 
 import msgspec
 
-from .tiles import TILE_NAMES, Tile
+from .tiles import NUM_KINDS, TILE_NAMES, Tile
 
 #: The rule family a ruleset belongs to (``audits.rules`` holds one per name).
 Family = str
@@ -218,9 +218,9 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     @property
     def tile_kinds(self) -> tuple[str, ...]:
-        """The kinds in the set, four tiles of each: the 34 kinds, or the 27 suited kinds
-        (1m..9s) for the suits-only families."""
-        return TILE_NAMES[:27] if self.family in SUITS_ONLY else TILE_NAMES
+        """The kinds the set holds four of each: the 27 suited kinds (1m..9s) of a 108-tile set,
+        else the 34 (flowers, one of each, are not among them)."""
+        return TILE_NAMES[:27] if self.tile_count == 108 else TILE_NAMES[:NUM_KINDS]
 
     @property
     def wins_to_end(self) -> int:

@@ -395,7 +395,7 @@ def build_model(log: GameLog) -> dict:
 
 _PAIR = re.compile(r"^(\d+)->(\d+) (-?\d+) (\w+)$")
 _SEAT = re.compile(r"\bseat (\d+)\b")
-_FAMILY_NOTE = re.compile(r"\s*\((Qujing|Guangdong|Sichuan)\b[^()]*(?:\([^()]*\)[^()]*)*\)")
+_PAREN = re.compile(r"\s*\(([^()]*)\)")
 
 
 def _show(value: Any, who: "_Names") -> Optional[str]:
@@ -428,10 +428,27 @@ def player_words(text: str, who: "_Names") -> str:
 
 
 def room_rule(rule: str, family: Optional[str]) -> str:
-    """A catalogue rule as it applies to the room: notes about another family's rules left out."""
+    """A catalogue rule as it applies to the room: in a parenthesis, the clauses that name
+    another family (``Guangdong kong_payments = on_win: …``) are left out, and a parenthesis
+    left empty goes."""
     if not family:
         return rule
-    return _FAMILY_NOTE.sub(lambda m: m.group(0) if m.group(1).lower() == family else "", rule)
+    from audits.rules import FAMILIES
+
+    families = {name.lower() for name in FAMILIES} | {"qujing", "guangdong", "sichuan"}
+
+    def named(clause: str) -> Optional[str]:
+        first = re.split(r"[\s:,]", clause.strip(), maxsplit=1)[0].lower()
+        return first if first in families else None
+
+    def keep(m: "re.Match[str]") -> str:
+        clauses = m.group(1).split("; ")
+        if not any(named(c) for c in clauses):
+            return m.group(0)
+        kept = [c for c in clauses if named(c) in (None, family)]
+        return f" ({'; '.join(kept)})" if kept else ""
+
+    return _PAREN.sub(keep, rule)
 
 
 __all__ = ["build_model", "describe", "frame_of", "marks_of", "player_words", "room_rule", "tile_token"]

@@ -57,7 +57,7 @@ def _add_game(con, game: str, preset: str, options: dict, first_draws: list[str]
 def test_the_tile_kinds_are_the_rulesets():
     assert len(PRESETS["sichuan"].tile_kinds) == 27 and PRESETS["sichuan"].tile_kinds[-1] == "9s"
     assert PRESETS["sichuan-xuezhan"].tile_kinds == PRESETS["sichuan"].tile_kinds
-    assert PRESETS["qujing-xiaoji"].tile_kinds == TILE_NAMES and PRESETS["guangdong-jipinghu"].tile_kinds == TILE_NAMES
+    assert PRESETS["qujing-xiaoji"].tile_kinds == TILE_NAMES[:34] == PRESETS["guangdong-jipinghu"].tile_kinds
 
 
 def test_a_fair_27_kind_shuffle_passes_in_sichuan_and_fails_as_qujing():
@@ -168,7 +168,7 @@ def test_the_same_store_pooled_into_one_ruleset_fires(mixed_db):
     con = store.connect(mixed_db, read_only=True)
     try:
         con.execute("CREATE OR REPLACE TEMP VIEW game_rulesets AS SELECT game, 'all' AS ruleset, "
-                    f"{list(TILE_NAMES)} AS tile_kinds FROM games")
+                    f"{list(TILE_NAMES[:34])} AS tile_kinds FROM games")
         check = CHECKS["first_draw_shuffle"]
         rows = con.execute(check.sql, A.bind(check, {"min_draws": "100"})).fetchall()
         assert rows and rows[0][7] > 100  # the 60 Sichuan rooms never draw an honour

@@ -6,14 +6,15 @@
 --   no chi-square quantile, so the critical value is the Wilson–Hilferty approximation
 --   (k − 1)·(1 − 2/(9(k − 1)) + $level_z·sqrt(2/(9(k − 1))))³ of the quantile at the normal
 --   quantile $level_z (3.09: p < 0.001; 63.97 for 33 df, 54.16 for 26 df, against the exact
---   63.87 and 54.05).  A draw of a kind outside the set counts against the shuffle.
+--   63.87 and 54.05).  A draw of a kind outside the set counts against the shuffle; a flower
+--   (1f..8f, one of each in a 144-tile set, set aside and replaced) is not a kind of four.
 -- threshold: X² > that critical value, for groups with at least $min_draws hands.
 -- param level_z DOUBLE = 3.0902: standard-normal quantile of the test level (3.0902: p < 0.001)
 -- param min_draws INTEGER = 170: fewest first draws for a build to be judged (n/k >= 5 at 170)
 WITH draws AS (
     SELECT rs.ruleset, rs.tile_kinds, g.server, g.build, h.first_draw AS tile
     FROM hands h JOIN games g USING (game) JOIN game_rulesets rs USING (game)
-    WHERE h.first_draw IS NOT NULL AND rs.tile_kinds IS NOT NULL
+    WHERE h.first_draw IS NOT NULL AND rs.tile_kinds IS NOT NULL AND NOT h.first_draw LIKE '%f'
 ), builds AS (
     SELECT ruleset, server, build, any_value(tile_kinds) AS tile_kinds, len(any_value(tile_kinds)) AS k,
            count(*) AS n
