@@ -102,7 +102,7 @@ class SichuanGame:
         start = EPOCH + timedelta(hours=index)
         # the players come from the simulator's pool (their own random stream, so the play of a
         # seed stays what it was); the build from --build, or one of the builds per room
-        from .simulate import seat_players
+        from ..simulate import seat_players
 
         seats = seat_players(config, random.Random(f"players-{config.seed}-{index}"))
         build = rng.choice(config.builds) if config.builds else config.build
@@ -132,7 +132,7 @@ class SichuanGame:
         wall = list(SET)
         rng.shuffle(wall)
         if self.cfg.biased_shuffle:
-            from .simulate import bias_wall
+            from ..simulate import bias_wall
 
             bias_wall(wall, 4, rng, keep=4)  # the 108-tile wall has 31 tiles after the 24
         kind = None
