@@ -220,17 +220,18 @@ def _audited_file(out: str) -> object:
         return None
 
 
-def ingest(path: str, findings: str = "none", jobs: int = 1) -> int:
+def ingest(path: str, findings: str = "none", jobs: int = 1, cluster: object = None) -> int:
     """Row 5: ``paipu ingest`` of the corpus into a new store, no audit (``findings="none"``).
     Row 5b (``"output"``): the same, storing the findings and ledger of a finished audit
-    (``--audit-output``, made beforehand).  Rows 5c and 5d (``"here"``): the ingest runs the
-    audit itself (the default ``paipu ingest``), in this process or in ``jobs`` workers."""
+    (``--audit-output``, made beforehand).  Rows 5c, 5d and 5f (``"here"``): the ingest runs
+    the audit itself (the default ``paipu ingest``), in this process, in ``jobs`` workers, or
+    on the Dask ``cluster`` (a client; its workers read byte ranges of the file)."""
     from paipu.store import ingest as run_ingest
 
     joined = audit_output(path) if findings == "output" else None
     with tempfile.TemporaryDirectory() as d:
         report = run_ingest([path], os.path.join(d, "bench.duckdb"), audit=findings == "here", jobs=jobs,
-                            audit_output=joined)
+                            audit_output=joined, cluster=cluster)
     assert report.added and not report.refused, report.refused[:3]
     assert report.audited == (findings != "none")
     return report
@@ -406,6 +407,8 @@ def main() -> None:
                     help="only the Xuzhou row: audit time per event against Qujing's corpus")
     ap.add_argument("--guangdong-only", action="store_true",
                     help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
+    ap.add_argument("--ingest-cluster-only", action="store_true",
+                    help="only rows 5d and 5f: ingest with the audit on --jobs 2 and on a Dask local:2 cluster")
     ap.add_argument("--ingest-only", action="store_true",
                     help="only the ingest rows: 5 to 5e and (with --big-mb) 7b, the peak RSS ingesting the big file")
     args = ap.parse_args()
@@ -432,7 +435,21 @@ def main() -> None:
         here = stage("5c ingest, audit in it", lambda: ingest(path, "here"))
         here2 = stage("5d ingest, audit --jobs 2", lambda: ingest(path, "here", 2))
         print(f"     --jobs 2 / 1 job = {here / here2:.2f}× the speed", flush=True)
+        ingest_cluster_row(here2)
         return here
+
+    def ingest_cluster_row(jobs2: float) -> float:
+        """Row 5f: ``ingest --cluster local:2`` against row 5d (``--jobs 2``): the workers read
+        the file's byte ranges themselves, as ``audit --cluster`` does."""
+        cluster, client, started = start_local_cluster(2)
+        try:
+            secs = stage("5f ingest, --cluster local:2", lambda: ingest(path, "here", cluster=client))
+        finally:
+            client.close()
+            cluster.close()
+        print(f"     local:2 / --jobs 2 = {secs / jobs2:.2f}× the time (cluster start {started:.1f} s, "
+              "not counted)", flush=True)
+        return secs
 
     def ingest_rows() -> tuple[float, float, float, float]:
         """Rows 5 to 5e: seconds of the ingest without the audit, with a finished audit's output,
@@ -525,6 +542,9 @@ def main() -> None:
         cluster_row(stage, path, jobs2)
         return
 
+    if args.ingest_cluster_only:
+        ingest_cluster_row(stage("5d ingest, audit --jobs 2", lambda: ingest(path, "here", 2)))
+        return
     if args.ingest_only:
         ingest_ratios(*ingest_rows())
         if args.big_mb:

@@ -74,7 +74,9 @@ def render(cols: list[str], rows: list[tuple], fmt: str, out: io.TextIOBase, tit
 def _emit(cols: list[str], rows: list[tuple], fmt: str, output: Optional[str]) -> None:
     if output:
         try:
-            with open(output, "w", encoding="utf-8", newline="") as f:
+            from .outfiles import open_output
+
+            with open_output(output, text=True, newline="") as f:
                 render(cols, rows, fmt, f)
         except OSError as e:
             _fail(f"cannot write {output}: {e.strerror}")
@@ -118,7 +120,8 @@ def register(app: typer.Typer) -> None:
                                               "in this folder or fsspec URL instead of the DuckDB file "
                                               "(docs/scale.md)."),
         cluster: Optional[str] = typer.Option(None, "--cluster", help="Run the audit on a Dask cluster: a "
-                                              "scheduler address (tcp://host:8786) or local:N worker processes."),
+                                              "scheduler address (tcp://host:8786) or local:N worker processes (needs the "
+                                              "paipu[cluster] extra)."),
         audit_output: Optional[str] = typer.Option(
             None, "--audit-output", help="Store the findings and ledger of a finished audit instead of auditing "
             "here: the file `paipu audit LOGS --format json -o FILE` wrote for these same logs (refused if the "
@@ -224,7 +227,7 @@ def register(app: typer.Typer) -> None:
                                               "or URL instead of the DuckDB file."),
         only: Optional[List[str]] = typer.Option(None, "--only", help="Run only this check (repeatable)."),
         param: Optional[List[str]] = typer.Option(None, "--param", "-p", help="name=value (repeatable)."),
-        rows_out: bool = typer.Option(False, "--rows", help="Every failing row, not one line per fired check."),
+        rows_out: bool = typer.Option(False, "--rows", help="Every failing row, not one line per fired check and ruleset."),
         checks_dir: Optional[str] = typer.Option(None, "--checks-dir", help="A folder of your own checks "
                                                  "(<code>.sql, the library's format), run with the library's."),
         fmt: str = typer.Option("text", "--format", "-f", help="text (default), table, csv, json or parquet "
@@ -236,7 +239,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run the anomaly checks (paipu/store/sql/*.sql and --checks-dir); report the ones that fire.
 
-        By default one line per check that fired: its row count and its strongest
+        Every population and baseline is one ruleset's (preset and options).  By default
+        one line per check and ruleset that fired: its row count and its strongest
         evidence (the statistic, its value, rate, baseline and sample size).  --rows
         gives every failing row with the same columns.  Exit code 1 when any check fires.
         """

@@ -457,7 +457,8 @@ def load_auditor() -> tuple[Optional[Callable[[GameLog], Any]], str]:
 
 
 class _ClusterAuditor:
-    """Audits a batch's games as tasks on a Dask cluster (``ingest --cluster``).
+    """Audits a batch's games as tasks on a Dask cluster (``ingest --cluster`` of standard
+    input, which the workers cannot read themselves; files go as byte ranges, :class:`_StreamAuditor`).
 
     The batch is cut into chunks of games; each chunk is one task, so a worker
     that dies has its chunks run again elsewhere by the scheduler, and results
@@ -482,31 +483,50 @@ class _ClusterAuditor:
 
 
 class _StreamAuditor:
-    """Audits the ingest's games in ``jobs`` worker processes that read their own share of
-    the input (:func:`audits.parallel.audit_parallel`): no decoded game crosses a process
-    boundary, only the results come back, in the order the ingest reads the games.
+    """Audits the ingest's games where the input is read again by the workers themselves:
+    ``jobs`` worker processes (:func:`audits.parallel.audit_parallel`), or the workers of a
+    Dask cluster given byte ranges of the files as tasks (:func:`audits.cluster.audit_cluster`,
+    as ``audit --cluster`` does).  No decoded game crosses a process boundary, only the
+    results come back, in the order the ingest reads the games; this process only derives
+    and merges the rows.
 
-    The workers start here, when it is made: before the ingest opens its store, so they
-    are forked from a process that holds no DuckDB threads (``spawn`` where a caller's
+    The workers start here, when it is made: before the ingest opens its store, so local
+    ones are forked from a process that holds no DuckDB threads (``spawn`` where a caller's
     connection is already open, ``start_method``).  A batch takes the results of its own
     games; the results of games the ingest skips (unchanged, read twice) are let go."""
 
-    def __init__(self, paths: Sequence[str], jobs: int, start_method: Optional[str]):
-        from audits.parallel import audit_parallel  # type: ignore[import-not-found]
+    def __init__(self, paths: Sequence[str], jobs: int, start_method: Optional[str], cluster: Any = None):
+        self.cluster = cluster is not None
+        if self.cluster:
+            from audits.cluster import audit_cluster  # type: ignore[import-not-found]
 
-        self._results = audit_parallel(paths, jobs, start_method=start_method)
-        self._ahead: Any = next(self._results, None)
+            self._results = audit_cluster(paths, cluster)
+        else:
+            from audits.parallel import audit_parallel  # type: ignore[import-not-found]
+
+            self._results = audit_parallel(paths, jobs, start_method=start_method)
+        self._ahead: Any = self._next()
+
+    def _next(self) -> Any:
+        if not self.cluster:
+            return next(self._results, None)
+        try:
+            return next(self._results, None)
+        except Exception as e:  # the cluster gave up (e.g. workers kept dying): this batch is not written
+            raise StoreError(f"the Dask cluster could not audit a batch ({type(e).__name__}: "
+                             f"{str(e).splitlines()[0] if str(e) else ''}); the batches before it are stored, "
+                             "run the ingest again to add the rest") from None
 
     def map(self, logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
         out: list[tuple[Any, Optional[str]]] = []
         for log in logs:
             while self._ahead is not None and (self._ahead.game, self._ahead.file) != (log.game, log.file):
-                self._ahead = next(self._results, None)
+                self._ahead = self._next()
             if self._ahead is None:  # cannot happen while both read the same files the same way
                 out.append((None, "the parallel audit gave no result for this game"))
                 continue
             out.append((self._ahead, None))
-            self._ahead = next(self._results, None)
+            self._ahead = self._next()
         return out
 
     def close(self) -> None:
@@ -516,13 +536,13 @@ class _StreamAuditor:
 
 def _stream_auditor(auditor: Any, paths: Sequence[str], jobs: int, cluster: Any,
                     con: Optional[duckdb.DuckDBPyConnection]) -> Optional[_StreamAuditor]:
-    """The audit workers of ``ingest --jobs N`` (N > 1, the audit on, no cluster), started
-    now: before the store opens (``fork``), or with ``spawn`` where the caller's connection
-    ``con`` is open already.  None with stdin among the paths (it can be read once only:
-    the audit then runs in the ingest itself)."""
-    if auditor is None or cluster is not None or jobs <= 1 or "-" in paths:
+    """The audit workers of ``ingest --jobs N`` (N > 1) or ``ingest --cluster``, the audit on,
+    started now: before the store opens (``fork``), or with ``spawn`` where the caller's
+    connection ``con`` is open already.  None with stdin among the paths (it can be read
+    once only: the audit then runs in the ingest itself, or ships its games to the cluster)."""
+    if auditor is None or "-" in paths or (cluster is None and jobs <= 1):
         return None
-    return _StreamAuditor(paths, jobs, None if con is None else "spawn")
+    return _StreamAuditor(paths, jobs, None if con is None else "spawn", cluster)
 
 
 def _start(auditor: Any, paths: Sequence[str], jobs: int, cluster: Any, parquet: Optional[str],
@@ -670,7 +690,7 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
             sweep_spools(db)
         spool_dir = _make_spool(db)
         batch = _Batch()
-        if auditor is not None and cluster is not None:
+        if pool is None and auditor is not None and cluster is not None:  # stdin: games go to the cluster
             auditor = _ClusterAuditor(cluster)
         for log in reader.games():
             report.games_read += 1
@@ -910,7 +930,7 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
             from .audit_join import AuditOutput
 
             joined = AuditOutput(target.sql_connection(), audit_output, paths, spool_dir)
-        elif auditor is not None and cluster is not None:
+        elif pool is None and auditor is not None and cluster is not None:  # stdin: games go to the cluster
             auditor = _ClusterAuditor(cluster)
         keep = auditor is not None
 
