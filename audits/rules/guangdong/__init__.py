@@ -75,10 +75,6 @@ GUANGDONG = RuleFamily(
     event_checks=table.event_checks,
     # §8.7: transfers compare as sums per (payer, payee, reason); their order is no finding
     payment_order=False,
-    # 截和 (multi_win off): the family judges who may win a discard
-    observes=table.OBSERVES,
-    observe=table.observe,
-    data={"observe_after": frozenset()},
     codes={"below_min_fan": "WIN_BELOW_MIN_FAN", "rob_kong_exposed": "ROB_EXPOSED_KONG",
            "rob_kong_concealed": "ROB_CONCEALED_KONG"},
 )

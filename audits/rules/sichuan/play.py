@@ -328,10 +328,7 @@ def _after(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> None:
 
 def _win_moment(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook, ctx) -> None:
     logged = [(x.seat, x.points) for x in e.winners]
-    true = []
-    for x, sc in zip(e.winners, ctx.won_scores):
-        if sc is not None and sc.complete and not sc.code and x.seat not in ctx.won_guohu:
-            true.append((x.seat, sc.points))
+    true = list(ctx.true_winners)
     if e.how == "robbed_kong":
         hb.pending_added = None  # a robbed kong pays nothing (§10.3)
     kd = e.how == "discard" and bool(ctx.kong_discard)
@@ -598,13 +595,15 @@ def dealer_after(ruleset: Ruleset, dealer: int, first, n: int = 4) -> int:
     return next_dealer(ruleset, dealer, first, n)
 
 
-def pass_violation(book, seat: int, claim: str, tile: int, judge, value=None, rules=None) -> Optional[str]:
+def pass_violation(book, seat: int, claim: str, tile: int, judge, value=None, rules=None,
+                   how: str = "discard") -> Optional[str]:
     """过水 (§7.1) and 过手碰 (§7.2, by option), until the seat's own next draw, pong or kong.
 
-    ``higher_fan``: a win on a discard (or a robbing) is barred unless its capped fan V is
-    greater than the largest V among the legal wins passed; ``any_discard``: barred after
-    any legal pass; ``off``: never.  (A passed robbing counts as a pass of unknown V:
-    it bars under ``any_discard`` only.)"""
+    A legal win passed on a discard or on an added kong (a rob let go) puts the seat under
+    the bar with that win's capped fan V, a rob's with its 抢杠 fan.  ``higher_fan``: a win
+    on a discard or by robbing (``how`` ``robbed_kong``, valued with its 抢杠 fan) is barred
+    unless its V is greater than the largest V passed; ``any_discard``: barred after any
+    legal pass; ``off``: never."""
     if claim in ("pong", "kong"):
         if rules is not None and rules.guoshou_peng and (tile in book.tiles["pong"][seat]
                                                          or tile in book.tiles["kong"][seat]):
@@ -613,24 +612,27 @@ def pass_violation(book, seat: int, claim: str, tile: int, judge, value=None, ru
     if claim != "win" or rules is None or rules.guoshui == "off":
         return None
     passed = [(t, kd) for t, kd in book.win_chances(seat) if judge(seat, t, kd)]
-    if not passed and not book.robs[seat]:
+    robs = book.rob_tiles[seat]
+    if not passed and not robs:
         return None
-    values = [value(seat, t, kd) for t, kd in passed] if value is not None else []
-    now = value(seat, tile, None) if value is not None and rules.guoshui == "higher_fan" else None
-    return None if guoshui_allows(rules, values, book.robs[seat], now) else "WIN_DURING_GUOSHUI"
+    if value is None:  # no values known: only ``any_discard`` can judge
+        return "WIN_DURING_GUOSHUI" if rules.guoshui == "any_discard" else None
+    values = [value(seat, t, kd) for t, kd in passed]
+    values += [value(seat, t, None, "robbed_kong") for t in robs]
+    values = [v for v in values if v is not None]
+    if not values:
+        return None
+    now = value(seat, tile, None, how) if rules.guoshui == "higher_fan" else None
+    return None if guoshui_allows(rules, values, now) else "WIN_DURING_GUOSHUI"
 
 
-def guoshui_allows(rules: Ruleset, passed: list, passed_rob: bool, value: Optional[int]) -> bool:
-    """过水 (§7.1): may a seat that passed legal wins worth ``passed`` (capped fans; a passed
-    robbing: ``passed_rob``) since its own last action win on a discard or rob now, at
-    ``value`` (the new win's capped fan, valued as a discard win)?  The simulator asks this
-    too."""
-    if rules.guoshui == "off" or not (passed or passed_rob):
+def guoshui_allows(rules: Ruleset, passed: list, value: Optional[int]) -> bool:
+    """过水 (§7.1): may a seat that passed legal wins worth ``passed`` (capped fans, each with
+    every fan of that win: a passed rob's 抢杠 included) since its own last action win on a
+    discard or rob now, at ``value`` (the new win's capped fan, a rob's with its 抢杠 fan)?
+    The simulator asks this too."""
+    if rules.guoshui == "off" or not passed:
         return True
     if rules.guoshui == "any_discard":
         return False
-    known = [v for v in passed if v is not None]
-    if not known:
-        return True
-    return value is not None and value > max(known)
-
+    return value is not None and value > max(passed)
