@@ -72,6 +72,9 @@ class WinContext:
     tiandi: str = ""
     #: the winner's declared void suit (0 m, 1 p, 2 s; -1: none declared)
     void: int = -1
+    #: 点杠花: a self-draw on the replacement of an exposed kong made on another seat's discard
+    #: (the kong just before the winning draw)
+    dianganghua: bool = False
 
     @property
     def plain_tile(self) -> Optional[int]:

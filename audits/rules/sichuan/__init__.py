@@ -75,7 +75,7 @@ SICHUAN = RuleFamily(
     settle=play.settle,
     transfer_labels=settlement.LABELS,
     transfer_groups=settlement.GROUPS,
-    transfer_code=lambda how, code, expected=None, actual=None: code,
+    transfer_code=settlement.transfer_code,
     net_reasons=((), "TRANSFER_MISMATCH"),
     check_bet=lambda ruleset, bet, placed_before, dealt: None,
     start_points=lambda ruleset: 0,
@@ -91,6 +91,7 @@ SICHUAN = RuleFamily(
     win_extras=play.win_extras,
     dealer_after=play.dealer_after,
     pass_values=True,
+    fan_finding=fans.fan_finding,
     data={"observe_after": play.OBSERVE_AFTER, "observers": play.OBSERVERS},
 )
 

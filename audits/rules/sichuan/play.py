@@ -154,7 +154,8 @@ def _drawn(ruleset: Ruleset, table, e: ev.TileDrawn, hb: HandBook, ctx) -> list:
         out = _NONE
         if hb.discard_window is not None:  # nobody claimed the last discard
             out = _missed_last_four(ruleset, table, hb, ctx, e, _NONE)
-        if hb.pending_added is not None:  # an added kong stands at its replacement
+        if hb.pending_added is not None:  # an added kong stands at its replacement: nobody robbed it
+            out = out + _missed_last_four_rob(ruleset, table, ctx, _NONE)
             _stands(hb, hb.pending_added, "kong_added", None)
         return out
     return _observe(ruleset, table, e, hb, ctx)
@@ -281,7 +282,10 @@ def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
             if w.seat in table.out:
                 out.append((w.seat, _v("ACTION_AFTER_WIN", f"seat {w.seat} has already won and left",
                                        None, "HandWon")))
-        return out + _missed_last_four(ruleset, table, hb, ctx, e, [w.seat for w in e.winners])
+        seats = [w.seat for w in e.winners]
+        if e.how == "robbed_kong":
+            return out + _missed_last_four_rob(ruleset, table, ctx, seats)
+        return out + _missed_last_four(ruleset, table, hb, ctx, e, seats)
     if seat is not None and seat in table.out:
         out.append((seat, _v("ACTION_AFTER_WIN", f"seat {seat} has won and left, yet acts", None, t.__name__)))
     if t is ev.TileDiscarded:
@@ -298,6 +302,7 @@ def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
     elif t is ev.TileDrawn:
         out += _missed_last_four(ruleset, table, hb, ctx, e, [])
         if hb.pending_added is not None:
+            out += _missed_last_four_rob(ruleset, table, ctx, _NONE)
             _stands(hb, hb.pending_added, "kong_added", None)
     elif t is ev.HandDrawn:
         out += _missed_last_four(ruleset, table, hb, ctx, e, [])
@@ -513,6 +518,18 @@ def _missed_last_four(ruleset: Ruleset, table, hb: HandBook, ctx, e: ev.Event, w
     return out
 
 
+def _missed_last_four_rob(ruleset: Ruleset, table, ctx, winners: list[int]) -> list:
+    """最后四张自动和 (§6.4): every still-in seat that can legally rob an added kong in the last
+    four tiles robs it (``winners``: the seats that did)."""
+    chance = ctx.rob_chance
+    if chance is None or not in_last_four(ruleset, table.undrawn):
+        return []
+    adder, tile, robbers = chance
+    return [(s, _v("LAST_FOUR_WIN_NOT_TAKEN", f"seat {s} could rob seat {adder}'s added kong of {TILE_NAMES[tile]} "
+                   "in the last four tiles and did not", "a winner", winners))
+            for s in robbers if s != adder and s not in winners and ctx.legal_rob(s, tile)]
+
+
 # --- settlement through the shared interface ------------------------------------------------
 
 def settle(ruleset: Ruleset, scores, winners, how, from_seat, facts, clamp=False):
@@ -572,8 +589,8 @@ def _after_transfers(scores, transfers) -> list[int]:
 
 
 def win_extras(ruleset: Ruleset, table, seat: int, how: str, first_turn: bool) -> dict:
-    """``RuleFamily.win_extras``: the winner's void suit, 海底 (the wall is empty), and
-    天胡 / 地胡 (§9.4) from the table's neutral facts."""
+    """``RuleFamily.win_extras``: the winner's void suit, 海底 (the wall is empty), 天胡 /
+    地胡 (§9.4) and 点杠花 (§10.4) from the table's neutral facts."""
     tiandi = ""
     if ruleset.tiandihu and not any(table.melds):
         got = sum(table.received[seat])
@@ -585,8 +602,11 @@ def win_extras(ruleset: Ruleset, table, seat: int, how: str, first_turn: bool) -
                 and got == 13 and len(table.discards[table.dealer]) == 1 and table.last_discard is not None \
                 and table.last_discard[0] == table.dealer:
             tiandi = "dihe"
+    kongs = table.turn_kongs
     return {"void": table.voids[seat] if seat < len(table.voids) else -1,
-            "sea_bottom": table.undrawn == 0, "tiandi": tiandi}
+            "sea_bottom": table.undrawn == 0, "tiandi": tiandi,
+            # 点杠花 (§10.4): the kong just before the winning draw is an exposed kong on a discard
+            "dianganghua": how == "self_draw" and bool(kongs) and kongs[-1][0] == "kong_exposed"}
 
 
 def dealer_after(ruleset: Ruleset, dealer: int, first, n: int = 4) -> int:
