@@ -23,7 +23,7 @@ from .settlement import Book
 OBSERVES = frozenset({
     ev.HandStarted, ev.TilesDealt, ev.TilesExchanged, ev.VoidDeclared, ev.TileDrawn, ev.TileDiscarded,
     ev.Ponged, ev.KongExposed, ev.KongAdded, ev.KongConcealed, ev.HandWon, ev.HandDrawn, ev.HandSettled,
-    ev.ClaimDeclared,
+    ev.ClaimDeclared, ev.ClaimPassed, ev.Chowed,
 })
 
 #: The events whose memories the family updates after the walker's handler (``_after``):
@@ -198,6 +198,8 @@ def _wrap_drawn(handler, report):
         table = ctx.table
         if table.undrawn <= hb.last_four or hb.pending_added is not None or not hb.dealer_acted \
                 or table.phase == "won" or e.tile in _HONOURS or (table.out and e.seat in table.out):
+            if table.phase == "won":
+                return _play_after_end(ctx, e, report)
             found = _drawn(ctx.rules, table, e, hb, ctx)
             if found:
                 report(ctx, e, found)
@@ -220,6 +222,8 @@ def _wrap_discarded(handler, report):
                     report(ctx, e, found)
             hb.turn_kong = None
         else:
+            if table.phase == "won":
+                return _play_after_end(ctx, e, report)
             found = _discarded(ctx.rules, table, e, hb, ctx)
             if found:
                 report(ctx, e, found)
@@ -227,8 +231,44 @@ def _wrap_discarded(handler, report):
     return discarded
 
 
-#: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
-OBSERVERS = {ev.TileDrawn: _wrap_drawn, ev.TileDiscarded: _wrap_discarded}
+def _play_after_end(ctx, e: ev.Event, report) -> None:
+    """Play after the hand has ended (§6.1: the first winning moment under ``first_win``;
+    §6.2.5: the last allowed winner under 血战): one HAND_END_WRONG at the first such event
+    and no other finding; the event is passed over, so the hand's settlement is audited,
+    and the corrected ledger produced, where the rules end the hand."""
+    hb = ctx.hand_book
+    if not hb.end_wrong_reported:
+        hb.end_wrong_reported = True
+        report(ctx, e, [(getattr(e, "seat", None), _v(
+            "HAND_END_WRONG", f"play goes on after the hand ended ({len(ctx.table.out)} winner(s))",
+            "HandSettled", type(e).__name__))])
+    ctx.replayer.pass_over(e)
+
+
+def _wrap_play(observed: bool, after: bool):
+    """A play event's handler: passed over after the hand has ended (:func:`_play_after_end`),
+    else the family's checks before it (``observed``) and its memories after it (``after``)."""
+    def wrap(handler, report):
+        def played(ctx, e) -> None:
+            if ctx.table.phase == "won":
+                return _play_after_end(ctx, e, report)
+            if observed:
+                found = observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, False)
+                if found:
+                    report(ctx, e, found)
+            handler(ctx, e)
+            if after:
+                observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, True)
+        return played
+    return wrap
+
+
+#: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``):
+#: draws and discards on a short path; every play event is passed over after the hand ended.
+OBSERVERS = {ev.TileDrawn: _wrap_drawn, ev.TileDiscarded: _wrap_discarded,
+             **{t: _wrap_play(t not in (ev.ClaimPassed, ev.Chowed), t in OBSERVE_AFTER)
+                for t in (ev.ClaimDeclared, ev.ClaimPassed, ev.Chowed, ev.Ponged, ev.KongExposed, ev.KongAdded,
+                          ev.KongConcealed, ev.HandWon, ev.HandDrawn)}}
 
 
 def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
