@@ -23,7 +23,6 @@ import pytest
 from audits.audit import audit_game
 from audits.rules.family import WinContext
 from audits.rules.sichuan import fans as F
-from audits.rules.sichuan.settlement import transfer_code
 from paipu.sim.sichuan import Script
 from schema.ruleset import resolve
 
@@ -375,6 +374,7 @@ def test_a_kong_charged_to_a_seat_that_has_left_is_undue():
 
 
 def test_a_wrong_kong_amount_between_the_right_seats_stays_a_mismatch():
+    from audits.rules.sichuan.settlement import transfer_code
     expected = {(0, 3, "kong"): 2, (2, 3, "kong"): 2}
     assert transfer_code(None, "KONG_PAYMENT_MISMATCH", expected, {(0, 3, "kong"): 3, (2, 3, "kong"): 2}) \
         == "KONG_PAYMENT_MISMATCH"
