@@ -173,7 +173,9 @@ _ENTRIES += [
      "大四喜/大三元 > 12张落地, 包先不包后) (Guangdong)."),
     ("scoring", "BAO_UNDUE", "error", "包: no bao_* transfer where no liability exists (Guangdong)."),
     ("scoring", "KONG_PAYMENT_UNDUE", "error",
-     "Kongs pay nothing unless kong_payments = on_win, and then only when the hand is won (Guangdong)."),
+     "Kongs pay nothing unless kong_payments = on_win, and then only when the hand is won (Guangdong); "
+     "no kong payment by a seat that has won and left, for a robbed kong, or by a seat no rule charges "
+     "(Sichuan)."),
 ]
 
 # --- tamper evidence (docs/seal.md): the scheme's own kinds, stated once in schema.seal -------
