@@ -97,7 +97,8 @@ def _scored(ctx: AuditContext, e: ev.HandWon, tile: int, late_rob: bool,
         barred = ctx.barred(s, "win", tile, how) if how != "self_draw" and not late_rob else None
         out.append((sc, barred, _wins(ctx, how, sc) and barred is None))
     count = 1 if first is not None else sum(1 for _, _, ok in out if ok)
-    if how == "discard" and max(count, 1) != len(e.winners):
+    if how == "discard" and max(count, 1) != len(e.winners) and ctx.family.win_context is not None:
+        # the family scores a winner by how many win the discard (一炮三响): rescore by the legal ones
         out = [(ctx.score(x.seat, tile, how, winners=max(count, 1)), barred, ok) if sc is not None else (sc, barred, ok)
                for x, (sc, barred, ok) in zip(e.winners, out)]
     return out, max(count, 1)
