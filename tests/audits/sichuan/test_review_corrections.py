@@ -381,3 +381,13 @@ def test_a_wrong_kong_amount_between_the_right_seats_stays_a_mismatch():
     assert transfer_code(None, "KONG_PAYMENT_MISMATCH", expected, {**expected, (1, 3, "kong"): 2}) \
         == "KONG_PAYMENT_UNDUE"
     assert transfer_code(None, "TRANSFER_MISMATCH", expected, {(1, 3, "win"): 2}) == "TRANSFER_MISMATCH"
+
+
+def test_paipu_hand_dianganghua_flag():
+    from paipu.hand_cmd import InputError, evaluate
+    req = {"hand": "123456p1789s", "tile": "1s", "melds": "kong:5555s", "how": "self_draw", "after_kong": True,
+           "preset": "sichuan", "options": {"dianganghua": "dianpao", "zimo_bonus": "jiafan"}}
+    assert "zimo" not in evaluate({**req, "dianganghua": True})["fans"]
+    assert "zimo" in evaluate(req)["fans"]  # near miss: a 杠上开花 after one's own kong is paid as 自摸
+    with pytest.raises(InputError):
+        evaluate({**req, "after_kong": False, "dianganghua": True})
