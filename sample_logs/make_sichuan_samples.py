@@ -624,8 +624,6 @@ def review(out: list) -> None:
                  "HAND_END_WRONG; the ledger settles the hand where the rules end it", out)
     write_faulty(kong_paid_by_left_seat(), "sichuan_kong_paid_by_left_seat", ["KONG_PAYMENT_UNDUE"],
                  "血战: a seat that has won and left is charged for a later concealed kong", out)
-    write_faulty(longqidui_as_qidui_gen(), "sichuan_longqidui_named_qidui_gen", ["FAN_NAMES_DIFFER"],
-                 "龙七对 logged as 七对 + 根: the right F and P under other names (a warning)", out)
 
 
 def write_faulty(g: Script, name: str, want: list[str], note: str, out: list) -> None:
