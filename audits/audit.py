@@ -81,14 +81,14 @@ def handlers_for(family) -> dict:
     A family may wrap an event type itself (``data["observers"]``: event type -> a function
     of the walker's handler and :func:`report` returning the wrapped handler), where it
     judges that type on a shorter path than ``observe`` (Sichuan's draws and discards)."""
-    if family is None or not family.observes or family.observe is None:
+    if family is None or not family.own.observes or family.own.observe is None:
         return HANDLERS
     got = _WATCHED.get(family.name)
     if got is None:
         got = dict(HANDLERS)
-        after = family.data.get("observe_after", family.observes)
+        after = family.data.get("observe_after", family.own.observes)
         own = family.data.get("observers", {})
-        for t in family.observes:
+        for t in family.own.observes:
             wrap = own.get(t)
             got[t] = wrap(HANDLERS[t], report) if wrap is not None else _watching(family, HANDLERS[t], t in after)
         _WATCHED[family.name] = got
@@ -102,7 +102,7 @@ def report(ctx: AuditContext, e: ev.Event, found) -> None:
 
 
 def _watching(family, handler: Callable, after: bool) -> Callable:
-    observe = family.observe
+    observe = family.own.observe
 
     def watched(ctx: AuditContext, e: ev.Event) -> None:
         for seat, v in observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, False):

@@ -26,7 +26,7 @@ def tallies(state: TableState, ruleset: Optional[Ruleset]) -> Optional[list[int]
     neutral facts (tiles each seat received, bets); None when the room does not play 点鸡."""
     if ruleset is None or len(state.received) != ruleset.players:
         return None
-    facts = family_of(ruleset).hand_facts(ruleset, state.received, state.bets)
+    facts = family_of(ruleset).settlement.hand_facts(ruleset, state.received, state.bets)
     return facts.tallies
 
 

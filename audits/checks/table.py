@@ -27,7 +27,7 @@ def opened(ctx: AuditContext, e: ev.GameOpened) -> None:
         declared = resolve(e.preset, {k: v for k, v in _options(e).items() if v is not None})
     except RulesetError:
         declared = ctx.rules
-    ctx.violated(ctx.family.check_room(declared, e.seats, e.start_points), e, None)
+    ctx.violated(ctx.family.settlement.check_room(declared, e.seats, e.start_points), e, None)
     if ctx.explained is not None:
         ctx.explained.append(game_record(e))
 
@@ -49,16 +49,16 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
     # The dealer: the family's first dealer, then its rotation from the last result.
     want = ctx.next_dealer
     if want is None and ctx.table.hand == 0:
-        want = ctx.family.first_dealer(ctx.table.creator)
+        want = ctx.family.table.first_dealer(ctx.table.creator)
     if want is not None and e.dealer != want:
         ctx.find("DEALER_ROTATION", e, seat=e.dealer, expected=want, actual=e.dealer)
     ctx.apply(e)
     # the family's own rules on the hand as started (Guangdong: the logged winds)
-    if ctx.family.event_checks is not None:
-        ctx.violated(ctx.family.event_checks(ctx.rules, ctx.table, e), e, None)
+    if ctx.family.own.event_checks is not None:
+        ctx.violated(ctx.family.own.event_checks(ctx.rules, ctx.table, e), e, None)
     ctx.reset_hand()
-    if ctx.family.hand_book is not None:
-        ctx.hand_book = ctx.family.hand_book(ctx.rules, ctx.n, e.dealer)
+    if ctx.family.own.hand_book is not None:
+        ctx.hand_book = ctx.family.own.hand_book(ctx.rules, ctx.n, e.dealer)
     if ctx.explained is not None:
         ctx.explained.append({"kind": "hand", "hand": e.hand, "dealer": e.dealer})
 
@@ -174,7 +174,7 @@ def _replacement(ctx: AuditContext, e: ev.TileDrawn, t, seat: int) -> bool:
     """Whether the draw is the seat's kong replacement; with no face-up pool, the family
     says how a replacement is logged."""
     replacement = t.phase == "replacement" and t.pending_kong == seat
-    source = ctx.family.replacement_source
+    source = ctx.replacement_source
     if replacement and not ctx.tail_pool and source is not None and e.source != source(ctx.rules):
         want = source(ctx.rules)
         ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected=want, actual=e.source,
@@ -198,7 +198,7 @@ def _off_turn_wall_draw(ctx: AuditContext, e: ev.TileDrawn, t, seat: int) -> boo
 def _tail_draw(ctx: AuditContext, e: ev.TileDrawn, t, seat: int, tile: int) -> bool:
     """A tail draw: only a kong replacement takes one.  Whether it is a replacement."""
     replacement = _replacement(ctx, e, t, seat)
-    if not ctx.tail_pool and not t.tail_turned and ctx.family.replacement_source is not None:
+    if not ctx.tail_pool and not t.tail_turned and ctx.replacement_source is not None:
         # no face-up pool: a tail draw is the wall's last undrawn tile (its next one, by option)
         wall = t.wall
         at = t.wall_head if ctx.rules.kong_replacement == "head" else t.wall_tail
@@ -223,8 +223,8 @@ def exhaustion_missed(ctx: AuditContext, e: ev.Event, seat: int) -> None:
     if ctx.exhaust_reported or t.undrawn > ctx.max_reserve:
         return
     fam, rules = ctx.family, ctx.rules
-    remaining = fam.remaining(rules, t.undrawn, len(t.tail))
-    reserve = fam.reserve(rules, sum(t.kongs))
+    remaining = fam.table.remaining(rules, t.undrawn, len(t.tail))
+    reserve = fam.table.reserve(rules, sum(t.kongs))
     if remaining <= reserve:
         ctx.exhaust_reported = True
         ctx.find("EXHAUSTIVE_DRAW_MISSED", e, seat=seat, expected=reserve, actual=remaining,
@@ -273,8 +273,8 @@ def hand_drawn(ctx: AuditContext, e: ev.HandDrawn) -> None:
     claims.missed_wins(ctx, e, [])
     claims.discard_settled(ctx)
     t = ctx.table
-    remaining = ctx.family.remaining(ctx.rules, t.undrawn, len(t.tail))
-    reserve = ctx.family.reserve(ctx.rules, sum(t.kongs))
+    remaining = ctx.family.table.remaining(ctx.rules, t.undrawn, len(t.tail))
+    reserve = ctx.family.table.reserve(ctx.rules, sum(t.kongs))
     if remaining > reserve:
         ctx.find("EXHAUSTIVE_DRAW_EARLY", e, expected=reserve, actual=remaining,
                  message=f"黄庄 declared with {remaining} tiles remaining (reserve {reserve})")
@@ -283,7 +283,7 @@ def hand_drawn(ctx: AuditContext, e: ev.HandDrawn) -> None:
 
 
 # --- declarations before play: 换三张 and 定缺 (families that play them: Sichuan) ------
-# The family judges them (``RuleFamily.observe``); the walker applies them.
+# The family judges them (``RuleFamily.own.observe``); the walker applies them.
 
 def exchanged(ctx: AuditContext, e: ev.TilesExchanged) -> None:
     """The three-tile exchange: every seat's hand changes."""

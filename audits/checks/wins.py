@@ -21,13 +21,13 @@ def robbed_other_kong(ctx: AuditContext, e: ev.HandWon) -> bool:
     if k is None:
         return False
     kind = {ev.KongAdded: "kong_added", ev.KongExposed: "kong_exposed", ev.KongConcealed: "kong_concealed"}[type(k)]
-    return not ctx.family.can_rob(kind)
+    return not ctx.family.claims.can_rob(kind)
 
 
 def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
     t = ctx.table
-    if ctx.family.event_checks is not None:
-        ctx.violated(ctx.family.event_checks(ctx.rules, t, e), e, None)
+    if ctx.family.own.event_checks is not None:
+        ctx.violated(ctx.family.own.event_checks(ctx.rules, t, e), e, None)
     seats = [x.seat for x in e.winners]
     tile = TILE_INDEX[e.tile]
     # a single-winner rule (截和): the first legal declarer from the discarder's (adder's) 下家
@@ -60,8 +60,8 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
         if sc is not None:
             _judge_winner(ctx, e, x, sc, tile, barred, count)
     for x, (sc, _b, _l) in zip(e.winners, scores):
-        logged = ctx.family.winner_points
-        want = logged(ctx.rules, x, sc) if logged is not None else ctx.family.points(x.fan, ctx.rules)
+        logged = ctx.family.scoring.winner_points
+        want = logged(ctx.rules, x, sc) if logged is not None else ctx.family.scoring.points(x.fan, ctx.rules)
         if x.points != want:
             ctx.find("POINTS_MISMATCH", e, seat=x.seat, expected=want, actual=x.points,
                      message=f"{x.fan} fan pays {want} per payer, not {x.points}")
@@ -97,7 +97,7 @@ def _scored(ctx: AuditContext, e: ev.HandWon, tile: int, late_rob: bool,
         barred = ctx.barred(s, "win", tile, how) if how != "self_draw" and not late_rob else None
         out.append((sc, barred, _wins(ctx, how, sc) and barred is None))
     count = 1 if first is not None else sum(1 for _, _, ok in out if ok)
-    if how == "discard" and max(count, 1) != len(e.winners) and ctx.family.win_context is not None:
+    if how == "discard" and max(count, 1) != len(e.winners) and ctx.family.wins.win_context is not None:
         # the family scores a winner by how many win the discard (一炮三响): rescore by the legal ones
         out = [(ctx.score(x.seat, tile, how, winners=max(count, 1)), barred, ok) if sc is not None else (sc, barred, ok)
                for x, (sc, barred, ok) in zip(e.winners, out)]
@@ -106,7 +106,7 @@ def _scored(ctx: AuditContext, e: ev.HandWon, tile: int, late_rob: bool,
 
 def _wins(ctx: AuditContext, how: str, sc: Score) -> bool:
     """A complete hand that wins as scored: no family reason against it (缺门), enough fan."""
-    return sc.complete and not sc.code and ctx.family.fan_enough(ctx.rules, how, sc.capped)
+    return sc.complete and not sc.code and ctx.family.wins.fan_enough(ctx.rules, how, sc.capped)
 
 
 def _paid(ctx: AuditContext, e: ev.HandWon, tile: int, scores, first: Optional[int]) -> list[tuple[int, int]]:
@@ -133,10 +133,10 @@ def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, til
         ctx.find("WIN_INCOMPLETE", e, seat=s, actual=format_hand(ctx.hand_tiles(s, tile, e.how)),
                  message=f"seat {s}'s hand is not complete with {e.tile}")
         return
-    if not ctx.family.fan_enough(ctx.rules, e.how, sc.capped):
+    if not ctx.family.wins.fan_enough(ctx.rules, e.how, sc.capped):
         t = ctx.table
         code = ctx.family.codes.get("below_min_fan", "WIN_ZERO_FAN_DISCARD")
-        special = ctx.family.describe_wait(ctx.rules, t.hands[s], t.melds[s], tile)
+        special = ctx.family.wins.describe_wait(ctx.rules, t.hands[s], t.melds[s], tile)
         if code == "WIN_ZERO_FAN_DISCARD":
             ctx.find(code, e, seat=s, expected=">= 1 fan", actual=sc.fan,
                      message=(f"{special} seat {s} won on a discarded {e.tile} without fan" if special else
@@ -149,7 +149,7 @@ def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, til
         ctx.find(barred, e, seat=s, message=f"seat {s} let a win go ({rule}) and has not drawn or claimed since")
     if (sorted(x.fans) != sorted(sc.fans) or x.fan != sc.fan) \
             and not _equal_reading(ctx, s, tile, e.how, x, sc, winners):
-        finding = ctx.family.fan_finding
+        finding = ctx.family.scoring.fan_finding
         code = finding(ctx.rules, x, sc) if finding is not None else "FAN_MISMATCH"
         if code:
             ctx.find(code, e, seat=s, expected={"fans": sc.fans, "fan": sc.fan},
@@ -166,5 +166,5 @@ def _equal_reading(ctx: AuditContext, seat: int, tile: int, how: str, logged: ev
     ctx_win = ctx.win_context(seat, tile, how, winners=winners)
     want = sorted(logged.fans)
     return any(sorted(names) == want and total == best.fan
-               for names, total, _ in fam.reading_fans(ctx.rules, ctx.hand_tiles(seat, tile, how),
-                                                       ctx.table.melds[seat], ctx_win))
+               for names, total, _ in fam.scoring.reading_fans(ctx.rules, ctx.hand_tiles(seat, tile, how),
+                                                               ctx.table.melds[seat], ctx_win))

@@ -253,7 +253,7 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     def finish(h: _HandAcc) -> None:
         nn = h.n
         # 点鸡: the chickens each seat answers for, as the family tallies them
-        facts = family.hand_facts(rules, h.got, h.bets) if family is not None else None
+        facts = family.settlement.hand_facts(rules, h.got, h.bets) if family is not None else None
         chickens = facts.tallies if facts is not None and facts.tallies is not None else [None] * nn
         out.rows["hands"].append(R["hands"](
             log.game, h.hand, h.dealer, nn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at, h.result,

@@ -76,7 +76,7 @@ class HandBook:
 
 
 def hand_book(ruleset: Ruleset, n: int, dealer: int) -> HandBook:
-    """``RuleFamily.hand_book``."""
+    """``RuleFamily.own.hand_book``."""
     return HandBook(ruleset, n, dealer)
 
 
@@ -122,7 +122,7 @@ _HONOURS = frozenset(TILE_NAMES[27:])
 
 
 def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
-    """``RuleFamily.observe``: [(seat, Violation)] for one watched event.
+    """``RuleFamily.own.observe``: [(seat, Violation)] for one watched event.
 
     Draws and discards (nine events in ten) take a short path (:func:`_drawn`,
     :func:`_discarded`; the walker calls them through :data:`OBSERVERS`); everything
@@ -573,7 +573,7 @@ def _missed_last_four_rob(ruleset: Ruleset, table, ctx, winners: list[int]) -> l
 # --- settlement through the shared interface ------------------------------------------------
 
 def settle(ruleset: Ruleset, scores, winners, how, from_seat, facts, clamp=False):
-    """``RuleFamily.settle``: the hand's moments replayed into a :class:`Book`; ``facts.extra``
+    """``RuleFamily.settlement.settle``: the hand's moments replayed into a :class:`Book`; ``facts.extra``
     is (the hand book, corrected): the logged win points, or the audit's own."""
     hb, corrected = facts.extra if facts.extra is not None else (None, False)
     if hb is None:  # one winning moment alone (``paipu hand``)
@@ -629,7 +629,7 @@ def _after_transfers(scores, transfers) -> list[int]:
 
 
 def win_extras(ruleset: Ruleset, table, seat: int, how: str, first_turn: bool) -> dict:
-    """``RuleFamily.win_extras``: the winner's void suit, 海底 (the wall is empty), 天胡 /
+    """``RuleFamily.wins.win_extras``: the winner's void suit, 海底 (the wall is empty), 天胡 /
     地胡 (§9.4) and 点杠花 (§10.4) from the table's neutral facts."""
     tiandi = ""
     if ruleset.tiandihu and not any(table.melds):
@@ -650,7 +650,7 @@ def win_extras(ruleset: Ruleset, table, seat: int, how: str, first_turn: bool) -
 
 
 def dealer_after(ruleset: Ruleset, dealer: int, first, n: int = 4) -> int:
-    """``RuleFamily.dealer_after`` (§3)."""
+    """``RuleFamily.table.dealer_after`` (§3)."""
     from .settlement import next_dealer
     return next_dealer(ruleset, dealer, first, n)
 
