@@ -30,7 +30,7 @@ from replay.errors import ReplayError
 from schema import events as ev
 from schema.reader import GameLog
 
-from .checks import billing, claims, scoring, stream, table, wins
+from .checks import billing, claims, scoring, special, stream, table, wins
 from .context import AuditContext
 from .explain import render
 from .ledger import GameAudit, expected_transfers, net_of
@@ -68,6 +68,12 @@ HANDLERS: dict[type, Callable[[AuditContext, ev.Event], None]] = {
     ev.HandSettled: scoring.hand_settled,
     ev.TilesExchanged: table.exchanged,
     ev.VoidDeclared: table.void_declared,
+    ev.IndicatorTurned: special.indicator_turned,
+    ev.TileSetAside: special.tile_set_aside,
+    ev.OpeningWinDeclared: special.opening_win_declared,
+    ev.KongRevealed: special.kong_revealed,
+    ev.LastTileOffered: special.last_tile_offered,
+    ev.BirdsDrawn: special.birds_drawn,
 }
 assert set(HANDLERS) | {ev.GameOpened} == set(ev.EVENT_TYPES), "every event type needs a check"
 

@@ -16,7 +16,7 @@ from replay.state import Replayer
 from schema import events as ev
 from schema.reader import GameLog
 from schema.ruleset import Ruleset
-from schema.tiles import NUM_KINDS, format_hand
+from schema.tiles import ALL_KINDS, NUM_KINDS, format_hand, kinds_in_set
 
 from .catalogue import CATALOGUE
 from .findings import Finding
@@ -164,6 +164,11 @@ class AuditContext:
         self.could_pong = self.family.claims.could_pong
         self.could_kong = self.family.claims.could_kong
         self.replacement_source = self.family.table.replacement_source
+        #: tiles a player about to discard holds, sets as 3 (``Ruleset.hand_size`` + 1: 14, or 17)
+        self.discard_size = t.ruleset.hand_size + 1
+        #: the set's tiles are the integers below this (27: 108 suited tiles; 34: with honours;
+        #: 42: with flowers): TILE_NOT_IN_SET
+        self.set_limit = max(kinds_in_set(t.ruleset.tile_count)) + 1
         self.n = n = len(t.players)
         #: per seat: the other seats (the ones that could take its discard)
         self.others = tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
@@ -178,7 +183,8 @@ class AuditContext:
         """Forget the last hand's memories."""
         self.flush_repeats()
         n = self.n
-        self.seen = [0] * NUM_KINDS
+        #: copies seen of each tile (the 34 kinds, then the flowers) this hand
+        self.seen = [0] * ALL_KINDS
         self.overcount_reported: set[int] = set()
         self.open_discard: Optional[OpenDiscard] = None
         self.passes = PassBook(n, self.family.claims.tile_passes if self.family else ())

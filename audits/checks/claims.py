@@ -14,6 +14,7 @@ from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
 from ..context import NOBODY, AuditContext, OpenDiscard
+from .tileset import check_played
 
 
 def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
@@ -211,6 +212,7 @@ def _family_rules(ctx: AuditContext, e: ev.Event, seat: int) -> None:
 
 def chowed(ctx: AuditContext, e: ev.Chowed) -> None:
     seat = e.seat
+    check_played(ctx, e, (e.tile, *e.tiles), seat)
     _family_rules(ctx, e, seat)
     ctx.violated(ctx.family.claims.check_chow(ctx.rules, ctx.n, seat, e.from_seat, TILE_INDEX[e.tile],
                                               [TILE_INDEX[x] for x in e.tiles]), e, seat)
@@ -222,6 +224,7 @@ def chowed(ctx: AuditContext, e: ev.Chowed) -> None:
 
 def ponged(ctx: AuditContext, e: ev.Ponged) -> None:
     seat = e.seat
+    check_played(ctx, e, (e.tile, *e.tiles), seat)
     _family_rules(ctx, e, seat)
     tile = TILE_INDEX[e.tile]
     ctx.violated(ctx.family.claims.check_pong(ctx.rules, seat, e.from_seat, tile, [TILE_INDEX[x] for x in e.tiles]),
@@ -235,6 +238,7 @@ def ponged(ctx: AuditContext, e: ev.Ponged) -> None:
 
 def kong_exposed(ctx: AuditContext, e: ev.KongExposed) -> None:
     seat = e.seat
+    check_played(ctx, e, (e.tile, *e.tiles, e.kind), seat)
     _family_rules(ctx, e, seat)
     kind = TILE_INDEX[e.kind]
     ctx.violated(ctx.family.claims.check_exposed_kong(ctx.rules, seat, e.from_seat, kind, TILE_INDEX[e.tile],
@@ -257,6 +261,7 @@ def _own_turn(ctx: AuditContext, e: ev.Event, seat: int) -> None:
 
 def kong_added(ctx: AuditContext, e: ev.KongAdded) -> None:
     seat = e.seat
+    check_played(ctx, e, (e.tile, e.kind), seat)
     kind = TILE_INDEX[e.kind]
     tile = TILE_INDEX[e.tile]
     discard_settled(ctx)
@@ -277,6 +282,7 @@ def kong_added(ctx: AuditContext, e: ev.KongAdded) -> None:
 
 def kong_concealed(ctx: AuditContext, e: ev.KongConcealed) -> None:
     seat = e.seat
+    check_played(ctx, e, (*e.tiles, e.kind), seat)
     discard_settled(ctx)
     _own_turn(ctx, e, seat)
     _family_rules(ctx, e, seat)

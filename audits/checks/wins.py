@@ -12,6 +12,7 @@ from schema.tiles import TILE_INDEX, format_hand
 from ..context import AuditContext
 from ..rules.family import Score
 from . import claims
+from .tileset import check_played
 
 
 def robbed_other_kong(ctx: AuditContext, e: ev.HandWon) -> bool:
@@ -26,6 +27,7 @@ def robbed_other_kong(ctx: AuditContext, e: ev.HandWon) -> bool:
 
 def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
     t = ctx.table
+    check_played(ctx, e, (e.tile,), None)
     if ctx.family.own.event_checks is not None:
         ctx.violated(ctx.family.own.event_checks(ctx.rules, t, e), e, None)
     seats = [x.seat for x in e.winners]

@@ -20,7 +20,7 @@ the same table).
 The same :class:`SimConfig` (seed included) always gives the same events:
 the only source of chance is ``random.Random(seed)``.
 
-Wall order (``HandStarted.wall``): the dealer's 14 tiles are ``wall[0:14]``, then
+Wall order (``HandStarted.wall``): the dealer's 14 tiles (``hand_size`` + 1) are ``wall[0:14]``, then
 13 for each seat in seat order from the dealer's next seat; draws take from the
 head; the tail pool (two tiles in Qujing) is ``wall[-1]``, ``wall[-2]``; each
 later ``TailTurned`` turns the next tile from the tail end.
@@ -537,12 +537,14 @@ class _Hand:
             for s in range(n):
                 self.emit(ev.PigBetPlaced, seat=s, bet=rng.choice(bets))
         hands: list[list[str]] = [[] for _ in range(n)]
-        hands[self.dealer] = [TILE_NAMES[t] for t in sorted(wall[0:14])]
-        pos = 14
+        # the dealer takes hand_size + 1 tiles (14), the others hand_size (13) each
+        size = self.rules.hand_size
+        hands[self.dealer] = [TILE_NAMES[t] for t in sorted(wall[0:size + 1])]
+        pos = size + 1
         for k in range(1, n):
             s = (self.dealer + k) % n
-            hands[s] = [TILE_NAMES[t] for t in sorted(wall[pos:pos + 13])]
-            pos += 13
+            hands[s] = [TILE_NAMES[t] for t in sorted(wall[pos:pos + size])]
+            pos += size
         self.head = pos
         self.tail_next = TOTAL - 1 - self.pool
         self.emit(ev.TilesDealt, hands=hands)
@@ -805,7 +807,8 @@ def shuffled_wall(hand: "_Hand") -> list[int]:
     wall = [t for t in range(NUM_KINDS) for _ in range(4)]
     hand.rng.shuffle(wall)
     if hand.g.cfg.biased_shuffle:
-        dealt = 14 + 13 * (hand.n - 1)
+        size = hand.rules.hand_size
+        dealt = size + 1 + size * (hand.n - 1)
         lo, hi = dealt, dealt + 24
         low = [j for j in range(hi, TOTAL - 30) if wall[j] < 27 and wall[j] % 9 <= 2]
         for i in range(lo, hi):
@@ -823,7 +826,8 @@ def _seed_rare_hand(hand: "_Hand", wall: list[int]) -> None:
     rng = hand.rng
     seat = rng.randrange(hand.n)
     k = (seat - hand.dealer) % hand.n
-    start = 0 if k == 0 else 14 + 13 * (k - 1)
+    size = hand.rules.hand_size
+    start = 0 if k == 0 else size + 1 + size * (k - 1)
     if rng.random() < 0.5:
         winds = list(WINDS)
         rng.shuffle(winds)

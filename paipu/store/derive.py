@@ -104,8 +104,13 @@ _BODY = {t: frozenset(i for i, f in enumerate(t.__struct_fields__) if i >= 3 and
 
 
 def _body_cut(t: type) -> Optional[slice]:
-    """The fields of ``_BODY[t]`` as one slice of the event's tuple, if they are consecutive."""
+    """The fields of ``_BODY[t]`` as one slice of the event's tuple, if they are consecutive and
+    none may be unset (an unset optional field, such as a kong's ``mode``, is left out of the
+    hash, so a log written before the field existed hashes as it did)."""
     pos = sorted(_BODY[t])
+    fields = msgspec.structs.fields(t)
+    if any(fields[i].default is msgspec.UNSET for i in pos):
+        return None
     return slice(pos[0], pos[-1] + 1) if pos and pos == list(range(pos[0], pos[-1] + 1)) else None
 
 

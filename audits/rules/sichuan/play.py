@@ -84,26 +84,6 @@ def _v(code: str, message: str, expected: Any = None, actual: Any = None) -> Vio
     return Violation(code, message, expected, actual)
 
 
-#: each event type's tiles (for the 108-tile set, §2)
-_TILES = {
-    ev.TilesDealt: lambda e: [t for h in e.hands for t in h],
-    ev.TilesExchanged: lambda e: [t for g in e.given for t in g],
-    ev.TileDrawn: lambda e: [e.tile],
-    ev.TileDiscarded: lambda e: [e.tile],
-    ev.Ponged: lambda e: [e.tile, *e.tiles],
-    ev.KongExposed: lambda e: [e.tile, *e.tiles],
-    ev.KongAdded: lambda e: [e.tile],
-    ev.KongConcealed: lambda e: list(e.tiles),
-    ev.HandWon: lambda e: [e.tile],
-    ev.HandStarted: lambda e: list(e.wall) if e.wall is not None else [],
-}
-
-
-def _tiles_of(e: ev.Event) -> list[str]:
-    got = _TILES.get(type(e))
-    return got(e) if got is not None else []
-
-
 def holds_void(table, seat: int) -> bool:
     """The seat holds a concealed tile of its declared void suit (the suit's key is not 0)."""
     v = table.voids[seat]
@@ -275,18 +255,11 @@ def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
     """Every watched event off the short path of :func:`observe`."""
     t = type(e)
     out: list = []
-    if t is not ev.HandStarted and t is not ev.HandSettled and t is not ev.ClaimDeclared:
-        tiles = _tiles_of(e)
-        bad = [x for x in tiles if x in _HONOURS] if not _HONOURS.isdisjoint(tiles) else _NONE
-        if bad:
-            out.append((getattr(e, "seat", None), _v("TILE_NOT_IN_SET", f"{bad[0]} is not one of the 108 suited tiles",
-                                                    "1m..9s", bad[0])))
+    # the 108-tile set (§2) is the shared TILE_NOT_IN_SET (``Ruleset.tile_count``, audits.checks.table)
     if t is ev.HandStarted:
         if table.hand == 0 and ruleset.first_dealer == "creator" and e.dealer != table.creator:
             out.append((e.dealer, _v("DEALER_ROTATION", "the room's creator deals the first hand",
                                      table.creator, e.dealer)))
-        if e.wall is not None and not _HONOURS.isdisjoint(e.wall):
-            out.append((None, _v("TILE_NOT_IN_SET", "the wall holds tiles outside the 108 suited tiles")))
         return out
     if t is ev.TilesExchanged:
         out += _exchange(ruleset, table, e, hb)
