@@ -11,8 +11,8 @@
 from __future__ import annotations
 
 from audits.audit import audit_game
-from paipu.sim import guangdong_examples as gx
-from paipu.sim.guangdong_scenes import reopened
+from paipu.sim.guangdong import examples as gx
+from paipu.sim.guangdong.scenes import reopened
 from schema.builder import GameBuilder
 from schema.reader import GameLog
 

@@ -13,25 +13,19 @@ rule holding, and its near miss.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import random
-from pathlib import Path
 
 import pytest
 
 from audits.audit import audit_game
 from audits.rules.family import WinContext
 from audits.rules.sichuan import fans as F
-from paipu.sim.sichuan import Script
+from paipu.sim.sichuan import samples
+from paipu.sim.sichuan.script import Script
 from schema.ruleset import resolve
 
 from .helpers import counts, kong, pong
-
-_SPEC = importlib.util.spec_from_file_location(
-    "make_sichuan_samples", Path(__file__).resolve().parents[3] / "sample_logs" / "make_sichuan_samples.py")
-samples = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(samples)
 
 
 def audited(g: Script):
