@@ -44,8 +44,16 @@ def _game_closed(ctx: AuditContext, e: ev.GameClosed) -> None:
     ctx.apply(e)
 
 
-#: The check that owns each event type (the opening is applied first, then judged).
+def _opened_again(ctx: AuditContext, e: ev.GameOpened) -> None:
+    """A game opens once: a second ``GameOpened`` in sequence goes to the reducer, which
+    breaks the game there (a structural break, never a second room)."""
+    ctx.apply(e)
+
+
+#: The check that owns each event type (the opening is applied first, then judged; a
+#: second opening in sequence is a structural break).
 HANDLERS: dict[type, Callable[[AuditContext, ev.Event], None]] = {
+    ev.GameOpened: _opened_again,
     ev.RoomResized: table.resized,
     ev.FeeCharged: billing.fee_charged,
     ev.FeeRefunded: billing.fee_refunded,
@@ -69,7 +77,7 @@ HANDLERS: dict[type, Callable[[AuditContext, ev.Event], None]] = {
     ev.TilesExchanged: table.exchanged,
     ev.VoidDeclared: table.void_declared,
 }
-assert set(HANDLERS) | {ev.GameOpened} == set(ev.EVENT_TYPES), "every event type needs a check"
+assert set(HANDLERS) == set(ev.EVENT_TYPES), "every event type needs a check"
 
 _WATCHED: dict = {}
 
@@ -91,8 +99,24 @@ def handlers_for(family) -> dict:
         for t in family.observes:
             wrap = own.get(t)
             got[t] = wrap(HANDLERS[t], report) if wrap is not None else _watching(family, HANDLERS[t], t in after)
+            if family.hand_book is not None and t is not ev.HandStarted:
+                got[t] = _once_a_hand_started(got[t], HANDLERS[t])
         _WATCHED[family.name] = got
     return got
+
+
+def _once_a_hand_started(observed: Callable, plain: Callable) -> Callable:
+    """A family that keeps a memory of the hand (``hand_book``) observes a hand's events
+    once a hand has started: before the first ``HandStarted`` there is nothing to observe,
+    and the walker's own check takes the event (a hand event outside a hand is the
+    reducer's structural break)."""
+
+    def guarded(ctx: AuditContext, e: ev.Event) -> None:
+        if ctx.hand_book is None:
+            plain(ctx, e)
+        else:
+            observed(ctx, e)
+    return guarded
 
 
 def report(ctx: AuditContext, e: ev.Event, found) -> None:
