@@ -99,24 +99,29 @@ def handlers_for(family) -> dict:
         for t in family.observes:
             wrap = own.get(t)
             got[t] = wrap(HANDLERS[t], report) if wrap is not None else _watching(family, HANDLERS[t], t in after)
-            if family.hand_book is not None and t is not ev.HandStarted:
-                got[t] = _once_a_hand_started(got[t], HANDLERS[t])
         _WATCHED[family.name] = got
     return got
 
 
-def _once_a_hand_started(observed: Callable, plain: Callable) -> Callable:
-    """A family that keeps a memory of the hand (``hand_book``) observes a hand's events
-    once a hand has started: before the first ``HandStarted`` there is nothing to observe,
-    and the walker's own check takes the event (a hand event outside a hand is the
-    reducer's structural break)."""
+def until_a_hand_starts(full: dict, family) -> dict:
+    """The handlers of one game until its first ``HandStarted``, for a family that keeps a
+    memory of the hand (``hand_book``): it observes a hand's events once a hand has
+    started; before, the walker's own check takes each (a hand event outside a hand is
+    the reducer's structural break).  At the first ``HandStarted`` the dict becomes
+    ``full`` in place, so the walker's hot path pays nothing for the wait."""
+    if family is None or family.hand_book is None or not family.observes:
+        return full
+    waiting = dict(full)
+    for t in family.observes:
+        if t is not ev.HandStarted:
+            waiting[t] = HANDLERS[t]
+    start = full[ev.HandStarted]
 
-    def guarded(ctx: AuditContext, e: ev.Event) -> None:
-        if ctx.hand_book is None:
-            plain(ctx, e)
-        else:
-            observed(ctx, e)
-    return guarded
+    def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
+        start(ctx, e)
+        waiting.update(full)
+    waiting[ev.HandStarted] = hand_started
+    return waiting
 
 
 def report(ctx: AuditContext, e: ev.Event, found) -> None:
@@ -163,7 +168,8 @@ def walk(ctx: AuditContext) -> GameAudit:
                 if type(e) is ev.GameOpened:
                     table.opened(ctx, e)
                     # the family's own checks wrap the event types it observes
-                    handlers = handlers_for(ctx.family) if ctx.family is not None else HANDLERS
+                    handlers = until_a_hand_starts(handlers_for(ctx.family), ctx.family) \
+                        if ctx.family is not None else HANDLERS
         except ReplayError as x:
             stream.broken(ctx, x, e)
             ctx.audit.complete = False
