@@ -193,6 +193,11 @@ def register(app: typer.Typer) -> None:
         if report.internal_errors:
             _fail(f"{report.internal_errors} game(s) hit an internal error in paipu (a bug; please report it "
                   "with the input); every other game was stored", EXIT_INTERNAL)
+        if report.audit_internal_errors:
+            first = ", ".join(report.audit_internal_errors[:3])
+            _fail(f"the audit hit an internal error in paipu on {len(report.audit_internal_errors)} game(s) "
+                  f"({first}{', …' if len(report.audit_internal_errors) > 3 else ''}; an INTERNAL_ERROR finding, "
+                  "a bug: please report it with the input); they and every other game were stored", EXIT_INTERNAL)
 
     @app.command("query")
     def query_cmd(

@@ -58,6 +58,8 @@ class AuditOutput:
         self.path = path
         #: game id -> (complete, findings, real path of its file)
         self.games: dict[str, tuple[bool, int, str]] = {}
+        #: ids of the games on which that audit hit an internal error (``INTERNAL_ERROR``)
+        self.internal: set[str] = set()
         self._reals: dict[str, str] = {}
         inputs = {}
         for item in find_logs(paths):
@@ -121,6 +123,8 @@ class AuditOutput:
                         skip.add(game)  # a log this ingest does not read
                         continue
                     self.games[game] = (bool(rec.get("complete")), len(found), real)
+                    if any(x.get("code") == "INTERNAL_ERROR" for x in found):
+                        self.internal.add(game)
                     mine = inputs[real]
                     rows = [{"game": x.get("game") or game, "hand": x.get("hand"), "seq": x.get("seq"),
                              "seat": x.get("seat"), "code": x.get("code"), "severity": x.get("severity"),

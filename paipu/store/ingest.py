@@ -427,6 +427,9 @@ class IngestReport:
     #: Games refused because of a bug in paipu (counted among ``refused`` too): the
     #: command exits 3 after storing every other game.
     internal_errors: int = 0
+    #: Ids of games stored whose audit hit an internal error in paipu (an ``INTERNAL_ERROR``
+    #: finding, or an audit that failed): stored with it, and the command exits 3.
+    audit_internal_errors: list[str] = field(default_factory=list)
     events: int = 0
     findings: int = 0
     batches: int = 0
@@ -751,9 +754,14 @@ def _flush(target: Any, batch: _Batch, report: IngestReport, spool_dir: str,
     if isinstance(auditor, (_StreamAuditor, _ClusterAuditor)):
         for log, (_game, rows), (result, failure) in zip(logs, write, auditor.map(logs)):
             _record_audit(log, rows, result, failure)
+            _note_internal(report, log.game, result, failure)
     elif auditor is not None:
         for log, (_game, rows) in zip(logs, write):
             add_audit(log, rows, auditor)
+            g = rows.rows["games"][0]
+            if g.problem is not None and "audit failed: " in g.problem or \
+                    any(f.code == INTERNAL_ERROR for f in rows.rows["findings"]):
+                report.audit_internal_errors.append(log.game)
     report.unchanged += unchanged
     try:
         events, findings, raw = target.write(write, replaced, spool_dir, before_commit, report.batches + 1)
@@ -776,6 +784,16 @@ def _flush(target: Any, batch: _Batch, report: IngestReport, spool_dir: str,
         return
     report.batches += 1
     _count(report, len(write), replaced, events, findings, raw)
+
+
+#: The finding code of paipu's own failure on a game (``audits.catalogue``).
+INTERNAL_ERROR = "INTERNAL_ERROR"
+
+
+def _note_internal(report: IngestReport, game: str, result: Any, failure: Optional[str]) -> None:
+    """Count a game whose audit failed or found paipu's own failure (exit 3)."""
+    if failure is not None or any(f.code == INTERNAL_ERROR for f in getattr(result, "findings", ())):
+        report.audit_internal_errors.append(game)
 
 
 def _count(report: IngestReport, written: int, replaced: list[str], events: int, findings: int, raw: float) -> None:
@@ -1025,6 +1043,8 @@ def _prepare_sql(known: Callable[[list[str]], dict[str, str]], batch: _SqlBatch,
         joined.check([(m["game"], m["file"]) for _g, _l, m, _a in write])
         for _g, _l, meta, _a in write:
             meta.update(joined.meta(meta["game"]))
+            if meta["game"] in joined.internal:
+                report.audit_internal_errors.append(meta["game"])
     elif auditor is not None:
         if isinstance(auditor, (_StreamAuditor, _ClusterAuditor)):
             results = auditor.map(logs)
@@ -1037,6 +1057,7 @@ def _prepare_sql(known: Callable[[list[str]], dict[str, str]], batch: _SqlBatch,
                     results.append((None, f"{type(x).__name__}: {x}"))
         for i, (log, (result, failure)) in enumerate(zip(logs, results)):
             game, lines, meta, _a = write[i]
+            _note_internal(report, game, result, failure)
             if failure is not None:
                 meta["problem"] = (meta["problem"] + "; " if meta["problem"] else "") + f"audit failed: {failure}"
                 continue
