@@ -267,13 +267,16 @@ def register(app: typer.Typer) -> None:
             else:
                 check_output(db, output)
             con = open_read_only(db, memory=memory, parquet=parquet)
+            dog = None
             try:
-                with time_limit(con, timeout):
+                with time_limit(con, timeout, memory) as dog:
                     results = A.run_checks(con, only, params, checks)
             finally:
                 con.close()
         except A.LimitHit as e:
-            _fail(limit_message(f"check {e.check}", e.limit, timeout if e.limit == "time" else memory))
+            # the watchdog knows which limit it interrupted for (a check sees only the interruption)
+            limit = dog.hit if dog is not None and dog.hit is not None else e.limit
+            _fail(limit_message(f"check {e.check}", limit, timeout if limit == "time" else memory))
         except (A.AnomalyError, store.StoreError, QueryRefused) as e:
             _fail(str(e))
         if rows_out:
