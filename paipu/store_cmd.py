@@ -108,7 +108,10 @@ def register(app: typer.Typer) -> None:
         db: str = typer.Option(store.DEFAULT_DB, "--db", help="The store (a DuckDB file; created if missing)."),
         no_audit: bool = typer.Option(False, "--no-audit", help="Skip the audit (no findings are stored)."),
         batch_events: int = typer.Option(store.DEFAULT_BATCH_EVENTS, "--batch-events", min=1,
-                                         help="Events per transaction."),
+                                         help="Events per transaction (a batch is cut at this many events "
+                                         "or at --batch-games games, whichever comes first)."),
+        batch_games: int = typer.Option(store.DEFAULT_BATCH_GAMES, "--batch-games", min=1,
+                                        help="Games per transaction at most."),
         jobs: int = typer.Option(1, "--jobs", "-j", min=1,
                                  help="Worker processes for the audit (each reads its own share of the logs)."),
         max_line_bytes: Optional[int] = typer.Option(
@@ -158,6 +161,7 @@ def register(app: typer.Typer) -> None:
                 _fail(str(e))
         try:
             report = store.ingest(paths, db, audit=not no_audit, jobs=jobs, batch_events=batch_events,
+                                  batch_games=batch_games,
                                   progress=progress, parquet=parquet, cluster=client, audit_output=audit_output)
         except store.StoreError as e:
             _fail(str(e))

@@ -49,6 +49,11 @@ DEFAULT_DB = "paipu.duckdb"
 
 #: Games per batch are cut when this many events are waiting (one transaction each).
 DEFAULT_BATCH_EVENTS = 250_000
+#: ... or when this many games are waiting, whatever their events: a batch's staging grows
+#: with its games too (each game row carries its ruleset), and past the ingest's memory
+#: limit DuckDB spills and crawls (100,000 two-event games in one batch did not finish in
+#: 600 s; in batches of 5,000 they take seconds, bench/run.py ``--small-games``).
+DEFAULT_BATCH_GAMES = 5_000
 
 #: DuckDB's memory limit while an ingest writes its own store: past it DuckDB writes
 #: temporary blocks to the spool folder, so the ingest's peak memory stays bounded
@@ -609,7 +614,7 @@ def _make_spool(db: str) -> str:
 
 
 def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jobs: int = 1,
-           batch_events: int = DEFAULT_BATCH_EVENTS,
+           batch_events: int = DEFAULT_BATCH_EVENTS, batch_games: int = DEFAULT_BATCH_GAMES,
            progress: Optional[Callable[[IngestReport], None]] = None,
            before_commit: Optional[Callable[[int], None]] = None,
            con: Optional[duckdb.DuckDBPyConnection] = None, parquet: Optional[str] = None,
@@ -625,7 +630,8 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
     by killed ingests are swept when the next ingest has the store's lock.
 
     ``before_commit(batch_number)`` runs inside each batch's transaction just
-    before it commits (a test hook: raising there rolls the batch back).
+    before it commits (a test hook: raising there rolls the batch back).  A batch is
+    cut at ``batch_events`` events or ``batch_games`` games, whichever comes first.
     ``jobs > 1`` runs the audit in that many worker processes that read their own
     share of the logs (:func:`audits.parallel.audit_parallel`; no decoded game is sent
     to them), started before the store opens; they are started with ``spawn`` where
@@ -652,7 +658,8 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
     if engine not in ("sql", "python"):
         raise ValueError(f"engine must be 'sql' or 'python', not {engine!r}")
     if engine == "sql":
-        return _ingest_sql(paths, db, audit=audit, jobs=jobs, batch_events=batch_events, progress=progress,
+        return _ingest_sql(paths, db, audit=audit, jobs=jobs, batch_events=batch_events, batch_games=batch_games,
+                           progress=progress,
                            before_commit=before_commit, con=con, audit_output=audit_output, parquet=parquet,
                            cluster=cluster)
     if audit_output is not None:
@@ -686,7 +693,7 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
             if _read_before(report, seen, log, content_hash):
                 continue
             batch.add(log.game, content_hash, rows, log)
-            if batch.events >= batch_events:
+            if batch.events >= batch_events or len(batch.games) >= batch_games:
                 _flush(target, batch, report, spool_dir, auditor, before_commit)
                 batch = _Batch()
                 if progress:
@@ -896,7 +903,7 @@ def audit_rows(log: GameLog, result: Any) -> tuple[list[dict], list[dict], list[
     return findings, rows, pays
 
 
-def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_events: int,
+def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_events: int, batch_games: int,
                 progress: Optional[Callable[[IngestReport], None]],
                 before_commit: Optional[Callable[[int], None]], con: Optional[duckdb.DuckDBPyConnection],
                 audit_output: Optional[str], parquet: Optional[str], cluster: Any) -> IngestReport:
@@ -973,7 +980,7 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
             if _read_before(report, seen, log, content_hash):
                 continue
             batch.add(log.game, content_hash, (lines, marks), log, keep)
-            if batch.events >= batch_events:
+            if batch.events >= batch_events or len(batch.games) >= batch_games:
                 batch.spool.close()
                 hand_over(batch)
                 made += 1
@@ -1135,6 +1142,6 @@ def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     return {t.name: con.execute(f"SELECT count(*) FROM {t.name}").fetchall()[0][0] for t in TABLES}
 
 
-__all__ = ["DEFAULT_DB", "IngestReport", "StoreError", "TABLES", "connect", "ddl", "game_rows", "incompatible_message",
+__all__ = ["DEFAULT_BATCH_EVENTS", "DEFAULT_BATCH_GAMES", "DEFAULT_DB", "IngestReport", "StoreError", "TABLES", "connect", "ddl", "game_rows", "incompatible_message",
            "ingest", "writer_versions",
            "load_auditor", "schema_markdown", "spool_prefix", "sweep_spools", "table_counts"]
