@@ -38,7 +38,7 @@ from schema.reader import GameLog, LogReader
 from schema.tiles import NUM_KINDS, TILE_INDEX
 from schema.ruleset import Ruleset
 
-from . import derive
+from . import derive, scratch
 from .derive import family_or_none as _family, game_lines, room_rules
 from .errors import StoreError
 from .tables import (TABLE_NAMES, TABLES, GameRows, _first_line, _ROW, connect, ddl, incompatible_message,
@@ -129,7 +129,7 @@ def _release(pool: Optional["_StreamAuditor"], spool_dir: Optional[str], con: An
     if pool is not None:
         pool.close()
     if spool_dir is not None:
-        shutil.rmtree(spool_dir, ignore_errors=True)
+        scratch.remove(spool_dir)
     if con is not None:
         con.close()
     if target is not None:
@@ -606,8 +606,12 @@ def _bound_memory(con: duckdb.DuckDBPyConnection, spool_dir: str) -> None:
 
 
 def _make_spool(db: str) -> str:
+    """The ingest's spool folder: beside the store, or (a Parquet dataset, ``:memory:``) a
+    locked folder in ``$TMPDIR`` (:mod:`paipu.store.scratch`), after sweeping those of
+    killed ingests."""
     if db == ":memory:":
-        return tempfile.mkdtemp(prefix="paipu-ingest-")
+        scratch.sweep()
+        return scratch.make("ingest")
     prefix = spool_prefix(db)
     folder, start = os.path.split(prefix)
     return tempfile.mkdtemp(prefix=f"{start}{os.getpid()}-", dir=folder)
