@@ -204,10 +204,10 @@ class _Dealer(dict):
 
 
 
-def _read_blocks(src: Any, deal_bytes: int) -> Iterator[bytes]:
+def _read_blocks(src: Any, deal_bytes: int, at_start: bool = True) -> Iterator[bytes]:
     """Whole lines in blocks of about ``deal_bytes``, cut from the reader's own blocks
     (so an unreadable file stops at the same line as in one process)."""
-    for block in line_blocks(src):
+    for block in line_blocks(src, at_start=at_start):
         start, size = 0, len(block)
         while size - start > deal_bytes:
             end = block.find(b"\n", start + deal_bytes) + 1
@@ -238,7 +238,7 @@ def _dealt(fidx: int, path: str, start: int, first: int, jobs: int, lost: list[t
         src = None
     if src is not None:
         try:
-            blocks = _read_blocks(src, deal_bytes)
+            blocks = _read_blocks(src, deal_bytes, at_start=start == 0)
             while True:
                 try:
                     block = next(blocks)
