@@ -213,6 +213,8 @@ def register(app: typer.Typer) -> None:
         memory: str = typer.Option(DEFAULT_MEMORY, "--memory", help="Memory limit of the query (e.g. 500MB, 2GB)."),
         parquet: Optional[str] = typer.Option(None, "--parquet", help="Query the Parquet dataset in this folder "
                                               "or URL instead of the DuckDB file."),
+        force: bool = typer.Option(False, "--force", help="Overwrite an existing --output that is not an "
+                                   "earlier output of this format (never the store's own files)."),
     ) -> None:
         """Run read-only SQL on the store (writes, ATTACH, COPY, INSTALL, EXPLAIN ANALYZE … are refused)."""
         if fmt not in FORMATS:
@@ -220,7 +222,8 @@ def register(app: typer.Typer) -> None:
         if fmt == "parquet" and not output:
             _fail("--format parquet needs --output FILE")
         try:
-            cols, rows = run_query(db, sql, fmt, output, timeout=timeout, memory=memory, parquet=parquet)
+            cols, rows = run_query(db, sql, fmt, output, timeout=timeout, memory=memory, parquet=parquet,
+                                   force=force)
         except (store.StoreError, QueryRefused) as e:
             _fail(str(e))
         if fmt != "parquet":

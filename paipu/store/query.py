@@ -81,6 +81,40 @@ def check_output(db: str, output: Optional[str]) -> None:
         raise QueryRefused(f"the output {output} is inside the store's temporary folder; choose another --output")
 
 
+#: The file endings of each output format: an existing file is overwritten without
+#: ``--force`` only when it ends so (the output of an earlier run, by its look).
+OUTPUT_ENDINGS = {"table": (".txt",), "csv": (".csv", ".tsv", ".txt"), "json": (".json",),
+                  "parquet": (".parquet",)}
+
+
+def is_duckdb_file(path: str) -> bool:
+    """Whether ``path`` is a DuckDB database file (its header's magic bytes)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(12)
+    except OSError:
+        return False
+    return head[8:12] == b"DUCK"
+
+
+def check_overwrite(output: Optional[str], fmt: str, force: bool = False) -> None:
+    """Refuse to overwrite an existing file that is not an earlier output of this format (a
+    DuckDB store, a log, a folder …) unless ``force``; a DuckDB store is named as such."""
+    if not output or not os.path.lexists(output):
+        return
+    if os.path.isdir(output):
+        raise QueryRefused(f"the output {output} is a folder; give a file name")
+    if force:
+        return
+    if is_duckdb_file(output):
+        raise QueryRefused(f"the output {output} is a DuckDB database; it is not overwritten "
+                           "(choose another --output, or add --force to replace it)")
+    if not output.lower().endswith(OUTPUT_ENDINGS.get(fmt, ())):
+        raise QueryRefused(f"the output {output} exists and does not look like a {fmt} output "
+                           f"({', '.join(OUTPUT_ENDINGS.get(fmt, ()))}); choose another --output, or add --force "
+                           "to overwrite it")
+
+
 def _explain_analyze(sql: str) -> bool:
     """Whether an EXPLAIN statement asks for ANALYZE (by keyword, not by text inside strings or comments)."""
     tokens = duckdb.tokenize(sql)
@@ -291,18 +325,20 @@ FETCH_ROWS = 20_000
 
 def run_query(db: str, sql: str, fmt: str = "table", output: Optional[str] = None, *,
               timeout: Optional[float] = DEFAULT_TIMEOUT, memory: str = DEFAULT_MEMORY,
-              parquet: Optional[str] = None) -> tuple[list[str], list[tuple]]:
+              parquet: Optional[str] = None, force: bool = False) -> tuple[list[str], list[tuple]]:
     """Run one read-only query; write parquet to ``output`` or return (columns, rows).
 
     ``parquet`` runs it on the Parquet dataset at that folder or URL instead of the
     DuckDB store ``db``.  Raises :class:`QueryRefused` (one sentence) for anything
     refused or failed, :class:`~paipu.store.ingest.StoreError` for a store that
-    cannot be opened.
+    cannot be opened.  An existing ``output`` that is not an earlier output of ``fmt``
+    is refused unless ``force`` (:func:`check_overwrite`; the store's own files always).
     """
     if parquet is not None:
         check_dataset_output(parquet, output)
     else:
         check_output(db, output)
+    check_overwrite(output, fmt, force)
     con = open_read_only(db, output if fmt == "parquet" else None, memory, parquet=parquet)
     try:
         check_read_only(con, sql)
@@ -332,7 +368,7 @@ def run_query(db: str, sql: str, fmt: str = "table", output: Optional[str] = Non
         con.close()
 
 
-__all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "FETCH_ROWS", "LimitReached", "QueryRefused", "Watchdog",
+__all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "FETCH_ROWS", "OUTPUT_ENDINGS", "check_overwrite", "is_duckdb_file", "LimitReached", "QueryRefused", "Watchdog",
            "resident_bytes", "size_bytes", "StoreError", "check_dataset_output", "check_output",
            "check_read_only", "limit_message",
            "open_read_only", "run_query", "store_files", "time_limit"]
