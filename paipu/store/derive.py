@@ -98,7 +98,7 @@ _STARTED = ev.HandStarted
 
 #: Per event type, the positions of the fields the body hash covers: all but game, seq, at
 #: and the optional tamper-evidence fields, so sealing a log does not change its body.
-_SEAL_FIELDS = frozenset({"prev", "wall_commit", "reveal_salt", "reveal_wall", "seal"})
+_SEAL_FIELDS = frozenset({"prev", "wall_commit", "reveal_salt", "reveal_wall", "sig", "seal"})
 _BODY = {t: frozenset(i for i, f in enumerate(t.__struct_fields__) if i >= 3 and f not in _SEAL_FIELDS)
          for t in ev.EVENT_TYPES}
 
