@@ -38,8 +38,8 @@ from schema.reader import GameLog, LogReader
 from schema.tiles import NUM_KINDS, TILE_INDEX
 from schema.ruleset import Ruleset
 
-from . import derive, scratch
-from .derive import family_or_none as _family, game_lines, room_rules
+from .derive import META_COLUMNS, Spool, body_hash, family_or_none as _family, game_lines, room_rules, write_batch
+from .scratch import make as make_scratch, remove as remove_scratch, sweep as sweep_scratch
 from .errors import StoreError
 from .tables import (TABLE_NAMES, TABLES, GameRows, _first_line, _ROW, connect, ddl, incompatible_message,
                      schema_markdown, writer_versions, write_rows as _write)
@@ -129,7 +129,7 @@ def _release(pool: Optional["_StreamAuditor"], spool_dir: Optional[str], con: An
     if pool is not None:
         pool.close()
     if spool_dir is not None:
-        scratch.remove(spool_dir)
+        remove_scratch(spool_dir)
     if con is not None:
         con.close()
     if target is not None:
@@ -382,10 +382,10 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
         finish(cur)
 
     spool = _enc.encode_lines(pairs)
-    # the same content hash as the SQL path's (derive.game_lines): one store, one definition
+    # the same content hash as the SQL path's (game_lines): one store, one definition
     content_hash = game_lines(log)[0]
     # the same events with game id and times set aside (duplicates under another id)
-    body_hash = derive.body_hash(events)
+    body = body_hash(events)
     out.spool = spool
     out.events = len(events)
 
@@ -401,7 +401,7 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
         opened.billing if opened else None, opened.fee if opened else None, opened.at if opened else None,
         closed_ev.at if closed_ev else None, closed_ev.reason if closed_ev else None,
         list(closed_ev.scores) if closed_ev else None, hands, len(events), log.closed, problem,
-        False, None, complete, 0, content_hash, body_hash, now))
+        False, None, complete, 0, content_hash, body, now))
     if audit is not None:
         add_audit(log, out, audit)
     return content_hash, out
@@ -610,8 +610,8 @@ def _make_spool(db: str) -> str:
     locked folder in ``$TMPDIR`` (:mod:`paipu.store.scratch`), after sweeping those of
     killed ingests."""
     if db == ":memory:":
-        scratch.sweep()
-        return scratch.make("ingest")
+        sweep_scratch()
+        return make_scratch("ingest")
     prefix = spool_prefix(db)
     folder, start = os.path.split(prefix)
     return tempfile.mkdtemp(prefix=f"{start}{os.getpid()}-", dir=folder)
@@ -732,10 +732,10 @@ class _DuckTarget:
         """The connection the SQL derivation writes through (temp tables live there)."""
         return self.con
 
-    def write_sql(self, spool: derive.Spool, metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
+    def write_sql(self, spool: Spool, metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
                   audit_rows: Any, audit_tables: Any, hook: Optional[Callable[[], None]]) -> tuple[int, int, float]:
-        """One batch in one transaction (see :func:`paipu.store.derive.write_batch`)."""
-        return derive.write_batch(self.con, spool, metas, replaced, spool_dir, now, audit_rows=audit_rows,
+        """One batch in one transaction (see :func:`paipu.store.write_batch`)."""
+        return write_batch(self.con, spool, metas, replaced, spool_dir, now, audit_rows=audit_rows,
                                   audit_tables=audit_tables, before_commit=hook, tables=TABLE_NAMES)
 
 
@@ -832,7 +832,7 @@ class _SqlBatch:
     def __init__(self, spool_dir: str, number: int) -> None:
         self.games: dict[str, tuple[str, dict, Optional[GameLog]]] = {}
         self.events = 0
-        self.spool = derive.Spool(spool_dir, f"batch-{number}")
+        self.spool = Spool(spool_dir, f"batch-{number}")
 
     def add(self, game: str, content_hash: str, lines: tuple[bytes, bytes], log: GameLog, keep_log: bool) -> None:
         self.spool.add(game, *lines)
@@ -977,7 +977,7 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
         for log in reader.games():
             report.games_read += 1
             try:
-                content_hash, lines, marks = derive.game_lines(log)
+                content_hash, lines, marks = game_lines(log)
             except Exception as x:  # a bug in paipu: count it, say so, keep the other games
                 _not_derived(report, log, x)
                 continue
@@ -1019,7 +1019,7 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
 
 def _meta(log: GameLog, content_hash: str) -> dict:
     return {"game": log.game, "file": log.file, "problem": str(log.problem) if log.problem is not None else None,
-            "closed": log.closed, "content_hash": content_hash, "body_hash": derive.body_hash(log.events),
+            "closed": log.closed, "content_hash": content_hash, "body_hash": body_hash(log.events),
             "audited": False, "audit_complete": None, "findings": 0}
 
 
@@ -1094,7 +1094,7 @@ def _write_prepared(target: Any, prep: _Prepared, report: IngestReport, spool_di
     replaced_set = set(replaced)
 
     def one(items: list, batch_no: int, hook: Optional[Callable[[int], None]],
-            spool: derive.Spool) -> tuple[int, int, float]:
+            spool: Spool) -> tuple[int, int, float]:
         audit_py = None
         if joined is None and audited:
             audit_py = ([], [], [])
@@ -1102,7 +1102,7 @@ def _write_prepared(target: Any, prep: _Prepared, report: IngestReport, spool_di
                 if rows is not None:
                     for k in range(3):
                         audit_py[k].extend(rows[k])
-        metas = [dict((k, v) for k, v in m.items() if k in derive.META_COLUMNS) for _g, _l, m, _a in items]
+        metas = [dict((k, v) for k, v in m.items() if k in META_COLUMNS) for _g, _l, m, _a in items]
         gone = [g for g, _l, _m, _a in items if g in replaced_set]
         return target.write_sql(spool, metas, gone, spool_dir, now, audit_py,
                                 joined.tables if joined is not None else None,
@@ -1117,7 +1117,7 @@ def _write_prepared(target: Any, prep: _Prepared, report: IngestReport, spool_di
             raise
         for item in write:
             game = item[0]
-            single = derive.Spool.of(spool_dir, "game", [(game, batch.spool.game(game))])
+            single = Spool.of(spool_dir, "game", [(game, batch.spool.game(game))])
             try:
                 ev_n, f_n, r_s = one([item], report.batches + 1, None, single)
             except duckdb.Error as x:

@@ -44,7 +44,7 @@ from urllib.parse import quote
 
 import duckdb
 
-from . import scratch
+from .scratch import make as make_scratch, remove as remove_scratch
 from .errors import StoreError
 from .tables import TABLES, GameRows, connect as connect_store, transaction, write_rows, writer_versions
 
@@ -178,7 +178,7 @@ class Dataset:
         ``partitions`` maps a partition folder to the games in it.
         """
         batch = self.next_batch()
-        local = scratch.make("parquet")  # swept by the next ingest if this one is killed
+        local = make_scratch("parquet")  # swept by the next ingest if this one is killed
         files: dict[str, list[str]] = defaultdict(list)
         try:
             con.execute("CREATE OR REPLACE TEMP TABLE _part (game VARCHAR)")
@@ -216,7 +216,7 @@ class Dataset:
             self.commits().append(record)
             self.fs.rm(self._p(META, "pending", f"{batch}.json"))
         finally:
-            scratch.remove(local)
+            remove_scratch(local)
         return batch
 
     # --- reading
