@@ -228,180 +228,217 @@ def _record_ledger(log: GameLog, rows: GameRows, result: Any) -> None:
                                           p.amount))
 
 
+class _Room:
+    """What :func:`game_rows` knows of the game's room as it reads on: players by seat, the
+    resolved ruleset and its family, the tile set's size and the scores carried forward."""
+
+    def __init__(self, log: GameLog, opened: Optional[ev.GameOpened]):
+        self.log = log
+        self.opened = opened
+        self.players: list[str] = list(opened.seats) if opened else []
+        self.n = len(self.players)
+        self.rules = _ruleset_of(opened, self.n) if opened else None
+        self.family = _family(self.rules)
+        self.set_size = self.rules.tile_count if self.rules is not None else 136
+        self.scores = [opened.start_points] * self.n if opened else []
+
+    def player(self, seat: Any) -> Optional[str]:
+        return self.players[seat] if _seat_ok(seat, len(self.players)) else None
+
+    def resized(self, e: ev.RoomResized) -> None:
+        self.players = list(e.seats)
+        n = self.n = len(self.players)
+        self.scores = (self.scores + [self.opened.start_points if self.opened else 0] * n)[:n]
+        if self.opened:
+            self.rules = _ruleset_of(self.opened, n)
+
+
+def _finish_hand(out: GameRows, room: _Room, h: _HandAcc) -> None:
+    """The ``hands`` row and the ``hand_players`` rows of one hand."""
+    game, nn = room.log.game, h.n
+    # 点鸡: the chickens each seat answers for, as the family tallies them
+    facts = room.family.hand_facts(room.rules, h.got, h.bets) if room.family is not None else None
+    chickens = facts.tallies if facts is not None and facts.tallies is not None else [None] * nn
+    out.rows["hands"].append(_ROW["hands"](
+        game, h.hand, h.dealer, nn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at, h.result,
+        h.how, h.from_seat, h.winners, h.fans, h.fan, h.points, h.draws, room.set_size - h.dealt - h.draws,
+        h.reported, h.kongs, h.first_draw, h.first_draw_seq, h.settled_seq is not None))
+    for s in range(nn):
+        before = h.score_before[s] if s < len(h.score_before) else None
+        after = h.score_after[s] if h.score_after is not None and s < len(h.score_after) else None
+        claims = h.chows[s] + h.pongs[s] + h.kexp[s]
+        out.rows["hand_players"].append(_ROW["hand_players"](
+            game, h.hand, s, room.player(s), nn, s == h.dealer, before, after,
+            after - before if after is not None and before is not None else None,
+            h.received[s], h.paid[s], h.dianji[s], chickens[s], h.bets[s], h.sdraws[s], h.sdiscards[s],
+            sum(h.sdiscards) - h.sdiscards[s], h.chows[s], h.pongs[s], h.kexp[s], h.kadd[s], h.kcon[s],
+            claims, s in h.winners, h.self_draw[s], h.dealt_in[s], h.robbed[s], h.settled_seq))
+
+
+def _play(cur: _HandAcc, t: type, e: Any, ok: bool) -> None:
+    """A draw, discard, deal, claim, kong or bet of the hand under way, counted (``ok``: the
+    event's seat is one of the hand's own, which a resize mid-hand does not change)."""
+    seat = getattr(e, "seat", None)
+    if t is ev.TileDrawn:
+        cur.draws += 1
+        if ok:
+            cur.sdraws[seat] += 1
+            cur.got[seat][TILE_INDEX[e.tile]] += 1
+        if cur.first_draw is None and e.source == "wall":
+            cur.first_draw, cur.first_draw_seq = e.tile, e.seq
+    elif t is ev.TileDiscarded:
+        if ok:
+            cur.sdiscards[seat] += 1
+    elif t is ev.TilesDealt:
+        for s, tiles in enumerate(e.hands):
+            cur.dealt += len(tiles)
+            if s < cur.n:
+                got = cur.got[s]
+                for x in tiles:
+                    got[TILE_INDEX[x]] += 1
+    elif t is ev.Ponged:
+        if ok:
+            cur.pongs[seat] += 1
+    elif t is ev.Chowed:
+        if ok:
+            cur.chows[seat] += 1
+    elif t is ev.KongExposed:
+        cur.kongs += 1
+        if ok:
+            cur.kexp[seat] += 1
+    elif t is ev.KongAdded:
+        cur.kongs += 1
+        if ok:
+            cur.kadd[seat] += 1
+    elif t is ev.KongConcealed:
+        cur.kongs += 1
+        if ok:
+            cur.kcon[seat] += 1
+    elif t is ev.PigBetPlaced:
+        if ok:
+            cur.bets[seat] = e.bet
+
+
+def _won(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandWon) -> None:
+    """A win of the hand under way: its ``wins`` rows and the hand's result."""
+    hn = cur.n
+    cur.result, cur.how, cur.from_seat, cur.ended_seq = "won", e.how, e.from_seat, e.seq
+    cur.winners = [w.seat for w in e.winners]
+    fans: list[str] = []
+    for w in e.winners:
+        fans.extend(f for f in w.fans if f not in fans)
+        out.rows["wins"].append(_ROW["wins"](
+            room.log.game, cur.hand, e.seq, w.seat, room.player(w.seat), e.how, e.from_seat,
+            room.player(e.from_seat), e.tile, list(w.fans), w.fan, w.points))
+        if e.how == "self_draw" and _seat_ok(w.seat, hn):
+            cur.self_draw[w.seat] = True
+    cur.fans = fans
+    cur.fan = max((w.fan for w in e.winners), default=None)
+    cur.points = sum(w.points for w in e.winners)
+    if _seat_ok(e.from_seat, hn):
+        if e.how == "discard":
+            cur.dealt_in[e.from_seat] = True
+        elif e.how == "robbed_kong":
+            cur.robbed[e.from_seat] = True
+
+
+def _settled(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandSettled) -> None:
+    """The settlement of the hand under way: its ``transfers`` rows, each seat's money and the
+    scores after (carried forward when they are one per seat of the room)."""
+    hn = cur.n
+    cur.settled_seq = e.seq
+    for i, tr in enumerate(e.transfers):
+        out.rows["transfers"].append(_ROW["transfers"](
+            room.log.game, cur.hand, e.seq, i, tr.payer, tr.payee, room.player(tr.payer), room.player(tr.payee),
+            tr.amount, tr.reason))
+        if _seat_ok(tr.payer, hn) and _seat_ok(tr.payee, hn):
+            cur.paid[tr.payer] += tr.amount
+            cur.received[tr.payee] += tr.amount
+            if tr.reason == "dianji":
+                cur.dianji[tr.payer] -= tr.amount
+                cur.dianji[tr.payee] += tr.amount
+    if len(e.scores) == hn:
+        cur.score_after = list(e.scores)
+    if len(e.scores) == room.n:
+        room.scores = list(e.scores)
+
+
+def _game_row(log: GameLog, room: _Room, closed_ev: Optional[ev.GameClosed], hands: int, content_hash: str,
+              body: str, now: Optional[datetime]) -> Any:
+    """The game's ``games`` row (its audit columns filled later, :func:`add_audit`)."""
+    opened, rules, players = room.opened, room.rules, room.players
+    problem = str(log.problem) if log.problem is not None else None
+    complete = bool(log.closed and log.problem is None)
+    return _ROW["games"](
+        log.game, log.file,
+        opened.server if opened else None, opened.build if opened else None, opened.preset if opened else None,
+        msgspec.structs.asdict(rules) if rules else None,
+        {k: v for k, v in msgspec.structs.asdict(opened.options).items() if v is not None} if opened else None,
+        players, room.n, opened.creator if opened else None, opened.start_points if opened else None,
+        opened.billing if opened else None, opened.fee if opened else None, opened.at if opened else None,
+        closed_ev.at if closed_ev else None, closed_ev.reason if closed_ev else None,
+        list(closed_ev.scores) if closed_ev else None, hands, len(log.events), log.closed, problem,
+        False, None, complete, 0, content_hash, body, now)
+
+
 def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
               now: Optional[datetime] = None) -> tuple[str, GameRows]:
     """The content hash of one game and its rows for every table.
 
     Never raises on odd content: a log that breaks the rules still loads (that is
     what the findings are for).  With ``audit``, its findings are added too
-    (see :func:`add_audit`).
+    (see :func:`add_audit`).  The steps: the room (:class:`_Room`), each hand's play
+    (:func:`_play`), wins (:func:`_won`) and settlement (:func:`_settled`), each hand's
+    rows (:func:`_finish_hand`) and the game's row (:func:`_game_row`).
     """
     out = GameRows()
-    R = {k: _ROW[k] for k in _ROW}
     events = log.events
-    opened = events[0] if events and type(events[0]) is ev.GameOpened else None
-    players: list[str] = list(opened.seats) if opened else []
-    n = len(players)
-    rules = _ruleset_of(opened, n) if opened else None
-    family = _family(rules)
-    set_size = rules.tile_count if rules is not None else 136
-    scores = [opened.start_points] * n if opened else []
+    room = _Room(log, events[0] if events and type(events[0]) is ev.GameOpened else None)
     hand_no = 0
     cur: Optional[_HandAcc] = None
     hands = 0
     closed_ev: Optional[ev.GameClosed] = None
     pairs: list[tuple[int, ev.Event]] = []
-
-    def player(seat: Any) -> Optional[str]:
-        return players[seat] if _seat_ok(seat, len(players)) else None
-
-    def finish(h: _HandAcc) -> None:
-        nn = h.n
-        # 点鸡: the chickens each seat answers for, as the family tallies them
-        facts = family.hand_facts(rules, h.got, h.bets) if family is not None else None
-        chickens = facts.tallies if facts is not None and facts.tallies is not None else [None] * nn
-        out.rows["hands"].append(R["hands"](
-            log.game, h.hand, h.dealer, nn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at, h.result,
-            h.how, h.from_seat, h.winners, h.fans, h.fan, h.points, h.draws, set_size - h.dealt - h.draws,
-            h.reported, h.kongs, h.first_draw, h.first_draw_seq, h.settled_seq is not None))
-        for s in range(nn):
-            before = h.score_before[s] if s < len(h.score_before) else None
-            after = h.score_after[s] if h.score_after is not None and s < len(h.score_after) else None
-            claims = h.chows[s] + h.pongs[s] + h.kexp[s]
-            out.rows["hand_players"].append(R["hand_players"](
-                log.game, h.hand, s, player(s), nn, s == h.dealer, before, after,
-                after - before if after is not None and before is not None else None,
-                h.received[s], h.paid[s], h.dianji[s], chickens[s], h.bets[s], h.sdraws[s], h.sdiscards[s],
-                sum(h.sdiscards) - h.sdiscards[s], h.chows[s], h.pongs[s], h.kexp[s], h.kadd[s], h.kcon[s],
-                claims, s in h.winners, h.self_draw[s], h.dealt_in[s], h.robbed[s], h.settled_seq))
-
     for e in events:
         t = type(e)
         if t is ev.HandStarted:
             if cur is not None:
-                finish(cur)
+                _finish_hand(out, room, cur)
             hands += 1
             hand_no = e.hand
-            cur = _HandAcc(e, n, scores)
+            cur = _HandAcc(e, room.n, room.scores)
         elif cur is not None and t in _HAND_EVENTS:
             # the hand's own seat count: a RoomResized in the middle of a hand changes the
             # room's seats, never the per-seat counters of the hand under way
-            hn = cur.n
-            seat = getattr(e, "seat", None)
-            ok = _seat_ok(seat, hn)
-            if t is ev.TileDrawn:
-                cur.draws += 1
-                if ok:
-                    cur.sdraws[seat] += 1
-                    cur.got[seat][TILE_INDEX[e.tile]] += 1
-                if cur.first_draw is None and e.source == "wall":
-                    cur.first_draw, cur.first_draw_seq = e.tile, e.seq
-            elif t is ev.TileDiscarded:
-                if ok:
-                    cur.sdiscards[seat] += 1
-            elif t is ev.TilesDealt:
-                for s, tiles in enumerate(e.hands):
-                    cur.dealt += len(tiles)
-                    if s < hn:
-                        got = cur.got[s]
-                        for x in tiles:
-                            got[TILE_INDEX[x]] += 1
-            elif t is ev.Ponged:
-                if ok:
-                    cur.pongs[seat] += 1
-            elif t is ev.Chowed:
-                if ok:
-                    cur.chows[seat] += 1
-            elif t is ev.KongExposed:
-                cur.kongs += 1
-                if ok:
-                    cur.kexp[seat] += 1
-            elif t is ev.KongAdded:
-                cur.kongs += 1
-                if ok:
-                    cur.kadd[seat] += 1
-            elif t is ev.KongConcealed:
-                cur.kongs += 1
-                if ok:
-                    cur.kcon[seat] += 1
-            elif t is ev.PigBetPlaced:
-                if ok:
-                    cur.bets[seat] = e.bet
-            elif t is ev.HandWon:
-                cur.result, cur.how, cur.from_seat, cur.ended_seq = "won", e.how, e.from_seat, e.seq
-                cur.winners = [w.seat for w in e.winners]
-                fans: list[str] = []
-                for w in e.winners:
-                    fans.extend(f for f in w.fans if f not in fans)
-                    out.rows["wins"].append(R["wins"](
-                        log.game, cur.hand, e.seq, w.seat, player(w.seat), e.how, e.from_seat,
-                        player(e.from_seat), e.tile, list(w.fans), w.fan, w.points))
-                    if e.how == "self_draw" and _seat_ok(w.seat, hn):
-                        cur.self_draw[w.seat] = True
-                cur.fans = fans
-                cur.fan = max((w.fan for w in e.winners), default=None)
-                cur.points = sum(w.points for w in e.winners)
-                if _seat_ok(e.from_seat, hn):
-                    if e.how == "discard":
-                        cur.dealt_in[e.from_seat] = True
-                    elif e.how == "robbed_kong":
-                        cur.robbed[e.from_seat] = True
+            if t is ev.HandWon:
+                _won(out, room, cur, e)
             elif t is ev.HandDrawn:
                 cur.result, cur.ended_seq, cur.reported = "drawn", e.seq, e.remaining
             elif t is ev.HandSettled:
-                cur.settled_seq = e.seq
-                for i, tr in enumerate(e.transfers):
-                    out.rows["transfers"].append(R["transfers"](
-                        log.game, cur.hand, e.seq, i, tr.payer, tr.payee, player(tr.payer), player(tr.payee),
-                        tr.amount, tr.reason))
-                    if _seat_ok(tr.payer, hn) and _seat_ok(tr.payee, hn):
-                        cur.paid[tr.payer] += tr.amount
-                        cur.received[tr.payee] += tr.amount
-                        if tr.reason == "dianji":
-                            cur.dianji[tr.payer] -= tr.amount
-                            cur.dianji[tr.payee] += tr.amount
-                if len(e.scores) == hn:
-                    cur.score_after = list(e.scores)
-                if len(e.scores) == n:
-                    scores = list(e.scores)
-                finish(cur)
+                _settled(out, room, cur, e)
+                _finish_hand(out, room, cur)
                 cur = None
+            else:
+                _play(cur, t, e, _seat_ok(getattr(e, "seat", None), cur.n))
         elif t is ev.RoomResized:
-            players = list(e.seats)
-            n = len(players)
-            scores = (scores + [opened.start_points if opened else 0] * n)[:n]
-            if opened:
-                rules = _ruleset_of(opened, n)
+            room.resized(e)
         elif t is ev.GameClosed:
             if cur is not None:
-                finish(cur)
+                _finish_hand(out, room, cur)
                 cur = None
             closed_ev = e
         pairs.append((hand_no, e))
     if cur is not None:
-        finish(cur)
+        _finish_hand(out, room, cur)
 
-    spool = _enc.encode_lines(pairs)
-    # the same content hash as the SQL path's (game_lines): one store, one definition
+    out.spool = _enc.encode_lines(pairs)
+    # the same content hash as the SQL path's (derive.game_lines): one store, one definition
     content_hash = game_lines(log)[0]
     # the same events with game id and times set aside (duplicates under another id)
     body = body_hash(events)
-    out.spool = spool
     out.events = len(events)
-
-    out.players = players
-    problem = str(log.problem) if log.problem is not None else None
-    complete = bool(log.closed and log.problem is None)
-    out.rows["games"].append(R["games"](
-        log.game, log.file,
-        opened.server if opened else None, opened.build if opened else None, opened.preset if opened else None,
-        msgspec.structs.asdict(rules) if rules else None,
-        {k: v for k, v in msgspec.structs.asdict(opened.options).items() if v is not None} if opened else None,
-        players, n, opened.creator if opened else None, opened.start_points if opened else None,
-        opened.billing if opened else None, opened.fee if opened else None, opened.at if opened else None,
-        closed_ev.at if closed_ev else None, closed_ev.reason if closed_ev else None,
-        list(closed_ev.scores) if closed_ev else None, hands, len(events), log.closed, problem,
-        False, None, complete, 0, content_hash, body, now))
+    out.players = room.players
+    out.rows["games"].append(_game_row(log, room, closed_ev, hands, content_hash, body, now))
     if audit is not None:
         add_audit(log, out, audit)
     return content_hash, out
