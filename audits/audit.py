@@ -30,7 +30,7 @@ from replay.errors import ReplayError
 from schema import events as ev
 from schema.reader import GameLog
 
-from .checks import billing, claims, scoring, stream, table, wins
+from .checks import billing, claims, scoring, special, stream, table, wins
 from .context import AuditContext
 from .explain import render
 from .ledger import GameAudit, expected_transfers, net_of
@@ -76,6 +76,12 @@ HANDLERS: dict[type, Callable[[AuditContext, ev.Event], None]] = {
     ev.HandSettled: scoring.hand_settled,
     ev.TilesExchanged: table.exchanged,
     ev.VoidDeclared: table.void_declared,
+    ev.IndicatorTurned: special.indicator_turned,
+    ev.TileSetAside: special.tile_set_aside,
+    ev.OpeningWinDeclared: special.opening_win_declared,
+    ev.KongRevealed: special.kong_revealed,
+    ev.LastTileOffered: special.last_tile_offered,
+    ev.BirdsDrawn: special.birds_drawn,
 }
 assert set(HANDLERS) == set(ev.EVENT_TYPES), "every event type needs a check"
 
@@ -89,14 +95,14 @@ def handlers_for(family) -> dict:
     A family may wrap an event type itself (``data["observers"]``: event type -> a function
     of the walker's handler and :func:`report` returning the wrapped handler), where it
     judges that type on a shorter path than ``observe`` (Sichuan's draws and discards)."""
-    if family is None or not family.observes or family.observe is None:
+    if family is None or not family.own.observes or family.own.observe is None:
         return HANDLERS
     got = _WATCHED.get(family.name)
     if got is None:
         got = dict(HANDLERS)
-        after = family.data.get("observe_after", family.observes)
+        after = family.data.get("observe_after", family.own.observes)
         own = family.data.get("observers", {})
-        for t in family.observes:
+        for t in family.own.observes:
             wrap = own.get(t)
             got[t] = wrap(HANDLERS[t], report) if wrap is not None else _watching(family, HANDLERS[t], t in after)
         _WATCHED[family.name] = got
@@ -109,10 +115,10 @@ def until_a_hand_starts(full: dict, family) -> dict:
     started; before, the walker's own check takes each (a hand event outside a hand is
     the reducer's structural break).  At the first ``HandStarted`` the dict becomes
     ``full`` in place, so the walker's hot path pays nothing for the wait."""
-    if family is None or family.hand_book is None or not family.observes:
+    if family is None or family.own.hand_book is None or not family.own.observes:
         return full
     waiting = dict(full)
-    for t in family.observes:
+    for t in family.own.observes:
         if t is not ev.HandStarted:
             waiting[t] = HANDLERS[t]
     start = full[ev.HandStarted]
@@ -131,7 +137,7 @@ def report(ctx: AuditContext, e: ev.Event, found) -> None:
 
 
 def _watching(family, handler: Callable, after: bool) -> Callable:
-    observe = family.observe
+    observe = family.own.observe
 
     def watched(ctx: AuditContext, e: ev.Event) -> None:
         for seat, v in observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, False):

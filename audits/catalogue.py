@@ -49,22 +49,27 @@ _ENTRIES: list[tuple[str, str, Severity, str]] = [
      "paipu itself failed while auditing this game: a bug in paipu, not a property of the log (exit 3)."),
     # --- the table: the wall, the tiles, whose turn -----------------------------
     ("table", "ROOM_SEATS_MISMATCH", "error", "The seats a log names match its players option (4, or 3)."),
-    ("table", "TILE_OVERCOUNT", "error", "No tile kind appears more than 4 times in one hand's play (136-tile set)."),
+    ("table", "TILE_OVERCOUNT", "error",
+     "No tile appears in one hand's play more often than the set holds it (four of a kind, one of each flower; "
+     "a turned indicator counts)."),
     ("table", "HAND_SIZE", "error",
-     "The dealer is dealt 14 tiles and the others 13; a player about to discard holds 14 counting each set as 3."),
+     "The dealer is dealt hand_size + 1 tiles and the others hand_size (13, or 16); a player about to discard "
+     "holds hand_size + 1 counting each set as 3."),
     ("table", "DRAW_NOT_WALL_ORDER", "error",
      "With a logged wall, the deal, every draw and every turned tail tile follow the wall order."),
     ("table", "TAIL_REFILL_WRONG", "error",
      "翻屁股: two tail tiles are face up after the deal, and one more is turned after each kong replacement."),
     ("table", "KONG_REPLACEMENT_NOT_FROM_TAIL", "error",
-     "After a kong the player takes one of the two face-up tail tiles (公开杠牌) before discarding."),
-    ("table", "TAIL_DRAW_WITHOUT_KONG", "error", "A face-up tail tile is taken only as a kong replacement."),
+     "After a kong or a tile set aside the player takes its replacement from where the ruleset says "
+     "(a face-up tail tile, 公开杠牌, or the wall's tail) before any other action."),
+    ("table", "TAIL_DRAW_WITHOUT_KONG", "error",
+     "A replacement tile (face-up tail tile or the wall's tail) is taken only after a kong or a tile set aside."),
     ("table", "EXHAUSTIVE_DRAW_MISSED", "error",
      "黄庄: no draw from the wall once the remaining tiles are down to the reserve (20 by default)."),
     ("table", "EXHAUSTIVE_DRAW_EARLY", "error", "黄庄 is declared only when the remaining tiles are down to the reserve."),
     ("table", "DEALER_ROTATION", "error",
-     "The creator deals first; then the winner deals, the dealer keeps the deal after 黄庄, "
-     "and after 一炮多响 the discarder deals."),
+     "The first dealer and each next dealer are the ruleset's (Qujing: the creator, then the winner, the dealer "
+     "after 黄庄, the discarder after 一炮多响); a logged dealer level (连庄) is the dealer's streak + 1."),
     ("table", "TURN_ORDER", "error",
      "Play moves to 下家 (seat+1): the player whose turn it is draws and discards; a self-draw win is the drawer's."),
     # --- claims: 吃 碰 杠 on discards and kongs from the hand --------------------
@@ -78,7 +83,9 @@ _ENTRIES: list[tuple[str, str, Severity, str]] = [
     ("claims", "CLAIM_WILD_IN_CHOW", "error", "A chicken never acts as wild in a 吃 chow (only as a plain 1s)."),
     ("claims", "KONG_ILLEGAL_CHICKENS", "error",
      "Chickens in kongs: 直杠 3 natural or a natural pair + 1 chicken; 补杠 any; 暗杠 at least 1 natural."),
-    ("claims", "CLAIM_PRIORITY", "error", "Priority 胡 > 杠 > 碰 > 吃: a lower claim never beats a higher one declared."),
+    ("claims", "CLAIM_PRIORITY", "error",
+     "Priority 胡 > 杠 > 碰 > 吃: a lower claim never beats a higher one declared; with one winner only "
+     "(multi_win off, 截和) the first legal declarer from the discarder's 下家 wins."),
     ("claims", "GUOSHOU_PENG", "error",
      "过手碰: a player who could pong a tile and did not may not pong it before their own next draw or claim."),
     ("claims", "GUOSHOU_GANG", "error",
@@ -100,13 +107,16 @@ _ENTRIES: list[tuple[str, str, Severity, str]] = [
     ("scoring", "POINTS_MISMATCH", "error", "Points per payer P = base × 2^min(fan, cap) (满牌 cap, 3 by default)."),
     ("scoring", "TRANSFER_MISMATCH", "error",
      "自摸 each other player pays P; 点炮 only the discarder pays P."),
-    ("scoring", "QIANGGANG_PAYER", "error", "抢杠 包三家: the kong adder alone pays 3 × P to the robber."),
+    ("scoring", "QIANGGANG_PAYER", "error",
+     "抢杠 包三家: where the ruleset makes the kong adder liable, it alone pays every paying seat's share to the robber."),
     ("scoring", "MULTI_WIN_ORDER", "error",
      "一炮多响: the discarder pays the winners in seat order from the discarder's next seat."),
     ("scoring", "YANGZHU_MISMATCH", "error",
-     "养猪: every payment to the winner grows by the winner's bet plus that loser's bet."),
+     "Side bets (养猪, 买底): every payment between a pair grows by the bets the ruleset adds (Qujing: the winner's "
+     "bet plus that loser's)."),
     ("scoring", "YANGZHU_BET_INVALID", "error",
-     "养猪: each player bets 0, 1 or 2, once per hand, before the deal, only in a room playing 养猪."),
+     "A side bet (养猪, 买底) has a value, moment, count and room the ruleset allows "
+     "(Qujing: 0, 1 or 2, once per hand, before the deal, only in a room playing 养猪)."),
     ("scoring", "QIAOLUO_START_POINTS", "error", "20分敲锣: every player starts the game with 20 points."),
     ("scoring", "DIANJI_MISMATCH", "error",
      "点鸡: every chicken a player answers for collects the base from each other player, netted pairwise."),
@@ -129,7 +139,8 @@ _ENTRIES: list[tuple[str, str, Severity, str]] = [
 
 # --- Sichuan 四川麻将 and 血战到底 (sichuan.md §14) ------------------------------------------
 _ENTRIES += [
-    ("table", "TILE_NOT_IN_SET", "error", "Only the tiles of the ruleset's set are played (Sichuan: the 108 suited tiles)."),
+    ("table", "TILE_NOT_IN_SET", "error",
+     "Only the tiles of the ruleset's set are played (108 suited tiles, 136 with honours, 144 with flowers)."),
     ("table", "KONG_WITHOUT_REPLACEMENT", "error", "A kong is declared only while a wall tile is left to replace it."),
     ("table", "HAND_END_WRONG", "error",
      "A hand ends at the first winning moment (first_win) or at the third winner (血战), else only when the wall is empty."),
@@ -148,8 +159,9 @@ _ENTRIES += [
      "过水: after passing a win, a discard win or robbing before one's own next action must be worth more (higher_fan)."),
     ("wins", "LAST_FOUR_WIN_NOT_TAKEN", "error", "最后四张自动和: over the last four wall tiles every legal win is taken."),
     ("scoring", "KONG_PAYMENT_MISMATCH", "error",
-     "刮风下雨: 直杠 2B from the discarder, 补杠 1B and 暗杠 2B from each seat still in, as each kong stands "
-     "(Guangdong kong_payments = on_win: 3B from the feeder, 1B / 2B from each other seat, on a win only)."),
+     "Kong payments are the ruleset's, when it pays them (Sichuan 刮风下雨: 直杠 2B from the discarder, 补杠 1B and "
+     "暗杠 2B from each seat still in, as each kong stands; Guangdong kong_payments = on_win: 3B from the feeder, "
+     "1B / 2B from each other seat, on a win only)."),
     ("scoring", "ZHUANYI_MISMATCH", "error",
      "呼叫转移: a 杠上炮 discarder moves its last kong's income to the first winner (by option: all kongs, every winner)."),
     ("scoring", "END_CHECK_MISMATCH", "error",
@@ -160,7 +172,8 @@ _ENTRIES += [
 _ENTRIES += [
     ("table", "ROUND_WIND_MISMATCH", "error",
      "A logged round wind (圈风) or seat wind (门风) is the one the dealer sequence gives (Guangdong §3)."),
-    ("wins", "WIN_BELOW_MIN_FAN", "error", "起和番: a win needs at least the room's min_fan (Guangdong)."),
+    ("wins", "WIN_BELOW_MIN_FAN", "error",
+     "起和番: a win needs at least the ruleset's minimum (min_fan, or the family's own gate; self-draws as it says)."),
     ("wins", "WIN_DURING_LOUHE", "error",
      "漏和: a player who let a legal win on a tile go may not win on that tile (any discard by option) "
      "before their own next draw, chow, pong or kong (Guangdong)."),
@@ -169,12 +182,41 @@ _ENTRIES += [
     ("scoring", "FAN_NAMES_DIFFER", "warning",
      "The fan total and points are right but the fan names omit one that holds (Guangdong)."),
     ("scoring", "BAO_PAYER", "error",
-     "包: a self-draw with a liability is paid 3·P wholly by the liable seat (杠上开花包杠 > "
-     "大四喜/大三元 > 12张落地, 包先不包后) (Guangdong)."),
+     "包: a win with a liability is paid wholly by the liable seat, in the ruleset's order of liabilities "
+     "(Guangdong: 3·P, 杠上开花包杠 > 大四喜/大三元 > 12张落地, 包先不包后)."),
     ("scoring", "BAO_UNDUE", "error", "包: no bao_* transfer where no liability exists (Guangdong)."),
     ("scoring", "KONG_PAYMENT_UNDUE", "error",
      "Kongs pay nothing unless kong_payments = on_win, and then only when the hand is won (Guangdong)."),
 ]
+
+# --- the new families' shared codes (shared/design/new-families.md §2) --------------------
+_ENTRIES += [
+    ("table", "WILD_INDICATOR_MISSING", "error",
+     "A hand with a turned wild has one indicator, from indicator_from, after the deal and before the dealer's "
+     "first action."),
+    ("table", "WILD_KIND_MISMATCH", "error",
+     "The logged wild is the ruleset's wild of the turned indicator (wild_from: the same kind or the next)."),
+    ("claims", "SPECIAL_TILE_DISCARDED", "error",
+     "A tile the ruleset forbids to discard (a wild under wild_discard = forbidden, a 痞 tile) is not discarded."),
+    ("claims", "CLAIM_SPECIAL_TILE", "error",
+     "A tile the ruleset never melds (a wild kind, even as itself; a 痞 tile) is in no chow, pong or kong."),
+    ("claims", "CLAIM_ON_DEAD_DISCARD", "error", "Nobody claims or wins on a dead discard (wild_discard = dead)."),
+    ("table", "SET_ASIDE_INVALID", "error",
+     "Only a tile the ruleset sets aside (a flower; a 痞 or wild tile) is set aside: held, on one's own turn "
+     "or in the opening 补花."),
+    ("table", "SEA_BOTTOM_ORDER", "error",
+     "海底: the end-of-wall turns follow the ruleset: draws in turn, no forbidden discard, claim or kong, "
+     "offers in order, one taker."),
+    ("wins", "WIN_PAIR_NOT_258", "error", "A win the ruleset makes need a 2-5-8 pair (将) has one."),
+]
+
+#: The shared codes catalogued before any family emits them (the walker's and the new families'
+#: steps, new-families.md §4: 5, 6 and the families); a family that emits one removes it here
+#: (tests/audits/test_audit_codes.py keeps the two apart).
+AWAITING_FAMILY: frozenset[str] = frozenset({
+    "WILD_INDICATOR_MISSING", "WILD_KIND_MISMATCH", "SPECIAL_TILE_DISCARDED", "CLAIM_SPECIAL_TILE",
+    "CLAIM_ON_DEAD_DISCARD", "SET_ASIDE_INVALID", "SEA_BOTTOM_ORDER", "WIN_PAIR_NOT_258",
+})
 
 # --- tamper evidence (docs/seal.md): the scheme's own kinds, stated once in schema.seal -------
 _ENTRIES += [("stream", code, "error", rule) for code, rule in SEAL_KINDS.values()]

@@ -8,7 +8,7 @@ entry).  Rules are never decided here: every rule question goes to the family.
 
 from __future__ import annotations
 
-from typing import Any, Collection, Optional
+from typing import Any, Callable, Collection, Optional
 
 import msgspec
 
@@ -16,7 +16,7 @@ from replay.state import Replayer
 from schema import events as ev
 from schema.reader import GameLog
 from schema.ruleset import Ruleset
-from schema.tiles import NUM_KINDS, format_hand
+from schema.tiles import ALL_KINDS, NUM_KINDS, format_hand, kinds_in_set
 
 from .catalogue import CATALOGUE
 from .findings import Finding
@@ -86,6 +86,12 @@ class AuditContext:
         self.wild: frozenset[int] = frozenset()
         self.max_reserve = 0
         self.tail_pool = 0
+        #: the family hooks asked on every discard or draw, bound once per ruleset (the hot path
+        #: reads no part of the family): ``claims.could_pong`` / ``could_kong`` and
+        #: ``table.replacement_source``
+        self.could_pong: Optional[Callable] = None
+        self.could_kong: Optional[Callable] = None
+        self.replacement_source: Optional[Callable] = None
         self.n = 0
         self.others: tuple[tuple[int, ...], ...] = ()
         # per game
@@ -104,7 +110,7 @@ class AuditContext:
         self.knocked_reported = False
         self.repeats: dict[str, int] = {}
         self.first_of: dict[str, int] = {}
-        #: the family's memory of the current hand (``RuleFamily.hand_book``), or None
+        #: the family's memory of the current hand (``RuleFamily.own.hand_book``), or None
         self.hand_book = None
         #: the record :attr:`open_discard` points to while a discard is open (filled afresh
         #: for each discard; a settled discard is forgotten by setting ``open_discard`` to None)
@@ -150,11 +156,19 @@ class AuditContext:
         t = self.table
         self.rules = t.ruleset
         self.family = family_of(t.ruleset)
-        self.wild = self.family.wild_kinds(t.ruleset)
+        self.wild = self.family.table.wild_kinds(t.ruleset)
         #: no exhaustive draw is possible while more tiles than this remain undrawn
-        self.max_reserve = max(self.family.reserve(t.ruleset, k) for k in range(5))
+        self.max_reserve = max(self.family.table.reserve(t.ruleset, k) for k in range(5))
         #: face-up tail tiles the family keeps as the kong-replacement pool
-        self.tail_pool = self.family.tail_pool(t.ruleset)
+        self.tail_pool = self.family.table.tail_pool(t.ruleset)
+        self.could_pong = self.family.claims.could_pong
+        self.could_kong = self.family.claims.could_kong
+        self.replacement_source = self.family.table.replacement_source
+        #: tiles a player about to discard holds, sets as 3 (``Ruleset.hand_size`` + 1: 14, or 17)
+        self.discard_size = t.ruleset.hand_size + 1
+        #: the set's tiles are the integers below this (27: 108 suited tiles; 34: with honours;
+        #: 42: with flowers): TILE_NOT_IN_SET
+        self.set_limit = max(kinds_in_set(t.ruleset.tile_count)) + 1
         self.n = n = len(t.players)
         #: per seat: the other seats (the ones that could take its discard)
         self.others = tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
@@ -169,10 +183,11 @@ class AuditContext:
         """Forget the last hand's memories."""
         self.flush_repeats()
         n = self.n
-        self.seen = [0] * NUM_KINDS
+        #: copies seen of each tile (the 34 kinds, then the flowers) this hand
+        self.seen = [0] * ALL_KINDS
         self.overcount_reported: set[int] = set()
         self.open_discard: Optional[OpenDiscard] = None
-        self.passes = PassBook(n, self.family.tile_passes if self.family else ())
+        self.passes = PassBook(n, self.family.claims.tile_passes if self.family else ())
         #: after a 补杠: (adder, tile, seats whose hand is complete with it), until robbed or played past
         self.rob_chance: Optional[tuple[int, int, list[int]]] = None
         #: per seat: its wait entry (the family's), None when stale
@@ -215,8 +230,8 @@ class AuditContext:
         got = self.waits[seat]
         if got is None:
             t = self.table
-            got = self.waits[seat] = self.family.seat_waits(self.rules, t.hands[seat], t.keys[seat], t.held[seat],
-                                                           t.melds[seat])
+            got = self.waits[seat] = self.family.wins.seat_waits(self.rules, t.hands[seat], t.keys[seat],
+                                                                 t.held[seat], t.melds[seat])
         return got
 
     def completes(self, seat: int, tile: int) -> bool:
@@ -225,7 +240,7 @@ class AuditContext:
         if not entry:
             return False
         t = self.table
-        return self.family.completes(self.rules, entry, t.hands[seat], t.melds[seat], tile)
+        return self.family.wins.completes(self.rules, entry, t.hands[seat], t.melds[seat], tile)
 
     def hand_tiles(self, seat: int, tile: Optional[int], how: str) -> list[int]:
         """The seat's concealed tiles, with the tile won on when it came from another seat."""
@@ -238,14 +253,14 @@ class AuditContext:
     def win_context(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None,
                     winners: int = 1) -> WinContext:
         """The context of ``seat`` winning on ``tile`` as the table is now: the family's own
-        (``RuleFamily.win_context``), or the neutral one with the family's extra fields
-        (``RuleFamily.win_extras``) where it has some.  ``winners``: seats winning on the tile."""
+        (``RuleFamily.wins.win_context``), or the neutral one with the family's extra fields
+        (``RuleFamily.wins.win_extras``) where it has some.  ``winners``: seats winning on the tile."""
         kd = how == "discard" and (self.kong_discard if kong_discard is None else kong_discard)
         fam = self.family
         after_kong = how == "self_draw" and self.tail_drawn[seat]
-        if fam.win_context is not None:
-            return fam.win_context(self.rules, self.table, seat, how, tile, after_kong, kd, winners)
-        extras = fam.win_extras
+        if fam.wins.win_context is not None:
+            return fam.wins.win_context(self.rules, self.table, seat, how, tile, after_kong, kd, winners)
+        extras = fam.wins.win_extras
         more = extras(self.rules, self.table, seat, how, self.first_turn) if extras is not None else None
         if more:
             return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kd, **more)
@@ -255,7 +270,7 @@ class AuditContext:
               winners: int = 1) -> Score:
         """The family's best reading of the seat's hand won on ``tile`` (as the table is now)."""
         ctx = self.win_context(seat, tile, how, kong_discard, winners)
-        return self.family.score(self.rules, self.hand_tiles(seat, tile, how), self.table.melds[seat], ctx)
+        return self.family.scoring.score(self.rules, self.hand_tiles(seat, tile, how), self.table.melds[seat], ctx)
 
     def legal_win_on(self, seat: int, tile: int, kong_discard: bool, how: str = "discard") -> bool:
         """Could ``seat`` legally win on ``tile`` from another seat (complete, enough fan)?
@@ -269,17 +284,17 @@ class AuditContext:
             got = False
             if self.completes(seat, tile):
                 sc = self.score(seat, tile, how, kong_discard)
-                got = sc.complete and not sc.code and self.family.fan_enough(self.rules, how, sc.capped)
+                got = sc.complete and not sc.code and self.family.wins.fan_enough(self.rules, how, sc.capped)
             known[key] = got
         return got
 
     def barred(self, seat: int, claim: str, tile: int) -> Optional[str]:
         """The pass rule (the family's) that bars ``seat``'s ``claim`` on ``tile``, or None."""
         fam = self.family
-        if fam.pass_values:
-            return fam.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, value=self.win_value,
-                                      rules=self.rules)
-        return fam.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, rules=self.rules)
+        if fam.claims.pass_values:
+            return fam.claims.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, value=self.win_value,
+                                             rules=self.rules)
+        return fam.claims.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, rules=self.rules)
 
     def win_value(self, seat: int, tile: int, kong_discard: Optional[bool]) -> Optional[int]:
         """The capped fan of ``seat``'s legal win on ``tile`` from another seat (``kong_discard``

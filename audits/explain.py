@@ -81,7 +81,7 @@ def winner_record(family: RuleFamily, rules, winner: ev.Winner, score: Optional[
     rec = {"seat": winner.seat, "picture": picture, "complete": bool(score and score.complete),
            "logged_fan": winner.fan, "logged_points": winner.points}
     if score is not None and score.complete:
-        rec.update(fans=[[f, family.fan_chinese.get(f, f), family.fan_values[f]] for f in score.fans],
+        rec.update(fans=[[f, family.scoring.fan_chinese.get(f, f), family.scoring.fan_values[f]] for f in score.fans],
                    fan=score.fan, cap=rules.fan_cap, capped=score.capped, base=rules.base,
                    points=score.points)
         if score.steps:  # the family's own derivation (Guangdong §7.6)
@@ -98,7 +98,7 @@ def settlement_record(family: RuleFamily, won: Optional[ev.HandWon], winners: li
         "winners": winners,
         "bets": facts.bets,
         "tallies": facts.tallies,
-        "transfers": [[t.payer, t.payee, t.amount, t.reason, family.transfer_labels.get(t.reason, t.reason)]
+        "transfers": [[t.payer, t.payee, t.amount, t.reason, family.settlement.transfer_labels.get(t.reason, t.reason)]
                       for t in corrected],
         "logged_transfers": [[t.payer, t.payee, t.amount, t.reason] for t in settled.transfers],
         # a family's liabilities (Guangdong 包): [winner, liable seat, reason, why]

@@ -66,8 +66,8 @@ def expected_transfers(rules: Ruleset, n: int, how: Optional[str], winners: Sequ
     if rules.players != n:
         rules = msgspec.structs.replace(rules, players=n)
     fam = family_of(rules)
-    return fam.settle(rules, list(scores) if scores is not None else [0] * n, list(winners),
-                      how if winners else None, from_seat, facts, scores is not None).transfers
+    return fam.settlement.settle(rules, list(scores) if scores is not None else [0] * n, list(winners),
+                                 how if winners else None, from_seat, facts, scores is not None).transfers
 
 
 def net_of(transfers: Iterable[ev.Transfer], n: int) -> list[int]:

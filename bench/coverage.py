@@ -105,8 +105,8 @@ def guangdong(target: int) -> int:
     family = family_of(resolve("guangdong-jipinghu"))
     missing = []
     print(f"  {'fan / event':22s} {'名':6s} {'bot play':>9s} {'arranged':>9s}")
-    for f in family.fan_values:
-        print(f"  {f:22s} {family.fan_chinese[f]:6s} {fans[f]:9d} {a_fans[f]:9d}")
+    for f in family.scoring.fan_values:
+        print(f"  {f:22s} {family.scoring.fan_chinese[f]:6s} {fans[f]:9d} {a_fans[f]:9d}")
         if fans[f] + a_fans[f] == 0:
             missing.append(f)
     for k in ("transfer:bao_gangkai", "transfer:bao_special", "transfer:bao_luodi", "transfer:qianggang",
@@ -137,6 +137,6 @@ if __name__ == "__main__":
     from audits.rules import family_of
     from schema.ruleset import resolve
     family = family_of(resolve("qujing-xiaoji"))
-    for f in family.fan_values: print(f"  {f:18s} {family.fan_chinese[f]:6s} {fans[f]}")
+    for f in family.scoring.fan_values: print(f"  {f:18s} {family.scoring.fan_chinese[f]:6s} {fans[f]}")
     print("CLAIMS/EVENTS")
     for k in sorted(claims): print(f"  {k:50s} {claims[k]}")

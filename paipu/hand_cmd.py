@@ -61,11 +61,11 @@ def parse_meld(spec: str, ruleset: Ruleset) -> Meld:
         tiles = parse_hand(tiles_s)
     except TileError as e:
         raise InputError(f"meld {spec!r}: {e}") from None
-    wild = family.wild_kinds(ruleset)
+    wild = family.table.wild_kinds(ruleset)
     if kind == "chow":
         if len(tiles) != 3:
             raise InputError(f"meld {spec!r} is not a run of three tiles")
-        _refuse(spec, family.check_chow(ruleset, ruleset.players, _CLAIMER, _FEEDER, tiles[0], tiles[1:]))
+        _refuse(spec, family.claims.check_chow(ruleset, ruleset.players, _CLAIMER, _FEEDER, tiles[0], tiles[1:]))
         return Meld("chow", tiles[0], tuple(tiles), 0, _FEEDER)
     size = 3 if kind == "pong" else 4
     if len(tiles) == 1:
@@ -77,17 +77,17 @@ def parse_meld(spec: str, ruleset: Ruleset) -> Meld:
     own = list(tiles)
     own.remove(of)  # a pong or an exposed kong claims one natural tile; the rest came from hand
     if kind == "pong":
-        _refuse(spec, family.check_pong(ruleset, _CLAIMER, _FEEDER, of, own))
+        _refuse(spec, family.claims.check_pong(ruleset, _CLAIMER, _FEEDER, of, own))
         return Meld("pong", of, tuple(tiles), 0, _FEEDER)
     if kind == "kong_exposed":
-        _refuse(spec, family.check_exposed_kong(ruleset, _CLAIMER, _FEEDER, of, of, own))
+        _refuse(spec, family.claims.check_exposed_kong(ruleset, _CLAIMER, _FEEDER, of, of, own))
     elif kind == "kong_added":
         added = next((t for t in tiles if t != of), of)
         if tiles.count(of) < 3:
             raise InputError(f"meld {spec!r}: an added kong is a pong of three natural tiles plus the fourth")
-        _refuse(spec, family.check_added_kong(ruleset, of, added))
+        _refuse(spec, family.claims.check_added_kong(ruleset, of, added))
     else:
-        _refuse(spec, family.check_concealed_kong(ruleset, of, tiles))
+        _refuse(spec, family.claims.check_concealed_kong(ruleset, of, tiles))
     wilds = sum(1 for t in tiles if t != of)
     return Meld(kind, of, tuple(tiles), wilds, _FEEDER if kind != "kong_concealed" else None)
 
@@ -114,8 +114,8 @@ def _melds_from(value: Any, ruleset: Ruleset) -> list[Meld]:
 def _payments(family: RuleFamily, ruleset: Ruleset, how: str, points: int) -> list[dict]:
     """Who pays the winner what, as the family settles it (no bets, no 点鸡), by role."""
     winner, other = 0, 1
-    settled = family.settle(ruleset, [0] * ruleset.players, [(winner, points)], how,
-                            None if how == "self_draw" else other, HandFacts(None, None), clamp=False)
+    settled = family.settlement.settle(ruleset, [0] * ruleset.players, [(winner, points)], how,
+                                       None if how == "self_draw" else other, HandFacts(None, None), clamp=False)
     if how == "self_draw":
         amounts = sorted({t.amount for t in settled.transfers})
         return [{"payer": "each_other_player", "amount": a} for a in amounts]
@@ -169,7 +169,7 @@ def evaluate(req: dict) -> dict:
                            "how": how}
     if tile is None and n == need - 1:
         # the family's waits: a kind whose four tiles the player already holds cannot come
-        ws = family.waits(ruleset, counts_of(concealed), melds)
+        ws = family.wins.waits(ruleset, counts_of(concealed), melds)
         out.update({"wins": False, "complete": False, "waits": [tile_name(t) for t in ws],
                     "reason": "13-tile hand: waits listed (a drawn chicken completes any waiting hand)"
                     if ws else "13-tile hand: not waiting"})
@@ -199,11 +199,11 @@ def evaluate(req: dict) -> dict:
         raise InputError("--after-kong (杠上开花) is a self-draw from the tail pool")
     if ctx.kong_discard and how != "discard":
         raise InputError("--kong-discard (杠上炮) is a discard win")
-    sc = family.score(ruleset, full, melds, ctx, bool(req.get("passed_win")))
+    sc = family.scoring.score(ruleset, full, melds, ctx, bool(req.get("passed_win")))
     out.update(sc.to_dict())
     if void:
         out["void"] = void
-    out["fans_detail"] = [{"fan": f, "name": family.fan_chinese[f], "value": family.fan_values[f]}
+    out["fans_detail"] = [{"fan": f, "name": family.scoring.fan_chinese[f], "value": family.scoring.fan_values[f]}
                           for f in sc.fans]
     if sc.wins:
         out["payments"] = _payments(family, ruleset, how, sc.points)
@@ -245,8 +245,8 @@ def _transfers(family: RuleFamily, ruleset: Ruleset, how: str, points: int, seat
     if how != "self_draw" and from_seat == seat:
         raise InputError("the winner cannot be the discarder or the kong adder (--from-seat)")
     try:
-        settled = family.settle(ruleset, [0] * n, [(seat, points)], how, from_seat, HandFacts(None, None),
-                                clamp=False)
+        settled = family.settlement.settle(ruleset, [0] * n, [(seat, points)], how, from_seat, HandFacts(None, None),
+                                           clamp=False)
     except ValueError as e:
         raise InputError(str(e)) from None
     return [{"payer": t.payer, "payee": t.payee, "amount": t.amount, "reason": t.reason}

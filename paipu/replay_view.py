@@ -26,7 +26,7 @@ def tallies(state: TableState, ruleset: Optional[Ruleset]) -> Optional[list[int]
     neutral facts (tiles each seat received, bets); None when the room does not play 点鸡."""
     if ruleset is None or len(state.received) != ruleset.players:
         return None
-    facts = family_of(ruleset).hand_facts(ruleset, state.received, state.bets)
+    facts = family_of(ruleset).settlement.hand_facts(ruleset, state.received, state.bets)
     return facts.tallies
 
 
@@ -52,7 +52,46 @@ def state_to_json(state: TableState, ruleset: Optional[Ruleset] = None) -> dict:
         "bets": list(state.bets), "kongs": list(state.kongs),
         "last_discard": ({"seat": state.last_discard[0], "tile": name(state.last_discard[1])}
                          if state.last_discard else None),
+        # the new families' facts as logged (new-families.md §1): empty where a room has none
+        "indicator": name(state.indicator) if state.indicator is not None else None,
+        "wild": name(state.wild) if state.wild is not None else None,
+        "set_aside": [[name(t) for t in ts] for ts in state.set_aside],
+        "flowers_held": [[name(t) for t in ts] for ts in state.flowers_held],
+        "opening_wins": [{"seat": s, "names": list(names), "tiles": [name(t) for t in tiles]}
+                         for s, names, tiles in state.opening_wins],
+        "birds": [name(t) for t in state.birds], "bird_origin": state.bird_origin,
+        "revealed": [name(t) for t in state.revealed],
+        "sea_offers": [{"seat": s, "accepted": a} for s, a in state.sea_offers],
+        "dealer_streak": state.dealer_streak,
+        "last_bets": [{"hand": b[0], "bet": b[1]} if b is not None else None for b in state.last_bets],
     }
+
+
+def special_lines(state: TableState) -> list[str]:
+    """The new families' facts of the hand, one line each, only those the log holds
+    (the indicator and wild, tiles set aside and flowers held, opening wins, tiles revealed
+    after a kong, 海底 offers, birds, the dealer's streak)."""
+    name = TILE_NAMES.__getitem__
+    out = []
+    if state.indicator is not None:
+        wild = name(state.wild) if state.wild is not None else "?"
+        out.append(f"indicator {name(state.indicator)} ({CHINESE_NAMES[state.indicator]}) → wild {wild}")
+    for label, per_seat in (("set aside", state.set_aside), ("flowers held", state.flowers_held)):
+        seats = [f"seat {s}: {format_hand(ts)}" for s, ts in enumerate(per_seat) if ts]
+        if seats:
+            out.append(f"{label}: {', '.join(seats)}")
+    for s, names, tiles in state.opening_wins:
+        out.append(f"opening win (起手胡) seat {s}: {' '.join(names)} showing {format_hand(tiles)}")
+    if state.revealed:
+        out.append(f"revealed after a kong (开杠): {' '.join(name(t) for t in state.revealed)}")
+    if state.sea_offers:
+        offers = ", ".join(f"seat {s} {'took' if a else 'declined'}" for s, a in state.sea_offers)
+        out.append(f"海底 offers: {offers}")
+    if state.birds:
+        out.append(f"birds (抓鸟) from seat {state.bird_origin}: {' '.join(name(t) for t in state.birds)}")
+    if state.dealer_streak:
+        out.append(f"dealer streak (连庄): {state.dealer_streak} hand(s) before this one")
+    return out
 
 
 _HOW = {"self_draw": "自摸 self-draw", "discard": "点炮 on a discard", "robbed_kong": "抢杠 robbing a kong"}
@@ -76,6 +115,8 @@ def render(state: TableState, console: Console, ruleset: Optional[Ruleset] = Non
         f"[bold]tail[/] {' '.join(TILE_NAMES[t] for t in state.tail) or '—'}",
         highlight=False,
     )
+    for line in special_lines(state):
+        console.print(line, highlight=False, markup=False)
     table = Table(show_lines=True)
     tally = tallies(state, ruleset)
     for col in ("seat", "player", "score", "concealed", "melds", "discards") + (("点鸡",) if tally else ()):

@@ -5,9 +5,10 @@ and the event, and changes only its table."""
 from __future__ import annotations
 
 from schema import events as ev
-from schema.tiles import TILE_INDEX, TILE_NAMES
+from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES
 
 from .melds import Meld
+from .special import take_revealed
 
 
 def claim_declared(r, e: ev.ClaimDeclared) -> None:
@@ -73,9 +74,17 @@ def kong_done(r, seat: int) -> None:
     w.pending_kong = seat
 
 
+def kind_of(r, e, seat: int) -> int:
+    """A kong's kind: one of the 34 kinds (a flower makes no set)."""
+    kind = TILE_INDEX[e.kind]
+    if kind >= NUM_KINDS:
+        r.fail("flower_played", f"seat {seat} declares a kong of the flower {e.kind}", e, seat)
+    return kind
+
+
 def kong_exposed(r, e: ev.KongExposed) -> None:
     seat, t, own = take_claim(r, e, "an exposed kong", 3)
-    kind = TILE_INDEX[e.kind]
+    kind = kind_of(r, e, seat)
     tiles = (t, *own)
     wilds = sum(1 for x in tiles if x != kind)
     r.table.melds[seat].append(Meld("kong_exposed", kind, tiles, wilds, e.from_seat))
@@ -88,7 +97,7 @@ def kong_added(r, e: ev.KongAdded) -> None:
     w = r.table
     r.in_hand(e)
     seat = r.seat_of(e.seat, e)
-    kind = TILE_INDEX[e.kind]
+    kind = kind_of(r, e, seat)
     t = TILE_INDEX[e.tile]
     melds = w.melds[seat]
     for i, m in enumerate(melds):
@@ -106,7 +115,7 @@ def kong_concealed(r, e: ev.KongConcealed) -> None:
     w = r.table
     r.in_hand(e)
     seat = r.seat_of(e.seat, e)
-    kind = TILE_INDEX[e.kind]
+    kind = kind_of(r, e, seat)
     own = [TILE_INDEX[x] for x in e.tiles]
     if len(own) != 4:
         r.fail("bad_meld", f"a concealed kong takes 4 tiles from hand, not {len(own)}", e, seat)
@@ -119,13 +128,22 @@ def kong_concealed(r, e: ev.KongConcealed) -> None:
 
 def won(r, e: ev.HandWon) -> None:
     w = r.table
-    r.in_hand(e)
     t = TILE_INDEX[e.tile]
+    # a HandWon right after a HandWon is the same moment (wins on tiles revealed after a kong)
+    again = w.phase == "won" and w.last_won is not None and w.seq == w.last_won[3]
+    if not again:
+        r.in_hand(e)
+    if t >= NUM_KINDS:
+        r.fail("flower_played", f"a win on the flower {e.tile}: a flower is only set aside", e)
     for win in e.winners:
         r.seat_of(win.seat, e)
     if e.how == "self_draw" and len(e.winners) != 1:
         r.fail("bad_win", f"a self-draw names {len(e.winners)} winners, not one", e)
-    if e.how == "discard":
+    if take_revealed(r, e.winners[0].seat, t, e):
+        pass
+    elif again and w.last_won[:3] == (e.how, e.from_seat, t) and e.how != "self_draw":
+        pass  # another winner on the tile the moment's first HandWon took
+    elif e.how == "discard":
         if e.from_seat is None:
             r.fail("bad_win", "a discard win names no discarder", e)
         claim_discard(r, e.winners[0].seat, e.from_seat, t, e)
@@ -148,6 +166,7 @@ def won(r, e: ev.HandWon) -> None:
             w.out.append(win.seat)
     if len(w.out) >= w.ruleset.wins_to_end:
         w.phase = "won"
+        w.last_won = (e.how, e.from_seat, t, e.seq)
         return
     # 血战到底: the winners leave; the next still-in seat after the last winner counted
     # from the discarder (the kong adder; the winner on a self-draw) draws next.

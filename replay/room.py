@@ -41,6 +41,7 @@ def opened(r, e: ev.GameOpened) -> None:
     w.phase = "between_hands"
     reset_seats(r, n)
     w.fees = [0] * n
+    w.last_bets = [None] * n
 
 
 def reset_seats(r, n: int) -> None:
@@ -61,6 +62,16 @@ def reset_seats(r, n: int) -> None:
     w.turn_kongs = []
     w.voids = [-1] * n
     w.out = []
+    w.indicator = w.wild = None
+    w.set_aside = [[] for _ in range(n)]
+    w.flowers_held = [[] for _ in range(n)]
+    w.opening_wins = []
+    w.birds = []
+    w.bird_origin = None
+    w.revealed = []
+    w.revealed_by = None
+    w.sea_offers = []
+    w.last_won = None
 
 
 def seated(r, rules: Any, n: int, e: ev.Event) -> Any:
@@ -85,6 +96,7 @@ def resized(r, e: ev.RoomResized) -> None:
     w.dealer = w.creator
     reset_seats(r, n)
     w.fees = w.fees[:n]
+    w.last_bets = w.last_bets[:n]
 
 
 def fee(r, e: ev.FeeCharged) -> None:

@@ -20,7 +20,7 @@ from schema import events as ev
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX, TILE_NAMES, format_hand, NUM_KINDS, tiles_of
 
-from . import claims, room
+from . import claims, room, special
 from .errors import ReplayError
 from .melds import Meld
 from .table import KEY_STEP, OUT_OF_HAND, PHASES, SUIT_OF, TOTAL_TILES, Table, TableState
@@ -96,6 +96,12 @@ class Replayer:
             tail=tuple(w.tail), undrawn=w.undrawn, wall_next=wall_next,
             received=tuple(tuple(x) for x in w.received), bets=tuple(w.bets), last_discard=w.last_discard,
             kongs=tuple(w.kongs), fees_charged=tuple(w.fees),
+            indicator=w.indicator, wild=w.wild,
+            set_aside=tuple(tuple(x) for x in w.set_aside),
+            flowers_held=tuple(tuple(x) for x in w.flowers_held),
+            opening_wins=tuple(w.opening_wins), birds=tuple(w.birds), bird_origin=w.bird_origin,
+            revealed=tuple(w.revealed), sea_offers=tuple(w.sea_offers), dealer_streak=w.dealer_streak,
+            last_bets=tuple(w.last_bets),
         )
 
     # Fast read-only access for the audit's hot path (no copies; do not mutate).
@@ -135,6 +141,8 @@ class Replayer:
         keys = w.keys[seat]
         taken: list[int] = []
         for t in tiles:
+            if t >= NUM_KINDS:
+                self.flower_played(seat, t, taken, event)
             if hand[t] <= 0:
                 for u in taken:
                     hand[u] += 1
@@ -147,6 +155,17 @@ class Replayer:
             keys[SUIT_OF[t]] -= KEY_STEP[t]
             taken.append(t)
         w.held[seat] -= len(taken)
+
+    def flower_played(self, seat: int, t: int, taken: list[int], event: ev.Event) -> None:
+        """A flower used as a playing tile (discarded, melded, taken): flowers are held outside
+        the 34 counts and only set aside, so the event cannot be applied."""
+        w = self._w
+        for u in taken:
+            w.hands[seat][u] += 1
+            w.keys[seat][SUIT_OF[u]] += KEY_STEP[u]
+        w.held[seat] += len(taken)
+        self.fail("flower_played", f"seat {seat} plays the flower {TILE_NAMES[t]}: a flower is only set aside",
+                  event, seat)
 
     # -- the room -----------------------------------------------------------
 
@@ -170,6 +189,7 @@ class Replayer:
         room.reset_seats(self, len(w.players))
         if w.hand and e.dealer != w.dealer:
             w.dealer_changes += 1
+        w.dealer_streak = w.dealer_streak + 1 if w.hand and e.dealer == w.dealer else 0
         w.hand = e.hand
         w.dealer = e.dealer
         w.turn = e.dealer
@@ -183,7 +203,10 @@ class Replayer:
         w.phase = "dealing"
 
     def _bet(self, e: ev.PigBetPlaced) -> None:
-        self._w.bets[self.seat_of(e.seat, e)] = e.bet
+        w = self._w
+        seat = self.seat_of(e.seat, e)
+        w.bets[seat] = e.bet
+        w.last_bets[seat] = (w.hand, e.bet)
 
     def _dealt(self, e: ev.TilesDealt) -> None:
         w = self._w
@@ -198,6 +221,10 @@ class Replayer:
             got = w.received[s]
             for name in tiles:
                 t = TILE_INDEX[name]
+                if t >= NUM_KINDS:  # a flower: held outside the counts until set aside
+                    w.flowers_held[s].append(t)
+                    w.held[s] -= 1
+                    continue
                 hand[t] += 1
                 got[t] += 1
                 keys[SUIT_OF[t]] += KEY_STEP[t]
@@ -245,10 +272,15 @@ class Replayer:
                 self.fail("empty_wall", "draw from an empty wall", e)
             w.wall_head += 1
             w.undrawn -= 1
-        w.hands[seat][t] += 1
-        w.keys[seat][SUIT_OF[t]] += KEY_STEP[t]
-        w.held[seat] += 1
-        w.received[seat][t] += 1
+        if w.revealed:
+            self.revealed_discarded()
+        if t >= NUM_KINDS:  # a flower: held outside the counts until set aside
+            w.flowers_held[seat].append(t)
+        else:
+            w.hands[seat][t] += 1
+            w.keys[seat][SUIT_OF[t]] += KEY_STEP[t]
+            w.held[seat] += 1
+            w.received[seat][t] += 1
         w.turn = seat
         w.phase = "discard"
         w.last_discard = None
@@ -263,7 +295,7 @@ class Replayer:
         if not 0 <= seat < len(w.players):
             self.seat_of(seat, e)
         hand = w.hands[seat]
-        if hand[t] <= 0:
+        if t >= NUM_KINDS or hand[t] <= 0:
             self.take(seat, (t,), e)  # the structural break, with its message
         hand[t] -= 1
         w.keys[seat][SUIT_OF[t]] -= KEY_STEP[t]
@@ -276,6 +308,15 @@ class Replayer:
         if w.turn_kongs:
             w.turn_kongs = []
         w.seq = e.seq
+
+    def revealed_discarded(self) -> None:
+        """Tiles revealed after a kong that nobody won become the konger's discards."""
+        w = self._w
+        by = w.revealed_by
+        if by is not None:
+            w.discards[by].extend([t, -1] for t in w.revealed)
+        w.revealed = []
+        w.revealed_by = None
 
     #: :meth:`advance` for the game's next ``TileDrawn`` / ``TileDiscarded``, without the
     #: dispatch: the audit's hot path calls them directly (most events are these two).
@@ -338,6 +379,12 @@ _APPLY = {
     ev.VoidDeclared: Replayer._void_declared,
     ev.HandDrawn: Replayer._drawn_hand,
     ev.HandSettled: room.settled,
+    ev.IndicatorTurned: special.indicator_turned,
+    ev.TileSetAside: special.tile_set_aside,
+    ev.OpeningWinDeclared: special.opening_win_declared,
+    ev.KongRevealed: special.kong_revealed,
+    ev.LastTileOffered: special.last_tile_offered,
+    ev.BirdsDrawn: special.birds_drawn,
 }
 assert set(_APPLY) == set(ev.EVENT_TYPES), "every event type needs a reducer"
 

@@ -55,6 +55,26 @@ class TableState(msgspec.Struct, frozen=True, gc=False):
     last_discard: Optional[tuple[int, int]]
     kongs: tuple[int, ...]
     fees_charged: tuple[int, ...]
+    # the new families' facts (shared/design/new-families.md §1), as logged; empty elsewhere
+    #: The hand's turned indicator and the wild the log names (IndicatorTurned).
+    indicator: Optional[int] = None
+    wild: Optional[int] = None
+    #: Per seat: tiles set aside (TileSetAside) and flowers held, not yet set aside.
+    set_aside: tuple[tuple[int, ...], ...] = ()
+    flowers_held: tuple[tuple[int, ...], ...] = ()
+    #: Opening wins declared: (seat, names, tiles).
+    opening_wins: tuple[tuple[int, tuple[str, ...], tuple[int, ...]], ...] = ()
+    #: Birds drawn after the win and the seat they are counted from.
+    birds: tuple[int, ...] = ()
+    bird_origin: Optional[int] = None
+    #: Tiles revealed after a kong, still open to wins.
+    revealed: tuple[int, ...] = ()
+    #: 海底 offers in order: (seat, accepted).
+    sea_offers: tuple[tuple[int, bool], ...] = ()
+    #: Hands in a row the dealer dealt before this one (连庄).
+    dealer_streak: int = 0
+    #: Per seat: (hand, bet) of its last side bet, kept across hands (None: none yet).
+    last_bets: tuple[Optional[tuple[int, int]], ...] = ()
 
     def summary(self) -> str:
         """One line per seat: compact hands, melds and discards count."""
@@ -82,6 +102,9 @@ class Table:
         "tail_turned", "voids", "out", "total",
         # neutral facts Guangdong reads: passes of the deal, claims in order, this turn's kongs
         "dealer_changes", "fed", "turn_kongs",
+        # the new families' facts as logged (shared/design/new-families.md §1)
+        "indicator", "wild", "set_aside", "flowers_held", "opening_wins", "birds", "bird_origin",
+        "revealed", "revealed_by", "sea_offers", "dealer_streak", "last_bets", "last_won",
     )
 
     def __init__(self) -> None:
@@ -144,3 +167,29 @@ class Table:
         #: The kongs declared in the current turn, in order: (meld kind, feeder or None);
         #: cleared by the next discard.
         self.turn_kongs: list[tuple[str, Optional[int]]] = []
+        # --- the new families' facts, as logged (the families judge them) ---------------
+        #: The hand's turned indicator and the wild kind the log names (IndicatorTurned).
+        self.indicator: Optional[int] = None
+        self.wild: Optional[int] = None
+        #: Per seat: the tiles it set aside this hand (补花, 红中杠, 癞子杠), in order.
+        self.set_aside: list[list[int]] = []
+        #: Per seat: flowers dealt or drawn and not yet set aside (outside the 34 counts).
+        self.flowers_held: list[list[int]] = []
+        #: Opening wins (起手胡) declared this hand: (seat, names, tiles).
+        self.opening_wins: list[tuple[int, tuple[str, ...], tuple[int, ...]]] = []
+        #: The birds (抓鸟) drawn after this hand's win and the seat counted from.
+        self.birds: list[int] = []
+        self.bird_origin: Optional[int] = None
+        #: Tiles revealed after a kong (开杠), open to wins until the next draw, and the konger;
+        #: at the next draw they become the konger's discards.
+        self.revealed: list[int] = []
+        self.revealed_by: Optional[int] = None
+        #: 海底 offers this hand, in order: (seat, accepted).
+        self.sea_offers: list[tuple[int, bool]] = []
+        #: Hands in a row the dealer dealt before this one (0 in a first hand or a new dealer).
+        self.dealer_streak = 0
+        #: Per seat: (hand, bet) of its last side bet (PigBetPlaced), kept across hands.
+        self.last_bets: list[Optional[tuple[int, int]]] = []
+        #: (how, from_seat, tile kind, seq) of the HandWon that won the hand: a HandWon
+        #: right after it belongs to the same moment.
+        self.last_won: Optional[tuple[str, Optional[int], int, int]] = None

@@ -124,8 +124,8 @@ class Script:
     def self_draw_win(self, seat: int, tile: str, after_kong: bool = False) -> None:
         table = self.table
         tiles = [k for k in range(34) for _ in range(table.hands[seat][k])]
-        sc = self.family.score(table.ruleset, tiles, table.melds[seat],
-                               WinContext("self_draw", TILE_INDEX[tile], after_kong=after_kong))
+        sc = self.family.scoring.score(table.ruleset, tiles, table.melds[seat],
+                                       WinContext("self_draw", TILE_INDEX[tile], after_kong=after_kong))
         assert sc.wins, sc
         self._do(self.b.win, [(seat, sc.fans, sc.fan, sc.points)], "self_draw", tile)
         self._settle([(seat, sc.points)], "self_draw", None)
@@ -138,7 +138,7 @@ class Script:
             self._do(self.b.declare, seat, "win")
         for seat in seats:
             tiles = [k for k in range(34) for _ in range(table.hands[seat][k])] + [TILE_INDEX[tile]]
-            sc = self.family.score(table.ruleset, tiles, table.melds[seat], WinContext(how, TILE_INDEX[tile]))
+            sc = self.family.scoring.score(table.ruleset, tiles, table.melds[seat], WinContext(how, TILE_INDEX[tile]))
             assert sc.wins, (seat, sc)
             winners.append((seat, sc))
         self._do(self.b.win, [(s_, sc.fans, sc.fan, sc.points) for s_, sc in winners], how, tile, from_seat)
@@ -152,13 +152,13 @@ class Script:
         table = self.table
         rules = table.ruleset
         family = self.family
-        facts = family.hand_facts(rules, table.received, table.bets)
-        settled = family.settle(rules, list(table.scores), winners, how, from_seat, facts)
+        facts = family.settlement.hand_facts(rules, table.received, table.bets)
+        settled = family.settlement.settle(rules, list(table.scores), winners, how, from_seat, facts)
         self._do(self.b.settle, settled.transfers, settled.scores)
         if self.settled == 0:
             op = self.r.opened
-            for fe in family.fees_at_first_settlement(op.billing, op.creator, op.fee, len(op.seats),
-                                                      len(table.players)):
+            for fe in family.billing.fees_at_first_settlement(op.billing, op.creator, op.fee, len(op.seats),
+                                                              len(table.players)):
                 self._do(self.b.fee if fe.kind == "charged" else self.b.refund, fe.seat, fe.amount)
         self.settled += 1
 

@@ -35,6 +35,11 @@ def one(tile: TileLike) -> str:
     return TILE_NAMES[tile] if isinstance(tile, int) else tile
 
 
+def _mode(mode: Optional[str]) -> dict[str, str]:
+    """A kong's ``mode`` field, written only when given (unset reads as ``replace``)."""
+    return {} if mode is None else {"mode": mode}
+
+
 class GameBuilder:
     """Appends events to ``self.events`` with consecutive ``seq`` and times."""
 
@@ -89,10 +94,12 @@ class GameBuilder:
 
     # -- hand --
     def hand(self, number: int, dealer: int, wall: Optional[Sequence[TileLike]] = None,
-             dice: Optional[Sequence[int]] = None) -> ev.Event:
+             dice: Optional[Sequence[int]] = None, dealer_level: Optional[int] = None) -> ev.Event:
+        """HandStarted; ``dealer_level`` (连庄) is written only when given."""
+        extra = {} if dealer_level is None else {"dealer_level": dealer_level}
         return self.add(ev.HandStarted, hand=number, dealer=dealer,
                           wall=spell(wall) if wall is not None else None,
-                          dice=list(dice) if dice is not None else None)
+                          dice=list(dice) if dice is not None else None, **extra)
 
     def bet(self, seat: int, bet: int) -> ev.Event:
         return self.add(ev.PigBetPlaced, seat=seat, bet=bet)
@@ -123,22 +130,31 @@ class GameBuilder:
         return self.add(ev.Ponged, seat=seat, from_seat=from_seat, tile=one(tile), tiles=own)
 
     def kong_exposed(self, seat: int, from_seat: int, tile: TileLike,
-                     tiles: Union[str, Sequence[TileLike], None] = None, kind: Optional[TileLike] = None) -> ev.Event:
+                     tiles: Union[str, Sequence[TileLike], None] = None, kind: Optional[TileLike] = None,
+                     mode: Optional[str] = None) -> ev.Event:
+        """直杠; ``mode`` (``replace`` / ``reveal``) is written only when given."""
         own = spell(tiles) if tiles is not None else [one(tile)] * 3
         return self.add(ev.KongExposed, seat=seat, from_seat=from_seat, kind=one(kind if kind is not None else tile),
-                          tile=one(tile), tiles=own)
+                          tile=one(tile), tiles=own, **_mode(mode))
 
-    def kong_added(self, seat: int, kind: TileLike, tile: Optional[TileLike] = None) -> ev.Event:
-        return self.add(ev.KongAdded, seat=seat, kind=one(kind), tile=one(tile if tile is not None else kind))
+    def kong_added(self, seat: int, kind: TileLike, tile: Optional[TileLike] = None,
+                   mode: Optional[str] = None) -> ev.Event:
+        return self.add(ev.KongAdded, seat=seat, kind=one(kind), tile=one(tile if tile is not None else kind),
+                        **_mode(mode))
 
-    def kong_concealed(self, seat: int, kind: TileLike, tiles: Union[str, Sequence[TileLike], None] = None) -> ev.Event:
+    def kong_concealed(self, seat: int, kind: TileLike, tiles: Union[str, Sequence[TileLike], None] = None,
+                       mode: Optional[str] = None) -> ev.Event:
         own = spell(tiles) if tiles is not None else [one(kind)] * 4
-        return self.add(ev.KongConcealed, seat=seat, kind=one(kind), tiles=own)
+        return self.add(ev.KongConcealed, seat=seat, kind=one(kind), tiles=own, **_mode(mode))
 
-    def win(self, winners: Sequence[tuple[int, Sequence[str], int, int]], how: str, tile: TileLike,
+    def win(self, winners: Sequence[tuple], how: str, tile: TileLike,
             from_seat: Optional[int] = None) -> ev.Event:
-        """``winners``: (seat, fans, fan total, points per payer) for each winner."""
-        ws = [ev.Winner(seat=s, fans=list(f), fan=n, points=p) for s, f, n, p in winners]
+        """``winners``: (seat, fans, fan total, points per payer) for each winner, and optionally
+        a fifth item: the payers' shares as (seat, fan, multiple, amount)."""
+        ws = [ev.Winner(seat=w[0], fans=list(w[1]), fan=w[2], points=w[3],
+                        **({"payers": [ev.PayerShare(seat=a, fan=b, multiple=c, amount=d) for a, b, c, d in w[4]]}
+                           if len(w) > 4 else {}))
+              for w in winners]
         return self.add(ev.HandWon, winners=ws, how=how, tile=one(tile), from_seat=from_seat)
 
     def exhausted(self, remaining: int) -> ev.Event:
@@ -158,6 +174,31 @@ class GameBuilder:
     def void(self, seat: int, suit: str) -> ev.Event:
         """定缺: ``seat`` declares ``suit`` (m, p or s) void."""
         return self.add(ev.VoidDeclared, seat=seat, suit=suit)
+
+    # -- the new families' events (shared/design/new-families.md §1) --
+    def indicator(self, tile: TileLike, wild: TileLike, source: str = "wall") -> ev.Event:
+        """翻牌: the turned indicator and the wild kind derived from it."""
+        return self.add(ev.IndicatorTurned, tile=one(tile), wild=one(wild), source=source)
+
+    def set_aside(self, seat: int, tile: TileLike) -> ev.Event:
+        """补花 / 红中杠 / 癞子杠: ``seat`` sets ``tile`` aside (a tail draw follows)."""
+        return self.add(ev.TileSetAside, seat=seat, tile=one(tile))
+
+    def opening_win(self, seat: int, names: Sequence[str], tiles: Union[str, Sequence[TileLike]]) -> ev.Event:
+        """起手胡: ``seat`` shows ``tiles`` for the opening wins ``names``."""
+        return self.add(ev.OpeningWinDeclared, seat=seat, names=list(names), tiles=spell(tiles))
+
+    def reveal(self, seat: int, tiles: Union[str, Sequence[TileLike]], source: str = "wall") -> ev.Event:
+        """开杠: the tiles revealed for ``seat`` after its kong of mode ``reveal``."""
+        return self.add(ev.KongRevealed, seat=seat, tiles=spell(tiles), source=source)
+
+    def offer_last(self, seat: int, accepted: bool) -> ev.Event:
+        """海底: the last tile offered to ``seat``, taken or declined."""
+        return self.add(ev.LastTileOffered, seat=seat, accepted=accepted)
+
+    def birds(self, tiles: Union[str, Sequence[TileLike]], origin: int, source: str = "wall") -> ev.Event:
+        """抓鸟: the birds drawn after the win, counted from ``origin``."""
+        return self.add(ev.BirdsDrawn, tiles=spell(tiles), origin=origin, source=source)
 
     def jsonl(self) -> bytes:
         from .reader import encode_events

@@ -41,11 +41,11 @@ Name = Annotated[str, Meta(max_length=256)]
 Seats = Annotated[list[Name], Meta(min_length=3, max_length=4)]
 #: One value per seat (scores).
 PerSeat = Annotated[list[Int32], Meta(min_length=3, max_length=4)]
-#: A full wall: every tile of the 136-tile set, head first.
-#: (The 108-tile Sichuan set is the one shorter wall; its family checks the exact count.)
-Wall = Annotated[list[Tile], Meta(min_length=108, max_length=136)]
+#: A full wall: every tile of the set, head first: 136, 108 (suited tiles only) or 144 (with
+#: flowers); the reducer checks the exact count against ``Ruleset.tile_count``.
+Wall = Annotated[list[Tile], Meta(min_length=108, max_length=144)]
 #: A list of tiles (a hand, a meld, the tail): never more than the whole set.
-Tiles = Annotated[list[Tile], Meta(max_length=136)]
+Tiles = Annotated[list[Tile], Meta(max_length=144)]
 #: The time of an event: RFC 3339, with a UTC offset.
 Time = Annotated[datetime, Meta(tz=True)]
 #: A SHA-256 digest in lower-case hex (tamper evidence, docs/seal.md).
@@ -61,8 +61,19 @@ TransferReason = Literal[
     "kong", "zhuanyi", "huazhu", "dajiao", "tuishui",
     # Guangdong 鸡平和 (guangdong.md §8.7): the 包 liabilities (``kong`` is shared above)
     "bao_gangkai", "bao_special", "bao_luodi",
+    # the new families (shared/design/new-families.md §1): 起手胡, birds, the dealer's part,
+    # 财神钱, flower money, 跟牌, and the 包 liabilities of the new rulesets
+    "qishou", "bird", "dealer", "caishen", "flower", "genpai",
+    "bao_sandao", "bao_gang", "bao_haidi", "bao_sanpu", "bao_quanqiuren",
 ]
 DrawSource = Literal["wall", "tail"]
+#: Where tiles revealed after a kong come from: the wall's head, its tail, or the last
+#: undrawn positions (``free``).
+RevealSource = Literal["wall", "tail", "free"]
+#: Where birds come from: the wall's head, its tail, or the last tile repeated (empty wall).
+BirdSource = Literal["wall", "tail", "last"]
+#: A kong is followed by a replacement draw, or by tiles revealed (长沙 开杠).
+KongMode = Literal["replace", "reveal"]
 Billing = Literal["creator", "aa"]
 CloseReason = Literal["hands_done", "knocked_out", "dissolved"]
 
@@ -77,7 +88,16 @@ FanName = Literal[
     # Guangdong 鸡平和 (guangdong.md §7; jihu, zimo, qianggang, haidi, tianhe, dihe are shared above)
     "pinghu", "menfeng", "quanfeng", "sanyuan", "hunpeng", "qingpeng", "hunyaojiu", "qingyaojiu",
     "jiulian", "shisanyao", "qidui", "yipao_sanxiang", "renhe",
+    # names the new families share (new-families.md §1, §3): 将一色, 十三烂, 硬胡 / 软胡
+    "jiangyise", "shisanlan", "yinghu", "ruanhu",
 ]
+#: The fan names and transfer reasons the new families share (new-families.md §1, §3): on the
+#: wire before the families that award or pay them are registered; every other name and reason
+#: is a registered family's (tests/audits/test_family_vocabulary.py).
+NEW_FAMILY_FANS: tuple[str, ...] = ("jiangyise", "shisanlan", "yinghu", "ruanhu")
+NEW_FAMILY_REASONS: tuple[str, ...] = ("qishou", "bird", "dealer", "caishen", "flower", "genpai", "bao_sandao",
+                                       "bao_gang", "bao_haidi", "bao_sanpu", "bao_quanqiuren")
+
 #: A suit as a void declaration names it (定缺).
 Suit = Literal["m", "p", "s"]
 #: A wind as a log states it (Guangdong 圈风 / 门风).
@@ -195,6 +215,9 @@ class HandStarted(Event):
     #: (Guangdong; checked against the dealer sequence, ROUND_WIND_MISMATCH).
     round_wind: Union[Wind, UnsetType] = UNSET
     seat_winds: Union[Annotated[list[Wind], Meta(min_length=3, max_length=4)], UnsetType] = UNSET
+    #: The dealer's level (连庄): 1 in a first hand, one more for each hand in a row it keeps
+    #: the deal, when the server states it (checked as DEALER_ROTATION).
+    dealer_level: Union[Count, UnsetType] = UNSET
 
 
 class PigBetPlaced(Event):
@@ -271,6 +294,8 @@ class KongExposed(Event):
     kind: Tile
     tile: Tile
     tiles: Tiles
+    #: ``replace`` (unset): a replacement draw follows; ``reveal``: KongRevealed follows.
+    mode: Union[KongMode, UnsetType] = UNSET
 
 
 class KongAdded(Event):
@@ -279,6 +304,8 @@ class KongAdded(Event):
     seat: Seat
     kind: Tile
     tile: Tile
+    #: ``replace`` (unset): a replacement draw follows; ``reveal``: KongRevealed follows.
+    mode: Union[KongMode, UnsetType] = UNSET
 
 
 class KongConcealed(Event):
@@ -287,6 +314,8 @@ class KongConcealed(Event):
     seat: Seat
     kind: Tile
     tiles: Tiles
+    #: ``replace`` (unset): a replacement draw follows; ``reveal``: KongRevealed follows.
+    mode: Union[KongMode, UnsetType] = UNSET
 
 
 # --- Sichuan: the exchange and the void declaration (sichuan.md §4, §12) ----------
@@ -306,6 +335,16 @@ class VoidDeclared(Event):
     suit: Name
 
 
+class PayerShare(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+    """One paying seat's part of a win where pairs differ (dealer pair, 连庄, birds):
+    the fan it pays on, its pair multiple and the amount it owes."""
+
+    seat: Seat
+    fan: Count
+    multiple: Count
+    amount: Int32
+
+
 class Winner(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """One winner as the server scored it."""
 
@@ -314,12 +353,16 @@ class Winner(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown
     fans: Annotated[list[FanName], Meta(max_length=64)]
     #: The fan total the server claimed, before the cap.
     fan: Count
-    #: What each paying seat owes before bets (P = base × 2^min(fan, cap)).
+    #: What each paying seat owes before bets (P = base × 2^min(fan, cap)): one payer's base
+    #: before pair factors.
     points: Count
+    #: Each paying seat's share, when the server states them (the new families' pair factors).
+    payers: Union[Annotated[list[PayerShare], Meta(max_length=3)], UnsetType] = UNSET
 
 
 class HandWon(Event):
-    """和 / 胡: one or several winners on one tile."""
+    """和 / 胡: one or several winners on one tile.  Several HandWon may follow one another
+    in one moment (wins on tiles revealed after a kong)."""
 
     winners: Annotated[list[Winner], Meta(min_length=1, max_length=3)]
     how: WinKind
@@ -331,7 +374,7 @@ class HandWon(Event):
 class HandDrawn(Event):
     """黄庄: the hand ends with no winner, ``remaining`` tiles left undrawn."""
 
-    remaining: Annotated[int, Meta(ge=0, le=136)]
+    remaining: Annotated[int, Meta(ge=0, le=144)]
 
 
 class Transfer(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
@@ -352,12 +395,66 @@ class HandSettled(Event):
     reveal_wall: Union[Wall, UnsetType] = UNSET
 
 
+# --- the new families' events (shared/design/new-families.md §1) ----------------------
+
+class IndicatorTurned(Event):
+    """翻牌: the hand's indicator, turned once after the deal from the wall's head (``wall``)
+    or its last undrawn tile (``tail``), set aside for the hand, and the wild kind the server
+    derived from it."""
+
+    tile: Tile
+    wild: Tile
+    source: DrawSource = "wall"
+
+
+class TileSetAside(Event):
+    """A tile set aside from ``seat``'s hand, not discarded (补花 a flower; 红中杠, 癞子杠 a
+    single-tile kong): the seat's next event is its replacement, ``TileDrawn(source="tail")``."""
+
+    seat: Seat
+    tile: Tile
+
+
+class OpeningWinDeclared(Event):
+    """起手胡: ``seat`` shows ``tiles`` for the opening wins ``names`` before the dealer's first
+    action."""
+
+    seat: Seat
+    names: Annotated[list[FanName], Meta(min_length=1, max_length=16)]
+    tiles: Tiles
+
+
+class KongRevealed(Event):
+    """开杠: after a kong of ``mode = reveal``, ``tiles`` turned from the wall for ``seat``; open
+    to wins until the next draw, then ``seat``'s discards."""
+
+    seat: Seat
+    tiles: Annotated[list[Tile], Meta(min_length=1, max_length=4)]
+    source: RevealSource = "wall"
+
+
+class LastTileOffered(Event):
+    """海底: the last tile offered to ``seat``, taken (``accepted``) or declined."""
+
+    seat: Seat
+    accepted: bool
+
+
+class BirdsDrawn(Event):
+    """抓鸟: birds turned after a moment's last HandWon, counted from seat ``origin``."""
+
+    tiles: Annotated[list[Tile], Meta(min_length=1, max_length=16)]
+    origin: Seat
+    source: BirdSource = "wall"
+
+
 AnyEvent = Union[
     GameOpened, RoomResized, FeeCharged, FeeRefunded, GameClosed,
     HandStarted, PigBetPlaced, TilesDealt, TailTurned, TileDrawn, TileDiscarded,
     ClaimDeclared, ClaimPassed, Chowed, Ponged, KongExposed, KongAdded, KongConcealed,
     HandWon, HandDrawn, HandSettled,
     TilesExchanged, VoidDeclared,
+    IndicatorTurned, TileSetAside, OpeningWinDeclared, KongRevealed, LastTileOffered, BirdsDrawn,
 ]
 
 EVENT_TYPES: tuple[type[Event], ...] = AnyEvent.__args__  # type: ignore[attr-defined]

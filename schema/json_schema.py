@@ -48,7 +48,7 @@ SCHEMA_FILE = "schema/paipu-events.schema.json"
 RFC3339 = r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)" \
           r"(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
 
-SEAT_FIELDS = ("seat", "creator", "dealer", "from_seat", "payer", "payee")
+SEAT_FIELDS = ("seat", "creator", "dealer", "from_seat", "payer", "payee", "origin")
 _SEAT = {"type": "integer", "minimum": 0, "maximum": 3}
 _NON_NEGATIVE = {"type": "integer", "minimum": 0}
 
@@ -82,6 +82,7 @@ _FIELD_RULES: dict[str, dict[str, dict[str, Any]]] = {
         "wilds": {"anyOf": [{"type": "array", "minItems": 1, "maxItems": 2, "uniqueItems": True}, {"type": "null"}]},
         "qiaoluo_points": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
         "draw_reserve": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+        "payment_cap": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
         # 烂牌 / 十风 / 十三幺 are not specified yet: a room cannot enable them.
         "lanpai": {"enum": [False, None]},
         "shifeng": {"enum": [False, None]},

@@ -15,8 +15,13 @@ from .tiles import Tile
 
 #: The rule family a ruleset belongs to (``audits.rules`` holds one per name).
 Family = str
-#: Families whose set is the 108 suited tiles (素麻将: no honours, no flowers).
-SUITS_ONLY = frozenset({"sichuan"})
+#: Tiles in each family's set where it is not the 136 of suits and honours: 108 suited tiles
+#: (素麻将: no honours, no flowers) or 144 (136 and the eight flowers 1f..8f).
+TILE_SETS: dict[str, int] = {"sichuan": 108, "changsha": 108, "hainan": 144}
+#: The set's size for a family TILE_SETS does not name.
+DEFAULT_TILE_COUNT = 136
+#: Families whose hands are 16 tiles (+1 before a discard) instead of 13 (温州).
+SIXTEEN_TILE_HANDS = frozenset({"wenzhou"})
 
 
 class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -143,11 +148,47 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     #: the last discard (no drawable tile left) may only be won on (``win_only``).
     last_discard_claims: Literal["win_only", "all"] = "win_only"
 
+    # --- options the new families share (shared/design/new-families.md §1) -----------------
+    # Each default is what the three families above play; they reject any other value
+    # (``_keeps_shared_defaults``) until they read the option.
+    #: where the hand's wild comes from: ``wilds`` as set (``preset``), or a turned indicator
+    #: (IndicatorTurned) naming its own kind (``same``) or the next kind in its cycle (``next``).
+    wild_from: Literal["preset", "same", "next"] = "preset"
+    #: the indicator is turned from the wall's head or its tail.
+    indicator_from: Literal["head", "tail"] = "head"
+    #: a wild discarded is a plain tile (``plain``), a dead discard nobody may claim or win on
+    #: (``dead``), or may not be discarded at all (``forbidden``).
+    wild_discard: Literal["plain", "dead", "forbidden"] = "plain"
+    #: a stand-in (e.g. ``5z`` 白板): while the wild is another kind, it plays as the wild's
+    #: natural kind.  None: no stand-in.
+    wild_stand_in: Optional[Tile] = None
+    #: passed wins (过胡 / 漏和 / 过水), one option over the three pass codes: nothing barred,
+    #: the kind passed, every discard win, or only a higher-valued win.  None: the family's own
+    #: options (Guangdong ``louhe_scope``, Sichuan ``guoshui``, Qujing 过胡).
+    guohu: Optional[Literal["off", "same_tile", "any_discard", "higher_value"]] = None
+    #: the most one payer pays one winner, in units of ``base`` (0: no cap; ``fan_cap`` is the fan cap).
+    payment_cap: int = 0
+    #: 连庄: the dealer pair's base after L hands in a row (level L): B (``none``), B+L−1
+    #: (``add``), B·L (``multiply``), 2L·B (``jinjie1``), 2^L·B (``jinjie2``).
+    lianzhuang: Literal["none", "add", "multiply", "jinjie1", "jinjie2"] = "none"
+    #: the dealer after a win: the dealer's 下家 unless the dealer won (``rotate``) or the
+    #: winner (``winner``).  None: the family's own rotation.
+    win_dealer: Optional[Literal["rotate", "winner"]] = None
+    #: who pays a discard win: every other seat, the discarder, the discarder on a 屁胡 only,
+    #: or the discarder for every seat.  None: the family's own payers.
+    discard_payers: Optional[Literal["all", "discarder", "discarder_pihu", "discarder_for_all"]] = None
+    #: 抢杠包: the kong adder alone pays every paying seat's share.  None: the family's own rule.
+    qianggang_bao: Optional[bool] = None
+    #: several 大胡 in one win add up or double.  None: the family's own scoring.
+    dahu_stack: Optional[Literal["add", "double"]] = None
+    #: the dealer's bonus on a hand it wins or pays: none, one more unit, one per unit, or double.
+    dealer_bonus: Literal["none", "plus_one", "per_unit", "double"] = "none"
+    #: 乱牌: unconnected-tile hands that win: none, 十三烂, 十三幺, or both.
+    luanpai: Literal["off", "shisanlan", "shisanyao", "both"] = "off"
+
     def __post_init__(self) -> None:
         if self.players not in (3, 4):
             raise ValueError("players must be 3 or 4")
-        if self.fan_cap not in ((2, 3, 4, 5, 6) if self.family == "sichuan" else (3, 4, 5, 6)):
-            raise ValueError("fan_cap must be 3, 4, 5 or 6")
         if self.base < 1:
             raise ValueError("base must be at least 1")
         if self.dianji and self.yangzhu:
@@ -156,17 +197,24 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             raise ValueError("wilds must name at most two distinct tiles")
         if self.lanpai or self.shifeng or self.shisanyao:
             raise ValueError("烂牌 / 十风 / 十三幺 are not specified yet and cannot be enabled")
-        if self.family == "guangdong":
-            _check_guangdong(self)
-
-        if self.family == "sichuan":
-            _check_sichuan(self)
+        if self.payment_cap < 0:
+            raise ValueError("payment_cap must be 0 (no cap) or more")
+        check = FAMILY_CHECKS.get(self.family)
+        if check is not None:
+            check(self)
 
     # --- set size and how a hand ends (neutral; Sichuan is the first family that needs them) --
     @property
     def tile_count(self) -> int:
-        """Tiles in the set: 136, or 108 (no honours) for the suits-only families."""
-        return 108 if self.family in SUITS_ONLY else 136
+        """Tiles in the set: the family's entry in :data:`TILE_SETS` (108 suited tiles,
+        144 with flowers), else 136."""
+        return TILE_SETS.get(self.family, DEFAULT_TILE_COUNT)
+
+    @property
+    def hand_size(self) -> int:
+        """Tiles a hand holds between turns (sets as 3): 13, or 16 in the 16-tile families.
+        The dealer is dealt ``hand_size + 1``; a player about to discard holds as many."""
+        return 16 if self.family in SIXTEEN_TILE_HANDS else 13
 
     @property
     def wins_to_end(self) -> int:
@@ -182,8 +230,36 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         return self.draw_reserve
 
 
+#: The shared options' defaults (above): the three families that do not read them play these.
+SHARED_DEFAULTS: dict[str, Any] = {
+    "wild_from": "preset", "indicator_from": "head", "wild_discard": "plain", "wild_stand_in": None,
+    "guohu": None, "payment_cap": 0, "lianzhuang": "none", "win_dealer": None, "discard_payers": None,
+    "qianggang_bao": None, "dahu_stack": None, "dealer_bonus": "none", "luanpai": "off",
+}
+
+
+def _keeps_shared_defaults(r: "Ruleset", label: str) -> None:
+    """A family that does not read a shared option plays it at its default only."""
+    for name, default in SHARED_DEFAULTS.items():
+        if getattr(r, name) != default:
+            raise ValueError(f"{name} is not an option of {label} (it must stay {default!r})")
+
+
+def _check_fan_cap(r: "Ruleset", allowed: tuple[int, ...]) -> None:
+    if r.fan_cap not in allowed:
+        raise ValueError(f"fan_cap must be {', '.join(map(str, allowed[:-1]))} or {allowed[-1]}")
+
+
+def _check_qujing(r: "Ruleset") -> None:
+    """Qujing (qujing.md): 满牌 at 3 to 6 fan; none of the new families' shared options."""
+    _check_fan_cap(r, (3, 4, 5, 6))
+    _keeps_shared_defaults(r, "Qujing")
+
+
 def _check_guangdong(r: "Ruleset") -> None:
     """Guangdong 鸡平和 (guangdong.md §1, §9): four seats, no wild tiles, 爆和 at 3."""
+    _check_fan_cap(r, (3, 4, 5, 6))
+    _keeps_shared_defaults(r, "Guangdong 鸡平和")
     if r.wilds:
         raise ValueError("Guangdong 鸡平和 has no wild tiles (wilds must be empty)")
     if r.players != 4:
@@ -198,8 +274,12 @@ def _check_guangdong(r: "Ruleset") -> None:
         raise ValueError("seven_pairs_fan must be none, 4, 5 or 6")
     if r.draw_reserve < 0:
         raise ValueError("draw_reserve must be at least 0")
+
+
 def _check_sichuan(r: "Ruleset") -> None:
     """Sichuan (sichuan.md §1, §11): four seats, 108 suited tiles, no wilds, no chow."""
+    _check_fan_cap(r, (2, 3, 4, 5, 6))
+    _keeps_shared_defaults(r, "Sichuan")
     if r.wilds:
         raise ValueError("Sichuan 素麻将 has no wild tiles (wilds must be empty)")
     if r.players != 4:
@@ -212,6 +292,11 @@ def _check_sichuan(r: "Ruleset") -> None:
         raise ValueError("longqidui_fan must be 3 or 4")
     if r.huazhu_penalty != "cap" and (not isinstance(r.huazhu_penalty, int) or r.huazhu_penalty < 1):
         raise ValueError("huazhu_penalty must be 'cap' or an integer >= 1")
+
+
+#: Each family's own validation (``_check_<family>``); a family it does not name (a new or
+#: toy family) checks its options where it is built.
+FAMILY_CHECKS = {"qujing": _check_qujing, "guangdong": _check_guangdong, "sichuan": _check_sichuan}
 
 
 PRESETS: dict[str, Ruleset] = {

@@ -46,8 +46,8 @@ def close_fee_window(ctx: AuditContext, e: ev.Event) -> None:
         return
     ctx.fee_open = False
     opened = ctx.table.opened
-    due = [f for f in ctx.family.fees_at_first_settlement(opened.billing, ctx.table.creator, opened.fee,
-                                                          len(opened.seats), ctx.n) if f.kind == "charged"]
+    due = [f for f in ctx.family.billing.fees_at_first_settlement(opened.billing, ctx.table.creator, opened.fee,
+                                                                  len(opened.seats), ctx.n) if f.kind == "charged"]
     if not due:
         return
     if not ctx.fee_events:
@@ -72,7 +72,7 @@ def game_closed(ctx: AuditContext, e: ev.GameClosed) -> None:
         ctx.find("FEE_ON_DISSOLVED", e, expected=0, actual=sum(f.amount for f in ctx.fee_events),
                  message="no hand was settled, yet the room's fee was charged")
     if ctx.resized and ctx.fee_events:
-        due = sum(f.amount for f in ctx.family.fees_at_first_settlement(
+        due = sum(f.amount for f in ctx.family.billing.fees_at_first_settlement(
             opened.billing, ctx.table.creator, opened.fee, len(opened.seats), ctx.n) if f.kind == "refunded")
         if due > 0:
             mine = [r for r in ctx.refunds if r.seat == ctx.table.creator]

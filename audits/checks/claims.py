@@ -14,6 +14,7 @@ from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
 from ..context import NOBODY, AuditContext, OpenDiscard
+from .tileset import check_played
 
 
 def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
@@ -22,7 +23,7 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
     claim or a pass rule (the seat's hand stands until its own next draw or claim, when
     its passes end, so the judgement then is the judgement now)."""
     table = ctx.table
-    fam, rules, hands = ctx.family, ctx.rules, table.hands
+    could_pong, could_kong, rules, hands = ctx.could_pong, ctx.could_kong, ctx.rules, table.hands
     # most discards interest nobody: the sets are made only for a seat that could take it
     pong: "set[int] | frozenset[int]" = NOBODY
     kong: "set[int] | frozenset[int]" = NOBODY
@@ -33,9 +34,9 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
     for s in others:
         counts = hands[s]
         if counts[tile] >= 2:  # cheap pre-test: every pong or kong of a discard needs a pair of it
-            if fam.could_pong(rules, counts, tile):
+            if could_pong(rules, counts, tile):
                 pong = {s} if pong is NOBODY else pong | {s}
-            if fam.could_kong(rules, counts, tile):
+            if could_kong(rules, counts, tile):
                 kong = {s} if kong is NOBODY else kong | {s}
     # one record per game, filled afresh for each discard (no allocation on this hot path)
     d = ctx.discard_record
@@ -113,7 +114,7 @@ def _priority(ctx: AuditContext, e: ev.Event, seat: int, claim: str) -> None:
     d = ctx.open_discard
     if d is None:
         return
-    rank = ctx.family.claim_rank
+    rank = ctx.family.claims.claim_rank
     mine = rank[claim]
     for s, declared in sorted(d.declared.items()):
         if s == seat:
@@ -143,16 +144,17 @@ def _after_meld(ctx: AuditContext, seat: int) -> None:
 
 def _family_rules(ctx: AuditContext, e: ev.Event, seat: int) -> None:
     """The family's own rules on a claim or kong (e.g. no claim but 胡 on the last discard)."""
-    checks = ctx.family.event_checks
+    checks = ctx.family.own.event_checks
     if checks is not None:
         ctx.violated(checks(ctx.rules, ctx.table, e), e, seat)
 
 
 def chowed(ctx: AuditContext, e: ev.Chowed) -> None:
     seat = e.seat
+    check_played(ctx, e, (e.tile, *e.tiles), seat)
     _family_rules(ctx, e, seat)
-    ctx.violated(ctx.family.check_chow(ctx.rules, ctx.n, seat, e.from_seat, TILE_INDEX[e.tile],
-                                       [TILE_INDEX[x] for x in e.tiles]), e, seat)
+    ctx.violated(ctx.family.claims.check_chow(ctx.rules, ctx.n, seat, e.from_seat, TILE_INDEX[e.tile],
+                                              [TILE_INDEX[x] for x in e.tiles]), e, seat)
     _priority(ctx, e, seat, "chow")
     discard_settled(ctx, (seat,))
     ctx.apply(e)
@@ -161,9 +163,10 @@ def chowed(ctx: AuditContext, e: ev.Chowed) -> None:
 
 def ponged(ctx: AuditContext, e: ev.Ponged) -> None:
     seat = e.seat
+    check_played(ctx, e, (e.tile, *e.tiles), seat)
     _family_rules(ctx, e, seat)
     tile = TILE_INDEX[e.tile]
-    ctx.violated(ctx.family.check_pong(ctx.rules, seat, e.from_seat, tile, [TILE_INDEX[x] for x in e.tiles]),
+    ctx.violated(ctx.family.claims.check_pong(ctx.rules, seat, e.from_seat, tile, [TILE_INDEX[x] for x in e.tiles]),
                  e, seat)
     _pass_rule(ctx, e, seat, "pong", tile)
     _priority(ctx, e, seat, "pong")
@@ -174,10 +177,11 @@ def ponged(ctx: AuditContext, e: ev.Ponged) -> None:
 
 def kong_exposed(ctx: AuditContext, e: ev.KongExposed) -> None:
     seat = e.seat
+    check_played(ctx, e, (e.tile, *e.tiles, e.kind), seat)
     _family_rules(ctx, e, seat)
     kind = TILE_INDEX[e.kind]
-    ctx.violated(ctx.family.check_exposed_kong(ctx.rules, seat, e.from_seat, kind, TILE_INDEX[e.tile],
-                                               [TILE_INDEX[x] for x in e.tiles]), e, seat)
+    ctx.violated(ctx.family.claims.check_exposed_kong(ctx.rules, seat, e.from_seat, kind, TILE_INDEX[e.tile],
+                                                      [TILE_INDEX[x] for x in e.tiles]), e, seat)
     _pass_rule(ctx, e, seat, "kong", kind)
     _priority(ctx, e, seat, "kong")
     discard_settled(ctx, (seat,))
@@ -196,17 +200,18 @@ def _own_turn(ctx: AuditContext, e: ev.Event, seat: int) -> None:
 
 def kong_added(ctx: AuditContext, e: ev.KongAdded) -> None:
     seat = e.seat
+    check_played(ctx, e, (e.tile, e.kind), seat)
     kind = TILE_INDEX[e.kind]
     tile = TILE_INDEX[e.tile]
     discard_settled(ctx)
     _own_turn(ctx, e, seat)
     _family_rules(ctx, e, seat)
-    ctx.violated(ctx.family.check_added_kong(ctx.rules, kind, tile), e, seat)
+    ctx.violated(ctx.family.claims.check_added_kong(ctx.rules, kind, tile), e, seat)
     tail_full(ctx, e)
     ctx.apply(e)
     _after_meld(ctx, seat)
     ctx.last_kong = e
-    ctx.robbable = ctx.family.can_rob("kong_added")
+    ctx.robbable = ctx.family.claims.can_rob("kong_added")
     # 抢杠: the seats whose hand is complete with the added tile may rob it
     robbers = [s for s in range(ctx.n) if s != seat and ctx.completes(s, tile)] if ctx.robbable else []
     ctx.rob_chance = (seat, tile, robbers) if robbers else None
@@ -214,11 +219,12 @@ def kong_added(ctx: AuditContext, e: ev.KongAdded) -> None:
 
 def kong_concealed(ctx: AuditContext, e: ev.KongConcealed) -> None:
     seat = e.seat
+    check_played(ctx, e, (*e.tiles, e.kind), seat)
     discard_settled(ctx)
     _own_turn(ctx, e, seat)
     _family_rules(ctx, e, seat)
-    ctx.violated(ctx.family.check_concealed_kong(ctx.rules, TILE_INDEX[e.kind], [TILE_INDEX[x] for x in e.tiles]),
-                 e, seat)
+    ctx.violated(ctx.family.claims.check_concealed_kong(ctx.rules, TILE_INDEX[e.kind],
+                                                        [TILE_INDEX[x] for x in e.tiles]), e, seat)
     tail_full(ctx, e)
     ctx.apply(e)
     _after_meld(ctx, seat)

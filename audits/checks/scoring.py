@@ -22,7 +22,7 @@ def bet_placed(ctx: AuditContext, e: ev.PigBetPlaced) -> None:
     seat = e.seat
     if 0 <= seat < ctx.n:
         dealt = ctx.table.phase != "dealing"
-        v = ctx.family.check_bet(ctx.rules, e.bet, ctx.bet_placed[seat], dealt)
+        v = ctx.family.settlement.check_bet(ctx.rules, e.bet, ctx.bet_placed[seat], dealt)
         if v is not None:
             ctx.find(v.code, e, seat=seat, expected=v.expected, actual=v.actual, message=v.message)
         ctx.bet_placed[seat] = True
@@ -32,7 +32,7 @@ def bet_placed(ctx: AuditContext, e: ev.PigBetPlaced) -> None:
 def game_should_have_ended(ctx: AuditContext, e: ev.HandStarted) -> None:
     """The family's end condition (敲锣: a player at 0) holds, yet a hand starts."""
     if ctx.rules is not None and ctx.settled_hands and not ctx.knocked_reported \
-            and ctx.family.game_over(ctx.rules, ctx.logged):
+            and ctx.family.settlement.game_over(ctx.rules, ctx.logged):
         ctx.knocked_reported = True
         ctx.find("GAME_NOT_ENDED_AT_ZERO", e, expected="GameClosed", actual=f"hand {e.hand}",
                  message=f"a player is at 0 ({ctx.logged}) yet hand {e.hand} starts")
@@ -46,8 +46,8 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     book = ctx.hand_book
     if t.phase not in ("won", "drawn") and book is None:  # a family with a hand book judges the end itself
         ctx.find("STRUCTURAL_BREAK", e, actual="settlement", message="a hand settled before it ended")
-    facts = fam.table_facts(rules, t, won) if fam.table_facts is not None else \
-        fam.hand_facts(rules, t.received, t.bets)
+    facts = fam.settlement.table_facts(rules, t, won) if fam.settlement.table_facts is not None else \
+        fam.settlement.hand_facts(rules, t.received, t.bets)
     if book is not None:  # the family's hand book: the logged amounts first, the audit's own below
         facts = facts._replace(extra=(book, False))
     how = won.how if won else None
@@ -64,7 +64,7 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     true_winners = []
     if won:
         for x, sc in zip(won.winners, ctx.won_scores):
-            if sc is not None and sc.complete and fam.fan_enough(rules, how, sc.capped) and x.seat not in ctx.won_guohu:
+            if sc is not None and sc.complete and fam.wins.fan_enough(rules, how, sc.capped) and x.seat not in ctx.won_guohu:
                 true_winners.append((x.seat, sc.points))
     if book is not None:
         facts = facts._replace(extra=(book, True))
@@ -86,13 +86,13 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     ctx.audit.ledger.append(list(ctx.ledger))
     ctx.audit.ledger_hands.append(t.hand)
     first = ctx.first_won
-    if fam.dealer_after is not None:
-        ctx.next_dealer = fam.dealer_after(rules, t.dealer, ([x.seat for x in first.winners], first.how,
-                                                             first.from_seat) if first else None, n)
+    if fam.table.dealer_after is not None:
+        ctx.next_dealer = fam.table.dealer_after(rules, t.dealer, ([x.seat for x in first.winners], first.how,
+                                                                   first.from_seat) if first else None, n)
     elif won:
-        ctx.next_dealer = fam.next_dealer(t.dealer, [x.seat for x in won.winners], won.how, won.from_seat)
+        ctx.next_dealer = fam.table.next_dealer(t.dealer, [x.seat for x in won.winners], won.how, won.from_seat)
     else:
-        ctx.next_dealer = fam.next_dealer(t.dealer, [], None, None)
+        ctx.next_dealer = fam.table.next_dealer(t.dealer, [], None, None)
 
 
 def _nets(transfers, reasons: tuple[str, ...], n: int) -> list[int]:
@@ -103,29 +103,29 @@ def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
                        paid: list[ev.Transfer], got: list[ev.Transfer], before: list[int]) -> None:
     """Each group of transfers (the family's groups) against what the settlement pays."""
     fam, n = ctx.family, ctx.n
-    net_reasons, net_code = fam.net_reasons
+    net_reasons, net_code = fam.settlement.net_reasons
     if sums_by_pair(paid) == sums_by_pair(got):
         # every pair's amount per reason agrees, so does every group and every net: only
         # the order of a 一炮多响's payments is left to judge
         bad, nets_bad = [], False
     else:
-        bad = [(reasons, code) for reasons, code in fam.transfer_groups
+        bad = [(reasons, code) for reasons, code in fam.settlement.transfer_groups
                if sums_by_pair(paid, reasons) != sums_by_pair(got, reasons)]
         nets_bad = _nets(paid, net_reasons, n) != _nets(got, net_reasons, n)
     if (bad or nets_bad) and sums_by_pair(due) != sums_by_pair(paid):
         # a floor (20分敲锣) cut some payment: the server paid the full amounts instead
-        if all(sums_by_pair(due, r) == sums_by_pair(got, r) for r, _ in fam.transfer_groups) \
+        if all(sums_by_pair(due, r) == sums_by_pair(got, r) for r, _ in fam.settlement.transfer_groups) \
                 and _nets(due, net_reasons, n) == _nets(got, net_reasons, n):
             ctx.find("SCORE_BELOW_ZERO", e, expected=show_pairs(sums_by_pair(paid)),
                      actual=show_pairs(sums_by_pair(got)),
                      message=f"a payer paid more than they held (scores before {before})")
             return
-    win_group = fam.transfer_groups[0]
+    win_group = fam.settlement.transfer_groups[0]
     # 一炮多响 paid in the settlement's order, where the family says the order is a rule
-    if how == "discard" and fam.payment_order and _paid_out_of_order(ctx, e, win_group[0], paid, got):
+    if how == "discard" and fam.settlement.payment_order and _paid_out_of_order(ctx, e, win_group[0], paid, got):
         bad = [b for b in bad if b != win_group]  # the order explains the amounts (a floor clamps by order)
     for reasons, code in bad:
-        ctx.find(fam.transfer_code(how, code, sums_by_pair(paid, reasons), sums_by_pair(got, reasons)), e,
+        ctx.find(fam.settlement.transfer_code(how, code, sums_by_pair(paid, reasons), sums_by_pair(got, reasons)), e,
                  expected=show_pairs(sums_by_pair(paid, reasons)),
                  actual=show_pairs(sums_by_pair(got, reasons)))
     if nets_bad:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from schema import events as ev
 from schema.ruleset import RulesetError, resolve
-from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, format_hand
+from schema.tiles import ALL_KINDS, NUM_KINDS, TILE_INDEX, TILE_NAMES, copies_in_set, format_hand
 
 from ..context import AuditContext
 from ..explain import game_record
 from . import billing, claims, scoring
+from .tileset import SET_LABELS, check_in_set
 
 
 def opened(ctx: AuditContext, e: ev.GameOpened) -> None:
@@ -27,7 +28,7 @@ def opened(ctx: AuditContext, e: ev.GameOpened) -> None:
         declared = resolve(e.preset, {k: v for k, v in _options(e).items() if v is not None})
     except RulesetError:
         declared = ctx.rules
-    ctx.violated(ctx.family.check_room(declared, e.seats, e.start_points), e, None)
+    ctx.violated(ctx.family.settlement.check_room(declared, e.seats, e.start_points), e, None)
     if ctx.explained is not None:
         ctx.explained.append(game_record(e))
 
@@ -49,16 +50,19 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
     # The dealer: the family's first dealer, then its rotation from the last result.
     want = ctx.next_dealer
     if want is None and ctx.table.hand == 0:
-        want = ctx.family.first_dealer(ctx.table.creator)
+        want = ctx.family.table.first_dealer(ctx.table.creator)
     if want is not None and e.dealer != want:
         ctx.find("DEALER_ROTATION", e, seat=e.dealer, expected=want, actual=e.dealer)
+    if e.wall is not None and any(TILE_INDEX[x] >= ctx.set_limit for x in e.wall):
+        label = SET_LABELS[ctx.set_limit][0]
+        ctx.find("TILE_NOT_IN_SET", e, message=f"the wall holds tiles outside {label}")
     ctx.apply(e)
     # the family's own rules on the hand as started (Guangdong: the logged winds)
-    if ctx.family.event_checks is not None:
-        ctx.violated(ctx.family.event_checks(ctx.rules, ctx.table, e), e, None)
+    if ctx.family.own.event_checks is not None:
+        ctx.violated(ctx.family.own.event_checks(ctx.rules, ctx.table, e), e, None)
     ctx.reset_hand()
-    if ctx.family.hand_book is not None:
-        ctx.hand_book = ctx.family.hand_book(ctx.rules, ctx.n, e.dealer)
+    if ctx.family.own.hand_book is not None:
+        ctx.hand_book = ctx.family.own.hand_book(ctx.rules, ctx.n, e.dealer)
     if ctx.explained is not None:
         ctx.explained.append({"kind": "hand", "hand": e.hand, "dealer": e.dealer})
 
@@ -66,11 +70,13 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
 def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
     t = ctx.table
     wall = t.wall
+    check_in_set(ctx, e, [x for h in e.hands for x in h], None)
     ctx.apply(e)
     dealer = t.dealer
     seen = ctx.seen
+    size = ctx.rules.hand_size
     for s, tiles in enumerate(e.hands):
-        want = 14 if s == dealer else 13
+        want = size + 1 if s == dealer else size
         if len(tiles) != want:
             ctx.find("HAND_SIZE", e, seat=s, expected=want, actual=len(tiles),
                      message=f"seat {s} was dealt {len(tiles)} tiles, not {want}")
@@ -79,12 +85,13 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
             seen[TILE_INDEX[name]] += 1
     check_overcount(ctx, e)
     if wall is not None and len(wall) == t.total:
-        # The dealer takes wall[0:14], then 13 each from the dealer's next seat on.
-        pos = 14
-        spans = {dealer: (0, 14)}
+        # The dealer takes the wall's first hand_size + 1 tiles (14), then hand_size (13) each
+        # from the dealer's next seat on.
+        pos = size + 1
+        spans = {dealer: (0, pos)}
         for k in range(1, ctx.n):
-            spans[(dealer + k) % ctx.n] = (pos, pos + 13)
-            pos += 13
+            spans[(dealer + k) % ctx.n] = (pos, pos + size)
+            pos += size
         for s, tiles in enumerate(e.hands):
             a, b = spans.get(s, (0, 0))
             if sorted(map(TILE_INDEX.__getitem__, tiles)) != sorted(wall[a:b]):
@@ -94,15 +101,19 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
 
 
 def check_overcount(ctx: AuditContext, e: ev.Event) -> None:
-    """No tile kind appears more than four times in one hand's play."""
-    for k in range(NUM_KINDS):
-        if ctx.seen[k] > 4 and k not in ctx.overcount_reported:
+    """No tile appears in one hand's play more often than the set holds it: four copies of
+    each kind, one of each flower."""
+    seen = ctx.seen
+    for k in range(ALL_KINDS):
+        copies = copies_in_set(k)
+        if seen[k] > copies and k not in ctx.overcount_reported:
             ctx.overcount_reported.add(k)
-            ctx.find("TILE_OVERCOUNT", e, expected=4, actual=ctx.seen[k],
-                     message=f"{TILE_NAMES[k]} appears {ctx.seen[k]} times in this hand")
+            ctx.find("TILE_OVERCOUNT", e, expected=copies, actual=seen[k],
+                     message=f"{TILE_NAMES[k]} appears {seen[k]} times in this hand")
 
 
 def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
+    check_in_set(ctx, e, e.tiles, None)
     t = ctx.table
     wall = t.wall
     if wall is not None and len(wall) == t.total:
@@ -119,7 +130,7 @@ def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
     for name in e.tiles:
         k = TILE_INDEX[name]
         ctx.seen[k] += 1
-        if ctx.seen[k] > 4:
+        if ctx.seen[k] > 4 or k >= NUM_KINDS:
             check_overcount(ctx, e)
     ctx.tail_reported = False
 
@@ -135,6 +146,8 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     t = ctx.table
     seat = e.seat
     tile = TILE_INDEX[e.tile]
+    if tile >= ctx.set_limit:
+        check_in_set(ctx, e, (e.tile,), seat)
     if e.source == "wall":
         # the turn's draw (most events) is no kong replacement and in turn: only an
         # off-turn draw needs the replacement and turn checks
@@ -147,7 +160,7 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
                      actual=e.tile, message=f"draw #{t.wall_head} of the wall")
         seen = ctx.seen
         seen[tile] += 1
-        if seen[tile] > 4:
+        if seen[tile] > 4 or tile >= NUM_KINDS:
             check_overcount(ctx, e)
     else:
         replacement = _tail_draw(ctx, e, t, seat, tile)
@@ -172,7 +185,7 @@ def _replacement(ctx: AuditContext, e: ev.TileDrawn, t, seat: int) -> bool:
     """Whether the draw is the seat's kong replacement; with no face-up pool, the family
     says how a replacement is logged."""
     replacement = t.phase == "replacement" and t.pending_kong == seat
-    source = ctx.family.replacement_source
+    source = ctx.replacement_source
     if replacement and not ctx.tail_pool and source is not None and e.source != source(ctx.rules):
         want = source(ctx.rules)
         ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected=want, actual=e.source,
@@ -196,7 +209,7 @@ def _off_turn_wall_draw(ctx: AuditContext, e: ev.TileDrawn, t, seat: int) -> boo
 def _tail_draw(ctx: AuditContext, e: ev.TileDrawn, t, seat: int, tile: int) -> bool:
     """A tail draw: only a kong replacement takes one.  Whether it is a replacement."""
     replacement = _replacement(ctx, e, t, seat)
-    if not ctx.tail_pool and not t.tail_turned and ctx.family.replacement_source is not None:
+    if not ctx.tail_pool and not t.tail_turned and ctx.replacement_source is not None:
         # no face-up pool: a tail draw is the wall's last undrawn tile (its next one, by option)
         wall = t.wall
         at = t.wall_head if ctx.rules.kong_replacement == "head" else t.wall_tail
@@ -206,7 +219,7 @@ def _tail_draw(ctx: AuditContext, e: ev.TileDrawn, t, seat: int, tile: int) -> b
         if not replacement:
             ctx.find("TAIL_DRAW_WITHOUT_KONG", e, seat=seat, message=f"seat {seat} took a tail tile without a kong")
         ctx.seen[tile] += 1
-        if ctx.seen[tile] > 4:
+        if ctx.seen[tile] > 4 or tile >= NUM_KINDS:
             check_overcount(ctx, e)
     elif not replacement:
         ctx.find("TAIL_DRAW_WITHOUT_KONG", e, seat=seat, message=f"seat {seat} took a tail tile without a kong")
@@ -221,8 +234,8 @@ def exhaustion_missed(ctx: AuditContext, e: ev.Event, seat: int) -> None:
     if ctx.exhaust_reported or t.undrawn > ctx.max_reserve:
         return
     fam, rules = ctx.family, ctx.rules
-    remaining = fam.remaining(rules, t.undrawn, len(t.tail))
-    reserve = fam.reserve(rules, sum(t.kongs))
+    remaining = fam.table.remaining(rules, t.undrawn, len(t.tail))
+    reserve = fam.table.reserve(rules, sum(t.kongs))
     if remaining <= reserve:
         ctx.exhaust_reported = True
         ctx.find("EXHAUSTIVE_DRAW_MISSED", e, seat=seat, expected=reserve, actual=remaining,
@@ -234,6 +247,9 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
     if ctx.open_discard is not None:
         claims.discard_settled(ctx)
     seat = e.seat
+    tile = TILE_INDEX[e.tile]
+    if tile >= ctx.set_limit:
+        check_in_set(ctx, e, (e.tile,), seat)
     if t.phase != "discard" or seat != t.turn:
         if t.phase == "replacement":
             ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected="a tail draw", actual="discard",
@@ -245,10 +261,11 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
         claims.tail_full(ctx, e)
     if 0 <= seat < ctx.n and seat not in ctx.size_reported:
         held = t.held[seat] + 3 * len(t.melds[seat])
-        if held != 14:
+        if held != ctx.discard_size:
             ctx.size_reported.add(seat)
-            ctx.find("HAND_SIZE", e, seat=seat, expected=14, actual=held,
-                     message=f"seat {seat} holds {held} tiles (sets as 3) before discarding, not 14")
+            want = ctx.discard_size
+            ctx.find("HAND_SIZE", e, seat=seat, expected=want, actual=held,
+                     message=f"seat {seat} holds {held} tiles (sets as 3) before discarding, not {want}")
     ctx.apply_discarded(e)
     ctx.first_turn = False
     tail_drawn = ctx.tail_drawn
@@ -256,7 +273,6 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
     tail_drawn[seat] = False
     ctx.last_draw = None
     ctx.robbable = False
-    tile = TILE_INDEX[e.tile]
     kept = ctx.kept_tile
     if kept[seat] == tile:  # 摸切: the hand is again the one before the draw
         ctx.waits[seat] = ctx.kept_waits[seat]
@@ -271,8 +287,8 @@ def hand_drawn(ctx: AuditContext, e: ev.HandDrawn) -> None:
     claims.missed_wins(ctx, e, [])
     claims.discard_settled(ctx)
     t = ctx.table
-    remaining = ctx.family.remaining(ctx.rules, t.undrawn, len(t.tail))
-    reserve = ctx.family.reserve(ctx.rules, sum(t.kongs))
+    remaining = ctx.family.table.remaining(ctx.rules, t.undrawn, len(t.tail))
+    reserve = ctx.family.table.reserve(ctx.rules, sum(t.kongs))
     if remaining > reserve:
         ctx.find("EXHAUSTIVE_DRAW_EARLY", e, expected=reserve, actual=remaining,
                  message=f"黄庄 declared with {remaining} tiles remaining (reserve {reserve})")
@@ -281,10 +297,11 @@ def hand_drawn(ctx: AuditContext, e: ev.HandDrawn) -> None:
 
 
 # --- declarations before play: 换三张 and 定缺 (families that play them: Sichuan) ------
-# The family judges them (``RuleFamily.observe``); the walker applies them.
+# The family judges them (``RuleFamily.own.observe``); the walker applies them.
 
 def exchanged(ctx: AuditContext, e: ev.TilesExchanged) -> None:
     """The three-tile exchange: every seat's hand changes."""
+    check_in_set(ctx, e, [x for g in e.given for x in g], None)
     ctx.apply(e)
     for s in range(ctx.n):
         ctx.seat_changed(s)

@@ -12,6 +12,7 @@ from schema.tiles import TILE_INDEX, format_hand
 from ..context import AuditContext
 from ..rules.family import Score
 from . import claims
+from .tileset import check_played
 
 
 def robbed_other_kong(ctx: AuditContext, e: ev.HandWon) -> bool:
@@ -21,13 +22,14 @@ def robbed_other_kong(ctx: AuditContext, e: ev.HandWon) -> bool:
     if k is None:
         return False
     kind = {ev.KongAdded: "kong_added", ev.KongExposed: "kong_exposed", ev.KongConcealed: "kong_concealed"}[type(k)]
-    return not ctx.family.can_rob(kind)
+    return not ctx.family.claims.can_rob(kind)
 
 
 def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
     t = ctx.table
-    if ctx.family.event_checks is not None:
-        ctx.violated(ctx.family.event_checks(ctx.rules, t, e), e, None)
+    check_played(ctx, e, (e.tile,), None)
+    if ctx.family.own.event_checks is not None:
+        ctx.violated(ctx.family.own.event_checks(ctx.rules, t, e), e, None)
     seats = [x.seat for x in e.winners]
     tile = TILE_INDEX[e.tile]
     if e.how == "discard":
@@ -63,8 +65,8 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
         scores.append(sc)
         _judge_winner(ctx, e, x, sc, tile, late_rob)
     for x, sc in zip(e.winners, scores):
-        logged = ctx.family.winner_points
-        want = logged(ctx.rules, x, sc) if logged is not None else ctx.family.points(x.fan, ctx.rules)
+        logged = ctx.family.scoring.winner_points
+        want = logged(ctx.rules, x, sc) if logged is not None else ctx.family.scoring.points(x.fan, ctx.rules)
         if x.points != want:
             ctx.find("POINTS_MISMATCH", e, seat=x.seat, expected=want, actual=x.points,
                      message=f"{x.fan} fan pays {want} per payer, not {x.points}")
@@ -92,10 +94,10 @@ def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, til
                  message=f"seat {s}'s hand is not complete with {e.tile}")
         return
     barred = ctx.barred(s, "win", tile) if e.how != "self_draw" and not late_rob else None
-    if not ctx.family.fan_enough(ctx.rules, e.how, sc.capped):
+    if not ctx.family.wins.fan_enough(ctx.rules, e.how, sc.capped):
         t = ctx.table
         code = ctx.family.codes.get("below_min_fan", "WIN_ZERO_FAN_DISCARD")
-        special = ctx.family.describe_wait(ctx.rules, t.hands[s], t.melds[s], tile)
+        special = ctx.family.wins.describe_wait(ctx.rules, t.hands[s], t.melds[s], tile)
         if code == "WIN_ZERO_FAN_DISCARD":
             ctx.find(code, e, seat=s, expected=">= 1 fan", actual=sc.fan,
                      message=(f"{special} seat {s} won on a discarded {e.tile} without fan" if special else
@@ -109,7 +111,7 @@ def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, til
         ctx.find(barred, e, seat=s, message=f"seat {s} let a win go ({rule}) and has not drawn or claimed since")
     if (sorted(x.fans) != sorted(sc.fans) or x.fan != sc.fan) \
             and not _equal_reading(ctx, s, tile, e.how, x, sc, len(e.winners)):
-        finding = ctx.family.fan_finding
+        finding = ctx.family.scoring.fan_finding
         code = finding(ctx.rules, x, sc) if finding is not None else "FAN_MISMATCH"
         if code:
             ctx.find(code, e, seat=s, expected={"fans": sc.fans, "fan": sc.fan},
@@ -126,5 +128,5 @@ def _equal_reading(ctx: AuditContext, seat: int, tile: int, how: str, logged: ev
     ctx_win = ctx.win_context(seat, tile, how, winners=winners)
     want = sorted(logged.fans)
     return any(sorted(names) == want and total == best.fan
-               for names, total, _ in fam.reading_fans(ctx.rules, ctx.hand_tiles(seat, tile, how),
-                                                       ctx.table.melds[seat], ctx_win))
+               for names, total, _ in fam.scoring.reading_fans(ctx.rules, ctx.hand_tiles(seat, tile, how),
+                                                               ctx.table.melds[seat], ctx_win))

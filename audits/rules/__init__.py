@@ -1,43 +1,26 @@
 """The rule families: one per ruleset family, each the only home of its rules.
 
 ``family_of(ruleset)`` is how the audit, the simulator, the fault injector and
-``paipu hand`` reach the rules.  A new family registers itself with
-:func:`register` (see ``docs/architecture.md``, "Adding a ruleset").
+``paipu hand`` reach the rules.  The families are registered in one place,
+:mod:`audits.rules.registry` (see ``docs/architecture.md``, "Adding a ruleset");
+this package re-exports its names on first use, so importing the package (or a
+family's own modules, which import ``audits.rules.family`` and ``.hands``) never
+runs into a package still importing its families.
 """
 
 from __future__ import annotations
 
-from schema.ruleset import Ruleset
+from typing import Any
 
-from .family import RuleFamily
-from .qujing import QUJING
-from .sichuan import SICHUAN
-
-#: ``Ruleset.family`` -> its rule family.
-FAMILIES: dict[str, RuleFamily] = {QUJING.name: QUJING}
-FAMILIES[SICHUAN.name] = SICHUAN
-
-# Guangdong 鸡平和 (guangdong.md)
-from .guangdong import GUANGDONG  # noqa: E402
-
-FAMILIES[GUANGDONG.name] = GUANGDONG
+#: the names this package re-exports from :mod:`audits.rules.registry`
+_REGISTRY_NAMES = frozenset({"FAMILIES", "RuleFamily", "UnknownFamily", "family_of", "register"})
 
 
-class UnknownFamily(ValueError):
-    """A ruleset names a family paipu has no rules for."""
+def __getattr__(name: str) -> Any:
+    if name in _REGISTRY_NAMES:
+        from . import registry
+        return getattr(registry, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def register(family: RuleFamily) -> None:
-    """Add (or replace) a rule family under its name."""
-    FAMILIES[family.name] = family
-
-
-def family_of(ruleset: Ruleset) -> RuleFamily:
-    """The rule family the ruleset belongs to."""
-    try:
-        return FAMILIES[ruleset.family]
-    except KeyError:
-        raise UnknownFamily(f"no rules for family {ruleset.family!r}; known: {', '.join(FAMILIES)}") from None
-
-
-__all__ = ["FAMILIES", "RuleFamily", "UnknownFamily", "family_of", "register"]
+__all__ = sorted(_REGISTRY_NAMES)

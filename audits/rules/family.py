@@ -1,7 +1,9 @@
 """What every ruleset must answer: the rule family interface.
 
 A :class:`RuleFamily` is frozen data plus a few named functions (the pokerkit
-shape, not a class tree).  The audit's walker and check modules, the simulator's
+shape, not a class tree), in parts that follow the finding catalogue's groups:
+``table``, ``claims``, ``wins``, ``scoring``, ``settlement``, ``billing`` and the
+family's ``own`` checks.  The audit's walker and check modules, the simulator's
 bots, the fault injector and ``paipu hand`` reach the rules only through a family
 (:func:`audits.rules.family_of`), so each rule exists once, in its family's
 package (``audits/rules/qujing/`` for Qujing 飞小鸡 / 飞白板 / 双鬼).
@@ -9,13 +11,14 @@ package (``audits/rules/qujing/`` for Qujing 飞小鸡 / 飞白板 / 双鬼).
 The neutral vocabulary the families share is here too: a claim check's
 :class:`Violation` (a catalogue code with expected/actual), the win context
 (:class:`WinContext`), a scored hand (:class:`Score`), one hand's settlement
-(:class:`Settlement`), the billing events (:class:`FeeEvent`) and the pass book
-(:class:`PassBook`: what each seat let go since its own last action).
+(:class:`Settlement`), the billing events (:class:`FeeEvent`), the pass book
+(:class:`PassBook`: what each seat let go since its own last action) and a
+family's word on a discard (:class:`DiscardVerdict`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Collection, Literal, Mapping, NamedTuple, Optional, Sequence
 
 from replay.melds import Meld
@@ -217,18 +220,27 @@ class PassBook:
 WinJudge = Callable[[int, int, bool], bool]
 
 
-@dataclass(frozen=True)
-class RuleFamily:
-    """Everything that differs between rulesets, as data and named functions.
+class DiscardVerdict(NamedTuple):
+    """A family's word on one discard (``TableRules.discard_rule``): ``dead``: the discard
+    opens no claim and no win chance (a dead discard, 死牌); ``violation``: the rule the
+    discard breaks (a tile the ruleset forbids to discard), or None."""
 
-    Each field's comment says what it answers; the Qujing implementation is
-    :data:`audits.rules.qujing.QUJING`.  Functions take the :class:`Ruleset` (the
-    room's options) first; tiles are integers (``schema.tiles``).
-    """
+    dead: bool = False
+    violation: Optional[Violation] = None
 
-    name: str
 
-    # -- tiles, the wall and the tail --------------------------------------------
+# The interface is grouped as the finding catalogue is (audits/catalogue.py GROUPS): each part is
+# a small frozen dataclass, so a family reads as a handful of short blocks and a rule's hook is
+# one hop away (``family.claims.check_pong``, ``family.settlement.settle``).  Functions take the
+# :class:`Ruleset` (the room's options) first; tiles are integers (``schema.tiles``).  A field
+# that defaults to None is a piece a family may leave out: the walker then does what it did
+# before the piece existed.
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableRules:
+    """The wall, the tail, wild kinds, whose turn it is and the dealer (catalogue group ``table``)."""
+
     #: (ruleset) -> the wild kinds (empty for families without wilds).
     wild_kinds: Callable[[Ruleset], frozenset[int]]
     #: (ruleset) -> how many tail tiles are kept face up as the kong-replacement pool
@@ -238,8 +250,37 @@ class RuleFamily:
     remaining: Callable[[Ruleset, int, int], int]
     #: (ruleset, kongs declared this hand) -> the exhaustive-draw reserve (黄庄).
     reserve: Callable[[Ruleset, int], int]
+    #: (creator) -> the first hand's dealer.
+    first_dealer: Callable[[int], int]
+    #: (dealer, winners, how, from_seat) -> the next hand's dealer.
+    next_dealer: Callable[..., int]
+    #: (ruleset, dealer, first winning moment (seats, how, from_seat) or None) -> the next
+    #: dealer; when set it replaces ``next_dealer`` (rotation that depends on options, or
+    #: hands with several winning moments).  (Sichuan)
+    dealer_after: Optional[Callable[..., int]] = None
+    #: (ruleset) -> where a kong replacement comes from when no tail pool is kept:
+    #: ``tail`` (the wall's last tile, logged source "tail") or ``wall`` (the next tile).  (Guangdong)
+    replacement_source: Optional[Callable[[Ruleset], str]] = None
 
-    # -- claims -------------------------------------------------------------------
+    # -- the shared ground of the five new families (new-families.md §1); nothing calls them yet --
+    #: (ruleset, indicator kind) -> the wild kind a turned indicator names (the family's cycle:
+    #: the indicator itself, or the next kind in its suit).  None: wilds are preset (``wilds``).
+    wild_of: Optional[Callable[[Ruleset, int], int]] = None
+    #: (ruleset, table, seat, tile) -> :class:`DiscardVerdict`: whether the discard is dead
+    #: (opens no claim, no win chance) and the rule it breaks (a wild or 痞 tile the ruleset
+    #: forbids to discard, the forced discard, honour order).  None: every discard is plain.
+    discard_rule: Optional[Callable[..., DiscardVerdict]] = None
+    #: (ruleset, table) -> the seat that draws next where the family departs from "the seat
+    #: after the last discard" (end-of-wall turns: a draw-only 海底, an offered last tile), or
+    #: None to keep the usual turn.  None: turns always follow the last discard.
+    next_drawer: Optional[Callable[..., Optional[int]]] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimRules:
+    """Claims on a discard or a kong, what a hand could claim, and the pass rules
+    (catalogue group ``claims``; the passed-win codes are reported under ``wins``)."""
+
     #: claim -> rank; a higher rank takes a discard over a lower one (胡 > 杠 > 碰 > 吃).
     claim_rank: Mapping[str, int]
     #: (ruleset, n, seat, from_seat, discard, own tiles) -> violations of a chow.
@@ -266,20 +307,21 @@ class RuleFamily:
     added_kong_options: Callable[..., list[tuple[int, int]]]
     #: (kind of the kong event: kong_added / kong_exposed / kong_concealed) -> it can be robbed.
     can_rob: Callable[[str], bool]
-
-    # -- passing restrictions -------------------------------------------------------
     #: the claims whose pass bars that tile until the seat's own next draw or claim.
     tile_passes: tuple[str, ...]
     #: (book, seat, claim, tile, judge) -> the catalogue code of the pass rule a claim
     #: breaks, or None.  ``judge`` decides whether a win chance let go was legal.
     pass_violation: Callable[..., Optional[str]]
+    #: the pass rule needs the value of wins (``pass_violation`` gets ``value=``: (seat,
+    #: tile, kong_discard or None for the current discard) -> the capped fan of a legal win).  (Sichuan)
+    pass_values: bool = False
 
-    # -- wins and fans ----------------------------------------------------------------
-    #: (ruleset, concealed tiles with the winning tile, melds, ctx) -> the best reading.
-    score: Callable[..., Score]
-    #: (ruleset, concealed tiles, melds, ctx) -> every reading as (fan names, total, reading);
-    #: a hand read two ways may be logged with either reading of the highest total.
-    reading_fans: Callable[..., Any]
+
+@dataclass(frozen=True, kw_only=True)
+class WinRules:
+    """Whether a hand is complete, what it waits on, and whether a win is legal
+    (catalogue group ``wins``)."""
+
     #: (ruleset, counts, melds, plain) -> concealed counts (the winning tile included) +
     #: melds form a winning hand (fast, no fan); ``plain``: a wild kind won from another seat.
     is_winning: Callable[..., bool]
@@ -292,17 +334,57 @@ class RuleFamily:
     completes: Callable[..., bool]
     #: (ruleset, how, fan) -> the minimum fan a win of this kind needs is met.
     fan_enough: Callable[[Ruleset, str, int], bool]
+    #: (ruleset, concealed counts, melds, tile) -> a one-line name of a special wait
+    #: (单吊小鸡), or "" — for messages.
+    describe_wait: Callable[..., str]
+    #: (ruleset, concealed counts with the tile just drawn) -> a hand holding wild kinds
+    #: (the drawn tile included) is complete after the draw only where the wait entry
+    #: (``seat_waits``) of the hand before the draw allows one, as for a hand without
+    #: wilds, and where ``completes`` on that entry says a plain tile drawn completes it
+    #: (as the same tile from another seat); None: a hand holding a wild kind is always
+    #: judged in full after a draw, and ``completes`` never answers a draw.
+    drawn_within_waits: Optional[Callable[[Ruleset, Sequence[int]], bool]] = None
+    #: (ruleset, table, seat, how, tile, after_kong, kong_discard, winners) -> the WinContext
+    #: the family scores with (the table as it is before the win is applied).  (Guangdong)
+    win_context: Optional[Callable[..., WinContext]] = None
+    #: (ruleset, table, seat, how, first_turn) -> extra WinContext fields for a win, or None.  (Sichuan)
+    win_extras: Optional[Callable[..., Optional[dict]]] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScoringRules:
+    """Fans and points: the best reading of a hand and what one payer owes
+    (catalogue group ``scoring``: FAN_MISMATCH, POINTS_MISMATCH)."""
+
+    #: (ruleset, concealed tiles with the winning tile, melds, ctx) -> the best reading (:class:`Score`).
+    score: Callable[..., Score]
+    #: (ruleset, concealed tiles, melds, ctx) -> every reading as (fan names, total, reading);
+    #: a hand read two ways may be logged with either reading of the highest total.
+    reading_fans: Callable[..., Any]
     #: (fan, ruleset) -> points per payer (base × 2^min(fan, cap) in Qujing).
     points: Callable[[int, Ruleset], int]
     #: fan name -> value.
     fan_values: Mapping[str, int]
     #: fan name -> its Chinese name.
     fan_chinese: Mapping[str, str]
-    #: (ruleset, concealed counts, melds, tile) -> a one-line name of a special wait
-    #: (单吊小鸡), or "" — for messages.
-    describe_wait: Callable[..., str]
+    #: (ruleset, logged Winner, Score or None) -> the points one payer owes for the winner
+    #: *as logged* (POINTS_MISMATCH is step-wise: points against the logged fan).  (Guangdong)
+    winner_points: Optional[Callable[..., int]] = None
+    #: (ruleset, logged Winner, Score) -> the code a logged fan list that differs from every
+    #: best reading gets (FAN_MISMATCH, or a warning when only the names differ), or None.  (Guangdong)
+    fan_finding: Optional[Callable[..., Optional[str]]] = None
+    #: (ruleset, logged Winner, Score, HandFacts) -> {payer seat: the amount that payer owes the
+    #: winner} after the family's per-pair factors (dealer pairs, 连庄, caps), compared with the
+    #: logged ``Winner.payers`` (POINTS_MISMATCH per payer).  None: every payer owes
+    #: ``Winner.points`` (the shared ground of the five new families; nothing calls it yet).
+    payer_points: Optional[Callable[..., Mapping[int, int]]] = None
 
-    # -- settlement ---------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class SettlementRules:
+    """One hand's money and the game's points: the settlement, how transfers are compared,
+    bets, the room's start and end (catalogue group ``scoring``: TRANSFER_MISMATCH and the rest)."""
+
     #: (ruleset, received, bets) -> bets and tallies the settlement needs, from the table's
     #: neutral facts (tiles each seat received from the wall, bets placed).
     hand_facts: Callable[..., HandFacts]
@@ -313,8 +395,8 @@ class RuleFamily:
     #: groups of transfer reasons compared together, with the code a mismatch gets
     #: (the robbed-kong group's code is chosen by ``how`` in ``transfer_code``).
     transfer_groups: tuple[tuple[tuple[str, ...], str], ...]
-    #: (how, group code) -> the code a mismatch in that group reports.
-    transfer_code: Callable[[Optional[str], str], str]
+    #: (how, group code, expected, actual) -> the code a mismatch in that group reports.
+    transfer_code: Callable[..., str]
     #: reasons compared as per-seat nets rather than payer/payee pairs (点鸡), with their code.
     net_reasons: tuple[tuple[str, ...], str]
     #: (ruleset, bet, placed_before, dealt) -> violation of a pig bet (养猪).
@@ -325,75 +407,88 @@ class RuleFamily:
     check_room: Callable[..., list[Violation]]
     #: (ruleset, scores) -> the game must end now (敲锣 at 0).
     game_over: Callable[[Ruleset, Sequence[int]], bool]
+    #: (ruleset, table, HandWon or None) -> the settlement's facts read from the table
+    #: (when set, asked instead of ``hand_facts``).  (Guangdong)
+    table_facts: Optional[Callable[..., HandFacts]] = None
+    #: whether the order of a discard's winners' payments is a rule (MULTI_WIN_ORDER): Qujing
+    #: pays them in seat order from the discarder's next seat; Guangdong compares transfers
+    #: as sums only (guangdong.md §8.7: "the order of payments is not a finding").
+    payment_order: bool = True
 
-    # -- between hands and billing ----------------------------------------------------------
-    #: (creator) -> the first hand's dealer.
-    first_dealer: Callable[[int], int]
-    #: (dealer, winners, how, from_seat) -> the next hand's dealer.
-    next_dealer: Callable[..., int]
+
+@dataclass(frozen=True, kw_only=True)
+class BillingRules:
+    """The room's fee: what is charged or refunded, and when (catalogue group ``billing``)."""
+
     #: (billing, creator, fee, seats_opened, seats_now) -> events due at the first settlement.
     fees_at_first_settlement: Callable[..., list[FeeEvent]]
     #: (billing, creator, fee, already_charged) -> events due at a 4→3 change.
     fees_at_resize: Callable[..., list[FeeEvent]]
 
-    # -- pieces the Sichuan family added (defaults: the families before it need none) -------
+
+@dataclass(frozen=True, kw_only=True)
+class OwnRules:
+    """The family's own checks beside the walker's: a per-hand memory, the event types it
+    watches and its rules on rare events.  All optional (Qujing needs none)."""
+
     #: (ruleset, n, dealer) -> the family's memory of one hand (its own rules and money
-    #: moments), or None; the walker keeps it as ``AuditContext.hand_book``.
+    #: moments), or None; the walker keeps it as ``AuditContext.hand_book``.  (Sichuan)
     hand_book: Optional[Callable[..., Any]] = None
     #: the event types the family watches with ``observe`` (nothing else is slowed down);
-    #: ``data["observe_after"]`` narrows the types also observed after their handler.
+    #: ``RuleFamily.data["observe_after"]`` narrows the types also observed after their handler.
     observes: frozenset = frozenset()
     #: (ruleset, table, event, book, ctx, after) -> [(seat, Violation)]: the family's own
     #: checks of a watched event, on the table before it applies (``after`` False) and after
     #: its handler ran (``after`` True); ``ctx`` answers ``legal_win_on``, ``barred``,
     #: ``won_scores`` and the other AuditContext questions.
     observe: Optional[Callable[..., list]] = None
-    #: (ruleset, table, seat, how, first_turn) -> extra WinContext fields for a win, or None.
-    win_extras: Optional[Callable[..., Optional[dict]]] = None
-    #: (ruleset, dealer, first winning moment (seats, how, from_seat) or None) -> the next
-    #: dealer; when set it replaces ``next_dealer`` (rotation that depends on options, or
-    #: hands with several winning moments).
-    dealer_after: Optional[Callable[..., int]] = None
-    #: the pass rule needs the value of wins (``pass_violation`` gets ``value=``: (seat,
-    #: tile, kong_discard or None for the current discard) -> the capped fan of a legal win).
-    pass_values: bool = False
-    # -- pieces the Guangdong family added (None: the family needs none; Qujing answers each) --
-    #: (ruleset, table, seat, how, tile, after_kong, kong_discard, winners) -> the WinContext
-    #: the family scores with (the table as it is before the win is applied).
-    win_context: Optional[Callable[..., WinContext]] = None
-    #: (ruleset, logged Winner, Score or None) -> the points one payer owes for the winner
-    #: *as logged* (POINTS_MISMATCH is step-wise: points against the logged fan).
-    winner_points: Optional[Callable[..., int]] = None
-    #: (ruleset, logged Winner, Score) -> the code a logged fan list that differs from every
-    #: best reading gets (FAN_MISMATCH, or a warning when only the names differ), or None.
-    fan_finding: Optional[Callable[..., Optional[str]]] = None
-    #: (ruleset, table, HandWon or None) -> the settlement's facts read from the table.
-    table_facts: Optional[Callable[..., HandFacts]] = None
-    #: (ruleset) -> where a kong replacement comes from when no tail pool is kept:
-    #: ``tail`` (the wall's last tile, logged source "tail") or ``wall`` (the next tile).
-    replacement_source: Optional[Callable[[Ruleset], str]] = None
     #: (ruleset, table, event) -> violations of the family's own rules on a rare event
-    #: (a claim, a kong, a hand's start), judged on the table before the event applies.
+    #: (a claim, a kong, a hand's start), judged on the table before the event applies.  (Guangdong)
     event_checks: Optional[Callable[..., list[Violation]]] = None
-    #: (ruleset, concealed counts with the tile just drawn) -> a hand holding wild kinds
-    #: (the drawn tile included) is complete after the draw only where the wait entry
-    #: (``seat_waits``) of the hand before the draw allows one, as for a hand without
-    #: wilds, and where ``completes`` on that entry says a plain tile drawn completes it
-    #: (as the same tile from another seat); None: a hand holding a wild kind is always
-    #: judged in full after a draw, and ``completes`` never answers a draw.
-    drawn_within_waits: Optional[Callable[[Ruleset, Sequence[int]], bool]] = None
-    #: whether the order of a discard's winners' payments is a rule (MULTI_WIN_ORDER): Qujing
-    #: pays them in seat order from the discarder's next seat; Guangdong compares transfers
-    #: as sums only (guangdong.md §8.7: "the order of payments is not a finding").
-    payment_order: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleFamily:
+    """Everything that differs between rulesets, as data and named functions, in the
+    catalogue's groups: :class:`TableRules`, :class:`ClaimRules`, :class:`WinRules`,
+    :class:`ScoringRules`, :class:`SettlementRules`, :class:`BillingRules` and the
+    family's :class:`OwnRules`.
+
+    The Qujing implementation is :data:`audits.rules.qujing.QUJING`.  A variant is
+    ``dataclasses.replace(F, wins=replace(F.wins, fan_enough=...))``, or shorter
+    :func:`variant` ``(F, wins={"fan_enough": ...})``.
+    """
+
+    name: str
+    table: TableRules
+    claims: ClaimRules
+    wins: WinRules
+    scoring: ScoringRules
+    settlement: SettlementRules
+    billing: BillingRules
+    own: OwnRules = OwnRules()
     #: the catalogue codes of rules every family has in its own words:
     #: ``below_min_fan`` (a win without the fan its kind needs), ``rob_kong_exposed`` /
     #: ``rob_kong_concealed`` (a robbing of a kong that cannot be robbed).
     codes: Mapping[str, str] = field(default_factory=dict)
-
     #: Free-form data a family's own functions share (documented by the family).
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
-__all__ = ["Claim", "FeeEvent", "HandFacts", "Meld", "PassBook", "RuleFamily", "Score", "Settlement",
-           "Violation", "WinContext", "WinHow", "WinJudge"]
+#: The parts of a :class:`RuleFamily`, by field name.
+PARTS: tuple[str, ...] = ("table", "claims", "wins", "scoring", "settlement", "billing", "own")
+
+
+def variant(family: RuleFamily, **changes: Any) -> RuleFamily:
+    """A copy of ``family`` with some hooks swapped: a part's name takes a mapping of the
+    fields to change in that part (``wins={"fan_enough": f}``) or a whole part; any other
+    keyword (``name``, ``codes``, ``data``) replaces that field."""
+    for part in PARTS:
+        if isinstance(changes.get(part), Mapping):
+            changes[part] = replace(getattr(family, part), **changes[part])
+    return replace(family, **changes)
+
+
+__all__ = ["BillingRules", "Claim", "ClaimRules", "DiscardVerdict", "FeeEvent", "HandFacts", "Meld", "OwnRules",
+           "PARTS", "PassBook", "RuleFamily", "Score", "ScoringRules", "Settlement", "SettlementRules", "TableRules",
+           "Violation", "WinContext", "WinHow", "WinJudge", "WinRules", "variant"]

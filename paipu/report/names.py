@@ -99,6 +99,9 @@ FAN_ENGLISH: dict[str, str] = {
     "jiulian": "nine gates", "shisanyao": "thirteen orphans", "qidui": "seven pairs",
     "haidi": "win on the last tile", "qianggang": "robbing a kong", "yipao_sanxiang": "three winners on one discard",
     "tianhe": "heavenly hand", "dihe": "earthly hand", "renhe": "human hand",
+    # the new families' shared names (new-families.md §3)
+    "jiangyise": "all 2-5-8", "shisanlan": "thirteen unconnected", "yinghu": "win without wilds",
+    "ruanhu": "win with wilds",
 }
 
 #: Seat winds, by distance from the dealer.
@@ -123,13 +126,30 @@ RULE_NAMES.update({
     "END_CHECK_MISMATCH": ("查花猪查大叫错误", "wrong 查花猪 / 查大叫 / 退税"),
 })
 
+# the new families' shared codes (shared/design/new-families.md §2)
+RULE_NAMES.update({
+    "WILD_INDICATOR_MISSING": ("未翻牌定赖", "no wild indicator turned, or more than one"),
+    "WILD_KIND_MISMATCH": ("赖子牌不对", "a wild kind that does not follow from the indicator"),
+    "SPECIAL_TILE_DISCARDED": ("打出不可打的牌", "a wild or 痞 tile discarded where it may not be"),
+    "CLAIM_SPECIAL_TILE": ("赖子/痞子入副露", "a wild or 痞 tile in a chow, pong or kong"),
+    "CLAIM_ON_DEAD_DISCARD": ("吃碰胡死牌", "a claim or win on a dead discard"),
+    "SET_ASIDE_INVALID": ("补花/单张杠错误", "a tile set aside that may not be"),
+    "SEA_BOTTOM_ORDER": ("海底顺序错误", "the end-of-wall turns out of order"),
+    "WIN_PAIR_NOT_258": ("将不是二五八", "a win without the 2-5-8 pair it needs"),
+})
+
 #: How a hand was won.
 HOW = {"self_draw": "自摸 self-draw", "discard": "点炮 on a discard", "robbed_kong": "抢杠 robbing a kong"}
 
 #: Transfer reasons.
 REASONS = {"win": "win", "qianggang": "抢杠 包三家", "yangzhu": "养猪 pig bet", "dianji": "点鸡 chickens",
            "kong": "刮风下雨 kong", "zhuanyi": "呼叫转移", "huazhu": "查花猪", "dajiao": "查大叫", "tuishui": "退税",
-           "bao_gangkai": "杠上开花包杠", "bao_special": "大四喜/大三元 包自摸", "bao_luodi": "12张落地 包自摸"}
+           "bao_gangkai": "杠上开花包杠", "bao_special": "大四喜/大三元 包自摸", "bao_luodi": "12张落地 包自摸",
+           # the new families' reasons (new-families.md §1)
+           "qishou": "起手胡 opening win", "bird": "抓鸟 birds", "dealer": "庄家 dealer's part",
+           "caishen": "财神钱", "flower": "花钱 flower money", "genpai": "跟牌",
+           "bao_sandao": "包三道", "bao_gang": "包杠", "bao_haidi": "包海底", "bao_sanpu": "包三铺",
+           "bao_quanqiuren": "包全求人"}
 
 #: Claims.
 CLAIMS = {"win": "胡 win", "kong": "杠 kong", "pong": "碰 pong", "chow": "吃 chow"}

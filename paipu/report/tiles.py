@@ -16,6 +16,7 @@ _FONT = "font-family=\"'Noto Sans CJK SC','Source Han Sans SC','PingFang SC','Mi
         "'WenQuanYi Zen Hei',sans-serif\""
 _NUMERALS = "一二三四五六七八九"
 _HONOURS = "东南西北白发中"
+_FLOWERS = "春夏秋冬梅兰菊竹"
 
 # dot positions for 筒 (1–9), in a 30×40 face
 _DOTS = {
@@ -95,6 +96,8 @@ def tile_body(name: str) -> str:
         body += _dots(n)
     elif suit == "s":
         body += _chicken() if n == 1 else _sticks(n)
+    elif suit == "f":  # a flower (1f..8f = 春夏秋冬梅兰菊竹)
+        body += _text(15, 27, _FLOWERS[n - 1], 18, "#2e7d32")
     elif n == 5:  # 白板: a blue frame
         body += '<rect x="6" y="7" width="18" height="26" rx="2" fill="none" stroke="#1d5fa8" stroke-width="2"/>'
     else:

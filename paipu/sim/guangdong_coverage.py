@@ -70,8 +70,8 @@ def special_room(name: str) -> Scene:
     table = r.table
     tiles = [k for k in range(34) for _ in range(table.hands[1][k])]
     from schema.tiles import TILE_INDEX
-    wc = fam.win_context(rules, table, 1, "self_draw", TILE_INDEX[tile], False, False, 1)
-    sc = fam.score(rules, tiles, table.melds[1], wc)
+    wc = fam.wins.win_context(rules, table, 1, "self_draw", TILE_INDEX[tile], False, False, 1)
+    sc = fam.scoring.score(rules, tiles, table.melds[1], wc)
     s.win([(1, sc.fans, sc.fan, sc.points)], "self_draw", tile)
     s.settle([((1 + k) % 4, 1, sc.points, "win") for k in (1, 2, 3)])
     s.close()

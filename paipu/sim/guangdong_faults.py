@@ -49,9 +49,9 @@ def _settlement(table, won: ev.HandWon, transfers: Optional[list]) -> tuple[ev.H
     points, or ``transfers`` paid as given; with the scores after it."""
     if transfers is None:
         fam = family_of(table.ruleset)
-        facts = fam.table_facts(table.ruleset, table, won)
-        settled = fam.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in won.winners], won.how,
-                             won.from_seat, facts)
+        facts = fam.settlement.table_facts(table.ruleset, table, won)
+        settled = fam.settlement.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in won.winners],
+                                        won.how, won.from_seat, facts)
         transfers, scores = settled.transfers, settled.scores
     else:
         scores = list(table.scores)
@@ -70,8 +70,8 @@ def _score_of(ctx: _Ctx, i: int, seat: int):
     tile = _T[e.tile]
     tiles = [k for k in range(34) for _ in range(t.hands[seat][k])] + ([tile] if e.how != "self_draw" else [])
     after_kong = e.how == "self_draw" and bool(t.turn_kongs)
-    wc = fam.win_context(t.ruleset, t, seat, e.how, tile, after_kong, False, len(e.winners))
-    return fam.score(t.ruleset, tiles, t.melds[seat], wc)
+    wc = fam.wins.win_context(t.ruleset, t, seat, e.how, tile, after_kong, False, len(e.winners))
+    return fam.scoring.score(t.ruleset, tiles, t.melds[seat], wc)
 
 
 def _rewinner(ctx: _Ctx, i: int, fans: list, fan: int) -> tuple[list, int]:
@@ -83,7 +83,7 @@ def _rewinner(ctx: _Ctx, i: int, fans: list, fan: int) -> tuple[list, int]:
     w = e.winners[0]
     sc = _score_of(ctx, i, w.seat)
     new = msgspec.structs.replace(w, fans=fans, fan=fan)
-    new = msgspec.structs.replace(new, points=fam.winner_points(rules, new, sc))
+    new = msgspec.structs.replace(new, points=fam.scoring.winner_points(rules, new, sc))
     return _settle_after(ctx, i, msgspec.structs.replace(e, winners=[new, *e.winners[1:]]))
 
 
@@ -154,9 +154,9 @@ def f_kong_payment_undue(ctx: _Ctx):
     table = r.table
     r.apply(msgspec.structs.replace(e, seq=table.seq + 1))
     fam = family_of(table.ruleset)
-    facts = fam.table_facts(table.ruleset, table, e)
-    due = fam.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in e.winners], e.how,
-                     e.from_seat, facts).transfers
+    facts = fam.settlement.table_facts(table.ruleset, table, e)
+    due = fam.settlement.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in e.winners], e.how,
+                                e.from_seat, facts).transfers
     w = e.winners[0].seat
     payer = (w + 1 + ctx.rng.randrange(3)) % 4
     return _settle_after(ctx, i, e, [*due, ev.Transfer(payer=payer, payee=w, amount=table.ruleset.base, reason="kong")])
@@ -223,7 +223,7 @@ def f_claim_on_last_discard(ctx: _Ctx):
             if table.hands[s][t] >= 2:
                 cands.append((j, _mk(ev.Ponged, d, seat=s, from_seat=d.seat, tile=d.tile, tiles=[d.tile, d.tile])))
                 break
-            chows = fam.chow_options(table.ruleset, table.hands[s], t, s, d.seat)
+            chows = fam.claims.chow_options(table.ruleset, table.hands[s], t, s, d.seat)
             if chows:
                 own = [TILE_NAMES[x] for x in chows[0]]
                 cands.append((j, _mk(ev.Chowed, d, seat=s, from_seat=d.seat, tile=d.tile, tiles=own)))
@@ -274,7 +274,7 @@ def f_win_during_louhe(ctx: _Ctx):
         fam = family_of(table.ruleset)
         for k in (2, 3):
             s = (a.seat + k) % 4
-            waits = [w for w in fam.waits(table.ruleset, table.hands[s], table.melds[s]) if _unseen(table, w) >= 2]
+            waits = [w for w in fam.wins.waits(table.ruleset, table.hands[s], table.melds[s]) if _unseen(table, w) >= 2]
             if waits:
                 cands.append((i, s, waits[0]))
                 break
@@ -291,17 +291,17 @@ def f_win_during_louhe(ctx: _Ctx):
     table = r.table
     fam = family_of(table.ruleset)
     tiles = [k for k in range(34) for _ in range(table.hands[s][k])] + [w]
-    wc = fam.win_context(table.ruleset, table, s, "discard", w, False, False, 1)
-    sc = fam.score(table.ruleset, tiles, table.melds[s], wc)
-    if not (sc.complete and fam.fan_enough(table.ruleset, "discard", sc.capped)):
+    wc = fam.wins.win_context(table.ruleset, table, s, "discard", w, False, False, 1)
+    sc = fam.scoring.score(table.ruleset, tiles, table.melds[s], wc)
+    if not (sc.complete and fam.wins.fan_enough(table.ruleset, "discard", sc.capped)):
         raise NotApplicable("the win let go would not be legal (起和番)")
     decl = _mk(ev.ClaimDeclared, x2, seat=s, claim="win")
     won = _mk(ev.HandWon, decl, winners=[ev.Winner(seat=s, fans=sc.fans, fan=sc.fan, points=sc.points)],
               how="discard", tile=tile, from_seat=c.seat)
     r.apply(msgspec.structs.replace(decl, seq=r.table.seq + 1))
     r.apply(msgspec.structs.replace(won, seq=r.table.seq + 1))
-    facts = fam.table_facts(table.ruleset, table, won)
-    settled = fam.settle(table.ruleset, list(table.scores), [(s, sc.points)], "discard", c.seat, facts)
+    facts = fam.settlement.table_facts(table.ruleset, table, won)
+    settled = fam.settlement.settle(table.ruleset, list(table.scores), [(s, sc.points)], "discard", c.seat, facts)
     st = _mk(ev.HandSettled, won, transfers=settled.transfers, scores=settled.scores)
     return _cut(ctx, i, [d1, x1, d2, x2, decl, won, st, *_first_fee(ctx, i)], i + 5, settled.scores)
 
@@ -322,7 +322,7 @@ def _drawn_win(ctx: _Ctx, test) -> tuple[int, "ev.TileDrawn", ev.HandWon, object
         if table.wall is not None or table.phase not in ("draw", "replacement") or not test(table, e.seat):
             continue
         fam = family_of(table.ruleset)
-        waits = [w for w in fam.waits(table.ruleset, table.hands[e.seat], table.melds[e.seat])
+        waits = [w for w in fam.wins.waits(table.ruleset, table.hands[e.seat], table.melds[e.seat])
                  if _unseen(table, w) >= 1]
         if waits:
             cands.append((i, e.seat, waits))
@@ -336,9 +336,9 @@ def _drawn_win(ctx: _Ctx, test) -> tuple[int, "ev.TileDrawn", ev.HandWon, object
     table = r.table
     fam = family_of(table.ruleset)
     tiles = [k for k in range(34) for _ in range(table.hands[seat][k])]
-    wc = fam.win_context(table.ruleset, table, seat, "self_draw", w, bool(table.turn_kongs), False, 1)
-    sc = fam.score(table.ruleset, tiles, table.melds[seat], wc)
-    if not (sc.complete and fam.fan_enough(table.ruleset, "self_draw", sc.capped)):
+    wc = fam.wins.win_context(table.ruleset, table, seat, "self_draw", w, bool(table.turn_kongs), False, 1)
+    sc = fam.scoring.score(table.ruleset, tiles, table.melds[seat], wc)
+    if not (sc.complete and fam.wins.fan_enough(table.ruleset, "self_draw", sc.capped)):
         raise NotApplicable("the win would not be legal")
     won = _mk(ev.HandWon, d, winners=[ev.Winner(seat=seat, fans=sc.fans, fan=sc.fan, points=sc.points)],
               how="self_draw", tile=TILE_NAMES[w], from_seat=None)
@@ -374,7 +374,7 @@ def f_floor_missing(ctx: _Ctx):
 
 def _liable(r, won):
     fam = family_of(r.table.ruleset)
-    return fam.table_facts(r.table.ruleset, r.table, won).extra.liable.get(won.winners[0].seat)
+    return fam.settlement.table_facts(r.table.ruleset, r.table, won).extra.liable.get(won.winners[0].seat)
 
 
 def f_bao_wrong_payer(ctx: _Ctx):
@@ -477,16 +477,16 @@ def f_tianhe_after_concealed_kong(ctx: _Ctx):
     table = r.table
     fam = family_of(table.ruleset)
     tiles = [k for k in range(34) for _ in range(table.hands[dealer][k])]
-    wc = fam.win_context(table.ruleset, table, dealer, "self_draw", repl, True, False, 1)
-    sc = fam.score(table.ruleset, tiles, table.melds[dealer], wc)
-    if not (sc.complete and fam.fan_enough(table.ruleset, "self_draw", sc.capped)) or "tianhe" in sc.fans:
+    wc = fam.wins.win_context(table.ruleset, table, dealer, "self_draw", repl, True, False, 1)
+    sc = fam.scoring.score(table.ruleset, tiles, table.melds[dealer], wc)
+    if not (sc.complete and fam.wins.fan_enough(table.ruleset, "self_draw", sc.capped)) or "tianhe" in sc.fans:
         raise NotApplicable("the arranged hand does not win")
-    points = fam.points(6, table.ruleset)
+    points = fam.scoring.points(6, table.ruleset)
     won = _mk(ev.HandWon, repl_draw, winners=[ev.Winner(seat=dealer, fans=["tianhe"], fan=6, points=points)],
               how="self_draw", tile=TILE_NAMES[repl], from_seat=None)
     r.apply(msgspec.structs.replace(won, seq=r.table.seq + 1))
-    facts = fam.table_facts(table.ruleset, table, won)
-    settled = fam.settle(table.ruleset, list(table.scores), [(dealer, points)], "self_draw", None, facts)
+    facts = fam.settlement.table_facts(table.ruleset, table, won)
+    settled = fam.settlement.settle(table.ruleset, list(table.scores), [(dealer, points)], "self_draw", None, facts)
     st = _mk(ev.HandSettled, won, transfers=settled.transfers, scores=settled.scores)
     return _cut(ctx, i, [dealt, kong, repl_draw, won, st, *_first_fee(ctx, i)], i + 3, settled.scores)
 
@@ -546,7 +546,7 @@ def f_dealer_passed_after_multi_win(ctx: _Ctx):
         dealer = table.dealer
         if a.seat == dealer:
             continue
-        mine = set(fam.waits(table.ruleset, table.hands[dealer], table.melds[dealer]))
+        mine = set(fam.wins.waits(table.ruleset, table.hands[dealer], table.melds[dealer]))
         if not mine:
             continue
         any_discard = table.ruleset.louhe_scope == "any_discard"
@@ -554,7 +554,7 @@ def f_dealer_passed_after_multi_win(ctx: _Ctx):
             s = (a.seat + k) % 4
             if s == dealer:
                 continue
-            theirs = fam.waits(table.ruleset, table.hands[s], table.melds[s])
+            theirs = fam.wins.waits(table.ruleset, table.hands[s], table.melds[s])
             # no 漏和: nothing either winner waits on (under same_tile: the tile) was thrown
             # since its own last draw or call
             thrown = {TILE_INDEX[x] for x in _thrown_since(ev_, i, (dealer, s))}
@@ -587,18 +587,18 @@ def f_dealer_passed_after_multi_win(ctx: _Ctx):
     winners = []
     for s in order:
         tiles = [k for k in range(34) for _ in range(table.hands[s][k])] + [w]
-        wc = fam.win_context(table.ruleset, table, s, "discard", w, False, False, 2)
-        sc = fam.score(table.ruleset, tiles, table.melds[s], wc)
-        if not (sc.complete and fam.fan_enough(table.ruleset, "discard", sc.capped)):
+        wc = fam.wins.win_context(table.ruleset, table, s, "discard", w, False, False, 2)
+        sc = fam.scoring.score(table.ruleset, tiles, table.melds[s], wc)
+        if not (sc.complete and fam.wins.fan_enough(table.ruleset, "discard", sc.capped)):
             raise NotApplicable("a win would not be legal")
         winners.append(ev.Winner(seat=s, fans=sc.fans, fan=sc.fan, points=sc.points))
     decls = [_mk(ev.ClaimDeclared, x1, seat=s, claim="win") for s in order]
     won = _mk(ev.HandWon, x1, winners=winners, how="discard", tile=tile, from_seat=a.seat)
     for x in (*decls, won):
         r.apply(msgspec.structs.replace(x, seq=r.table.seq + 1))
-    facts = fam.table_facts(table.ruleset, table, won)
-    settled = fam.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in winners], "discard",
-                         a.seat, facts)
+    facts = fam.settlement.table_facts(table.ruleset, table, won)
+    settled = fam.settlement.settle(table.ruleset, list(table.scores), [(x.seat, x.points) for x in winners],
+                                    "discard", a.seat, facts)
     st = _mk(ev.HandSettled, won, transfers=settled.transfers, scores=settled.scores)
     fees = _first_fee(ctx, i)
     start = _mk(ev.HandStarted, st, hand=table.hand + 1, dealer=(dealer + 1) % 4)

@@ -54,8 +54,8 @@ def _settle_events(r: Replayer, like: ev.Event, winners: list[tuple[int, int]], 
     """The hand's settlement as the family makes it from the table (bets, 点鸡 tallies)."""
     table = r.table
     family = _family(r)
-    facts = family.hand_facts(table.ruleset, table.received, table.bets)
-    settled = family.settle(table.ruleset, list(table.scores), winners, how, from_seat, facts)
+    facts = family.settlement.hand_facts(table.ruleset, table.received, table.bets)
+    settled = family.settlement.settle(table.ruleset, list(table.scores), winners, how, from_seat, facts)
     return _mk(ev.HandSettled, like, transfers=settled.transfers, scores=settled.scores), settled.scores
 
 
@@ -64,7 +64,7 @@ def _win_at(ctx: _Ctx, i: int, seat: int, fans: list[str], fan: int, points: Opt
     """Rewrite: after discard i, ``seat`` declares and wins on it; settle; close."""
     d = ctx.events[i]
     r = ctx.before(i + 1)
-    pts = _family(r).points(fan, r.table.ruleset) if points is None else points
+    pts = _family(r).scoring.points(fan, r.table.ruleset) if points is None else points
     decl = _mk(ev.ClaimDeclared, d, seat=seat, claim="win")
     won = _mk(ev.HandWon, d, winners=[ev.Winner(seat=seat, fans=fans, fan=fan, points=pts)], how="discard",
               tile=d.tile, from_seat=d.seat)
@@ -87,7 +87,7 @@ def _counts(r: Replayer, s: int) -> list[int]:
 
 
 def _wild(r: Replayer) -> frozenset[int]:
-    return _family(r).wild_kinds(r.table.ruleset)
+    return _family(r).table.wild_kinds(r.table.ruleset)
 
 
 def _score(r: Replayer, s: int, t: int, how: str, kong_discard: bool = False) -> Score:
@@ -97,7 +97,7 @@ def _score(r: Replayer, s: int, t: int, how: str, kong_discard: bool = False) ->
     tiles = tiles_of(table.hands[s])
     if how != "self_draw":
         tiles.append(t)
-    return _family(r).score(table.ruleset, tiles, table.melds[s], WinContext(how, t, kong_discard=kong_discard))
+    return _family(r).scoring.score(table.ruleset, tiles, table.melds[s], WinContext(how, t, kong_discard=kong_discard))
 
 
 def _quick_complete(r: Replayer, s: int, t: int) -> bool:
@@ -106,7 +106,7 @@ def _quick_complete(r: Replayer, s: int, t: int) -> bool:
     table = r.table
     counts = list(table.hands[s])
     counts[t] += 1
-    return _family(r).is_winning(table.ruleset, counts, table.melds[s], t)
+    return _family(r).wins.is_winning(table.ruleset, counts, table.melds[s], t)
 
 
 # ---------------------------------------------------------------------------
@@ -154,11 +154,11 @@ def _claim_codes(r: Replayer, e: ev.Event, rules: Optional[Ruleset] = None) -> l
     t = _T[e.tile]
     own = [_T[x] for x in e.tiles]
     if type(e) is ev.Chowed:
-        found = family.check_chow(rules, len(r.table.players), e.seat, e.from_seat, t, own)
+        found = family.claims.check_chow(rules, len(r.table.players), e.seat, e.from_seat, t, own)
     elif type(e) is ev.Ponged:
-        found = family.check_pong(rules, e.seat, e.from_seat, t, own)
+        found = family.claims.check_pong(rules, e.seat, e.from_seat, t, own)
     else:
-        found = family.check_exposed_kong(rules, e.seat, e.from_seat, _T[e.kind], t, own)
+        found = family.claims.check_exposed_kong(rules, e.seat, e.from_seat, _T[e.kind], t, own)
     return [v.code for v in found]
 
 
@@ -255,11 +255,11 @@ def f_claim_own_discard(ctx: _Ctx):
         r.apply(msgspec.structs.replace(disc, seq=r.table.seq + 1))
         family, rules = _family(r), r.table.ruleset
         left = _counts(r, d)
-        kongs = family.exposed_kong_options(rules, left, t)
+        kongs = family.claims.exposed_kong_options(rules, left, t)
         if kongs and ctx.rng.random() < 0.5:
             claim = _proto(ev.KongExposed, seat=d, from_seat=d, kind=_N[t], tile=_N[t],
                            tiles=[_N[x] for x in kongs[0]])
-        elif family.could_pong(rules, left, t):
+        elif family.claims.could_pong(rules, left, t):
             claim = _proto(ev.Ponged, seat=d, from_seat=d, tile=_N[t], tiles=[_N[t], _N[t]])
         else:
             continue
@@ -270,7 +270,7 @@ def f_claim_own_discard(ctx: _Ctx):
 
 def f_priority(ctx: _Ctx):
     """A seat passed a higher claim it could make; the log says it declared it, yet the lower claim won."""
-    rank = _family(ctx.before(1)).claim_rank
+    rank = _family(ctx.before(1)).claims.claim_rank
     cands = []
     for i, e in enumerate(ctx.events):
         if type(e) in (ev.Ponged, ev.Chowed, ev.KongExposed):
@@ -307,7 +307,7 @@ def _guoshou(ctx: _Ctx, kind: str) -> tuple[Events, int]:
         d, t = ctx.events[k].seat, _T[ctx.events[k].tile]
         drawer = e.seat
         family, rules, wild = _family(r), r.table.ruleset, _wild(r)
-        could = family.could_pong if kind == "pong" else family.could_kong
+        could = family.claims.could_pong if kind == "pong" else family.claims.could_kong
         for s in range(len(r.table.players)):
             if s in (d, drawer):
                 continue
@@ -321,7 +321,7 @@ def _guoshou(ctx: _Ctx, kind: str) -> tuple[Events, int]:
     if kind == "pong":
         claim = _mk(ev.Ponged, e, seat=s, from_seat=drawer, tile=_N[t], tiles=[_N[t], _N[t]])
     else:
-        own = _family(r).exposed_kong_options(r.table.ruleset, r.table.hands[s], t)[0]
+        own = _family(r).claims.exposed_kong_options(r.table.ruleset, r.table.hands[s], t)[0]
         claim = _mk(ev.KongExposed, e, seat=s, from_seat=drawer, kind=_N[t], tile=_N[t], tiles=[_N[x] for x in own])
     return _cut(ctx, i + 1, [disc, claim], i + 2)
 
@@ -350,7 +350,7 @@ def _logged_passes(ctx: _Ctx, upto: int) -> PassBook:
     before it (a ``ClaimPassed`` after a discard, or after an added kong for a rob)."""
     start = max(k for k in range(upto + 1) if type(ctx.events[k]) is ev.HandStarted)
     r = ctx.before(1)
-    book = PassBook(len(ctx.before(start + 1).table.players), _family(r).tile_passes)
+    book = PassBook(len(ctx.before(start + 1).table.players), _family(r).claims.tile_passes)
     open_to: Optional[tuple[int, bool]] = None  # (tile, kong_discard) open to claims
     robbable = False
     for k in range(start, upto):
@@ -379,7 +379,7 @@ def _pass_code(r: Replayer, book: PassBook, seat: int, tile: int) -> Optional[st
     (a win chance counts when the family scores it a legal discard win)."""
     def judge(s: int, t: int, kong_discard: bool) -> bool:
         return _score(r, s, t, "discard", kong_discard).wins
-    return _family(r).pass_violation(book, seat, "win", tile, judge)
+    return _family(r).claims.pass_violation(book, seat, "win", tile, judge)
 
 
 def f_incomplete_win(ctx: _Ctx):
@@ -528,8 +528,8 @@ def _rob_sites(ctx: _Ctx) -> list[tuple[int, int, int, list[int]]]:
         table = r.table
         family, rules = _family(r), table.ruleset
         x = e.seat
-        if not family.can_rob("kong_added") or not table.tail or \
-                family.remaining(rules, table.undrawn - 1, len(table.tail)) < family.reserve(rules, sum(table.kongs)):
+        if not family.claims.can_rob("kong_added") or not table.tail or \
+                family.table.remaining(rules, table.undrawn - 1, len(table.tail)) < family.table.reserve(rules, sum(table.kongs)):
             continue
         wild = _wild(r)
         for m in table.melds[x]:
@@ -558,7 +558,7 @@ def _rob(ctx: _Ctx, i: int, redraw: _Redraw, robber: int, adder: int, kind: int,
     for e in _renumber(body):
         r.apply(e)
     family, rules = _family(r), r.table.ruleset
-    if (kind, kind) not in family.added_kong_options(rules, r.table.hands[adder], r.table.melds[adder]):
+    if (kind, kind) not in family.claims.added_kong_options(rules, r.table.hands[adder], r.table.melds[adder]):
         return None
     body.append(_mk(ev.KongAdded, draw, seat=adder, kind=_N[kind], tile=_N[kind]))
     r.apply(msgspec.structs.replace(body[-1], seq=r.table.seq + 1))
@@ -734,7 +734,7 @@ def f_wrong_fan(ctx: _Ctx):
     fans = [f for f in w0.fans if f != "dihu"] + [extra]
     fan = w0.fan + 1
     rules = ctx.before(1).table.ruleset
-    w1 = ev.Winner(seat=w0.seat, fans=fans, fan=fan, points=_family(ctx.before(1)).points(fan, rules))
+    w1 = ev.Winner(seat=w0.seat, fans=fans, fan=fan, points=_family(ctx.before(1)).scoring.points(fan, rules))
     return _resettle(ctx, i, msgspec.structs.replace(won, winners=[w1, *won.winners[1:]]))
 
 
@@ -815,7 +815,7 @@ def _planted_multi_win(ctx: _Ctx) -> tuple[Events, int]:
         family, rules, wild = _family(r), table.ruleset, _wild(r)
         n = len(table.players)
         order = [(d + k) % n for k in range(1, n)]
-        waits = {s: set(family.waits(rules, table.hands[s], table.melds[s])) for s in order}
+        waits = {s: set(family.wins.waits(rules, table.hands[s], table.melds[s])) for s in order}
         shared = sorted(u for u in range(NUM_KINDS) if u not in wild and sum(u in waits[s] for s in order) >= 2)
         prev = ctx.events[j - 1]
         drew = type(prev) is ev.TileDrawn and prev.source == "wall" and prev.seat == d
@@ -898,13 +898,13 @@ def f_below_zero(ctx: _Ctx):
         won = next((x for x in reversed(ctx.events[:j]) if type(x) in (ev.HandWon, ev.HandDrawn)), None)
         table = r.table
         family, rules = _family(r), table.ruleset
-        facts = family.hand_facts(rules, table.received, table.bets)
+        facts = family.settlement.hand_facts(rules, table.received, table.bets)
         if type(won) is ev.HandWon:
             winners, how, from_seat = [(x.seat, x.points) for x in won.winners], won.how, won.from_seat
         else:
             winners, how, from_seat = [], None, None
         # the amounts as due, without the floor at 0
-        full = family.settle(rules, list(table.scores), winners, how, from_seat, facts, clamp=False)
+        full = family.settlement.settle(rules, list(table.scores), winners, how, from_seat, facts, clamp=False)
         if min(full.scores) < 0:
             cands.append((j, full.transfers, full.scores))
     j, full, sc = ctx.pick(cands)
@@ -914,16 +914,16 @@ def f_below_zero(ctx: _Ctx):
 def f_not_ended_at_zero(ctx: _Ctx):
     """20分敲锣: a player reached 0, yet another hand starts."""
     def pred(e, r):
-        return _family(r).game_over(r.table.ruleset, e.scores)
+        return _family(r).settlement.game_over(r.table.ruleset, e.scores)
     j = ctx.pick(_settled_hands(ctx, pred))
     k = _fees_after(ctx, j)
     r = ctx.before(j + 1)
     won = next((e for e in reversed(ctx.events[:j]) if type(e) in (ev.HandWon, ev.HandDrawn)), None)
     prev = next(e for e in reversed(ctx.events[:j]) if type(e) is ev.HandStarted)
     if type(won) is ev.HandWon:
-        dealer = _family(r).next_dealer(prev.dealer, [x.seat for x in won.winners], won.how, won.from_seat)
+        dealer = _family(r).table.next_dealer(prev.dealer, [x.seat for x in won.winners], won.how, won.from_seat)
     else:
-        dealer = _family(r).next_dealer(prev.dealer, [])
+        dealer = _family(r).table.next_dealer(prev.dealer, [])
     start = _mk(ev.HandStarted, ctx.events[k - 1], hand=prev.hand + 1, dealer=dealer, wall=None, dice=None)
     new = ctx.events[:k] + [start]
     new.append(_close(new, r.table.scores))
@@ -1032,8 +1032,8 @@ def f_early_exhaustive_draw(ctx: _Ctx):
         if type(e) is ev.TileDrawn and e.source == "wall":
             table = r.table
             family, rules = _family(r), table.ruleset
-            remaining = family.remaining(rules, table.undrawn, len(table.tail))
-            if remaining > family.reserve(rules, sum(table.kongs)) + 1:
+            remaining = family.table.remaining(rules, table.undrawn, len(table.tail))
+            if remaining > family.table.reserve(rules, sum(table.kongs)) + 1:
                 cands.append((i, remaining))
     i, remaining = ctx.pick(cands)
     r = ctx.before(i)
@@ -1087,7 +1087,7 @@ def _opened_ruleset(e: ev.GameOpened):
 def _room_codes(e: ev.GameOpened) -> list[str]:
     """The catalogue codes the family finds wrong with the room as opened."""
     rules = _opened_ruleset(e)
-    return [v.code for v in family_of(rules).check_room(rules, e.seats, e.start_points)]
+    return [v.code for v in family_of(rules).settlement.check_room(rules, e.seats, e.start_points)]
 
 
 def _opened_only(ctx: _Ctx, opened: ev.GameOpened) -> tuple[Events, int]:
@@ -1131,7 +1131,7 @@ def f_qiaoluo_start_points(ctx: _Ctx):
 def _bet_code(ctx: _Ctx, i: int, bet: ev.PigBetPlaced, placed_before: bool, dealt: bool) -> Optional[str]:
     """The family's verdict on the bet ``bet`` placed at event ``i``."""
     r = ctx.before(i)
-    found = _family(r).check_bet(r.table.ruleset, bet.bet, placed_before, dealt)
+    found = _family(r).settlement.check_bet(r.table.ruleset, bet.bet, placed_before, dealt)
     return found.code if found is not None else None
 
 

@@ -69,7 +69,7 @@ def _resettle(ctx: _Ctx, j: int, change) -> tuple[Events, int]:
     a = _book_of(prefix)
     fam, rules = a.family, a.rules
     before = _scores_before(prefix)
-    settled = fam.settle(rules, before, [], None, None, HandFacts(None, None, (a.hand_book, False)))
+    settled = fam.settlement.settle(rules, before, [], None, None, HandFacts(None, None, (a.hand_book, False)))
     transfers = change(list(settled.transfers))
     if transfers is None:
         raise NotApplicable("nothing to change")
@@ -240,7 +240,7 @@ def _xuezhan_early(ctx: _Ctx) -> tuple[Events, int]:
     prefix = ctx.events[:i + 1]
     a = _book_of(prefix)
     before = _scores_before(prefix)
-    settled = a.family.settle(a.rules, before, [], None, None, HandFacts(None, None, (a.hand_book, False)))
+    settled = a.family.settlement.settle(a.rules, before, [], None, None, HandFacts(None, None, (a.hand_book, False)))
     scores = [x + d for x, d in zip(before, net_of(settled.transfers, 4))]
     hs = _mk(ev.HandSettled, ctx.events[i], transfers=list(settled.transfers), scores=scores)
     return _end(ctx, prefix + [hs], scores), i + 1
@@ -333,7 +333,7 @@ def _settled_after(prefix: Events) -> tuple[Events, list[int]]:
     prefix = _renumber(prefix)
     a = _book_of(prefix)
     before = _scores_before(prefix)
-    settled = a.family.settle(a.rules, before, [], None, None, HandFacts(None, None, (a.hand_book, False)))
+    settled = a.family.settlement.settle(a.rules, before, [], None, None, HandFacts(None, None, (a.hand_book, False)))
     scores = [x + d for x, d in zip(before, net_of(settled.transfers, 4))]
     hs = _mk(ev.HandSettled, prefix[-1], transfers=list(settled.transfers), scores=scores)
     new = prefix + [hs]

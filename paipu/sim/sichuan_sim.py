@@ -199,7 +199,7 @@ class SichuanGame:
     def _wait_entry(self, seat: int):
         """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
         can complete it legally), kept until that seat's hand changes (:mod:`.kept_waits`)."""
-        return kept_wait_entry(self.waits, SICHUAN.seat_waits, self.rules, self.table, seat)
+        return kept_wait_entry(self.waits, SICHUAN.wins.seat_waits, self.rules, self.table, seat)
 
     def _drawn_may_complete(self, seat: int) -> bool:
         """False when the seat's hand before the tile it just drew had no wait (the
@@ -215,7 +215,7 @@ class SichuanGame:
             return None
         t = self.table
         counts, melds = t.hands[seat], t.melds[seat]
-        if not SICHUAN.completes(self.rules, entry, counts, melds, tile):
+        if not SICHUAN.wins.completes(self.rules, entry, counts, melds, tile):
             return None
         c = list(counts)
         c[tile] += 1
@@ -337,9 +337,9 @@ class SichuanGame:
             return
         # pong / exposed kong
         for s in others:
-            if not SICHUAN.could_pong(rules, t.hands[s], tile) or play.meld_violations(rules, t, s, tile, "pong"):
+            if not SICHUAN.claims.could_pong(rules, t.hands[s], tile) or play.meld_violations(rules, t, s, tile, "pong"):
                 continue
-            if SICHUAN.could_kong(rules, t.hands[s], tile) \
+            if SICHUAN.claims.could_kong(rules, t.hands[s], tile) \
                     and not play.meld_violations(rules, t, s, tile, "kong_exposed") and rng.random() < 0.6:
                 g.kong(s, "kong_exposed", TILE_NAMES[tile], frm=seat)
                 self._own_action(s)

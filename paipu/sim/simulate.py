@@ -10,7 +10,7 @@ robbing an added kong (抢杠, several robbers), several winners on one discard
 
 Every rule comes from the ruleset's family (:func:`audits.rules.family_of`):
 what a hand may claim, the passing restrictions (a :class:`PassBook` judged by
-``family.pass_violation``), claim ranks, wins and fans, the settlement, the
+``family.claims.pass_violation``), claim ranks, wins and fans, the settlement, the
 exhaustive draw, the tail pool, dealer rotation and billing.  This module only
 decides what the bots do among the moves the family allows, and writes the
 events through :class:`schema.builder.GameBuilder`, while a
@@ -20,7 +20,7 @@ the same table).
 The same :class:`SimConfig` (seed included) always gives the same events:
 the only source of chance is ``random.Random(seed)``.
 
-Wall order (``HandStarted.wall``): the dealer's 14 tiles are ``wall[0:14]``, then
+Wall order (``HandStarted.wall``): the dealer's 14 tiles (``hand_size`` + 1) are ``wall[0:14]``, then
 13 for each seat in seat order from the dealer's next seat; draws take from the
 head; the tail pool (two tiles in Qujing) is ``wall[-1]``, ``wall[-2]``; each
 later ``TailTurned`` turns the next tile from the tail end.
@@ -239,7 +239,7 @@ class _Game:
         self.rng = rng
         self.stats = stats
         self.n = rules.players
-        self.wild = self.family.wild_kinds(rules)
+        self.wild = self.family.table.wild_kinds(rules)
         self.game_id = f"{cfg.game_prefix}{cfg.seed}-{index:05d}"
         self.build = rng.choice(cfg.builds) if cfg.builds else cfg.build
         self.underpay = cfg.dianji_underpay_build is not None and self.build == cfg.dianji_underpay_build
@@ -258,7 +258,7 @@ class _Game:
         opts = {k: v for k, v in cfg.options.items() if k != "players"}
         self.creator = rng.randrange(self.n)
         # a 20分敲锣 room opens every player at its start points (the family's check_room judges it)
-        start_points = self.family.start_points(rules)
+        start_points = self.family.settlement.start_points(rules)
         self.b = GameBuilder(self.game_id, preset=cfg.preset, seats=seats, options=opts, creator=self.creator,
                              start_points=start_points, server=cfg.server, build=self.build,
                              billing=cfg.billing, fee=cfg.fee, start=EPOCH + timedelta(hours=3 * index))
@@ -296,7 +296,7 @@ class _Game:
         if self.n == 3:
             self.emit(ev.RoomResized, seats=self.seats4[:3])
         charged = False
-        dealer = family.first_dealer(self.creator)
+        dealer = family.table.first_dealer(self.creator)
         if dealer is None:  # the family does not fix the first dealer (Guangdong: drawn by lot)
             dealer = self.rng.randrange(self.n)
         max_hands = cfg.max_hands if cfg.max_hands is not None else 200
@@ -310,8 +310,8 @@ class _Game:
                 charged = True
                 self.charge_fee()
             # the next dealer, as the family rotates the deal
-            dealer = family.next_dealer(dealer, list(result.winners), result.how_won, result.from_seat)
-            if family.game_over(rules, self.table.scores):
+            dealer = family.table.next_dealer(dealer, list(result.winners), result.how_won, result.from_seat)
+            if family.settlement.game_over(rules, self.table.scores):
                 reason = "knocked_out"
                 break
         self.emit(ev.GameClosed, reason=reason, scores=list(self.table.scores))
@@ -322,7 +322,7 @@ class _Game:
         """Billing: the family's events due when the first hand is settled (a 4-seat room
         turned into a 3-seat room opened with four seats)."""
         cfg = self.cfg
-        for fe in self.family.fees_at_first_settlement(cfg.billing, self.creator, cfg.fee, 4, self.n):
+        for fe in self.family.billing.fees_at_first_settlement(cfg.billing, self.creator, cfg.fee, 4, self.n):
             if fe.kind == "charged":
                 self.emit(ev.FeeCharged, seat=fe.seat, amount=fe.amount)
             else:
@@ -371,23 +371,23 @@ class _Rulings:
     def remaining(self) -> int:
         """Tiles that count as remaining for the exhaustive draw (the family's count)."""
         table = self.table
-        return self.family.remaining(self.rules, table.undrawn, len(table.tail))
+        return self.family.table.remaining(self.rules, table.undrawn, len(table.tail))
 
     def reserve(self) -> int:
         """The family's exhaustive-draw reserve for the kongs declared so far."""
-        return self.family.reserve(self.rules, sum(self.table.kongs))
+        return self.family.table.reserve(self.rules, sum(self.table.kongs))
 
     def context(self, seat: int, how: str, tile: int, after_kong: bool = False, kong_discard: bool = False,
                  winners: int = 1) -> WinContext:
         """The win context the family scores with (its own, e.g. winds and 天/地/人和, where it has one)."""
-        make = self.family.win_context
+        make = self.family.wins.win_context
         if make is not None:
             return make(self.rules, self.table, seat, how, tile, after_kong, kong_discard, winners)
         return WinContext(how, tile, after_kong=after_kong, kong_discard=kong_discard)
 
     def may_win_on(self, seat: int, tile: int) -> bool:
         """No pass rule (过胡) bars ``seat`` from winning on ``tile`` from another seat."""
-        return self.family.pass_violation(self.book, seat, "win", tile, _always_legal, rules=self.rules) is None
+        return self.family.claims.pass_violation(self.book, seat, "win", tile, _always_legal, rules=self.rules) is None
 
     def self_draw_win(self, seat: int, tile: int, after_kong: bool) -> Optional[Score]:
         """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong)."""
@@ -395,7 +395,7 @@ class _Rulings:
         counts, melds = table.hands[seat], table.melds[seat]
         if not self.drawn_may_complete(seat, tile):
             return None
-        within = family.drawn_within_waits
+        within = family.wins.drawn_within_waits
         kept = None
         if tile not in self.wild and within is not None and within(rules, counts):
             kept = kept_before_draw(self.waits, table, seat, tile)
@@ -404,15 +404,15 @@ class _Rulings:
             # the draw: a plain tile drawn completes it as from another seat
             before = list(counts)
             before[tile] -= 1
-            if not family.completes(rules, kept[1], before, melds, tile):
+            if not family.wins.completes(rules, kept[1], before, melds, tile):
                 return None
         else:
             # cheap superset first: the hand without its melds' max-four headroom
-            if not family.is_winning(rules, counts, ()):
+            if not family.wins.is_winning(rules, counts, ()):
                 return None
-            if melds and not family.is_winning(rules, counts, melds):
+            if melds and not family.wins.is_winning(rules, counts, melds):
                 return None
-        sc = family.score(rules, tiles_of(counts), melds, self.context(seat, "self_draw", tile, after_kong=after_kong))
+        sc = family.scoring.score(rules, tiles_of(counts), melds, self.context(seat, "self_draw", tile, after_kong=after_kong))
         return sc if sc.wins else None
 
     def drawn_may_complete(self, seat: int, tile: int) -> bool:
@@ -434,14 +434,14 @@ class _Rulings:
         is not completed by drawing one either."""
         for k in self.wild:
             if counts[k]:
-                within = self.family.drawn_within_waits
+                within = self.family.wins.drawn_within_waits
                 return within is not None and within(self.rules, counts)
         return True
 
     def wait_entry(self, seat: int) -> Any:
         """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
         can complete it), kept until that seat's hand changes (:mod:`.kept_waits`)."""
-        return kept_wait_entry(self.waits, self.family.seat_waits, self.rules, self.table, seat)
+        return kept_wait_entry(self.waits, self.family.wins.seat_waits, self.rules, self.table, seat)
 
     def completes(self, seat: int, tile: int) -> bool:
         """The family's exact test: ``tile`` from another seat completes the seat's hand."""
@@ -449,7 +449,7 @@ class _Rulings:
         if not entry:
             return False
         table = self.table
-        return self.family.completes(self.rules, entry, table.hands[seat], table.melds[seat], tile)
+        return self.family.wins.completes(self.rules, entry, table.hands[seat], table.melds[seat], tile)
 
     def win_from(self, seat: int, tile: int, how: str, kong_discard: bool = False) -> Optional[Score]:
         """A legal win on ``tile`` taken from another seat (a discard or a robbed kong's
@@ -460,7 +460,7 @@ class _Rulings:
             return None
         table = self.table
         ctx = self.context(seat, how, tile, kong_discard=kong_discard)
-        sc = self.family.score(self.rules, tiles_of(table.hands[seat]) + [tile], table.melds[seat], ctx)
+        sc = self.family.scoring.score(self.rules, tiles_of(table.hands[seat]) + [tile], table.melds[seat], ctx)
         return sc if sc.wins else None
 
     def discard_win(self, seat: int, tile: int, kong_discard: bool) -> Optional[Score]:
@@ -474,7 +474,7 @@ class _Rulings:
         counts[tile] += 1
         if self.entry_decides_draw(counts) and not self.wait_entry(seat):
             return False
-        return self.family.is_winning(self.rules, counts, self.table.melds[seat])
+        return self.family.wins.is_winning(self.rules, counts, self.table.melds[seat])
 
     def own_kongs(self, view: "SeatView") -> list[tuple[int, list[int], bool]]:
         """Kongs from the hand as the family offers them: (kind, tiles from hand, added?)."""
@@ -483,10 +483,10 @@ class _Rulings:
         # cheap pre-checks: a concealed kong needs a kind that reaches four with every
         # chicken; an added kong needs one of the seat's own pongs
         if max(view.nat) + view.wilds >= 4 or max(view.counts) >= 4:
-            for k, tiles in family.concealed_kong_options(rules, view.counts):
+            for k, tiles in family.claims.concealed_kong_options(rules, view.counts):
                 out.append((k, list(tiles), False))
         if any(m.kind == "pong" for m in view.melds):
-            for k, tile in family.added_kong_options(rules, view.counts, view.melds):
+            for k, tile in family.claims.added_kong_options(rules, view.counts, view.melds):
                 out.append((k, [tile], True))
         return out
 
@@ -503,9 +503,9 @@ class _Hand:
         self.dealer = dealer
         self.table = game.table  # the live table (read only)
         #: the passing restrictions: what each seat let go since its own last draw or claim
-        self.book = PassBook(self.n, self.family.tile_passes)
+        self.book = PassBook(self.n, self.family.claims.tile_passes)
         self.flavour = [_pick_flavour(self) for _ in range(self.n)]
-        self.pool = self.family.tail_pool(self.rules)
+        self.pool = self.family.table.tail_pool(self.rules)
         #: the game's writer (one call less per event)
         self.emit = game.emit
         #: the family's answers about the seats (wins, waits, kong options)
@@ -513,9 +513,9 @@ class _Hand:
         family = self.family
         #: the family's rules :func:`claim_offers` asks on every discard (with the kept wait
         #: entries and the anomaly's illegal claimer)
-        self.claim_rules = (family.event_checks, family.completes, family.exposed_kong_options, family.could_pong,
-                            family.chow_options, family.seat_waits, self.ask.waits, self.ask.fresh,
-                            game.cfg.illegal_claimer)
+        self.claim_rules = (family.own.event_checks, family.wins.completes, family.claims.exposed_kong_options,
+                            family.claims.could_pong, family.claims.chow_options, family.wins.seat_waits,
+                            self.ask.waits, self.ask.fresh, game.cfg.illegal_claimer)
         #: the family's exhaustive-draw reserve by the number of kongs declared (asked once each)
         self.reserves: dict[int, int] = {}
 
@@ -531,16 +531,18 @@ class _Hand:
         if self.rules.yangzhu:
             # 养猪: each player bets once before the deal, one of the bets the family allows
             # (the bot bets nothing half the time)
-            bets = [x for x in (0, 0, 1, 2) if self.family.check_bet(self.rules, x, False, False) is None]
+            bets = [x for x in (0, 0, 1, 2) if self.family.settlement.check_bet(self.rules, x, False, False) is None]
             for s in range(n):
                 self.emit(ev.PigBetPlaced, seat=s, bet=rng.choice(bets))
         hands: list[list[str]] = [[] for _ in range(n)]
-        hands[self.dealer] = [TILE_NAMES[t] for t in sorted(wall[0:14])]
-        pos = 14
+        # the dealer takes hand_size + 1 tiles (14), the others hand_size (13) each
+        size = self.rules.hand_size
+        hands[self.dealer] = [TILE_NAMES[t] for t in sorted(wall[0:size + 1])]
+        pos = size + 1
         for k in range(1, n):
             s = (self.dealer + k) % n
-            hands[s] = [TILE_NAMES[t] for t in sorted(wall[pos:pos + 13])]
-            pos += 13
+            hands[s] = [TILE_NAMES[t] for t in sorted(wall[pos:pos + size])]
+            pos += size
         self.head = pos
         self.tail_next = TOTAL - 1 - self.pool
         self.emit(ev.TilesDealt, hands=hands)
@@ -573,7 +575,7 @@ class _Hand:
                     drew = self._replacement(seat)
                 continue
             nxt = (seat + 1) % n
-            if family.remaining(rules, table.undrawn, len(table.tail)) <= (
+            if family.table.remaining(rules, table.undrawn, len(table.tail)) <= (
                     self.reserves.get(sum(table.kongs)) or self.reserve()):
                 # the family's exhaustive draw (黄庄): drawn once the remaining tiles are down to its reserve
                 self.emit(ev.HandDrawn, remaining=self.ask.remaining())
@@ -623,7 +625,7 @@ class _Hand:
         one; a family without a tail pool replaces from the wall."""
         table = self.table
         if not self.pool:
-            source = self.family.replacement_source(self.rules) if self.family.replacement_source else "wall"
+            source = self.family.table.replacement_source(self.rules) if self.family.table.replacement_source else "wall"
             if source == "tail" and self.rules.kong_replacement == "tail":
                 # the wall's last undrawn tile (Guangdong), logged as a tail draw
                 tile = self.wall[self.tail_next]
@@ -648,7 +650,7 @@ class _Hand:
         kongs = sum(self.table.kongs)
         got = self.reserves.get(kongs)
         if got is None:
-            got = self.reserves[kongs] = self.family.reserve(self.rules, kongs)
+            got = self.reserves[kongs] = self.family.table.reserve(self.rules, kongs)
         return got
 
     def can_kong_now(self) -> bool:
@@ -661,11 +663,11 @@ class _Hand:
         elif not self.table.tail or self.tail_next < self.head:
             return False
         family, rules, table = self.family, self.rules, self.table
-        if family.remaining(rules, table.undrawn, len(table.tail)) < (
+        if family.table.remaining(rules, table.undrawn, len(table.tail)) < (
                 self.reserves.get(sum(table.kongs)) or self.reserve()):
             return False
         # the family's own rules on a kong now (Guangdong: none without a drawable tile)
-        checks = family.event_checks
+        checks = family.own.event_checks
         return checks is None or not checks(rules, table, _PROBE_KONG)
 
     # -- wins, as the family scores them ------------------------------------------
@@ -685,7 +687,7 @@ class _Hand:
         if not offers and not could:
             return None  # nobody could claim the discard: nothing to decide, log or book
         rng, family, rules, book = self.rng, self.family, self.rules, self.book
-        stats, rank = self.g.stats, family.claim_rank
+        stats, rank = self.g.stats, family.claims.claim_rank
         decided = decide_claims(self, offers, d, t)
         # The family's highest-ranked claim takes the discard: every seat that declared it
         # when it is a win (一炮多响), else the first such seat from the discarder's next.
@@ -739,7 +741,7 @@ class _Hand:
     def _robbing(self, adder: int, tile: int) -> None:
         """抢杠: right after the added kong, seats that can win on the added tile may rob it.
         A seat the pass book bars (过胡) may not; a seat that lets a rob go is recorded."""
-        if not self.family.can_rob("kong_added"):
+        if not self.family.claims.can_rob("kong_added"):
             return
         robbers = []
         for k in range(1, self.n):
@@ -764,11 +766,11 @@ class _Hand:
         if how == "discard" and len(winners) > 1:
             stats.bump(stats.claims, "multi_win")
         stats.bump(stats.claims, f"win_{how}")
-        if how == "discard" and len(winners) > 1 and self.family.win_context is not None:
+        if how == "discard" and len(winners) > 1 and self.family.wins.win_context is not None:
             # the family may score a winner by how many won (一炮三响)
-            winners = [(s, self.family.score(self.rules, tiles_of(self.table.hands[s]) + [tile], self.table.melds[s],
-                                             self.ask.context(s, how, tile, kong_discard=self._kong_discard,
-                                                           winners=len(winners)))) for s, _ in winners]
+            winners = [(s, self.family.scoring.score(self.rules, tiles_of(self.table.hands[s]) + [tile], self.table.melds[s],
+                                                     self.ask.context(s, how, tile, kong_discard=self._kong_discard,
+                                                                   winners=len(winners)))) for s, _ in winners]
         ws = []
         for s, sc in winners:
             for f in sc.fans:
@@ -801,7 +803,8 @@ def shuffled_wall(hand: "_Hand") -> list[int]:
     wall = [t for t in range(NUM_KINDS) for _ in range(4)]
     hand.rng.shuffle(wall)
     if hand.g.cfg.biased_shuffle:
-        dealt = 14 + 13 * (hand.n - 1)
+        size = hand.rules.hand_size
+        dealt = size + 1 + size * (hand.n - 1)
         lo, hi = dealt, dealt + 24
         low = [j for j in range(hi, TOTAL - 30) if wall[j] < 27 and wall[j] % 9 <= 2]
         for i in range(lo, hi):
@@ -819,7 +822,8 @@ def _seed_rare_hand(hand: "_Hand", wall: list[int]) -> None:
     rng = hand.rng
     seat = rng.randrange(hand.n)
     k = (seat - hand.dealer) % hand.n
-    start = 0 if k == 0 else 14 + 13 * (k - 1)
+    size = hand.rules.hand_size
+    start = 0 if k == 0 else size + 1 + size * (k - 1)
     if rng.random() < 0.5:
         winds = list(WINDS)
         rng.shuffle(winds)
@@ -885,18 +889,18 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
         c: list[str] = []
         if win is not None:
             c.append("win")
-            if hand.family.pass_violation(hand.book, s, "win", t, _always_legal, rules=rules) is None:
+            if hand.family.claims.pass_violation(hand.book, s, "win", t, _always_legal, rules=rules) is None:
                 o["win"] = win
         if kongs:
             c.append("kong")
             if kong_ok is None:
                 kong_ok = hand.can_kong_now()
-            if kong_ok and not last and hand.family.pass_violation(hand.book, s, "kong", t, _always_legal,
-                                                                   rules=rules) is None:
+            if kong_ok and not last and hand.family.claims.pass_violation(hand.book, s, "kong", t, _always_legal,
+                                                                          rules=rules) is None:
                 o["kong"] = list(kongs[0])  # natural tiles first
         if pong:
             c.append("pong")
-            if not last and hand.family.pass_violation(hand.book, s, "pong", t, _always_legal, rules=rules) is None:
+            if not last and hand.family.claims.pass_violation(hand.book, s, "pong", t, _always_legal, rules=rules) is None:
                 o["pong"] = [t, t]
         elif illegal == s and hand.rng.random() < 0.5:
             bad = wild_pong_tiles(hand.wild, counts, t)
@@ -1002,7 +1006,7 @@ def choose_discard(hand: "_Hand", seat: int, view: "SeatView") -> int:
         partner = b if seat == a else a
         if partner < hand.n:
             table = hand.table
-            for t in hand.family.waits(hand.rules, table.hands[partner], table.melds[partner]):
+            for t in hand.family.wins.waits(hand.rules, table.hands[partner], table.melds[partner]):
                 if view.counts[t] > 0 and t not in hand.wild and hand.ask.may_win_on(partner, t) \
                         and hand.ask.discard_win(partner, t, False) is not None:
                     return t
@@ -1042,12 +1046,12 @@ def settle_hand(game: _Game, result: HandResult, winners: list[tuple[int, int]]
     net-compared (点鸡) transfer one short."""
     family, rules, table = game.family, game.rules, game.table
     won = game.last_won if result.how_won else None
-    facts = family.table_facts(rules, table, won) if family.table_facts is not None else \
-        family.hand_facts(rules, table.received, table.bets)
-    settled = family.settle(rules, list(table.scores), winners, result.how_won, result.from_seat, facts)
+    facts = family.settlement.table_facts(rules, table, won) if family.settlement.table_facts is not None else \
+        family.settlement.hand_facts(rules, table.received, table.bets)
+    settled = family.settlement.settle(rules, list(table.scores), winners, result.how_won, result.from_seat, facts)
     if not game.underpay:
         return settled.transfers, settled.scores
-    short = set(family.net_reasons[0])
+    short = set(family.settlement.net_reasons[0])
     paid: list[ev.Transfer] = []
     scores = list(table.scores)
     for t in settled.transfers:

@@ -7,7 +7,7 @@ table, and derives ``games``, ``hands``, ``wins``, ``hand_players`` and
 ``transfers`` with SQL, in one transaction.  Python takes no step per event: the
 only per-game work left in Python is the content hash, the resolved ruleset per
 distinct room configuration, and the 点鸡 tally of the rule family
-(``family.hand_facts``) for the hands of rooms that keep one, so that rule keeps its
+(``family.settlement.hand_facts``) for the hands of rooms that keep one, so that rule keeps its
 one home in ``audits/rules``.
 
 The semantics are those of :func:`paipu.store.ingest.game_rows` (the per-event
@@ -104,8 +104,13 @@ _BODY = {t: frozenset(i for i, f in enumerate(t.__struct_fields__) if i >= 3 and
 
 
 def _body_cut(t: type) -> Optional[slice]:
-    """The fields of ``_BODY[t]`` as one slice of the event's tuple, if they are consecutive."""
+    """The fields of ``_BODY[t]`` as one slice of the event's tuple, if they are consecutive and
+    none may be unset (an unset optional field, such as a kong's ``mode``, is left out of the
+    hash, so a log written before the field existed hashes as it did)."""
     pos = sorted(_BODY[t])
+    fields = msgspec.structs.fields(t)
+    if any(fields[i].default is msgspec.UNSET for i in pos):
+        return None
     return slice(pos[0], pos[-1] + 1) if pos and pos == list(range(pos[0], pos[-1] + 1)) else None
 
 
@@ -534,7 +539,7 @@ def _chickens(con: duckdb.DuckDBPyConnection, spool_dir: str) -> None:
         if family is None or n is None:
             continue
         rules = _rules(preset, opts, n)
-        if rules is None or family.hand_facts(rules, [[0] * NUM_KINDS] * hn, [0] * hn).tallies is None:
+        if rules is None or family.settlement.hand_facts(rules, [[0] * NUM_KINDS] * hn, [0] * hn).tallies is None:
             continue
         want[(game, seg)] = (family, rules, hn)
     out: list[dict] = []
@@ -558,7 +563,7 @@ def _chickens(con: duckdb.DuckDBPyConnection, spool_dir: str) -> None:
                 SELECT p.game, p.seg, p.seat, p.bet FROM _hp p JOIN _want USING (game, seg)""").fetchall():
             bets[(game, seg)][seat] = bet
         for key, (family, rules, hn) in want.items():
-            tallies = family.hand_facts(rules, got[key], bets[key]).tallies
+            tallies = family.settlement.hand_facts(rules, got[key], bets[key]).tallies
             for s in range(hn):
                 out.append({"game": key[0], "seg": key[1], "seat": s,
                             "chickens": tallies[s] if tallies is not None else None})

@@ -257,7 +257,7 @@ def _finish_hand(out: GameRows, room: _Room, h: _HandAcc) -> None:
     """The ``hands`` row and the ``hand_players`` rows of one hand."""
     game, nn = room.log.game, h.n
     # 点鸡: the chickens each seat answers for, as the family tallies them
-    facts = room.family.hand_facts(room.rules, h.got, h.bets) if room.family is not None else None
+    facts = room.family.settlement.hand_facts(room.rules, h.got, h.bets) if room.family is not None else None
     chickens = facts.tallies if facts is not None and facts.tallies is not None else [None] * nn
     out.rows["hands"].append(_ROW["hands"](
         game, h.hand, h.dealer, nn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at, h.result,

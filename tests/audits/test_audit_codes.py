@@ -412,7 +412,9 @@ def test_every_catalogue_code_is_covered_by_a_test():
     from .test_guangdong_examples import GUANGDONG_CODES
     covered = set(CASES) | NEW_CASES | sealed | SICHUAN | {"STREAM_UNREADABLE_LINE", "INTERNAL_ERROR"} \
         | GUANGDONG_CODES
-    assert covered == set(CATALOGUE), sorted(set(CATALOGUE) - covered)
+    from audits.catalogue import AWAITING_FAMILY  # catalogued ahead of the families that emit them
+    assert not covered & AWAITING_FAMILY, sorted(covered & AWAITING_FAMILY)
+    assert covered | AWAITING_FAMILY == set(CATALOGUE), sorted(set(CATALOGUE) - covered - AWAITING_FAMILY)
 
 
 def test_structural_break_marks_the_game_incomplete_and_keeps_the_prefix():

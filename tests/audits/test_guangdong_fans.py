@@ -33,8 +33,9 @@ def chow(low: str) -> Meld:
 def score(hand: str, melds=(), how="discard", win=None, rules=GD, **ctx):
     tiles = parse_hand(hand)
     win_tile = ti(win) if win else tiles[-1]
-    return FAM.score(rules, tiles, list(melds), WinContext(how=how, win_tile=win_tile, seat_wind=ctx.pop("seat", 1),
-                                                           round_wind=ctx.pop("round", 0), **ctx))
+    return FAM.scoring.score(rules, tiles, list(melds), WinContext(how=how, win_tile=win_tile,
+                                                                   seat_wind=ctx.pop("seat", 1),
+                                                                   round_wind=ctx.pop("round", 0), **ctx))
 
 
 # (concealed with the winning tile, melds, how, fans of the best reading, raw fan, P)
@@ -153,6 +154,6 @@ def test_the_win_check():
 def test_min_fan_is_judged_without_the_yipao_floor():
     r = resolve("guangdong-jipinghu", {"min_fan": 1})
     sc = score("234m567p345s99p", [pong("8s")], how="discard", winners=3, rules=r)
-    assert sc.points == 8 and not FAM.fan_enough(r, "discard", sc.capped)
+    assert sc.points == 8 and not FAM.wins.fan_enough(r, "discard", sc.capped)
     sc = score("234m567p345s99p", [pong("8s")], how="self_draw", after_kong=True, rules=r)
-    assert FAM.fan_enough(r, "self_draw", sc.capped)
+    assert FAM.wins.fan_enough(r, "self_draw", sc.capped)

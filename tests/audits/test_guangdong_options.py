@@ -155,8 +155,8 @@ def test_a_self_draw_paid_in_another_order_or_split_is_no_finding():
 
 
 def test_the_family_says_its_payment_order_is_no_rule():
-    assert family_of(resolve("guangdong-jipinghu")).payment_order is False
-    assert family_of(resolve("qujing-xiaoji")).payment_order is True
+    assert family_of(resolve("guangdong-jipinghu")).settlement.payment_order is False
+    assert family_of(resolve("qujing-xiaoji")).settlement.payment_order is True
 
 
 def test_yipao_duoxiang_winners_paid_in_another_order_is_no_finding():

@@ -231,3 +231,22 @@ def test_wild_free_readings_near_miss():
     assert _standard_readings_by_runs(c) and list(readings(c, 0))
     c = C("123m456p789s111z23z")
     assert not _standard_readings_by_runs(c) and not list(readings(c, 0))
+
+
+# --- 16+1 hands (Ruleset.hand_size = 16): five sets and a pair ---------------------------
+
+def test_a_17_tile_hand_of_five_sets_and_a_pair_is_complete():
+    assert is_complete(C("11122233344455567m"))  # 111 234 234 234 567 + 55
+    assert is_complete(C("123m456m789m123p456p77z"))
+    assert is_complete(C("123m456m789m123p456p7z"), 1)  # the wild makes the pair
+
+
+def test_a_17_tile_near_miss_is_not_complete():
+    assert not is_complete(C("11122233344455568m"))
+    assert not is_complete(C("123m456m789m124p456p77z"))
+    assert not is_complete(C("11122233344455m"), 2)  # 15 naturals and 2 wilds make no fifth set and pair
+
+
+def test_a_16_tile_hand_waits_on_its_fifth_set_or_pair():
+    assert waits(C("123m456m789m123p456p7z")) == [33]
+    assert waits(C("123m456m789m123p45p77z")) == [11, 14]

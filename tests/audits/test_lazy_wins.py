@@ -4,7 +4,6 @@ nobody claims, and judges what it is asked exactly as before."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import tempfile
 
@@ -12,6 +11,7 @@ import pytest
 
 import audits.rules as rules_registry
 from audits import audit_paths
+from audits.rules.family import variant
 from paipu.sim.simulate import SimConfig, simulate_games, write_log
 from schema import events as ev
 
@@ -28,9 +28,9 @@ def test_waits_are_searched_only_for_the_events_that_ask(monkeypatch, preset, fa
 
     def counted(*args):
         calls.append(1)
-        return fam.seat_waits(*args)
+        return fam.wins.seat_waits(*args)
 
-    monkeypatch.setitem(rules_registry.FAMILIES, family, dataclasses.replace(fam, seat_waits=counted))
+    monkeypatch.setitem(rules_registry.FAMILIES, family, variant(fam, wins={"seat_waits": counted}))
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "room.jsonl")
         write_log(path, [events])

@@ -10,8 +10,9 @@ import dataclasses
 import pytest
 
 from audits import audit_game
-from audits.rules import FAMILIES, QUJING, family_of, register
-from audits.rules.family import Score, WinContext
+from audits.rules import FAMILIES, family_of, register
+from audits.rules.family import Score, WinContext, variant
+from audits.rules.qujing import QUJING
 from schema import ruleset as rs
 from schema.builder import GameBuilder
 from schema.tiles import parse_hand
@@ -20,9 +21,9 @@ from .helpers import log_of
 
 def toy_reading_fans(ruleset, concealed, melds, ctx):
     """Qujing's fans without 无鸡 (with no wild tiles every hand would have it)."""
-    for names, total, reading in QUJING.reading_fans(ruleset, concealed, melds, ctx):
+    for names, total, reading in QUJING.scoring.reading_fans(ruleset, concealed, melds, ctx):
         kept = [n for n in names if n != "wuji"] or ["dihu"]
-        yield kept, sum(QUJING.fan_values[n] for n in kept), reading
+        yield kept, sum(QUJING.scoring.fan_values[n] for n in kept), reading
 
 
 def toy_score(ruleset, concealed, melds, ctx, passed_win=False):
@@ -30,17 +31,31 @@ def toy_score(ruleset, concealed, melds, ctx, passed_win=False):
     if best is None:
         return Score(False, False, [], 0, 0, 0, None, "not a complete hand")
     names, total, reading = best
-    return Score(True, True, names, total, min(total, ruleset.fan_cap), QUJING.points(total, ruleset), reading)
+    return Score(True, True, names, total, min(total, ruleset.fan_cap), QUJING.scoring.points(total, ruleset), reading)
 
 
 TOY = dataclasses.replace(
     QUJING,
-    reading_fans=toy_reading_fans,
-    score=toy_score,
     name="toy",
-    tail_pool=lambda ruleset: 0,                       # no 翻屁股: replacements come from the wall
-    fan_enough=lambda ruleset, how, fan: True,         # 点炮 with 0 fan is a win
+    # no 翻屁股: replacements come from the wall
+    table=dataclasses.replace(QUJING.table, tail_pool=lambda ruleset: 0),
+    # 点炮 with 0 fan is a win
+    wins=dataclasses.replace(QUJING.wins, fan_enough=lambda ruleset, how, fan: True),
+    scoring=dataclasses.replace(QUJING.scoring, reading_fans=toy_reading_fans, score=toy_score),
 )
+
+
+def test_a_variant_swaps_hooks_by_part():
+    # variant() is the short spelling of the nested replace above: the same hooks, the rest shared
+    short = variant(QUJING, name="toy", table={"tail_pool": TOY.table.tail_pool},
+                    wins={"fan_enough": TOY.wins.fan_enough},
+                    scoring={"reading_fans": toy_reading_fans, "score": toy_score})
+    assert short == TOY
+    assert short.claims is QUJING.claims and short.settlement is QUJING.settlement
+    # near miss: a part left out keeps the base family's hooks, so the two differ there
+    assert variant(QUJING, name="toy", table={"tail_pool": TOY.table.tail_pool}) != TOY
+    with pytest.raises(TypeError):
+        variant(QUJING, wins={"no_such_hook": None})
 
 
 @pytest.fixture
@@ -100,8 +115,8 @@ def test_a_zero_fan_discard_win_and_a_wall_replacement_audit_clean(toy):
 
 def test_the_toy_scores_with_its_family(toy):
     hand = parse_hand("123p456p789p456s3p3p")
-    score = TOY.score(rs.resolve("toy"), hand, (), WinContext("discard", parse_hand("3p")[0]))
-    assert score.complete and score.fan == 0 and TOY.fan_enough(rs.resolve("toy"), "discard", score.fan)
+    score = TOY.scoring.score(rs.resolve("toy"), hand, (), WinContext("discard", parse_hand("3p")[0]))
+    assert score.complete and score.fan == 0 and TOY.wins.fan_enough(rs.resolve("toy"), "discard", score.fan)
 
 
 def test_near_miss_the_same_log_under_qujing_is_judged_by_qujing(toy):

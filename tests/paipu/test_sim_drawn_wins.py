@@ -31,8 +31,8 @@ def test_a_skipped_self_draw_check_never_hides_a_win(monkeypatch, preset, option
             return may
         skipped += 1
         t = self.table
-        assert not self.family.is_winning(self.rules, t.hands[seat], t.melds[seat]), (seat, tile)
-        assert not self.family.is_winning(self.rules, t.hands[seat], ()), (seat, tile)
+        assert not self.family.wins.is_winning(self.rules, t.hands[seat], t.melds[seat]), (seat, tile)
+        assert not self.family.wins.is_winning(self.rules, t.hands[seat], ()), (seat, tile)
         return may
 
     monkeypatch.setattr(sim._Rulings, "drawn_may_complete", checked)
@@ -102,7 +102,7 @@ def test_four_chickens_held_or_no_entry_kept_is_asked_in_full():
 
 
 def test_chickens_drawn_or_held_are_skipped_where_the_family_vouches_for_the_wait_entry():
-    import dataclasses
+    from audits.rules.family import variant
 
     held = _rulings_after_draw("1234569m1279p1s5z", "9p", False)
     drawn = _rulings_after_draw("1234569m1279p25z", "1s", False)
@@ -110,7 +110,7 @@ def test_chickens_drawn_or_held_are_skipped_where_the_family_vouches_for_the_wai
     assert drawn.drawn_may_complete(0, ONE_S) is False
     # near miss: a family that does not vouch for it is asked in full
     for ask, tile in ((held, NINE_P), (drawn, ONE_S)):
-        ask.family = dataclasses.replace(ask.family, drawn_within_waits=None)
+        ask.family = variant(ask.family, wins={"drawn_within_waits": None})
         assert ask.drawn_may_complete(0, tile) is True
 
 
@@ -122,7 +122,7 @@ def test_the_tail_tile_choice_agrees_with_the_familys_full_check(monkeypatch):
         got = real(self, seat, tile)
         counts = list(self.table.hands[seat])
         counts[tile] += 1
-        assert got == self.family.is_winning(self.rules, counts, self.table.melds[seat]), (seat, tile)
+        assert got == self.family.wins.is_winning(self.rules, counts, self.table.melds[seat]), (seat, tile)
         asked.append(got)
         return got
 
@@ -145,7 +145,7 @@ def test_every_self_draw_answer_agrees_with_the_familys_full_check(monkeypatch, 
     def checked(self, seat, tile, after_kong):
         got = real(self, seat, tile, after_kong)
         counts, melds = self.table.hands[seat], self.table.melds[seat]
-        want = self.family.is_winning(self.rules, counts, melds) and self.family.score(
+        want = self.family.wins.is_winning(self.rules, counts, melds) and self.family.scoring.score(
             self.rules, tiles_of(counts), melds, self.context(seat, "self_draw", tile, after_kong=after_kong)).wins
         assert (got is not None) == want, (seat, tile)
         seen[want] += 1

@@ -200,8 +200,9 @@ def test_overlong_strings_and_lists_are_unreadable_lines_naming_the_field(tmp_pa
         "claims": (b'{"type":"ClaimPassed",%s,"seat":1,"claims":[%s]}\n' % (base, b",".join([b'"pong"'] * 9))),
         "transfers": (b'{"type":"HandSettled",%s,"transfers":[%s],"scores":[0,0,0,0]}\n'
                       % (base, b",".join([b'{"payer":0,"payee":1,"amount":1,"reason":"win"}'] * 257))),
+        # one more tile than the largest set (144, with flowers)
         "tiles": (b'{"type":"Chowed",%s,"seat":1,"from_seat":0,"tile":"1m","tiles":[%s]}\n'
-                  % (base, b",".join([b'"2m"'] * 137))),
+                  % (base, b",".join([b'"2m"'] * 145))),
     }
     alone = _clean(tmp_path)
     for fld, raw in cases.items():

@@ -1,13 +1,40 @@
 import pytest
 
-from schema.tiles import (CHINESE_NAMES, TILE_NAMES, TileError, counts_of, format_hand, full_set, parse_hand,
-                          tile_index, tile_name, tiles_of)
+from schema.tiles import (CHINESE_NAMES, FLOWERS, NUM_KINDS, TILE_NAMES, TileError, copies_in_set, counts_of,
+                          format_hand, full_set, is_flower, is_honour, kinds_in_set, parse_hand, tile_index,
+                          tile_name, tiles_of)
 
 
-def test_34_kinds_in_canonical_order():
-    assert len(TILE_NAMES) == 34
+def test_34_kinds_in_canonical_order_then_the_flowers():
+    assert NUM_KINDS == 34 and len(TILE_NAMES) == 42
     assert TILE_NAMES[0] == "1m" and TILE_NAMES[9] == "1p" and TILE_NAMES[18] == "1s"
-    assert TILE_NAMES[27:] == ("1z", "2z", "3z", "4z", "5z", "6z", "7z")
+    assert TILE_NAMES[27:34] == ("1z", "2z", "3z", "4z", "5z", "6z", "7z")
+    assert TILE_NAMES[34:] == ("1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f")
+
+
+def test_flowers_are_34_to_41_outside_the_counts():
+    assert FLOWERS == tuple(range(34, 42))
+    assert [is_flower(t) for t in (33, 34, 41)] == [False, True, True]
+    assert not is_honour(34) and is_honour(33)
+    assert "".join(CHINESE_NAMES[t] for t in FLOWERS) == "春夏秋冬梅兰菊竹"
+    assert (copies_in_set(34), copies_in_set(33)) == (1, 4)
+
+
+def test_flowers_parse_and_format():
+    assert parse_hand("18f5z1m") == [0, 31, 34, 41]
+    assert format_hand([41, 34, 0, 31]) == "1m5z18f"
+    assert tile_index("8f") == 41 and tile_name(34) == "1f"
+    with pytest.raises(TileError, match="1f..8f"):
+        tile_index("9f")
+    with pytest.raises(TileError):
+        parse_hand("0f")
+
+
+@pytest.mark.parametrize("count, kinds", [(108, 27), (136, 34), (144, 42)])
+def test_each_set_size_has_its_tiles(count, kinds):
+    assert len(kinds_in_set(count)) == kinds
+    tiles = full_set(count)
+    assert len(tiles) == count and sorted(set(tiles)) == sorted(kinds_in_set(count))
 
 
 def test_parse_and_format_are_inverse_for_every_tile():

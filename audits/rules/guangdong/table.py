@@ -131,13 +131,13 @@ def win_context(ruleset: Ruleset, table, seat: int, how: str, tile: Optional[int
 
 # --- 截和: one winner per discard (``multi_win = off``, §4) -------------------------------
 
-#: The event types the family watches (``RuleFamily.observes``), judged before they apply.
+#: The event types the family watches (``RuleFamily.own.observes``), judged before they apply.
 OBSERVES = frozenset({ev.HandWon})
 _NONE: list = []
 
 
 def observe(ruleset: Ruleset, table, e, book, ctx, after: bool) -> list:
-    """``RuleFamily.observe``: with ``multi_win`` off (截和) only the first seat in turn
+    """``RuleFamily.own.observe``: with ``multi_win`` off (截和) only the first seat in turn
     order from the discarder's 下家 with a legal declared win wins a discard.  A winner
     after it (a second winner paid, or the wrong one winning alone) took the discard over
     a higher claim: CLAIM_PRIORITY on that winner.

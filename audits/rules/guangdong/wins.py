@@ -109,7 +109,7 @@ def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Seque
 
 
 def drawn_within_waits(ruleset: Ruleset, counts: Sequence[int]) -> bool:
-    """``RuleFamily.drawn_within_waits``: no tile counts differently drawn than taken from
+    """``RuleFamily.wins.drawn_within_waits``: no tile counts differently drawn than taken from
     another seat here (no wild tiles, no shape won by self-draw only), so the wait entry
     of the hand before a draw and :func:`completes` on it answer the draw."""
     return True

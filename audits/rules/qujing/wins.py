@@ -54,7 +54,7 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
 
 
 def drawn_within_waits(ruleset: Ruleset, counts: Sequence[int]) -> bool:
-    """``RuleFamily.drawn_within_waits``: a tile drawn completes the hand only where
+    """``RuleFamily.wins.drawn_within_waits``: a tile drawn completes the hand only where
     :func:`seat_waits` of the hand before the draw gave an entry (its superset test lets
     one more chicken stand for a plain tile, and a drawn chicken is one more), and a
     plain tile drawn exactly where :func:`completes` says the same tile from another

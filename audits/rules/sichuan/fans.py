@@ -93,7 +93,7 @@ def is_legal_shape(counts: Sequence[int], melds: Sequence[Meld], void: int, rule
 
 def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], held: int,
                melds: Sequence[Meld]) -> "list | bool":
-    """``RuleFamily.seat_waits``: the seat's wait entry ``[{tile: completes}, suit keys]``
+    """``RuleFamily.wins.seat_waits``: the seat's wait entry ``[{tile: completes}, suit keys]``
     when one tile could complete its hand legally (a superset: one free tile in the suit
     tables, or seven pairs one short with no meld, and at most two suits held), else
     False.  No wilds, so no wild bookkeeping."""
@@ -108,7 +108,7 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
 
 
 def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> bool:
-    """``RuleFamily.completes``: is the shape complete with ``tile`` from another seat (§8.1;
+    """``RuleFamily.wins.completes``: is the shape complete with ``tile`` from another seat (§8.1;
     the void suit is judged per seat by the score)?  Exact, cached in the entry."""
     cache = entry[0]
     got = cache.get(tile)
@@ -368,7 +368,7 @@ def is_huazhu(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], vo
     return len(suits_of(counts, melds)) == 3
 
 
-# --- the family interface (``RuleFamily.score`` / ``reading_fans``) -------------------------
+# --- the family interface (``RuleFamily.scoring.score`` / ``reading_fans``) -------------------------
 
 def _counts(tiles: Sequence[int]) -> list[int]:
     c = [0] * 34
@@ -379,7 +379,7 @@ def _counts(tiles: Sequence[int]) -> list[int]:
 
 def score_tiles(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
                 passed_win: bool = False) -> Score:
-    """``RuleFamily.score``: the concealed tiles (the winning tile included), the melds and
+    """``RuleFamily.scoring.score``: the concealed tiles (the winning tile included), the melds and
     the win context (its ``void``, ``sea_bottom`` and ``tiandi``).  A complete hand that
     holds its void suit does not win (``code`` WIN_NOT_VOID).  ``passed_win`` is not used:
     过水 is judged by the pass rule, which knows the values of the wins passed."""
@@ -390,7 +390,7 @@ def score_tiles(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld
 
 
 def reading_fans(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext):
-    """``RuleFamily.reading_fans``: every reading as (fan names, total, None)."""
+    """``RuleFamily.scoring.reading_fans``: every reading as (fan names, total, None)."""
     best = score_tiles(ruleset, concealed, melds, ctx)
     if not best.wins:
         return

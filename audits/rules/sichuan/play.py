@@ -76,32 +76,12 @@ class HandBook:
 
 
 def hand_book(ruleset: Ruleset, n: int, dealer: int) -> HandBook:
-    """``RuleFamily.hand_book``."""
+    """``RuleFamily.own.hand_book``."""
     return HandBook(ruleset, n, dealer)
 
 
 def _v(code: str, message: str, expected: Any = None, actual: Any = None) -> Violation:
     return Violation(code, message, expected, actual)
-
-
-#: each event type's tiles (for the 108-tile set, §2)
-_TILES = {
-    ev.TilesDealt: lambda e: [t for h in e.hands for t in h],
-    ev.TilesExchanged: lambda e: [t for g in e.given for t in g],
-    ev.TileDrawn: lambda e: [e.tile],
-    ev.TileDiscarded: lambda e: [e.tile],
-    ev.Ponged: lambda e: [e.tile, *e.tiles],
-    ev.KongExposed: lambda e: [e.tile, *e.tiles],
-    ev.KongAdded: lambda e: [e.tile],
-    ev.KongConcealed: lambda e: list(e.tiles),
-    ev.HandWon: lambda e: [e.tile],
-    ev.HandStarted: lambda e: list(e.wall) if e.wall is not None else [],
-}
-
-
-def _tiles_of(e: ev.Event) -> list[str]:
-    got = _TILES.get(type(e))
-    return got(e) if got is not None else []
 
 
 def holds_void(table, seat: int) -> bool:
@@ -122,7 +102,7 @@ _HONOURS = frozenset(TILE_NAMES[27:])
 
 
 def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
-    """``RuleFamily.observe``: [(seat, Violation)] for one watched event.
+    """``RuleFamily.own.observe``: [(seat, Violation)] for one watched event.
 
     Draws and discards (nine events in ten) take a short path (:func:`_drawn`,
     :func:`_discarded`; the walker calls them through :data:`OBSERVERS`); everything
@@ -234,18 +214,11 @@ def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
     """Every watched event off the short path of :func:`observe`."""
     t = type(e)
     out: list = []
-    if t is not ev.HandStarted and t is not ev.HandSettled and t is not ev.ClaimDeclared:
-        tiles = _tiles_of(e)
-        bad = [x for x in tiles if x in _HONOURS] if not _HONOURS.isdisjoint(tiles) else _NONE
-        if bad:
-            out.append((getattr(e, "seat", None), _v("TILE_NOT_IN_SET", f"{bad[0]} is not one of the 108 suited tiles",
-                                                    "1m..9s", bad[0])))
+    # the 108-tile set (§2) is the shared TILE_NOT_IN_SET (``Ruleset.tile_count``, audits.checks.table)
     if t is ev.HandStarted:
         if table.hand == 0 and ruleset.first_dealer == "creator" and e.dealer != table.creator:
             out.append((e.dealer, _v("DEALER_ROTATION", "the room's creator deals the first hand",
                                      table.creator, e.dealer)))
-        if e.wall is not None and not _HONOURS.isdisjoint(e.wall):
-            out.append((None, _v("TILE_NOT_IN_SET", "the wall holds tiles outside the 108 suited tiles")))
         return out
     if t is ev.TilesExchanged:
         out += _exchange(ruleset, table, e, hb)
@@ -519,7 +492,7 @@ def _missed_last_four(ruleset: Ruleset, table, hb: HandBook, ctx, e: ev.Event, w
 # --- settlement through the shared interface ------------------------------------------------
 
 def settle(ruleset: Ruleset, scores, winners, how, from_seat, facts, clamp=False):
-    """``RuleFamily.settle``: the hand's moments replayed into a :class:`Book`; ``facts.extra``
+    """``RuleFamily.settlement.settle``: the hand's moments replayed into a :class:`Book`; ``facts.extra``
     is (the hand book, corrected): the logged win points, or the audit's own."""
     hb, corrected = facts.extra if facts.extra is not None else (None, False)
     if hb is None:  # one winning moment alone (``paipu hand``)
@@ -575,7 +548,7 @@ def _after_transfers(scores, transfers) -> list[int]:
 
 
 def win_extras(ruleset: Ruleset, table, seat: int, how: str, first_turn: bool) -> dict:
-    """``RuleFamily.win_extras``: the winner's void suit, 海底 (the wall is empty), and
+    """``RuleFamily.wins.win_extras``: the winner's void suit, 海底 (the wall is empty), and
     天胡 / 地胡 (§9.4) from the table's neutral facts."""
     tiandi = ""
     if ruleset.tiandihu and not any(table.melds):
@@ -593,7 +566,7 @@ def win_extras(ruleset: Ruleset, table, seat: int, how: str, first_turn: bool) -
 
 
 def dealer_after(ruleset: Ruleset, dealer: int, first, n: int = 4) -> int:
-    """``RuleFamily.dealer_after`` (§3)."""
+    """``RuleFamily.table.dealer_after`` (§3)."""
     from .settlement import next_dealer
     return next_dealer(ruleset, dealer, first, n)
 

@@ -1,0 +1,99 @@
+"""The walker's handlers for the new families' events (shared/design/new-families.md §1):
+the turned indicator, tiles set aside, opening wins, tiles revealed after a kong, the 海底
+offers and the birds (catalogue groups ``table`` and ``wins``).
+
+Each runs the family's ``event_checks`` (where the new families judge these events), applies
+the event through the context (the reducer's one checked path) and keeps the shared
+memories the event changes: tiles turned from the wall count toward TILE_OVERCOUNT, and a
+hand that changed has stale waits.  Which of these events a ruleset allows, and when, is
+the family's to judge.
+"""
+
+from __future__ import annotations
+
+from schema import events as ev
+from schema.tiles import TILE_INDEX
+
+from ..context import AuditContext
+from . import claims
+from .table import check_overcount
+from .tileset import check_in_set
+
+
+def _family_rules(ctx: AuditContext, e: ev.Event, seat) -> None:
+    """The family's own rules on the event (``RuleFamily.event_checks``)."""
+    checks = ctx.family.own.event_checks
+    if checks is not None:
+        ctx.violated(checks(ctx.rules, ctx.table, e), e, seat)
+
+
+def _turned(ctx: AuditContext, e: ev.Event, tiles) -> None:
+    """Tiles turned face up from the wall are seen: each counts toward its kind's copies."""
+    seen = ctx.seen
+    for name in tiles:
+        seen[TILE_INDEX[name]] += 1
+    check_overcount(ctx, e)
+
+
+def _settle_discard(ctx: AuditContext, e: ev.Event) -> None:
+    """A new moment: the open discard's claims and the 抢杠 chance are settled."""
+    if ctx.rob_chance is not None:
+        claims.rob_chance_passed(ctx)
+    d = ctx.open_discard
+    if d is not None:
+        if d.declared:
+            claims.missed_wins(ctx, e, [])
+        claims.discard_settled(ctx)
+
+
+def indicator_turned(ctx: AuditContext, e: ev.IndicatorTurned) -> None:
+    """翻牌: the indicator leaves the wall and is set aside (it counts as a tile of its kind)."""
+    check_in_set(ctx, e, (e.tile, e.wild), None)
+    _family_rules(ctx, e, None)
+    ctx.apply(e)
+    _turned(ctx, e, (e.tile,))
+
+
+def tile_set_aside(ctx: AuditContext, e: ev.TileSetAside) -> None:
+    """补花 / 红中杠 / 癞子杠: the tile leaves the seat's hand; its replacement follows."""
+    _settle_discard(ctx, e)
+    check_in_set(ctx, e, (e.tile,), e.seat)
+    _family_rules(ctx, e, e.seat)
+    ctx.apply(e)
+    if 0 <= e.seat < ctx.n:
+        ctx.seat_changed(e.seat)
+        ctx.passes.clear(e.seat)
+    ctx.last_draw = None
+
+
+def opening_win_declared(ctx: AuditContext, e: ev.OpeningWinDeclared) -> None:
+    """起手胡: recorded; the family judges time, tiles and names (QISHOU_INVALID)."""
+    check_in_set(ctx, e, e.tiles, e.seat)
+    _family_rules(ctx, e, e.seat)
+    ctx.apply(e)
+
+
+def kong_revealed(ctx: AuditContext, e: ev.KongRevealed) -> None:
+    """开杠: the revealed tiles leave the wall and lie open to wins until the next draw."""
+    check_in_set(ctx, e, e.tiles, e.seat)
+    _family_rules(ctx, e, e.seat)
+    ctx.apply(e)
+    ctx.robbable = False
+    ctx.last_draw = None
+    _turned(ctx, e, e.tiles)
+
+
+def last_tile_offered(ctx: AuditContext, e: ev.LastTileOffered) -> None:
+    """海底: an offer of the last tile; the family judges the order (SEA_BOTTOM_ORDER)."""
+    _settle_discard(ctx, e)
+    _family_rules(ctx, e, e.seat)
+    ctx.apply(e)
+
+
+def birds_drawn(ctx: AuditContext, e: ev.BirdsDrawn) -> None:
+    """抓鸟: birds after the win; a bird from the wall is a tile seen (``last`` repeats one)."""
+    check_in_set(ctx, e, e.tiles, None)
+    _family_rules(ctx, e, None)
+    ctx.apply(e)
+    if e.source != "last":
+        _turned(ctx, e, e.tiles)

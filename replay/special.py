@@ -1,0 +1,121 @@
+"""The reducer's handlers for the new families' events (shared/design/new-families.md §1):
+the turned indicator, tiles set aside, opening wins, tiles revealed after a kong, the 海底
+offers and the birds.  Each records what the log says (the family judges it) and fails only
+on a structural break.  Each takes the replayer ``r`` (:class:`~replay.state.Replayer`) and
+the event, and changes only its table."""
+
+from __future__ import annotations
+
+from schema import events as ev
+from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES
+
+from .table import KEY_STEP, SUIT_OF
+
+
+def _leave_wall(r, e: ev.Event, count: int, source: str) -> None:
+    """``count`` tiles leave the undrawn wall from its head (``wall``) or its last undrawn
+    positions (``tail``, ``free``); a structural break when fewer remain."""
+    w = r.table
+    if w.undrawn - len(w.tail) < count:
+        r.fail("empty_wall", f"{type(e).__name__} takes {count} tile(s) from a wall with "
+               f"{w.undrawn - len(w.tail)} left", e)
+    if source == "wall":
+        w.wall_head += count
+    else:
+        w.wall_tail -= count
+    w.undrawn -= count
+
+
+def indicator_turned(r, e: ev.IndicatorTurned) -> None:
+    """翻牌: the indicator leaves the wall and is set aside for the hand; the logged wild is
+    recorded as logged (the family derives its own and compares)."""
+    w = r.table
+    r.in_hand(e)
+    if w.indicator is not None:
+        r.fail("indicator_repeated", f"a second indicator ({e.tile}) in the hand "
+               f"(the first was {TILE_NAMES[w.indicator]})", e)
+    _leave_wall(r, e, 1, e.source)
+    w.indicator = TILE_INDEX[e.tile]
+    w.wild = TILE_INDEX[e.wild]
+
+
+def tile_set_aside(r, e: ev.TileSetAside) -> None:
+    """A held tile (a flower, or a kind from the concealed counts) is set aside; its owner
+    takes a replacement next (the table waits for it as after a kong)."""
+    w = r.table
+    r.in_hand(e)
+    seat = r.seat_of(e.seat, e)
+    t = TILE_INDEX[e.tile]
+    if t >= NUM_KINDS:
+        held = w.flowers_held[seat]
+        if t not in held:
+            r.fail("tile_not_in_hand", f"seat {seat} sets aside {e.tile}, a flower it does not hold", e, seat)
+        held.remove(t)
+    else:
+        r.take(seat, (t,), e)
+    w.set_aside[seat].append(t)
+    w.turn = seat
+    w.phase = "replacement"
+    w.pending_kong = seat
+
+
+def opening_win_declared(r, e: ev.OpeningWinDeclared) -> None:
+    """起手胡: recorded with the tiles shown (whether they are held is the family's QISHOU_INVALID)."""
+    w = r.table
+    r.in_hand(e)
+    seat = r.seat_of(e.seat, e)
+    w.opening_wins.append((seat, tuple(e.names), tuple(TILE_INDEX[x] for x in e.tiles)))
+
+
+def kong_revealed(r, e: ev.KongRevealed) -> None:
+    """开杠: the revealed tiles leave the wall (head; tail or the last undrawn positions) and
+    lie open to wins; the next seat draws, and at that draw they become the konger's discards."""
+    w = r.table
+    r.in_hand(e)
+    seat = r.seat_of(e.seat, e)
+    if w.revealed:
+        r.revealed_discarded()
+    _leave_wall(r, e, len(e.tiles), e.source)
+    w.revealed = [TILE_INDEX[x] for x in e.tiles]
+    w.revealed_by = seat
+    w.pending_kong = None
+    w.last_discard = None
+    w.turn = r.next_in(seat)
+    w.phase = "draw"
+
+
+def last_tile_offered(r, e: ev.LastTileOffered) -> None:
+    """海底: an offer of the last tile, taken or declined (the draw, if any, is its own event)."""
+    r.in_hand(e)
+    r.table.sea_offers.append((r.seat_of(e.seat, e), e.accepted))
+
+
+def birds_drawn(r, e: ev.BirdsDrawn) -> None:
+    """抓鸟: birds after the hand's win, from the wall's head or tail (``last``: the last tile
+    repeated, no tile leaves the wall); recorded with the seat they count from."""
+    w = r.table
+    if w.phase != "won":
+        r.fail("birds_without_win", "birds drawn while no win has ended the hand", e)
+    origin = r.seat_of(e.origin, e)
+    if e.source != "last":
+        _leave_wall(r, e, len(e.tiles), e.source)
+    w.birds.extend(TILE_INDEX[x] for x in e.tiles)
+    w.bird_origin = origin
+
+
+def take_revealed(r, seat: int, t: int, e: ev.HandWon) -> bool:
+    """A win on a tile revealed after a kong: the konger's own (``self_draw``, the tile joins
+    its hand) or another seat's (``discard`` from the konger).  Whether the win took one."""
+    w = r.table
+    if not w.revealed or t not in w.revealed:
+        return False
+    if e.how == "self_draw" and seat == w.revealed_by:
+        w.revealed.remove(t)
+        w.hands[seat][t] += 1
+        w.keys[seat][SUIT_OF[t]] += KEY_STEP[t]
+        w.held[seat] += 1
+        return True
+    if e.how == "discard" and e.from_seat == w.revealed_by:
+        w.revealed.remove(t)
+        return True
+    return False

@@ -1,0 +1,102 @@
+"""The rule family interface in parts: every hook lives in one part (the catalogue's
+groups), the docs' table names exactly those hooks, the five new families' shared
+hooks default to "nothing" in today's families, and the registry imports the
+families in one place with no import cycle through the package."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from audits.rules import FAMILIES
+from audits.rules import family as F
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PART_CLASSES = {"table": F.TableRules, "claims": F.ClaimRules, "wins": F.WinRules, "scoring": F.ScoringRules,
+                "settlement": F.SettlementRules, "billing": F.BillingRules, "own": F.OwnRules}
+
+
+def _hooks(cls) -> set[str]:
+    return {f.name for f in dataclasses.fields(cls)}
+
+
+def test_the_parts_are_the_familys_fields_and_no_hook_is_in_two():
+    fields = [f.name for f in dataclasses.fields(F.RuleFamily)]
+    assert tuple(f for f in fields if f in PART_CLASSES) == F.PARTS == tuple(PART_CLASSES)
+    assert set(fields) - set(PART_CLASSES) == {"name", "codes", "data"}
+    seen: dict[str, str] = {}
+    for part, cls in PART_CLASSES.items():
+        for hook in _hooks(cls):
+            assert hook not in seen, f"{hook} in {seen.get(hook)} and {part}"
+            seen[hook] = part
+    # the 61 hooks of the flat interface, plus the five new families' four
+    assert len(seen) + 3 == 61 + 4
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_every_family_fills_each_part_with_its_class(name):
+    family = FAMILIES[name]
+    for part, cls in PART_CLASSES.items():
+        assert type(getattr(family, part)) is cls, (name, part)
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_the_shared_ground_of_the_new_families_is_nothing_in_todays_families(name):
+    family = FAMILIES[name]
+    assert family.table.wild_of is None
+    assert family.table.discard_rule is None
+    assert family.table.next_drawer is None
+    assert family.scoring.payer_points is None
+
+
+def test_a_discard_verdict_is_plain_unless_told():
+    assert F.DiscardVerdict() == (False, None)
+    bad = F.Violation("SPECIAL_TILE_DISCARDED", "a wild is not discarded")
+    assert F.DiscardVerdict(dead=True, violation=bad).violation.code == "SPECIAL_TILE_DISCARDED"
+
+
+def test_the_architecture_table_names_each_parts_hooks():
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = {m.group(1): m.group(3) for m in re.finditer(r"^\| `(\w+)` \| `(\w+)` \| (.*) \|$", text, re.M)}
+    assert set(rows) == set(PART_CLASSES)
+    for part, cls in PART_CLASSES.items():
+        named = set(re.findall(r"`(\w+)`", rows[part]))
+        assert named == _hooks(cls), (part, named ^ _hooks(cls))
+
+
+def _fresh(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_package_init_imports_none_of_its_modules():
+    # the package's __init__ used to import its families while they imported it back;
+    # now only the registry imports them, and the package reaches it on first use
+    tree = ast.parse((ROOT / "audits" / "rules" / "__init__.py").read_text(encoding="utf-8"))
+    top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert [(n.module, n.level) for n in top if isinstance(n, ast.ImportFrom)] == [("__future__", 0), ("typing", 0)]
+    assert not [n for n in top if isinstance(n, ast.Import)]
+    registry = (ROOT / "audits" / "rules" / "registry.py").read_text(encoding="utf-8")
+    assert {m for m in re.findall(r"^from \.(\w+) import", registry, re.M)} == {"family", *FAMILIES}
+
+
+@pytest.mark.parametrize("first", ["audits.rules.guangdong", "audits.rules.sichuan", "audits.rules.qujing.fans"])
+def test_a_family_imported_first_finds_the_package_whole(first):
+    # whichever module comes first, the package is whole before any family imports from it
+    out = _fresh(f"import {first}\nfrom audits.rules import family_of\nfrom schema.ruleset import resolve\n"
+                 "print(family_of(resolve('guangdong-jipinghu')).name)")
+    assert out == "guangdong"
+
+
+def test_an_unknown_name_is_not_a_registry_name():
+    import audits.rules as r
+    with pytest.raises(AttributeError):
+        r.QUJING  # noqa: B018 - the families are reached through FAMILIES / family_of
