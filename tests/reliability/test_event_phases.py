@@ -268,3 +268,17 @@ def test_a_meld_whose_kind_differs_from_its_tiles_is_a_finding(family, t):
         codes = [f.code for f in audit.findings]
         assert "INTERNAL_ERROR" not in codes, (kind, [f.message for f in audit.findings if f.code == "INTERNAL_ERROR"])
         assert codes, f"a {t.__name__} of {kind} made of {game[at].get('tiles')} passed unremarked"
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_hand_dealt_five_copies_of_a_kind_is_a_structural_break(family):
+    # found by bench/fuzz.py (a list resized in a deal): no set holds a fifth copy
+    game = [json.loads(x) for x in family_game(family)]
+    deal = next(d for d in game if d["type"] == "TilesDealt")
+    tile = deal["hands"][0][0]
+    deal["hands"][0] = [tile] * 5 + deal["hands"][0][5:]
+    events = [decode_line(json.dumps(d).encode(), "d.jsonl", i + 1) for i, d in enumerate(game)]
+    audit = audit_game(GameLog(game[0]["game"], "d.jsonl", events, list(range(1, len(events) + 1)), None, True))
+    breaks = [f.message for f in audit.findings if f.code == "STRUCTURAL_BREAK"]
+    assert breaks and "5 copies" in breaks[0] and not audit.complete
+    assert "INTERNAL_ERROR" not in [f.code for f in audit.findings]
