@@ -271,15 +271,19 @@ class Watchdog:
             self._thread = threading.Thread(target=self._run, name="paipu-query-watchdog", daemon=True)
             self._thread.start()
 
+    def _look(self) -> None:
+        """Record the limit hit, if any, now."""
+        if self.hit is None:
+            if self._deadline is not None and time.monotonic() >= self._deadline:
+                self.hit = "time"
+            elif self._budget is not None:
+                now = resident_bytes()
+                if now is not None and now - self._base > self._budget:
+                    self.hit = "memory"
+
     def _run(self) -> None:
         while not self._stop.wait(self.POLL):
-            if self.hit is None:
-                if self._deadline is not None and time.monotonic() >= self._deadline:
-                    self.hit = "time"
-                elif self._budget is not None:
-                    now = resident_bytes()
-                    if now is not None and now - self._base > self._budget:
-                        self.hit = "memory"
+            self._look()
             if self.hit is not None:
                 try:
                     self.con.interrupt()
@@ -292,7 +296,10 @@ class Watchdog:
         return limit_message(what, self.hit, self.seconds if self.hit == "time" else self.memory)
 
     def check(self, what: str = "the query") -> None:
-        """Raise :class:`LimitReached` if a limit was hit."""
+        """Raise :class:`LimitReached` if a limit was hit (looked at here too, so a caller
+        fetching rows is held to the limits between chunks even while this thread waits
+        for its turn on a busy machine)."""
+        self._look()
         if self.hit is not None:
             raise LimitReached(self.hit, self.message(what))
 

@@ -63,7 +63,7 @@ PARENT = textwrap.dedent("""
         P._deathsig_ok = lambda: False
 
     def slow(log):
-        time.sleep(0.02)
+        time.sleep(0.05)
         return audit_game(log)
 
     results = P.audit_parallel([sys.argv[1]], 2, audit=slow)
@@ -88,7 +88,7 @@ def test_workers_die_when_their_parent_is_killed(tmp_path, how):
         assert len(workers) == 2 and all(_alive(w) for w in workers), parent.stderr.read()
         parent.send_signal(signal.SIGKILL)
         parent.wait(timeout=30)
-        left = _gone_within(workers, 10)
+        left = _gone_within(workers, 20)
         assert not left, f"workers {left} outlived their parent ({how})"
     finally:
         parent.kill()
