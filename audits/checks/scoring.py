@@ -91,6 +91,10 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
         ctx.next_dealer = fam.table.next_dealer(t.dealer, [], None, None)
 
 
+#: The payments compared as per-player nets, in words (点鸡 is the only such group today).
+_NET_WORDS = {"dianji": "点鸡 chicken"}
+
+
 def _nets(transfers, reasons: tuple[str, ...], n: int) -> list[int]:
     return net_of((t for t in transfers if t.reason in reasons), n)
 
@@ -126,7 +130,8 @@ def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
                  actual=show_pairs(sums_by_pair(got, reasons)))
     if nets_bad:
         ctx.find(net_code, e, expected=_nets(paid, net_reasons, n), actual=_nets(got, net_reasons, n),
-                 message=f"{'/'.join(net_reasons)} nets per seat differ")
+                 message=f"what each player nets from the {' and '.join(_NET_WORDS.get(r, r) for r in net_reasons)} "
+                         "payments differs from what the rules give")
 
 
 def _paid_out_of_order(ctx: AuditContext, e: ev.HandSettled, win_reasons: tuple[str, ...],

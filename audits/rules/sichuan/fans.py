@@ -129,7 +129,9 @@ def gen_count(counts: Sequence[int], melds: Sequence[Meld]) -> int:
     together (a kong is one 根; so is a pong plus the fourth tile in hand)."""
     have = list(counts[:27])
     for m in melds:
-        have[m.of] += 4 if m.is_kong else 3
+        # a meld said to be of an honour (no tile of the 108, reported where it was made) is no 根
+        if m.of < 27:
+            have[m.of] += 4 if m.is_kong else 3
     return sum(1 for c in have if c >= 4)
 
 
