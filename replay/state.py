@@ -88,6 +88,12 @@ class Replayer:
         _APPLY[type(event)](self, event)
         self._w.seq = event.seq
 
+    def pass_over(self, event: ev.Event) -> None:
+        """Take the game's next event's place in the sequence without applying it: the
+        audit judged it play after the hand ended (the hand ends where its rules end it),
+        reported it, and keeps the table as the rules left it."""
+        self._w.seq = event.seq
+
     def state(self) -> TableState:
         """An immutable snapshot of the table now."""
         w = self._w
