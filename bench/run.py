@@ -30,6 +30,7 @@ sys.path.insert(0, ROOT)
 
 import msgspec  # noqa: E402
 
+from paipu.store.ingest import DEFAULT_BATCH_GAMES  # noqa: E402
 from schema.events import AnyEvent, HandStarted  # noqa: E402
 
 CACHE = os.path.join(HERE, ".cache")
@@ -237,6 +238,31 @@ def ingest(path: str, findings: str = "none", jobs: int = 1, cluster: object = N
     return report
 
 
+def small_games(n: int = 100_000) -> tuple[float, float, int]:
+    """Row 5g: ``paipu ingest`` (default batches, no audit) of ``n`` two-event games (an
+    opening and a closing each): the batch is cut by games as well as by events, so a log
+    of many tiny games is never one pathological batch.  Returns (wall seconds, CPU
+    seconds of this process and DuckDB's threads, batches)."""
+    from paipu.store import ingest as run_ingest
+
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "small.jsonl")
+        with open(path, "wb") as f:
+            for i in range(n):
+                g = f"small-{i:07d}"
+                f.write(b'{"type":"GameOpened","game":"%s","seq":0,"at":"2026-01-01T00:00:00Z",'
+                        b'"schema_version":1,"server":"bench","build":"1","preset":"qujing-xiaoji",'
+                        b'"seats":["A","B","C","D"],"creator":0,"options":{},"start_points":0,'
+                        b'"billing":"creator","fee":0}\n' % g.encode())
+                f.write(b'{"type":"GameClosed","game":"%s","seq":1,"at":"2026-01-01T00:01:00Z",'
+                        b'"reason":"dissolved","scores":[0,0,0,0]}\n' % g.encode())
+        wall, cpu = time.perf_counter(), time.process_time()
+        report = run_ingest([path], os.path.join(d, "small.duckdb"), audit=False)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    assert report.added == n and not report.refused, report.refused[:3]
+    return wall, cpu, report.batches
+
+
 def cpu_seconds(fn: Callable[[], object]) -> float:
     """CPU seconds of this process and its threads (DuckDB's included) running ``fn`` once."""
     t = time.process_time()
@@ -391,6 +417,15 @@ def cluster_row(stage: Callable[[str, Callable[[], object]], float], path: str, 
     return secs
 
 
+def small_games_row(n: int) -> None:
+    """Print row 5g (:func:`small_games`); ``n`` 0 skips it."""
+    if not n:
+        return
+    wall, cpu, batches = small_games(n)
+    print(f"  5g ingest of {n:,} two-event games (default batches: {batches} of at most "
+          f"{DEFAULT_BATCH_GAMES:,} games): {wall:.1f} s, {cpu:.1f} s CPU, {n / wall:,.0f} games/s", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=20000)
@@ -409,12 +444,17 @@ def main() -> None:
                     help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
     ap.add_argument("--ingest-cluster-only", action="store_true",
                     help="only rows 5d and 5f: ingest with the audit on --jobs 2 and on a Dask local:2 cluster")
+    ap.add_argument("--small-games", type=int, default=100_000, help="two-event games of row 5g (0 skips it)")
+    ap.add_argument("--small-games-only", action="store_true", help="only row 5g, the ingest of many tiny games")
     ap.add_argument("--ingest-only", action="store_true",
                     help="only the ingest rows: 5 to 5e and (with --big-mb) 7b, the peak RSS ingesting the big file")
     args = ap.parse_args()
 
     print(f"machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"msgspec {msgspec.__version__}")
+    if args.small_games_only:
+        small_games_row(args.small_games or 100_000)
+        return
     t = time.perf_counter()
     path, events, hands = build_corpus(args.hands, args.seed)
     print(f"corpus: {hands} hands, {events} events, {os.path.getsize(path) / 1e6:.1f} MB "
@@ -547,6 +587,7 @@ def main() -> None:
         return
     if args.ingest_only:
         ingest_ratios(*ingest_rows())
+        small_games_row(args.small_games)
         if args.big_mb:
             big = big_file(path, args.big_mb << 20)
             rss_ingest, secs, big_events = peak_rss_ingest(big)
@@ -565,6 +606,7 @@ def main() -> None:
     xz_time = xuzhou_row()
     cluster2 = cluster_row(stage, path, audit2)
     ingest_times = ingest_rows()
+    small_games_row(args.small_games)
 
     # a warm-up run builds the shape tables once (as any long run has them); then each run
     # plays rooms of its own seed, so no run finds its games already in the bots' memos

@@ -199,6 +199,9 @@ class GameClosed(Event):
     #: The wall commitment's reveal for a hand that closed with the room, unsettled (docs/seal.md).
     reveal_salt: Union[Salt, UnsetType] = UNSET
     reveal_wall: Union[Wall, UnsetType] = UNSET
+    #: HMAC-SHA256 under the server's key of this line without its ``sig`` and ``seal`` (written
+    #: just before ``seal``): a signed game, which only the key's holder can make (docs/seal.md).
+    sig: Union[Digest, UnsetType] = UNSET
     #: SHA-256 of this line without its ``,"seal":"…"`` (written last): ends a game's chain.
     seal: Union[Digest, UnsetType] = UNSET
 

@@ -61,11 +61,7 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     if list(e.scores) != want_scores:
         ctx.find("SCORE_CONTINUITY", e, expected=want_scores, actual=list(e.scores))
     # the corrected ledger: the family's fans for every legal win, corrections carried forward
-    true_winners = []
-    if won:
-        for x, sc in zip(won.winners, ctx.won_scores):
-            if sc is not None and sc.complete and fam.wins.fan_enough(rules, how, sc.capped) and x.seat not in ctx.won_guohu:
-                true_winners.append((x.seat, sc.points))
+    true_winners = list(ctx.true_winners) if won else []
     if book is not None:
         facts = facts._replace(extra=(book, True))
     corrected = expected_transfers(rules, n, how, true_winners, frm, facts, ctx.ledger)

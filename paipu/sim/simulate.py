@@ -388,9 +388,11 @@ class _Rulings:
             return make(self.rules, self.table, seat, how, tile, after_kong, kong_discard, winners)
         return WinContext(how, tile, after_kong=after_kong, kong_discard=kong_discard)
 
-    def may_win_on(self, seat: int, tile: int) -> bool:
-        """No pass rule (过胡) bars ``seat`` from winning on ``tile`` from another seat."""
-        return self.family.claims.pass_violation(self.book, seat, "win", tile, _always_legal, rules=self.rules) is None
+    def may_win_on(self, seat: int, tile: int, how: str = "discard") -> bool:
+        """No pass rule (过胡) bars ``seat`` from winning on ``tile`` from another seat (``how``:
+        a discard, or ``robbed_kong``)."""
+        return self.family.claims.pass_violation(self.book, seat, "win", tile, _always_legal, rules=self.rules,
+                                                 how=how) is None
 
     def self_draw_win(self, seat: int, tile: int, after_kong: bool) -> Optional[Score]:
         """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong)."""
@@ -775,7 +777,7 @@ class _Hand:
         for k in range(1, self.n):
             s = (adder + k) % self.n
             win = self.ask.win_from(s, tile, "robbed_kong")
-            if win is None or not self.ask.may_win_on(s, tile):
+            if win is None or not self.ask.may_win_on(s, tile, "robbed_kong"):
                 continue
             if self.rng.random() < 0.9:
                 robbers.append((s, win))
@@ -785,6 +787,8 @@ class _Hand:
         if robbers:
             for s, _ in robbers:
                 self.emit(ev.ClaimDeclared, seat=s, claim="win")
+            if not self.rules.multi_win:
+                robbers = robbers[:1]  # a single winner: the first declarer from the adder's 下家 (截和)
             self._win(robbers, "robbed_kong", tile, adder)
 
     # -- the end of a hand ---------------------------------------------------------

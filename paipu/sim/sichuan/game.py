@@ -171,7 +171,6 @@ class SichuanGame:
                exchange=exchange, wall=wall)
         self.stats.hands += 1
         self.passed: dict[int, list] = {s: [] for s in range(4)}
-        self.passed_rob = {s: False for s in range(4)}
         self.waits = [None] * 4
         self.flavour = [_flavour(rng) for _ in range(4)]
         winners_before = self.stats.winners
@@ -210,7 +209,6 @@ class SichuanGame:
 
     def _own_action(self, seat: int) -> None:
         self.passed[seat] = []
-        self.passed_rob[seat] = False
 
     def _wait_entry(self, seat: int):
         """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
@@ -223,9 +221,10 @@ class SichuanGame:
         or discarded (no wild tiles).  True: ask the family in full."""
         return waited_before_draw(self.waits, self.table, seat, TILE_INDEX[self.g.b.events[-1].tile])
 
-    def _value(self, seat: int, tile: int, kd: bool) -> Optional[int]:
-        """A legal discard-valued win of ``seat`` on ``tile`` (capped fan), or None: the
-        family's wait entry and exact shape test, then the void-suit gate (§8.1, §8.2)."""
+    def _value(self, seat: int, tile: int, kd: bool, how: str = "discard") -> Optional[int]:
+        """A legal win of ``seat`` on ``tile`` from another seat (capped fan; ``how``: a discard,
+        or ``robbed_kong`` with its 抢杠 fan), or None: the family's wait entry and exact
+        shape test, then the void-suit gate (§8.1, §8.2)."""
         entry = self._wait_entry(seat)
         if not entry:
             return None
@@ -237,10 +236,10 @@ class SichuanGame:
         c[tile] += 1
         if not F.void_ok(c, melds, self._void(seat), self.rules):
             return None
-        return self.g._score(seat, TILE_NAMES[tile], "discard").capped
+        return self.g._score(seat, TILE_NAMES[tile], how).capped
 
     def _may(self, seat: int, v: Optional[int]) -> bool:
-        return v is not None and play.guoshui_allows(self.rules, self.passed[seat], self.passed_rob[seat], v)
+        return v is not None and play.guoshui_allows(self.rules, self.passed[seat], v)
 
     def _end_if_over(self) -> None:
         t = self.table
@@ -301,13 +300,13 @@ class SichuanGame:
         for s in self._still_in():
             if s == adder:
                 continue
-            v = self._value(s, tile, False)
+            v = self._value(s, tile, False, "robbed_kong")
             if v is None:
                 continue
             if self._may(s, v) and (last_four or self.rng.random() < 0.9):
                 robbers.append(s)
             elif self._may(s, v):
-                self.passed_rob[s] = True
+                self.passed[s].append(v)  # a rob let go bars with its value (过水, §7.1)
         if not robbers:
             return False
         robbers.sort(key=lambda s: (s - adder - 1) % 4)
