@@ -119,14 +119,10 @@ XUZHOU = RuleFamily(
         fees_at_resize=qujing_settlement.fees_at_resize,
     ),
     own=OwnRules(
-        # 截和 (multi_win off): the first legal declarer from the discarder's 下家 (Guangdong's rule)
-        observes=guangdong_table.OBSERVES,
-        observe=guangdong_table.observe,
         event_checks=event_checks,
     ),
     codes={"below_min_fan": "WIN_BELOW_MIN_FAN", "rob_kong_exposed": "ROB_EXPOSED_KONG",
            "rob_kong_concealed": "ROB_CONCEALED_KONG"},
-    data={"observe_after": frozenset()},
 )
 
 __all__ = ["XUZHOU", "pei", "win_context"]
