@@ -63,6 +63,14 @@ GUANGDONG_MIXES = [
 ]
 
 
+#: Xuzhou 徐州麻将 mixes (its own corpus: the Xuzhou row, audit time per event ≤ 1.2× Qujing's).
+XUZHOU_MIXES = [
+    ("xuzhou", {}),
+    ("xuzhou", {"xiazui": "max_two", "dealer_bonus": "double"}),
+    ("xuzhou", {"multi_win": False, "wild_discard": "forbidden"}),
+]
+
+
 #: The Sichuan corpora (``--sichuan``): one per preset.
 SICHUAN_MIXES = {"sichuan": [("sichuan", {})], "sichuan-xuezhan": [("sichuan-xuezhan", {})]}
 
@@ -430,6 +438,8 @@ def main() -> None:
     ap.add_argument("--sim-rooms", type=int, default=100, help="rooms the simulator row plays (8 hands each)")
     ap.add_argument("--cluster-only", action="store_true",
                     help="only the audit on --jobs 2 against a Dask LocalCluster of 2 workers (local:2)")
+    ap.add_argument("--xuzhou", action="store_true",
+                    help="only the Xuzhou row: audit time per event against Qujing's corpus")
     ap.add_argument("--guangdong-only", action="store_true",
                     help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
     ap.add_argument("--ingest-cluster-only", action="store_true",
@@ -516,6 +526,19 @@ def main() -> None:
               f"({gevents / ghands:.0f} against {events / hands:.0f} events a hand)", flush=True)
         return q_ms / g_ms
 
+    def xuzhou_row() -> float:
+        """The Xuzhou row: a Xuzhou corpus of as many hands, audited with 1 job; the time per
+        event against Qujing's corpus in CPU time (the two taking turns)."""
+        xpath, xev, xhands = build_corpus(args.hands, args.seed, XUZHOU_MIXES, "corpus-xuzhou")
+        secs, _ = median_time(lambda: full_audit(xpath, 1), args.runs)
+        print(f"  {'3x full audit, Xuzhou':<28} {secs:8.3f} s  {xev / secs / 1e6:7.3f} M events/s  "
+              f"{xhands / secs:9.0f} hands/s   ({xhands} hands)", flush=True)
+        q_ms, x_ms = per_hand_cpu((path, hands), (xpath, xhands), args.runs)
+        q_us, x_us = 1e3 * q_ms * hands / events, 1e3 * x_ms * xhands / xev
+        print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, xuzhou {x_ms:.3f} ms ({xev / xhands:.0f} "
+              f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {x_us:.2f} µs)", flush=True)
+        return x_us / q_us
+
     def sichuan_rows() -> dict[str, float]:
         """The Sichuan rows: a corpus per preset, audited with 1 job; the time per hand
         against Qujing's corpus in CPU time (the two taking turns)."""
@@ -541,6 +564,11 @@ def main() -> None:
     if args.guangdong_only:
         stage("3 full audit, 1 job", lambda: full_audit(path, 1))
         print(f"\n  Guangdong / Qujing audit speed per hand (CPU)   {guangdong_row():6.2f}×  (≥ 1×)")
+        return
+
+    if args.xuzhou:
+        stage("3 full audit, 1 job (qujing)", lambda: full_audit(path, 1))
+        print(f"\n  Xuzhou / Qujing audit time per event (CPU)   {xuzhou_row():6.2f}×  (≤ 1.2×)")
         return
 
     if args.sichuan:
@@ -575,6 +603,7 @@ def main() -> None:
     audit2 = stage("4 full audit, --jobs 2", lambda: full_audit(path, 2))
     gd_speed = guangdong_row()
     sc_time = sichuan_rows()
+    xz_time = xuzhou_row()
     cluster2 = cluster_row(stage, path, audit2)
     ingest_times = ingest_rows()
     small_games_row(args.small_games)
@@ -610,6 +639,7 @@ def main() -> None:
     print(f"  Guangdong / Qujing audit speed (CPU/hand) {gd_speed:5.2f}×  (≥ 1×)")
     for preset, ratio in sc_time.items():
         print(f"  {preset + ' / Qujing time (CPU/hand)':<37} {ratio:5.2f}×  (≤ 1.0×)")
+    print(f"  Xuzhou / Qujing time (CPU/event)      {xz_time:5.2f}×  (≤ 1.2×)")
     print(f"  local:2 / jobs 2 (time; cluster cost) {cluster2 / audit2:6.2f}×")
     print(f"  win check / mahjong agari (counts)    {theirs / ours:6.1f}×  (≥ 10×)")
     print(f"  win check / mahjong agari (keys)      {theirs / ours_keys:6.1f}×  (≥ 10×)")

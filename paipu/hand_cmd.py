@@ -112,7 +112,7 @@ def _melds_from(value: Any, ruleset: Ruleset) -> list[Meld]:
 
 
 def _payments(family: RuleFamily, ruleset: Ruleset, how: str, points: int) -> list[dict]:
-    """Who pays the winner what, as the family settles it (no bets, no 点鸡), by role."""
+    """Who pays the winner what, as the family settles it (no bets, no 点鸡, no dealer), by role."""
     winner, other = 0, 1
     settled = family.settlement.settle(ruleset, [0] * ruleset.players, [(winner, points)], how,
                                        None if how == "self_draw" else other, HandFacts(None, None), clamp=False)
@@ -130,7 +130,9 @@ def evaluate(req: dict) -> dict:
              # families with a void suit, 海底 and 天胡 / 地胡 (Sichuan)
              "void", "last_tile", "heavenly", "dianganghua",
              # families with winds and 一炮三响 (Guangdong)
-             "seat_wind", "round_wind", "winners"}
+             "seat_wind", "round_wind", "winners",
+             # families whose wild comes from a turned indicator, and whose money knows the dealer
+             "indicator", "dealer"}
     unknown = set(req) - known
     if unknown:
         raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
@@ -140,6 +142,8 @@ def evaluate(req: dict) -> dict:
     except RulesetError as e:
         raise InputError(str(e)) from None
     family = family_of(ruleset)
+    if req.get("indicator"):
+        ruleset = _with_indicator(family, ruleset, req["indicator"])
     hand_s = req.get("hand")
     if not hand_s or not isinstance(hand_s, str):
         raise InputError("a hand is required, e.g. 123m456p789s11z22z")
@@ -212,7 +216,8 @@ def evaluate(req: dict) -> dict:
         out["payments"] = _payments(family, ruleset, how, sc.points)
         seat = req.get("seat")
         if seat is not None:
-            out["transfers"] = _transfers(family, ruleset, how, sc.points, seat, req.get("from_seat"))
+            out["transfers"] = _transfers(family, ruleset, how, sc.points, seat, req.get("from_seat"),
+                                          req.get("dealer"))
     else:
         out["payments"] = []
     return out
@@ -233,22 +238,39 @@ def _wind(value: Any, name: str) -> int:
     raise InputError(f"{name} is one of {', '.join(WIND_NAMES)}, not {value!r}")
 
 
+def _with_indicator(family: RuleFamily, ruleset: Ruleset, indicator: Any) -> Ruleset:
+    """The hand's ruleset with the wild a turned ``indicator`` names (the family's rule)."""
+    import msgspec
+
+    wild_of = family.table.wild_of
+    if wild_of is None or getattr(ruleset, "wild_from", "preset") == "preset":
+        raise InputError(f"--indicator: the {ruleset.family} rules take no turned indicator")
+    try:
+        tile = tile_index(str(indicator))
+    except TileError as e:
+        raise InputError(f"--indicator: {e}") from None
+    return msgspec.structs.replace(ruleset, wilds=(tile_name(wild_of(ruleset, tile)),))
+
+
 def _transfers(family: RuleFamily, ruleset: Ruleset, how: str, points: int, seat: Any,
-               from_seat: Any) -> list[dict]:
-    """The win's transfers by seat, as the family settles them (no bets, no 点鸡)."""
+               from_seat: Any, dealer: Any = None) -> list[dict]:
+    """The win's transfers by seat, as the family settles them (no bets, no 点鸡; the
+    dealer's bonus where the family pays one and ``dealer`` is given)."""
     n = ruleset.players
     try:
         seat = int(seat)
         from_seat = None if from_seat is None else int(from_seat)
+        dealer = None if dealer is None else int(dealer)
     except (TypeError, ValueError):
-        raise InputError("--seat and --from-seat are seat numbers") from None
-    for name, value in (("--seat", seat), ("--from-seat", from_seat)):
+        raise InputError("--seat, --from-seat and --dealer are seat numbers") from None
+    for name, value in (("--seat", seat), ("--from-seat", from_seat), ("--dealer", dealer)):
         if value is not None and not 0 <= value < n:
             raise InputError(f"{name} {value} is not a seat of a {n}-player table (0..{n - 1})")
     if how != "self_draw" and from_seat == seat:
         raise InputError("the winner cannot be the discarder or the kong adder (--from-seat)")
     try:
-        settled = family.settlement.settle(ruleset, [0] * n, [(seat, points)], how, from_seat, HandFacts(None, None),
+        settled = family.settlement.settle(ruleset, [0] * n, [(seat, points)], how, from_seat,
+                                           HandFacts(None, None, None, dealer),
                                            clamp=False)
     except ValueError as e:
         raise InputError(str(e)) from None
@@ -324,6 +346,9 @@ def register(app: typer.Typer) -> None:
         winners: int = typer.Option(1, "--winners", help="Winners on the discard (3: 一炮三响, Guangdong)"),
         seat: Optional[int] = typer.Option(None, "--seat", help="Winner's seat, to list transfers by seat"),
         from_seat: Optional[int] = typer.Option(None, "--from-seat", help="Discarder / kong adder seat"),
+        dealer: Optional[int] = typer.Option(None, "--dealer", help="The hand's dealer seat (坐庄 bonuses, Xuzhou)"),
+        indicator: Optional[str] = typer.Option(None, "--indicator",
+                                                help="The turned indicator: the wild is the family's (Xuzhou 配子)"),
         preset: str = typer.Option("qujing-xiaoji", "--preset", help="Ruleset preset"),
         option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Ruleset option key=value"),
         as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout"),
@@ -365,7 +390,8 @@ def register(app: typer.Typer) -> None:
                "preset": preset, "options": opts, "seat": seat, "from_seat": from_seat,
                "void": void, "last_tile": last_tile, "dianganghua": dianganghua,
                "heavenly": "tianhe" if tianhe else ("dihe" if dihe else ("renhe" if renhe else "")),
-               "seat_wind": seat_wind, "round_wind": round_wind, "winners": winners}
+               "seat_wind": seat_wind, "round_wind": round_wind, "winners": winners,
+               "dealer": dealer, "indicator": indicator}
         try:
             res = evaluate(req)
         except InputError as e:

@@ -96,6 +96,8 @@ FanName = Literal[
     "jiulian", "shisanyao", "qidui", "yipao_sanxiang", "renhe",
     # names the new families share (new-families.md §1, §3): 将一色, 十三烂, 硬胡 / 软胡
     "jiangyise", "shisanlan", "yinghu", "ruanhu",
+    # Xuzhou 徐州麻将 (xuzhou.md §7; jihu, qidui, shisanlan, shisanyao, tianhe are shared above)
+    "paopei",
 ]
 #: The fan names and transfer reasons the new families share (new-families.md §1, §3): on the
 #: wire before the families that award or pay them are registered; every other name and reason

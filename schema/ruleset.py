@@ -148,6 +148,20 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     #: the last discard (no drawable tile left) may only be won on (``win_only``).
     last_discard_claims: Literal["win_only", "all"] = "win_only"
 
+    # --- Xuzhou 徐州麻将 (family ``xuzhou``, xuzhou.md §9) -------------------------------
+    # Shared options it reads: ``base``, ``chow``, ``draw_reserve``, ``draw_dealer``,
+    # ``multi_win``, ``last_discard_claims``, ``kong_replacement``, ``wild_from``,
+    # ``indicator_from``, ``wild_discard``, ``wild_stand_in``, ``guohu``, ``dealer_bonus``,
+    # ``luanpai``.
+    #: the lost "4-8" restriction read as 八枝: a 平和 needs eight tiles of one suit (no source).
+    shape_gate: Literal["none", "bazhi"] = "none"
+    #: U for a discard win or a rob: the discarder (adder) pays each winner U × B (no source).
+    dianpao_units: int = 1
+    #: U for a self-draw: each other seat pays U × B (no source).
+    zimo_units: int = 1
+    #: 下嘴: each seat bets 0..1 (``max_one``) or 0..2 (``max_two``) before the deal.
+    xiazui: Literal["off", "max_one", "max_two"] = "off"
+
     # --- options the new families share (shared/design/new-families.md §1) -----------------
     # Each default is what the three families above play; they reject any other value
     # (``_keeps_shared_defaults``) until they read the option.
@@ -300,9 +314,41 @@ def _check_sichuan(r: "Ruleset") -> None:
         raise ValueError("huazhu_penalty must be 'cap' or an integer >= 1")
 
 
+def _check_xuzhou(r: "Ruleset") -> None:
+    """Xuzhou 徐州麻将 (xuzhou.md §1, §9): four seats, one 配子 kind per hand from a turned
+    indicator, 白板 standing in, 过胡 fixed by the seed (``guohu = any_discard``), no fan."""
+    if r.players != 4:
+        raise ValueError("Xuzhou is specified for four seats only")
+    if r.wild_from not in ("next", "same"):
+        raise ValueError("Xuzhou's 配子 comes from a turned indicator: wild_from must be next or same")
+    if len(r.wilds) > 1:
+        raise ValueError("Xuzhou plays one 配子 kind per hand (wilds names at most one tile)")
+    if r.wild_discard not in ("dead", "forbidden"):
+        raise ValueError("a discarded 配子 is dead or forbidden (wild_discard)")
+    if r.wild_stand_in not in ("5z", None):
+        raise ValueError("Xuzhou's stand-in is 白板 (wild_stand_in 5z) or none")
+    if r.guohu != "any_discard":
+        raise ValueError("过胡 is fixed by the seed: guohu must be any_discard")
+    if r.luanpai not in ("shisanlan", "shisanyao", "off"):
+        raise ValueError("luanpai must be shisanlan, shisanyao or off")
+    if r.dealer_bonus not in ("plus_one", "double", "none"):
+        raise ValueError("dealer_bonus must be plus_one, double or none")
+    if r.dianpao_units < 1 or r.zimo_units < 1:
+        raise ValueError("dianpao_units and zimo_units must be at least 1")
+    if r.draw_reserve < 0:
+        raise ValueError("draw_reserve must be at least 0")
+    if r.dianji or r.yangzhu or r.qiaoluo:
+        raise ValueError("点鸡 / 养猪 / 敲锣 are Qujing options, not Xuzhou ones (下嘴 is xiazui)")
+    if r.payment_cap or r.lianzhuang != "none" or r.win_dealer is not None or r.discard_payers is not None \
+            or r.qianggang_bao is not None or r.dahu_stack is not None:
+        raise ValueError("payment_cap / lianzhuang / win_dealer / discard_payers / qianggang_bao / dahu_stack "
+                         "are not Xuzhou options")
+
+
 #: Each family's own validation (``_check_<family>``); a family it does not name (a new or
 #: toy family) checks its options where it is built.
-FAMILY_CHECKS = {"qujing": _check_qujing, "guangdong": _check_guangdong, "sichuan": _check_sichuan}
+FAMILY_CHECKS = {"qujing": _check_qujing, "guangdong": _check_guangdong, "sichuan": _check_sichuan,
+                 "xuzhou": _check_xuzhou}
 
 
 PRESETS: dict[str, Ruleset] = {
@@ -318,6 +364,11 @@ PRESETS: dict[str, Ruleset] = {
     "sichuan": Ruleset(family="sichuan", wilds=(), draw_reserve=0),
     # 血战到底: identical, except winners leave and play goes on until three have won.
     "sichuan-xuezhan": Ruleset(family="sichuan", wilds=(), draw_reserve=0, hand_end="xuezhan"),
+    # Xuzhou 徐州麻将: a 配子 per hand (the kind after a turned tile) with 白板 standing in, chow
+    # from 上家, 一炮多响, 过胡, no fan: 点炮 1 B, 自摸 1 B from each, +1 B when the dealer pays or wins.
+    "xuzhou": Ruleset(family="xuzhou", wilds=(), chow=True, draw_reserve=0, draw_dealer="stay",
+                      last_discard_claims="all", wild_from="next", indicator_from="head", wild_discard="dead",
+                      wild_stand_in="5z", guohu="any_discard", dealer_bonus="plus_one", luanpai="shisanlan"),
 }
 
 

@@ -73,6 +73,8 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
         rec = settlement_record(fam, won, winners, facts, corrected, e, ctx.ledger)
         if book is not None:
             rec["steps"] = list(getattr(book, "lines", []))
+        elif fam.settlement.derivation is not None:
+            rec["steps"] = fam.settlement.derivation(rules, n, true_winners, how, frm, facts)
         ctx.explained.append(rec)
     billing.first_settlement(ctx, e)
     ctx.settled_hands += 1

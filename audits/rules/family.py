@@ -149,12 +149,15 @@ class FeeEvent(NamedTuple):
 class HandFacts(NamedTuple):
     """What a settlement needs besides the winners, read from the table by the family:
     养猪 bets and 点鸡 tallies by seat (``None`` when the room does not play them);
-    ``extra``: a family's own facts (Guangdong: the 包 liabilities and kongs)."""
+    ``extra``: a family's own facts (Guangdong: the 包 liabilities and kongs); ``dealer``:
+    the hand's dealer, for families whose money depends on it (坐庄 bonuses)."""
 
     bets: Optional[list[int]]
     tallies: Optional[list[int]]
     #: a family's own facts (Sichuan: the hand's money book, ``sichuan.settlement.Book``)
     extra: Any = None
+    #: the hand's dealer (None: not known, e.g. ``paipu hand`` without ``--dealer``)
+    dealer: Optional[int] = None
 
 
 class PassBook:
@@ -415,6 +418,10 @@ class SettlementRules:
     #: (ruleset, table, HandWon or None) -> the settlement's facts read from the table
     #: (when set, asked instead of ``hand_facts``).  (Guangdong)
     table_facts: Optional[Callable[..., HandFacts]] = None
+    #: (ruleset, n, winners [(seat, P)], how, from_seat, facts) -> the corrected settlement's
+    #: derivation, one line per payment, for ``--explain`` (a family whose money is more than
+    #: P per payer: dealer bonuses, side bets).  None: the transfers speak for themselves.
+    derivation: Optional[Callable[..., list[str]]] = None
     #: whether the order of a discard's winners' payments is a rule (MULTI_WIN_ORDER): Qujing
     #: pays them in seat order from the discarder's next seat; Guangdong compares transfers
     #: as sums only (guangdong.md §8.7: "the order of payments is not a finding").

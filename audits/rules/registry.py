@@ -15,12 +15,14 @@ from .family import RuleFamily
 from .guangdong import GUANGDONG
 from .qujing import QUJING
 from .sichuan import SICHUAN
+from .xuzhou import XUZHOU
 
 #: ``Ruleset.family`` -> its rule family (one line per family).
 FAMILIES: dict[str, RuleFamily] = {
     QUJING.name: QUJING,  # Qujing 飞小鸡 / 飞白板 / 双鬼 (qujing.md)
     SICHUAN.name: SICHUAN,  # Sichuan 四川麻将 and 血战到底 (sichuan.md)
     GUANGDONG.name: GUANGDONG,  # Guangdong 鸡平和 (guangdong.md)
+    XUZHOU.name: XUZHOU,  # Xuzhou 徐州麻将 (xuzhou.md)
 }
 
 

@@ -102,6 +102,8 @@ FAN_ENGLISH: dict[str, str] = {
     # the new families' shared names (new-families.md §3)
     "jiangyise": "all 2-5-8", "shisanlan": "thirteen unconnected", "yinghu": "win without wilds",
     "ruanhu": "win with wilds",
+    # Xuzhou 徐州麻将
+    "paopei": "completed with the wild running",
 }
 
 #: Seat winds, by distance from the dealer.

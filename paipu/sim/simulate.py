@@ -309,7 +309,11 @@ class _Game:
                 charged = True
                 self.charge_fee()
             # the next dealer, as the family rotates the deal
-            dealer = family.table.next_dealer(dealer, list(result.winners), result.how_won, result.from_seat)
+            if family.table.dealer_after is not None:  # rotation that reads the room's options
+                first = (list(result.winners), result.how_won, result.from_seat) if result.winners else None
+                dealer = family.table.dealer_after(rules, dealer, first, self.n)
+            else:
+                dealer = family.table.next_dealer(dealer, list(result.winners), result.how_won, result.from_seat)
             if family.settlement.game_over(rules, self.table.scores):
                 reason = "knocked_out"
                 break
@@ -529,10 +533,10 @@ class _Hand:
         self.wall = wall
         self.emit(ev.HandStarted, hand=self.number, dealer=self.dealer,
                   wall=[TILE_NAMES[t] for t in wall] if g.cfg.include_wall else None, dice=None)
-        if self.rules.yangzhu:
-            # 养猪: each player bets once before the deal, one of the bets the family allows
-            # (the bot bets nothing half the time)
-            bets = [x for x in (0, 0, 1, 2) if self.family.settlement.check_bet(self.rules, x, False, False) is None]
+        # side bets (养猪, 下嘴): each player bets once before the deal, one of the bets the
+        # family allows in this room (the bot bets nothing half the time); none where it allows none
+        bets = [x for x in (0, 0, 1, 2) if self.family.settlement.check_bet(self.rules, x, False, False) is None]
+        if bets:
             for s in range(n):
                 self.emit(ev.PigBetPlaced, seat=s, bet=rng.choice(bets))
         hands: list[list[str]] = [[] for _ in range(n)]
@@ -547,6 +551,8 @@ class _Hand:
         self.head = pos
         self.tail_next = TOTAL - 1 - self.pool
         self.emit(ev.TilesDealt, hands=hands)
+        if self.family.table.wild_of is not None and self.rules.wild_from != "preset":
+            self._turn_indicator()
         for seat in range(n):
             # a seat dealt many winds (wilds help) plays for the wind hands
             winds = sum(1 for name in hands[seat] if TILE_INDEX[name] in WINDS or TILE_INDEX[name] in self.wild)
@@ -559,6 +565,21 @@ class _Hand:
         except _HandOver as over:
             return over.args[0]
         raise AssertionError("hand loop ended without a result")  # pragma: no cover
+
+    def _turn_indicator(self) -> None:
+        """翻牌: the indicator is turned from the wall's head (or its last tile) and set aside;
+        the hand is played with the wild the family derives from it (the room's rules with
+        that one wild kind)."""
+        if self.rules.indicator_from == "tail":
+            tile, source = self.wall[self.tail_next], "tail"
+            self.tail_next -= 1
+        else:
+            tile, source = self.wall[self.head], "wall"
+            self.head += 1
+        wild = self.family.table.wild_of(self.rules, tile)
+        self.emit(ev.IndicatorTurned, tile=TILE_NAMES[tile], wild=TILE_NAMES[wild], source=source)
+        self.rules = self.ask.rules = msgspec.structs.replace(self.g.rules, wilds=(TILE_NAMES[wild],))
+        self.wild = self.ask.wild = self.family.table.wild_kinds(self.rules)
 
     def _loop(self) -> None:
         n, family, rules, table, g = self.n, self.family, self.rules, self.table, self.g
@@ -617,6 +638,11 @@ class _Hand:
                 kong_this_turn = True
                 continue
             t = choose_discard(self, seat, view)
+            rule = self.family.table.discard_rule
+            if rule is not None and rule(self.rules, table, seat, t).violation is not None:
+                # a tile the ruleset forbids to discard stays: the first other tile held goes
+                t = next(x for x in range(NUM_KINDS) if table.hands[seat][x]
+                         and rule(self.rules, table, seat, x).violation is None)
             g = self.g
             g.r.discarded(g.b.add_values(ev.TileDiscarded, seat, TILE_NAMES[t]))  # :meth:`_Game.discard`
             return t, kong_this_turn
@@ -682,6 +708,9 @@ class _Hand:
         family's; a claim the pass book bars is never offered, and every legal claim
         a seat lets go is recorded in the book.
         """
+        rule = self.family.table.discard_rule
+        if rule is not None and rule(self.rules, self.table, d, t).dead:
+            return None  # a dead discard (a thrown wild): nobody may claim or win on it
         order = _ORDERS[self.n][d]
         self._kong_discard = after_kong  # for rescoring several winners (一炮三响)
         offers, could = claim_offers(self, order, d, t, after_kong)

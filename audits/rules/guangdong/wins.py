@@ -18,26 +18,13 @@ from schema.ruleset import Ruleset
 
 from .. import hands
 from ..qujing.wins import physical_held  # the same fact: copies held, concealed and melded
-
-#: The 13 terminal and honour kinds of 十三幺: 1m 9m 1p 9p 1s 9s and 东 南 西 北 白 发 中.
-ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-_ORPHAN_SET = frozenset(ORPHANS)
+# 十三幺 is the shared special hand (audits/rules/special_hands.py), here with no wilds
+from ..special_hands import ORPHANS, is_shisanyao
 
 
 def is_thirteen_orphans(counts: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
     """十三幺: fully concealed, one of each of the 13 kinds plus one more of any of them."""
-    if melds or sum(counts) != 14:
-        return False
-    pairs = 0
-    for k in range(34):
-        c = counts[k]
-        if k in _ORPHAN_SET:
-            if c == 0 or c > 2:
-                return False
-            pairs += c == 2
-        elif c:
-            return False
-    return pairs == 1
+    return not melds and is_shisanyao(counts)
 
 
 def seven_pairs_allowed(ruleset: Ruleset) -> bool:

@@ -29,10 +29,12 @@ def tiles_of(text: str) -> list[str]:
 
 
 class Scene:
-    """One Guangdong room, hand by hand (no logged wall: the deal and draws are as written)."""
+    """One Guangdong room, hand by hand (no logged wall: the deal and draws are as written);
+    ``preset``: another family's room written the same way (Xuzhou's scenes)."""
 
-    def __init__(self, game: str, options: Optional[dict] = None, creator: int = 0):
-        self.b = GameBuilder(game, preset="guangdong-jipinghu", options=options or {}, creator=creator,
+    def __init__(self, game: str, options: Optional[dict] = None, creator: int = 0,
+                 preset: str = "guangdong-jipinghu"):
+        self.b = GameBuilder(game, preset=preset, options=options or {}, creator=creator,
                              server="paipu-samples", build="1.0", fee=0)
         self.b.open()
         self.scores = [0, 0, 0, 0]

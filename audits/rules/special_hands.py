@@ -1,0 +1,95 @@
+"""The 14-tile special hands several families share, wild-aware (new-families.md §1, ``luanpai``).
+
+* **十三烂 / 乱牌 ``shisanlan``** (xuzhou.md §7.3, hainan.md §5): fully concealed, 14
+  tiles of 14 different kinds; within each suit any two tiles differ in rank by at
+  least 3 (1-4-7, 2-5-8, 3-6-9); honours free.
+* **十三幺 ``shisanyao``**: one of each of the 13 terminals and honours plus one more of
+  them.
+
+Both take the natural counts (the winning tile included), how many wilds are held and
+the ``use`` counts that limit what a wild may stand for (max four per kind:
+:func:`audits.rules.wilds.wild_use`).  Without wilds they are plain predicates.  The
+caller checks that the hand has no melds.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+#: The 13 terminal and honour kinds of 十三幺: 1m 9m 1p 9p 1s 9s and 东 南 西 北 白 发 中.
+ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_ORPHAN_SET = frozenset(ORPHANS)
+
+
+def _spaced(mask: int) -> bool:
+    """Every two ranks in the 9-bit mask differ by at least 3."""
+    return not (mask & (mask >> 1)) and not (mask & (mask >> 2))
+
+
+#: every set of ranks of one suit that 十三烂 allows (as 9-bit masks), largest first
+SPACED_RANKS: tuple[int, ...] = tuple(sorted((m for m in range(512) if _spaced(m)),
+                                             key=lambda m: -bin(m).count("1")))
+
+
+def _room(count: int, use: Optional[Sequence[int]], k: int) -> int:
+    """How many more tiles of kind ``k`` a wild may add (max four, melds and the indicator
+    counted)."""
+    return 4 - count - (use[k] if use is not None else 0)
+
+
+def is_shisanlan(counts: Sequence[int], wilds: int = 0, use: Optional[Sequence[int]] = None) -> bool:
+    """十三烂: 14 tiles of 14 kinds, each suit's ranks spaced by 3 or more; each wild takes
+    a kind of its own that keeps the spacing and has room."""
+    if sum(counts) + wilds != 14 or max(counts) > 1:
+        return False
+    spare = 0  # kinds a wild could still take
+    for s in range(3):
+        base = 9 * s
+        natural = 0
+        for r in range(9):
+            if counts[base + r]:
+                natural |= 1 << r
+        if natural & (natural >> 1) or natural & (natural >> 2):
+            return False
+        if wilds:
+            free = 0
+            for r in range(9):
+                if not natural >> r & 1 and _room(0, use, base + r) > 0:
+                    free |= 1 << r
+            for m in SPACED_RANKS:
+                if m & natural == natural and not m & ~(natural | free):
+                    spare += bin(m & ~natural).count("1")
+                    break
+    if not wilds:
+        return True
+    for k in range(27, 34):
+        if not counts[k] and _room(0, use, k) > 0:
+            spare += 1
+    return wilds <= spare
+
+
+def is_shisanyao(counts: Sequence[int], wilds: int = 0, use: Optional[Sequence[int]] = None) -> bool:
+    """十三幺: every terminal and honour kind once, one of them twice, nothing else; a wild
+    fills a missing kind (or the pair) where that kind has room."""
+    if sum(counts) + wilds != 14:
+        return False
+    pairs = 0
+    for k in range(34):
+        c = counts[k]
+        if k in _ORPHAN_SET:
+            if c > 2:
+                return False
+            if c == 0 and _room(0, use, k) < 1:
+                return False
+            pairs += c == 2
+        elif c:
+            return False
+    if pairs > 1:
+        return False
+    if pairs == 1:
+        return True
+    # the pair is a wild doubling a kind (one tile there already, natural or wild)
+    return wilds > 0 and any(_room(1, use, k) >= 1 for k in ORPHANS)
+
+
+__all__ = ["ORPHANS", "SPACED_RANKS", "is_shisanlan", "is_shisanyao"]

@@ -1,0 +1,128 @@
+"""Xuzhou 徐州麻将 (xuzhou.md): the rule family, assembled from its modules.
+
+* :mod:`.pei` — the 配子: the wild of a turned indicator, 白板 standing in for it;
+* :mod:`.claims` — 吃 碰 杠 with natural tiles only, the dead (or forbidden) 配子 discard;
+* :mod:`.wins` — 平和 with 配子, 七对, 乱牌, the 八枝 gate; waits;
+* :mod:`.fans` — 不计番: the shape names, fan 0, P = U × B;
+* :mod:`.settlement` — the flat payments with the 坐庄 bonus and 下嘴, dealer rotation.
+
+过胡 and 一炮多响 are Qujing's rules, reused by reference.
+"""
+
+from __future__ import annotations
+
+from schema import events as ev
+
+from ..family import (BillingRules, ClaimRules, OwnRules, RuleFamily, ScoringRules,
+                      SettlementRules, TableRules, WinContext, WinRules)
+from ..guangdong import table as guangdong_table
+from ..qujing import claims as qujing_claims
+from ..qujing import settlement as qujing_settlement
+from . import claims, fans, pei, settlement, wins
+
+
+def win_context(ruleset, table, seat, how, tile, after_kong, kong_discard, winners=1) -> WinContext:
+    """How a Xuzhou hand was won: 天和 (the dealer's dealt 14, before any discard or kong,
+    §7.5) is the one moment the score names; the rule is Guangdong's 天和 test."""
+    tian = guangdong_table.heavenly(ruleset, table, seat, how) == "tianhe"
+    return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard,
+                      heavenly="tianhe" if tian else "", winners=winners)
+
+
+def event_checks(ruleset, table, event) -> list:
+    """Before a claim or kong (§2, Guangdong's rule reused): a kong needs a drawable tile
+    (KONG_WITHOUT_REPLACEMENT); under ``last_discard_claims = win_only`` the last discard
+    is only won on (CLAIM_ON_LAST_DISCARD).  (No winds: a hand's start is not judged here.)"""
+    if type(event) is ev.HandStarted:
+        return []
+    return guangdong_table.event_checks(ruleset, table, event)
+
+
+def _next_dealer(dealer, winners, how=None, from_seat=None) -> int:
+    # asked only where ``dealer_after`` (which reads draw_dealer) is not: the default draw_dealer
+    return dealer if not winners or dealer in winners else (dealer + 1) % 4
+
+
+XUZHOU = RuleFamily(
+    name="xuzhou",
+    table=TableRules(
+        # the hand's 配子 kind: the logged W the walker swaps into ``wilds``
+        wild_kinds=qujing_claims.wild_kinds,
+        # §2: no face-up tail; replacements from the tail; 流局 at draw_reserve
+        tail_pool=guangdong_table.tail_pool,
+        remaining=guangdong_table.remaining,
+        reserve=guangdong_table.reserve,
+        first_dealer=guangdong_table.first_dealer,
+        next_dealer=_next_dealer,
+        dealer_after=settlement.dealer_after,
+        replacement_source=guangdong_table.replacement_source,
+        wild_of=pei.wild_of,
+        discard_rule=claims.discard_rule,
+    ),
+    claims=ClaimRules(
+        claim_rank=claims.CLAIM_RANK,
+        check_chow=claims.check_chow,
+        check_pong=claims.check_pong,
+        check_exposed_kong=claims.check_exposed_kong,
+        check_added_kong=claims.check_added_kong,
+        check_concealed_kong=claims.check_concealed_kong,
+        could_pong=claims.could_pong,
+        could_kong=claims.could_kong,
+        chow_options=claims.chow_options,
+        exposed_kong_options=claims.exposed_kong_options,
+        concealed_kong_options=claims.concealed_kong_options,
+        added_kong_options=claims.added_kong_options,
+        can_rob=qujing_claims.can_rob,
+        # 过胡 (§6) exactly Qujing's; no 过手碰 / 过手杠
+        tile_passes=(),
+        pass_violation=claims.pass_violation,
+    ),
+    wins=WinRules(
+        is_winning=wins.is_winning,
+        waits=wins.waits,
+        seat_waits=wins.seat_waits,
+        completes=wins.completes,
+        drawn_within_waits=wins.drawn_within_waits,
+        fan_enough=fans.fan_enough,
+        describe_wait=wins.describe_wait,
+        win_context=win_context,
+    ),
+    scoring=ScoringRules(
+        score=fans.score_hand,
+        reading_fans=fans.reading_fans,
+        points=fans.points,
+        fan_values=fans.FAN_VALUES,
+        fan_chinese=fans.CHINESE,
+        winner_points=fans.winner_points,
+        fan_finding=fans.fan_finding,
+        payer_points=settlement.payer_points,
+    ),
+    settlement=SettlementRules(
+        hand_facts=settlement.hand_facts,
+        settle=settlement.settle,
+        transfer_labels=settlement.LABELS,
+        transfer_groups=((("win",), "TRANSFER_MISMATCH"), (("yangzhu",), "YANGZHU_MISMATCH"),
+                         (("kong",), "KONG_PAYMENT_MISMATCH")),
+        transfer_code=settlement.transfer_code,
+        net_reasons=((), "TRANSFER_MISMATCH"),
+        check_bet=settlement.check_bet,
+        start_points=qujing_settlement.start_points,
+        check_room=qujing_settlement.check_room,
+        game_over=settlement.game_over,
+        table_facts=settlement.table_facts,
+        derivation=settlement.derivation,
+        # §8: transfers compare as sums per (payer, payee, reason); their order is no finding
+        payment_order=False,
+    ),
+    billing=BillingRules(
+        fees_at_first_settlement=qujing_settlement.fees_at_first_settlement,
+        fees_at_resize=qujing_settlement.fees_at_resize,
+    ),
+    own=OwnRules(
+        event_checks=event_checks,
+    ),
+    codes={"below_min_fan": "WIN_BELOW_MIN_FAN", "rob_kong_exposed": "ROB_EXPOSED_KONG",
+           "rob_kong_concealed": "ROB_CONCEALED_KONG"},
+)
+
+__all__ = ["XUZHOU", "pei", "win_context"]

@@ -1,0 +1,187 @@
+"""Xuzhou claims (xuzhou.md §3.3, §5): 吃 from the 上家, 碰 and 杠 from any seat, with
+natural tiles only — a 配子 (a W tile) is in no meld, even as itself (CLAIM_SPECIAL_TILE),
+and 白板 is a natural W while it stands in.  A discarded 配子 is dead or forbidden
+(:func:`discard_verdict`).
+
+The meld rules themselves are Qujing's (a chow is a run of three, a pong three equal
+tiles, a kong four) judged with no wild kinds on the tiles as they play (白板 read as W):
+they are reused by reference, not restated.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import msgspec
+
+from replay.melds import Meld
+from schema.ruleset import Ruleset
+from schema.tiles import TILE_NAMES
+
+from ..family import DiscardVerdict, Violation
+from ..qujing import claims as qujing
+from . import pei
+
+#: 胡 > 杠 = 碰 > 吃 (two seats can never both pong or kong one discard); 一炮多响 by option
+CLAIM_RANK = qujing.CLAIM_RANK
+
+_PLAIN: dict[int, tuple[Ruleset, Ruleset]] = {}
+
+
+def _plain(ruleset: Ruleset) -> Ruleset:
+    """The room's rules with no wild kinds: the meld rules judge natural tiles only."""
+    got = _PLAIN.get(id(ruleset))
+    if got is None or got[0] is not ruleset:
+        got = _PLAIN[id(ruleset)] = (ruleset, msgspec.structs.replace(ruleset, wilds=()))
+    return got[1]
+
+
+def _special(ruleset: Ruleset, own: Sequence[int], what: str) -> list[Violation]:
+    """A 配子 in a meld, even as itself (new-families.md §2, CLAIM_SPECIAL_TILE)."""
+    w = pei.pei(ruleset).wild
+    if w is not None and w in own:
+        return [Violation("CLAIM_SPECIAL_TILE", f"a 配子 {TILE_NAMES[w]} in a {what}", "natural tiles only",
+                          [TILE_NAMES[t] for t in own])]
+    return []
+
+
+def _fold(ruleset: Ruleset, tiles: Sequence[int]) -> list[int]:
+    return [pei.fold(ruleset, t) for t in tiles]
+
+
+def check_chow(ruleset: Ruleset, n: int, seat: int, from_seat: int, discard: int,
+               own: Sequence[int]) -> list[Violation]:
+    """吃 from the 上家: a run of three natural tiles (白板 as W)."""
+    bad = _special(ruleset, own, "chow")
+    return bad or qujing.check_chow(_plain(ruleset), n, seat, from_seat, pei.fold(ruleset, discard),
+                                    _fold(ruleset, own))
+
+
+def check_pong(ruleset: Ruleset, seat: int, from_seat: int, discard: int, own: Sequence[int]) -> list[Violation]:
+    """碰: two natural tiles of the discard's kind (白板 as W)."""
+    bad = _special(ruleset, own, "pong")
+    return bad or qujing.check_pong(_plain(ruleset), seat, from_seat, pei.fold(ruleset, discard),
+                                    _fold(ruleset, own))
+
+
+def check_exposed_kong(ruleset: Ruleset, seat: int, from_seat: int, kind: int, discard: int,
+                       own: Sequence[int]) -> list[Violation]:
+    """明杠 on a discard: three natural tiles of its kind."""
+    bad = _special(ruleset, own, "kong")
+    return bad or qujing.check_exposed_kong(_plain(ruleset), seat, from_seat, pei.fold(ruleset, kind),
+                                            pei.fold(ruleset, discard), _fold(ruleset, own))
+
+
+def check_added_kong(ruleset: Ruleset, kind: int, tile: int) -> list[Violation]:
+    """补杠 onto one's own pong: the fourth tile natural, of the pong's kind."""
+    bad = _special(ruleset, (tile,), "kong")
+    return bad or qujing.check_added_kong(_plain(ruleset), pei.fold(ruleset, kind), pei.fold(ruleset, tile))
+
+
+def check_concealed_kong(ruleset: Ruleset, kind: int, own: Sequence[int]) -> list[Violation]:
+    """暗杠: four natural tiles of one kind."""
+    bad = _special(ruleset, own, "kong")
+    return bad or qujing.check_concealed_kong(_plain(ruleset), pei.fold(ruleset, kind), _fold(ruleset, own))
+
+
+# --- what a hand could do (the audit's "who could take this discard", the bots) --------
+
+def _natural(ruleset: Ruleset, counts: Sequence[int]) -> list[int]:
+    """Natural counts (配子 out, 白板 folded into W)."""
+    return pei.split(ruleset, counts)[0]
+
+
+def _naturals_of(ruleset: Ruleset, counts: Sequence[int], discard: int) -> int:
+    """Natural tiles held of the discard's kind (-1 for a 配子 discard: it opens no claim):
+    a 白板 discard is a W, and the W tiles a seat holds as naturals are its 白板."""
+    p = pei.pei(ruleset)
+    if discard == p.wild:
+        return -1
+    return counts[discard]  # a 白板 discard: the 白板 held are the natural Ws; else the kind itself
+
+
+def could_pong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:
+    """Two natural tiles of the discard's kind; a 配子 discard opens no claim."""
+    return _naturals_of(ruleset, counts, discard) >= 2
+
+
+def could_kong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:
+    """Three natural tiles of the discard's kind."""
+    return _naturals_of(ruleset, counts, discard) >= 3
+
+
+def _physical(ruleset: Ruleset, kind: int) -> Optional[int]:
+    """The physical tile that plays as natural ``kind`` (白板 for W), or None."""
+    p = pei.pei(ruleset)
+    if kind == p.wild:
+        return p.stand_in
+    if kind == p.stand_in:
+        return None
+    return kind
+
+
+def chow_options(ruleset: Ruleset, counts: Sequence[int], discard: int, claimer: int,
+                 discarder: int) -> list[tuple[int, int]]:
+    """Every pair of hand tiles (as physical tiles) that chows ``discard`` from the 上家."""
+    d = pei.fold(ruleset, discard)
+    if pei.is_pei(ruleset, discard) or d >= 27 or not ruleset.chow \
+            or discarder != qujing.shangjia(claimer, ruleset.players):
+        return []
+    out = []
+    low = d - d % 9  # the suit's 1
+    for start in range(max(low, d - 2), min(d, low + 6) + 1):
+        a, b = (k for k in (start, start + 1, start + 2) if k != d)
+        pa, pb = _physical(ruleset, a), _physical(ruleset, b)
+        if pa is not None and pb is not None and counts[pa] >= 1 and counts[pb] >= 1:
+            out.append((pa, pb))
+    return out
+
+
+def exposed_kong_options(ruleset: Ruleset, counts: Sequence[int], discard: int) -> list[tuple[int, ...]]:
+    """The three natural tiles that kong ``discard``."""
+    if pei.is_pei(ruleset, discard):
+        return []
+    t = _physical(ruleset, pei.fold(ruleset, discard))
+    return [(t, t, t)] if t is not None and counts[t] >= 3 else []
+
+
+def concealed_kong_options(ruleset: Ruleset, counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """Every (kind, four natural tiles) concealed kong (白板 ×4 is a kong of W, logged as 白板)."""
+    w = pei.pei(ruleset).wild
+    return [(k, (k,) * 4) for k in range(34) if counts[k] >= 4 and k != w]
+
+
+def added_kong_options(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld]) -> list[tuple[int, int]]:
+    """Every (kind, tile) added kong onto the seat's pongs, with a natural tile."""
+    w = pei.pei(ruleset).wild
+    return [(m.of, m.of) for m in melds if m.kind == "pong" and m.of != w and counts[m.of] >= 1]
+
+
+def pass_violation(book, seat: int, claim: str, tile: int, judge, rules: Optional[Ruleset] = None) -> Optional[str]:
+    """过胡 (§6), exactly Qujing's rule: a legal win let go bars every discard win and every
+    rob until the seat's own next draw, chow, pong or kong.  No pong or kong is ever barred
+    (no 过手碰 / 过手杠 here)."""
+    if claim != "win":
+        return None
+    return qujing.pass_violation(book, seat, claim, tile, judge, rules)
+
+
+_LIVE = DiscardVerdict(False, None)
+_DEAD = DiscardVerdict(True, None)
+
+
+def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdict:
+    """``TableRules.discard_rule``: a discarded 配子 (§3.3, ``wild_discard``) is ``dead`` —
+    allowed, nobody may claim or win on it — or ``forbidden``: SPECIAL_TILE_DISCARDED (and
+    dead too).  Every other discard is live.  (Asked on every discard: one set look-up.)"""
+    if tile not in qujing.wild_kinds(ruleset):
+        return _LIVE
+    if ruleset.wild_discard == "forbidden":
+        return DiscardVerdict(True, Violation("SPECIAL_TILE_DISCARDED", f"a 配子 {TILE_NAMES[tile]} discarded",
+                                              "no 配子 discard", TILE_NAMES[tile]))
+    return _DEAD
+
+
+__all__ = ["CLAIM_RANK", "added_kong_options", "check_added_kong", "check_chow",
+           "check_concealed_kong", "check_exposed_kong", "check_pong", "chow_options", "concealed_kong_options",
+           "could_kong", "could_pong", "discard_rule", "exposed_kong_options", "pass_violation"]
