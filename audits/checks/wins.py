@@ -11,7 +11,7 @@ from schema.tiles import TILE_INDEX, format_hand
 
 from ..context import AuditContext
 from ..rules.family import Score
-from . import claims
+from . import claims, wild
 from .tileset import check_played
 
 
@@ -32,7 +32,12 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
         ctx.violated(ctx.family.own.event_checks(ctx.rules, t, e), e, None)
     seats = [x.seat for x in e.winners]
     tile = TILE_INDEX[e.tile]
+    if ctx.indicator_due:
+        wild.indicator_missed(ctx, e, seats[0] if seats else None)
     if e.how == "discard":
+        for s in seats:  # a win on a dead discard is no win: the corrected ledger pays it nothing
+            if wild.dead_claim(ctx, e, s, "win"):
+                ctx.won_guohu.add(s)
         claims.missed_wins(ctx, e, seats)
     elif e.how == "self_draw":
         # 自摸: the winner holds the turn with a fresh draw (or the dealer's first 14 tiles).

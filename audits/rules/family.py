@@ -75,6 +75,9 @@ class WinContext:
     tiandi: str = ""
     #: the winner's declared void suit (0 m, 1 p, 2 s; -1: none declared)
     void: int = -1
+    #: a self-draw of the replacement for a flower set aside (花上开花; new-families.md §1);
+    #: a single-tile kong's replacement sets ``after_kong`` instead
+    after_flower: bool = False
 
     @property
     def plain_tile(self) -> Optional[int]:
