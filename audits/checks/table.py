@@ -75,7 +75,7 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
     check_in_set(ctx, e, [x for h in e.hands for x in h], None)
     ctx.apply(e)
     # a room that turns its wild awaits the indicator before the dealer's first action
-    ctx.indicator_due = ctx.rules.wild_from != "preset"
+    ctx.indicator_due = ctx.rules.wild_from != "preset" and t.indicator is None
     dealer = t.dealer
     seen = ctx.seen
     size = ctx.rules.hand_size
