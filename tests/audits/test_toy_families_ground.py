@@ -197,3 +197,226 @@ def test_wild_toy_no_pong_on_a_dead_discard(wild_room):
     assert "CLAIM_ON_DEAD_DISCARD" in codes(game(("5z", "7z")))
     # near miss: with 1s turned (2s wild) the 中 discarded is plain and the pong stands
     assert "CLAIM_ON_DEAD_DISCARD" not in codes(game(("1s", "2s")))
+
+
+# --- 2. a flower toy: 144 tiles, flowers set aside and replaced from the tail ------------------
+# Its own rules are one check (only a flower is set aside, SET_ASIDE_INVALID) and one fan
+# (花上开花 on ``WinContext.after_flower``); the replacement rules are the walker's, as after a kong.
+
+def _flower_checks(ruleset, table, event) -> list[Violation]:
+    if isinstance(event, ev.TileSetAside) and not event.tile.endswith("f"):
+        return [Violation("SET_ASIDE_INVALID", f"{event.tile} is not a flower", "a flower", event.tile)]
+    return []
+
+
+def _flower_fans(ruleset, concealed, melds, ctx):
+    for names, total, reading in toy_reading_fans(ruleset, concealed, melds, ctx):
+        if ctx.after_flower:
+            names = [n for n in names if n != "dihu"] + ["huashang"]
+            total += 1
+        yield names, total, reading
+
+
+def _flower_score(ruleset, concealed, melds, ctx, passed_win=False):
+    best = max(_flower_fans(ruleset, concealed, melds, ctx), key=lambda x: x[1], default=None)
+    if best is None:
+        return Score(False, False, [], 0, 0, 0, None, "not a complete hand")
+    names, total, reading = best
+    return Score(True, True, names, total, min(total, ruleset.fan_cap), QUJING.scoring.points(total, ruleset), reading)
+
+
+FLOWER = variant(TOY, name="toy-flower", table={"replacement_source": lambda ruleset: "tail"},
+                 scoring={"reading_fans": _flower_fans, "score": _flower_score},
+                 own={"event_checks": _flower_checks})
+
+
+@pytest.fixture
+def flower_room(monkeypatch):
+    monkeypatch.setitem(rs.TILE_SETS, "toy-flower", 144)
+    _register(monkeypatch, FLOWER, wilds=())
+    yield
+    FAMILIES.pop("toy-flower", None)
+
+
+def flower_game(set_aside="1f", source="tail", replace=True) -> GameBuilder:
+    """The toy game without the kong; the dealer's 7z is dealt as a flower, set aside and
+    replaced by the 7z from the tail."""
+    def edit(b, e):
+        if type(e) is ev.TilesDealt:
+            hands = list(e.hands)
+            hands[0] = "2222m345m678m234p1f" if set_aside.endswith("f") else hands[0]
+            b.deal(*hands)
+            b.set_aside(0, set_aside)
+            if replace:
+                b.draw(0, "7z" if set_aside.endswith("f") else "1f", source=source)
+            return True
+        return False
+    return rebuild(toy_game(dealer_kong=False), "toy-flower", edit)
+
+
+def test_flower_toy_a_flower_set_aside_and_replaced_audits_clean(flower_room):
+    assert codes(flower_game()) == []
+
+
+def test_flower_toy_the_replacement_comes_first_and_from_the_tail(flower_room):
+    assert codes(flower_game(source="wall")) == ["KONG_REPLACEMENT_NOT_FROM_TAIL"]
+    found = codes(flower_game(replace=False))
+    assert found[0] == "KONG_REPLACEMENT_NOT_FROM_TAIL" and "HAND_SIZE" in found
+
+
+def test_flower_toy_only_a_flower_is_set_aside(flower_room):
+    assert "SET_ASIDE_INVALID" in codes(flower_game(set_aside="7z"))
+
+
+def test_flower_toy_a_flower_outside_its_set_is_found(flower_room, monkeypatch):
+    # near miss of the set: the same log where the family's set is 136 tiles
+    monkeypatch.setitem(rs.TILE_SETS, "toy-flower", 136)
+    assert "TILE_NOT_IN_SET" in codes(flower_game())
+
+
+def huashang_game(fans=("menqing_zimo", "huashang"), kong=False) -> GameBuilder:
+    """The dealer sets its flower aside (or konges 2222m) and wins on the replacement 5p."""
+    b = GameBuilder("toy-flower-2", preset="toy-flower", fee=0)
+    b.open()
+    b.hand(1, dealer=0)
+    b.deal("2222m456m789m123p5p" if kong else "123m456m789m123p5p1f",
+           "147m258p369s1234z", "369m147p258s5676z", "369m147p258s1234z")
+    if kong:
+        b.kong_concealed(0, "2m", "2m2m2m2m")
+    else:
+        b.set_aside(0, "1f")
+    b.draw(0, "5p", source="tail")
+    fan = len(fans)
+    p = 2 ** fan
+    b.win([(0, list(fans), fan, p)], "self_draw", "5p")
+    b.settle([(s, 0, p, "win") for s in (1, 2, 3)], [3 * p, -p, -p, -p])
+    b.close("hands_done", [3 * p, -p, -p, -p])
+    return b
+
+
+def test_flower_toy_a_win_on_the_flower_replacement_is_after_a_flower(flower_room):
+    assert codes(huashang_game()) == []
+    # planted: the fan left out
+    assert codes(huashang_game(fans=("menqing_zimo",))) == ["FAN_MISMATCH"]
+
+
+def test_flower_toy_a_kong_replacement_is_no_flower_replacement(flower_room):
+    # near miss: the same win on a kong's replacement is after a kong (Qujing's 五梅花 on a 5p
+    # replacement), not after a flower; and the flower's replacement was no kong's
+    found = audit_game(log_of(huashang_game(kong=True))).findings
+    assert [f.code for f in found] == ["FAN_MISMATCH"]
+    assert "huashang" not in found[0].expected["fans"] and "wumeihua" in found[0].expected["fans"]
+
+
+# --- 3. a 16+1 toy: 16-tile hands, a win of five sets and a pair ---------------------------------
+
+SIXTEEN = variant(TOY, name="toy-16")
+
+
+@pytest.fixture
+def sixteen_room(monkeypatch):
+    monkeypatch.setattr(rs, "SIXTEEN_TILE_HANDS", rs.SIXTEEN_TILE_HANDS | {"toy-16"})
+    _register(monkeypatch, SIXTEEN, wilds=())
+    yield
+    FAMILIES.pop("toy-16", None)
+
+
+def sixteen_game(seat1="123p456p789p123s456s9p", seat3="555m666m777m888m999m6z") -> GameBuilder:
+    b = GameBuilder("toy-16-1", preset="toy-16", fee=0)
+    b.open()
+    b.hand(1, dealer=0)
+    b.deal("111m222m333m444m5m9p789s", seat1, "111z222z333z444z555z6z", seat3)
+    b.discard(0, "9p")
+    b.win([(1, ["dihu"], 0, 1)], "discard", "9p", from_seat=0)
+    b.settle([(0, 1, 1, "win")], [-1, 1, 0, 0])
+    b.close("hands_done", [-1, 1, 0, 0])
+    return b
+
+
+def test_sixteen_toy_a_five_set_win_audits_clean(sixteen_room):
+    assert codes(sixteen_game()) == []
+
+
+def test_sixteen_toy_hand_sizes_and_wins_count_sixteen(sixteen_room):
+    # planted: a seat dealt 15
+    assert codes(sixteen_game(seat3="555m666m777m888m99m6z")) == ["HAND_SIZE"]
+    # near miss of the win: four sets and a pair are not a 16+1 win
+    assert "WIN_INCOMPLETE" in codes(sixteen_game(seat1="123p456p789p123s457s9p"))
+
+
+def test_sixteen_toy_the_same_deal_is_the_wrong_size_in_a_13_tile_family(sixteen_room, monkeypatch):
+    monkeypatch.setattr(rs, "SIXTEEN_TILE_HANDS", frozenset())
+    assert "HAND_SIZE" in codes(sixteen_game())
+
+
+# --- 4. a bird toy: birds after the win, a factor in the family's settlement -----------------------
+# A bird of rank r counts r − 1 seats on from its origin; each bird on the winner adds one more
+# P from every payer, as a ``bird`` transfer (compared with the wins).
+
+def _bird_facts(ruleset, table, won=None):
+    facts = QUJING.settlement.hand_facts(ruleset, table.received, table.bets)
+    if won is None or table.bird_origin is None:
+        return facts
+    n = len(table.players)
+    hits = sum(1 for b in table.birds if (table.bird_origin + b % 9) % n == won.winners[0].seat)
+    return facts._replace(extra=hits)
+
+
+def _bird_settle(ruleset, scores, winners=(), how=None, from_seat=None, facts=None, clamp=True):
+    hits = facts.extra or 0
+    got = QUJING.settlement.settle(ruleset, scores, winners, how, from_seat, facts._replace(extra=None), clamp)
+    birds = [ev.Transfer(payer=t.payer, payee=t.payee, amount=t.amount * hits, reason="bird")
+             for t in got.transfers if t.reason == "win" and hits]
+    after = list(got.scores)
+    for t in birds:
+        after[t.payer] -= t.amount
+        after[t.payee] += t.amount
+    return Settlement(got.transfers + birds, after, got.game_over)
+
+
+BIRD = variant(TOY, name="toy-bird",
+               settlement={"table_facts": _bird_facts, "settle": _bird_settle,
+                           "transfer_groups": ((("win", "qianggang", "bird"), "TRANSFER_MISMATCH"),
+                                               (("yangzhu",), "YANGZHU_MISMATCH"))})
+
+
+@pytest.fixture
+def bird_room(monkeypatch):
+    _register(monkeypatch, BIRD, wilds=())
+    yield
+    FAMILIES.pop("toy-bird", None)
+
+
+def bird_game(bird="1m", paid=True) -> GameBuilder:
+    """The toy game (seat 1 wins seat 0's 3p) with one bird from origin seat 1."""
+    hit = bird == "1m"
+
+    def edit(b, e):
+        if type(e) is ev.HandSettled:
+            b.birds([bird], origin=1)
+            extra = [(0, 1, 1, "bird")] if hit and paid else []
+            total = 1 + len(extra)
+            b.settle([(0, 1, 1, "win"), *extra], [-total, total, 0, 0])
+            return True
+        if type(e) is ev.GameClosed:
+            total = 2 if hit and paid else 1
+            b.close("hands_done", [-total, total, 0, 0])
+            return True
+        return False
+    return rebuild(toy_game(), "toy-bird", edit)
+
+
+def test_bird_toy_a_bird_on_the_winner_is_paid(bird_room):
+    assert codes(bird_game()) == []
+    assert audit_game(log_of(bird_game())).ledger == [[-2, 2, 0, 0]]
+
+
+def test_bird_toy_an_unpaid_bird_is_found(bird_room):
+    assert codes(bird_game(paid=False)) == ["TRANSFER_MISMATCH"]
+    # near miss: a bird two seats on from the origin misses the winner, and nothing more is due
+    assert codes(bird_game(bird="3m")) == []
+
+
+def test_bird_toy_a_bird_is_a_tile_seen(bird_room):
+    # four 2m are in play (seat 0's concealed kong): a bird of 2m is a fifth
+    assert "TILE_OVERCOUNT" in codes(bird_game(bird="2m"))
