@@ -75,6 +75,8 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
         if x.points != want:
             ctx.find("POINTS_MISMATCH", e, seat=x.seat, expected=want, actual=x.points,
                      message=f"{x.fan} fan pays {want} per payer, not {x.points}")
+    if ctx.family.scoring.payer_points is not None:
+        _payer_points(ctx, e, scores)
     ctx.open_discard = None
     if ctx.explained is not None:
         ctx.won_pictures = [ctx.picture(x.seat, tile, e.how) if 0 <= x.seat < ctx.n else "?" for x in e.winners]
@@ -84,6 +86,25 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
     if ctx.first_won is None:
         ctx.first_won = e
     ctx.last_draw = None
+
+
+def _payer_points(ctx: AuditContext, e: ev.HandWon, scores: list[Optional[Score]]) -> None:
+    """Where pairs differ (dealer pairs, 连庄, caps), each payer's logged share (``Winner.payers``)
+    against the family's ``payer_points``: POINTS_MISMATCH per payer."""
+    fam, t = ctx.family, ctx.table
+    facts = None
+    for x, sc in zip(e.winners, scores):
+        if not x.payers:
+            continue
+        if facts is None:
+            facts = fam.settlement.table_facts(ctx.rules, t, e) if fam.settlement.table_facts is not None else \
+                fam.settlement.hand_facts(ctx.rules, t.received, t.bets)
+        want = fam.scoring.payer_points(ctx.rules, x, sc, facts)
+        for share in x.payers:
+            due = want.get(share.seat)
+            if due is not None and share.amount != due:
+                ctx.find("POINTS_MISMATCH", e, seat=x.seat, expected=due, actual=share.amount,
+                         message=f"seat {share.seat} owes seat {x.seat} {due}, not {share.amount}")
 
 
 def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, tile: int, late_rob: bool) -> None:
