@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from audits import audit_game
-from audits.rules import FAMILIES, register
+from audits.rules import FAMILIES, money, register
 from audits.rules.family import Score, Settlement, Violation, variant
 from audits.rules.qujing import QUJING
 from schema import events as ev
@@ -420,3 +420,66 @@ def test_bird_toy_an_unpaid_bird_is_found(bird_room):
 def test_bird_toy_a_bird_is_a_tile_seen(bird_room):
     # four 2m are in play (seat 0's concealed kong): a bird of 2m is a fifth
     assert "TILE_OVERCOUNT" in codes(bird_game(bird="2m"))
+
+
+# --- 5. a dealer-pair toy: per-payer amounts (Winner.payers) judged by payer_points --------------
+# The dealer pair pays double (``dealer_bonus = double``, audits/rules/money.py) in the
+# family's settlement and in each payer's logged share.
+
+def _dealer_facts(ruleset, table, won=None):
+    return QUJING.settlement.hand_facts(ruleset, table.received, table.bets)._replace(extra=table.dealer)
+
+
+def _dealer_settle(ruleset, scores, winners=(), how=None, from_seat=None, facts=None, clamp=True):
+    got = QUJING.settlement.settle(ruleset, scores, winners, how, from_seat, facts._replace(extra=None), clamp)
+    dealer = facts.extra
+    moved = [t if dealer not in (t.payer, t.payee) else
+             msgspec.structs.replace(t, amount=money.with_dealer_bonus(ruleset, t.amount, True))
+             for t in got.transfers]
+    after = list(scores)
+    for t in moved:
+        after[t.payer] -= t.amount
+        after[t.payee] += t.amount
+    return Settlement(moved, after, got.game_over)
+
+
+def _dealer_payer_points(ruleset, winner, score, facts):
+    p = score.points if score is not None else winner.points
+    return {s.seat: money.with_dealer_bonus(ruleset, p, facts.extra in (s.seat, winner.seat))
+            for s in winner.payers}
+
+
+DEALER = variant(TOY, name="toy-dealer", scoring={"payer_points": _dealer_payer_points},
+                 settlement={"table_facts": _dealer_facts, "settle": _dealer_settle})
+
+
+@pytest.fixture
+def dealer_room(monkeypatch):
+    _register(monkeypatch, DEALER, wilds=(), dealer_bonus="double")
+    yield
+    FAMILIES.pop("toy-dealer", None)
+
+
+def dealer_game(share: int = 2) -> GameBuilder:
+    """The toy game: seat 1 wins the dealer's 3p; the dealer pair pays 2P."""
+    def edit(b, e):
+        if type(e) is ev.HandWon:
+            b.win([(1, ["dihu"], 0, 1, [(0, 0, 2, share)])], "discard", "3p", from_seat=0)
+            return True
+        if type(e) is ev.HandSettled:
+            b.settle([(0, 1, 2, "win")], [-2, 2, 0, 0])
+            return True
+        if type(e) is ev.GameClosed:
+            b.close("hands_done", [-2, 2, 0, 0])
+            return True
+        return False
+    return rebuild(toy_game(), "toy-dealer", edit)
+
+
+def test_dealer_toy_per_payer_shares_audit_clean(dealer_room):
+    assert codes(dealer_game()) == []
+
+
+def test_dealer_toy_a_wrong_share_is_points_mismatch(dealer_room):
+    found = audit_game(log_of(dealer_game(share=1))).findings
+    assert [(f.code, f.expected, f.actual) for f in found] == [("POINTS_MISMATCH", 2, 1)]
