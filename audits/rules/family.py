@@ -413,6 +413,10 @@ class SettlementRules:
     #: (ruleset, table, HandWon or None) -> the settlement's facts read from the table
     #: (when set, asked instead of ``hand_facts``).  (Guangdong)
     table_facts: Optional[Callable[..., HandFacts]] = None
+    #: (ruleset, table, HandWon) -> the birds due after the win (抓鸟) as (count, source
+    #: ``wall`` / ``tail`` / ``last``, the seat counted from), or None: the simulator draws
+    #: them, the family's ``event_checks`` may judge a logged BirdsDrawn by it.  None: no birds.
+    birds_due: Optional[Callable[..., Optional[tuple[int, str, int]]]] = None
     #: whether the order of a discard's winners' payments is a rule (MULTI_WIN_ORDER): Qujing
     #: pays them in seat order from the discarder's next seat; Guangdong compares transfers
     #: as sums only (guangdong.md §8.7: "the order of payments is not a finding").

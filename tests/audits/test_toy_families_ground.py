@@ -374,8 +374,13 @@ def _bird_settle(ruleset, scores, winners=(), how=None, from_seat=None, facts=No
     return Settlement(got.transfers + birds, after, got.game_over)
 
 
+def _birds_due(ruleset, table, won):
+    """One bird from the wall's head after every win, counted from the (first) winner."""
+    return 1, "wall", won.winners[0].seat
+
+
 BIRD = variant(TOY, name="toy-bird",
-               settlement={"table_facts": _bird_facts, "settle": _bird_settle,
+               settlement={"table_facts": _bird_facts, "settle": _bird_settle, "birds_due": _birds_due,
                            "transfer_groups": ((("win", "qianggang", "bird"), "TRANSFER_MISMATCH"),
                                                (("yangzhu",), "YANGZHU_MISMATCH"))})
 
