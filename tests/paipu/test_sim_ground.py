@@ -137,3 +137,27 @@ def test_indicator_faults_are_found(rooms, name):
 def test_set_aside_faults_are_found(rooms, name):
     faults = ground_faults("toy-flower", names=SET_ASIDE_FAULTS)
     assert plant(faults[name], play("toy-flower", games=4)) >= 3
+
+
+def test_fault_classes_read_the_hand_ruleset(rooms):
+    from paipu.sim.fault_kit import _Ctx, hand_ruleset
+    events = play("toy-wild", games=1)[0]
+    ctx = _Ctx(events, random.Random(0))
+    seen = []
+    for i, e, r in ctx.walk():
+        if type(e) is ev.TilesDealt:
+            seen.append(("dealt", hand_ruleset(r).wilds))     # before the indicator: the room's
+        if i and type(events[i - 1]) is ev.IndicatorTurned:
+            seen.append(("turned", hand_ruleset(r).wilds, (events[i - 1].wild,)))
+    assert seen and all(x[1] == () for x in seen if x[0] == "dealt")
+    assert all(x[1] == x[2] for x in seen if x[0] == "turned") and any(x[0] == "turned" for x in seen)
+
+
+def test_a_flower_replacement_is_no_kong_discard_for_the_fault_kit(rooms):
+    from paipu.sim.fault_kit import _Ctx
+    events = play("toy-flower", games=2)[0]
+    ctx = _Ctx(events, random.Random(0))
+    after_flower = [i for i in range(2, len(events)) if type(events[i]) is ev.TileDiscarded
+                    and type(events[i - 2]) is ev.TileSetAside and type(events[i - 1]) is ev.TileDrawn
+                    and events[i - 1].seat == events[i].seat]
+    assert after_flower and not any(ctx.kong_discard(i) for i in after_flower)
