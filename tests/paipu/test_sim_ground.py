@@ -161,3 +161,24 @@ def test_a_flower_replacement_is_no_kong_discard_for_the_fault_kit(rooms):
                     and type(events[i - 2]) is ev.TileSetAside and type(events[i - 1]) is ev.TileDrawn
                     and events[i - 1].seat == events[i].seat]
     assert after_flower and not any(ctx.kong_discard(i) for i in after_flower)
+
+
+@pytest.mark.parametrize("guohu", ["same_tile", "any_discard"])
+def test_a_toy_on_the_shared_pass_rule_simulates_and_audits_clean(monkeypatch, guohu):
+    # the toy plays audits/rules/passes.py (one pass rule over ``guohu``): the simulator's bots
+    # keep to it and the walker judges by it, so rooms with declined wins audit clean (the rule's
+    # holding cases and near misses: tests/audits/test_ground_helpers.py)
+    from audits.rules import passes
+    from audits.rules.family import variant
+    from tests.audits.test_toy_family import TOY
+    fam = variant(TOY, name="toy-pass", claims={"pass_violation": passes.pass_violation, "tile_passes": ()})
+    monkeypatch.setitem(rs.PRESETS, "toy-pass", rs.Ruleset(family="toy-pass", wilds=(), guohu=guohu))
+    register(fam)
+    try:
+        games = list(simulate_games(SimConfig(preset="toy-pass", games=8, seed=2, max_hands=4, fee=0,
+                                              decline_win=0.6)))
+        assert any(type(e) is ev.ClaimPassed and "win" in e.claims for g in games for e in g)
+        for events in games:
+            assert [f.code for f in audited(events).findings] == []
+    finally:
+        FAMILIES.pop("toy-pass", None)
