@@ -16,7 +16,6 @@ from audits.rules.qujing import QUJING
 from schema import events as ev
 from schema import ruleset as rs
 from schema.builder import GameBuilder
-from schema.reader import GameLog
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
 from .helpers import log_of
