@@ -19,7 +19,7 @@ from schema.builder import GameBuilder
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
 from .helpers import log_of
-from .test_toy_family import TOY, toy_game, toy_reading_fans, toy_score
+from .test_toy_family import TOY, toy_game, toy_reading_fans
 
 #: The shared codes the walker emits for every family (they leave catalogue.AWAITING_FAMILY).
 GROUND_CODES = frozenset({"WILD_INDICATOR_MISSING", "WILD_KIND_MISMATCH", "SPECIAL_TILE_DISCARDED",
