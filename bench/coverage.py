@@ -1,142 +1,41 @@
-"""Simulate N hands across every preset/option mix, audit them, and print the
-findings count and the coverage of every fan and claim type.
+"""Coverage run of one family: simulate N hands over its presets and option mixes (and,
+where it has them, its arranged rooms), audit every one, and print the findings (there
+must be none) and how often each fan, claim, payment and rare moment occurred.
 
-    python bench/coverage.py 10000
-    python bench/coverage.py 10000 --guangdong   # Guangdong 鸡平和: bot play + arranged rooms
+    python bench/coverage.py --family qujing|guangdong|sichuan [HANDS] [family arguments]
 
-Not part of the test suite (tests/paipu/test_simulate.py runs a smaller fixed-seed set).
+``--family`` also takes a preset (``sichuan-xuezhan``: the Sichuan run, which plays both
+Sichuan presets).  The run is the family's own ``paipu/sim/<family>/coverage.py``
+(``main(args)``), which reads HANDS and its own further arguments (Sichuan: HANDS per
+preset and the share of hands arranged by seeding, ``1000 0.02``).  Exit status 1 on a
+finding (Guangdong also on a fan or liability never seen).
+
+Not part of the test suite (tests/paipu/test_simulate.py and the families' simulator
+tests run smaller fixed-seed sets).
 """
-import sys, time, collections
-from multiprocessing import Pool
-from paipu.sim.simulate import SimConfig, simulate_games, SimStats
-from schema.reader import GameLog
-from schema import events as ev
-from audits.audit import audit_game
 
-COMBOS = [
- ("xiaoji", dict(preset="qujing-xiaoji")),
- ("xiaoji+chow", dict(preset="qujing-xiaoji", options={"chow": True})),
- ("xiaoji+dianji", dict(preset="qujing-xiaoji", options={"dianji": True})),
- ("xiaoji+yangzhu", dict(preset="qujing-xiaoji", options={"yangzhu": True})),
- ("xiaoji+qiaoluo", dict(preset="qujing-xiaoji", options={"qiaoluo": True}, max_hands=None)),
- ("baiban+chow+yangzhu", dict(preset="qujing-baiban", options={"chow": True, "yangzhu": True})),
- ("baiban+dianji+qiaoluo", dict(preset="qujing-baiban", options={"dianji": True, "qiaoluo": True}, max_hands=None)),
- ("shuanggui", dict(preset="qujing-shuanggui")),
- ("shuanggui+chow+dianji", dict(preset="qujing-shuanggui", options={"chow": True, "dianji": True})),
- ("shuanggui+yangzhu+qiaoluo", dict(preset="qujing-shuanggui", options={"yangzhu": True, "qiaoluo": True}, max_hands=None)),
- ("xiaoji 3 seats+dianji", dict(preset="qujing-xiaoji", options={"dianji": True}, players=3)),
- ("baiban 3 seats+chow", dict(preset="qujing-baiban", options={"chow": True}, players=3)),
- ("xiaoji fan_cap=5 base=2", dict(preset="qujing-xiaoji", options={"fan_cap": 5, "base": 2})),
- ("shuanggui reserve_by_kongs, tail not counted", dict(preset="qujing-shuanggui", options={"draw_reserve_by_kongs": [20, 14, 16], "draw_reserve_counts_tail": False})),
- ("xiaoji wumeihua_wild_5p", dict(preset="qujing-xiaoji", options={"wumeihua_wild_5p": True})),
- ("xiaoji AA billing", dict(preset="qujing-xiaoji", billing="aa")),
- ("baiban no wall", dict(preset="qujing-baiban", include_wall=False)),
-]
-TARGET = int(next((a for a in sys.argv[1:] if a.isdigit()), 10000))
+from __future__ import annotations
 
-def job(args):
-    k, name, kw = args
-    per = TARGET // len(COMBOS) + 1
-    kw = dict(kw); kw.setdefault("max_hands", 8); kw.setdefault("rare_hands", 0.02)
-    cfg = SimConfig(seed=7000 + k, games=10**6, **kw)
-    st = SimStats(); time.perf_counter()
-    findings = collections.Counter(); examples = {}
-    fans = collections.Counter(); claims = collections.Counter()
-    simt = 0.0; 
-    it = simulate_games(cfg, st)
-    while st.hands < per:
-        t0 = time.perf_counter(); g = next(it); simt += time.perf_counter() - t0
-        a = audit_game(GameLog(g[0].game, "sim", g, list(range(1, len(g) + 1)), closed=True))
-        for f in a.findings:
-            findings[f.code] += 1; examples.setdefault(f.code, (f.game, f.seq, f.message))
-        after_call = None
-        for i, e in enumerate(g):
-            T = type(e)
-            if T is ev.HandWon:
-                for x in e.winners:
-                    for f in x.fans: fans[f] += 1
-                claims[f"win:{e.how}"] += 1
-                if len(e.winners) > 1: claims[f"win:{e.how} x{len(e.winners)} (一炮多响/several robbers)"] += 1
-            elif T is ev.Chowed: claims["chow"] += 1; after_call = "chow"
-            elif T is ev.Ponged: claims["pong"] += 1; after_call = "pong"
-            elif T is ev.KongExposed:
-                claims["kong exposed (3 natural)" if all(x == e.kind for x in e.tiles) else "kong exposed (pair + chicken)"] += 1
-            elif T is ev.KongAdded:
-                claims["kong added (natural)" if e.tile == e.kind else "kong added (chicken)"] += 1
-                if after_call: claims[f"{after_call}+kong"] += 1
-            elif T is ev.KongConcealed:
-                nat = sum(1 for x in e.tiles if x == e.kind)
-                claims[f"kong concealed ({nat} natural + {4-nat} chicken)"] += 1
-                if after_call: claims[f"{after_call}+kong"] += 1
-            elif T is ev.ClaimPassed and "win" in e.claims: claims["win declined (过胡)"] += 1
-            elif T is ev.TileDrawn and e.source == "tail": claims["tail replacement draw"] += 1
-            elif T is ev.HandDrawn: claims["exhaustive draw (黄庄)"] += 1
-            elif T is ev.PigBetPlaced: claims["养猪 bet"] += 1
-            elif T is ev.RoomResized: claims["room resized 4→3"] += 1
-            elif T is ev.FeeRefunded: claims["fee refunded"] += 1
-            elif T is ev.GameClosed: claims[f"game closed: {e.reason}"] += 1
-            if T in (ev.TileDiscarded, ev.TileDrawn) and T is not ev.TileDrawn or (T is ev.TileDrawn and e.source == "wall"):
-                after_call = None
-            if T is ev.TileDrawn and e.source == "tail" and after_call: pass
-    return name, st.hands, st.games, simt, findings, examples, fans, claims
+import argparse
+import sys
+from pathlib import Path
 
-def guangdong(target: int) -> int:
-    """``--guangdong``: bot-played Guangdong hands over its option mixes plus the arranged
-    rooms (§11 examples, one room per special hand), audited; every fan, floor,
-    liability and 天/地/人和 must appear.  Returns the exit status."""
-    from paipu.sim.guangdong_coverage import COMBOS as GD_COMBOS, arranged_rooms, audit, bot_play, tally
-    from audits.rules import family_of
-    from schema.ruleset import resolve
-    t = time.time()
-    with Pool(2) as p:
-        parts = p.starmap(bot_play, [(target // 2 + 1, 100), (target // 2 + 1, 200)])
-    hands = sum(x[0] for x in parts)
-    findings, fans, other = collections.Counter(), collections.Counter(), collections.Counter()
-    for _, f, fa, o in parts:
-        findings += f; fans += fa; other += o
-    a_fans, a_other, a_findings, rooms = collections.Counter(), collections.Counter(), collections.Counter(), 0
-    for name, evs in arranged_rooms():
-        rooms += 1
-        for f in audit(evs).findings:
-            a_findings[f.code] += 1
-        tally(evs, a_fans, a_other)
-    print(f"GUANGDONG bot play: {hands} hands over {len(GD_COMBOS)} option mixes, findings {sum(findings.values())} "
-          f"{dict(findings)}; arranged rooms: {rooms} (findings {sum(a_findings.values())}); wall {time.time() - t:.0f}s")
-    family = family_of(resolve("guangdong-jipinghu"))
-    missing = []
-    print(f"  {'fan / event':22s} {'名':6s} {'bot play':>9s} {'arranged':>9s}")
-    for f in family.scoring.fan_values:
-        print(f"  {f:22s} {family.scoring.fan_chinese[f]:6s} {fans[f]:9d} {a_fans[f]:9d}")
-        if fans[f] + a_fans[f] == 0:
-            missing.append(f)
-    for k in ("transfer:bao_gangkai", "transfer:bao_special", "transfer:bao_luodi", "transfer:qianggang",
-              "transfer:kong", "win:discard x3", "win:discard x2", "流局"):
-        print(f"  {k:29s} {other[k]:9d} {a_other[k]:9d}")
-        if other[k] + a_other[k] == 0:
-            missing.append(k)
-    print("missing:", missing or "none")
-    return 1 if missing or findings or a_findings else 0
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from paipu.sim.families import UnknownSimFamily, sim_families, sim_family  # noqa: E402
 
 
-if __name__ == "__main__" and "--guangdong" in sys.argv:
-    sys.exit(guangdong(int(next((a for a in sys.argv[1:] if a.isdigit()), 10000))))
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description="the coverage run of one family")
+    parser.add_argument("--family", required=True, help=f"{' | '.join(sim_families())}, or one of their presets")
+    parser.add_argument("args", nargs="*", help="HANDS, then the family's own arguments")
+    args = parser.parse_args(argv)
+    try:
+        family = sim_family(args.family)
+    except UnknownSimFamily as e:
+        parser.error(str(e))
+    return family.module("coverage").main(args.args)
+
 
 if __name__ == "__main__":
-    t = time.time()
-    with Pool(2) as p:
-        res = p.map(job, [(k, n, kw) for k, (n, kw) in enumerate(COMBOS)], chunksize=1)
-    tot_h = sum(r[1] for r in res); tot_f = collections.Counter(); fans = collections.Counter(); claims = collections.Counter(); ex = {}
-    simt = sum(r[3] for r in res)
-    print(f"{'combo':48s} hands games findings")
-    for name, h, g, st_, f, e, fa, cl in res:
-        print(f"{name:48s} {h:5d} {g:5d} {sum(f.values())}")
-        tot_f += f; fans += fa; claims += cl; ex.update(e)
-    print(f"TOTAL hands {tot_h}, findings {sum(tot_f.values())} {dict(tot_f)}; sim time {simt:.1f}s cpu => {tot_h/simt:.0f} hands/s per core; wall {time.time()-t:.1f}s")
-    for k, v in ex.items(): print("  example", k, v)
-    print("FANS"); 
-    from audits.rules import family_of
-    from schema.ruleset import resolve
-    family = family_of(resolve("qujing-xiaoji"))
-    for f in family.scoring.fan_values: print(f"  {f:18s} {family.scoring.fan_chinese[f]:6s} {fans[f]}")
-    print("CLAIMS/EVENTS")
-    for k in sorted(claims): print(f"  {k:50s} {claims[k]}")
+    sys.exit(main(sys.argv[1:]))

@@ -20,9 +20,13 @@ from schema import events as ev
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX, TILE_NAMES, format_hand, NUM_KINDS, tiles_of
 
-from . import claims, room, special
+from .claims import (chowed, claim_declared, claim_passed, kong_added, kong_concealed, kong_exposed, ponged,
+                     won)
 from .errors import ReplayError
 from .melds import Meld
+from .room import closed, fee, opened, refund, reset_seats, resized, settled
+from .special import (birds_drawn, indicator_turned, kong_revealed, last_tile_offered, opening_win_declared,
+                      tile_set_aside)
 from .table import KEY_STEP, OUT_OF_HAND, PHASES, SUIT_OF, TOTAL_TILES, Table, TableState
 
 
@@ -186,7 +190,7 @@ class Replayer:
         if w.phase not in ("between_hands", "won", "drawn"):
             self.fail("hand_in_play", f"hand {e.hand} starts while hand {w.hand} is still in play", e)
         self.seat_of(e.dealer, e)
-        room.reset_seats(self, len(w.players))
+        reset_seats(self, len(w.players))
         if w.hand and e.dealer != w.dealer:
             w.dealer_changes += 1
         w.dealer_streak = w.dealer_streak + 1 if w.hand and e.dealer == w.dealer else 0
@@ -356,35 +360,35 @@ class Replayer:
         self._w.phase = "drawn"
 
 _APPLY = {
-    ev.GameOpened: room.opened,
-    ev.RoomResized: room.resized,
-    ev.FeeCharged: room.fee,
-    ev.FeeRefunded: room.refund,
-    ev.GameClosed: room.closed,
+    ev.GameOpened: opened,
+    ev.RoomResized: resized,
+    ev.FeeCharged: fee,
+    ev.FeeRefunded: refund,
+    ev.GameClosed: closed,
     ev.HandStarted: Replayer._hand_started,
     ev.PigBetPlaced: Replayer._bet,
     ev.TilesDealt: Replayer._dealt,
     ev.TailTurned: Replayer._tail_turned,
     ev.TileDrawn: Replayer._drawn,
     ev.TileDiscarded: Replayer._discarded,
-    ev.ClaimDeclared: claims.claim_declared,
-    ev.ClaimPassed: claims.claim_passed,
-    ev.Chowed: claims.chowed,
-    ev.Ponged: claims.ponged,
-    ev.KongExposed: claims.kong_exposed,
-    ev.KongAdded: claims.kong_added,
-    ev.KongConcealed: claims.kong_concealed,
-    ev.HandWon: claims.won,
+    ev.ClaimDeclared: claim_declared,
+    ev.ClaimPassed: claim_passed,
+    ev.Chowed: chowed,
+    ev.Ponged: ponged,
+    ev.KongExposed: kong_exposed,
+    ev.KongAdded: kong_added,
+    ev.KongConcealed: kong_concealed,
+    ev.HandWon: won,
     ev.TilesExchanged: Replayer._exchanged,
     ev.VoidDeclared: Replayer._void_declared,
     ev.HandDrawn: Replayer._drawn_hand,
-    ev.HandSettled: room.settled,
-    ev.IndicatorTurned: special.indicator_turned,
-    ev.TileSetAside: special.tile_set_aside,
-    ev.OpeningWinDeclared: special.opening_win_declared,
-    ev.KongRevealed: special.kong_revealed,
-    ev.LastTileOffered: special.last_tile_offered,
-    ev.BirdsDrawn: special.birds_drawn,
+    ev.HandSettled: settled,
+    ev.IndicatorTurned: indicator_turned,
+    ev.TileSetAside: tile_set_aside,
+    ev.OpeningWinDeclared: opening_win_declared,
+    ev.KongRevealed: kong_revealed,
+    ev.LastTileOffered: last_tile_offered,
+    ev.BirdsDrawn: birds_drawn,
 }
 assert set(_APPLY) == set(ev.EVENT_TYPES), "every event type needs a reducer"
 

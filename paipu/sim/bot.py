@@ -3,7 +3,7 @@ discard choice every family's bots make with it.
 
 A bot's choices are strategy, not rules: whether a move is legal is always the
 family's call (:mod:`audits.rules`).  :mod:`paipu.sim.simulate` (Qujing and
-Guangdong) and :mod:`paipu.sim.sichuan_sim` both play with these bots.
+Guangdong) and :mod:`paipu.sim.sichuan.game` both play with these bots.
 """
 
 from __future__ import annotations

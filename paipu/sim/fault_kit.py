@@ -1,15 +1,14 @@
 """What every fault class is built from: the class record, the game being mutated
-(:class:`_Ctx`) and the small rewrites shared by the families' fault modules
-(:mod:`paipu.sim.mutate`, :mod:`paipu.sim.guangdong_faults`,
-:mod:`paipu.sim.sichuan_faults`): renumbering, an event made like another, the
-room closed as dissolved."""
+(:class:`_Ctx`), where the bench plants a family's classes (:class:`FaultBench`) and
+the small rewrites shared by the families' fault modules (``paipu/sim/<family>/faults.py``):
+renumbering, an event made like another, the room closed as dissolved."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import msgspec
 
@@ -35,7 +34,23 @@ class Fault:
     description: str
     apply: Callable[["_Ctx"], tuple[Events, int]]
     #: the rule families whose rooms the class is planted in
-    families: tuple[str, ...] = ("qujing",)
+    families: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FaultBench:
+    """Where ``bench/faults.py`` plants a family's fault classes in simulated rooms.
+
+    Either ``rooms``: :class:`paipu.sim.simulate.SimConfig` keywords of rooms played in
+    turn, every class of a worker tried on every room (worker ``w`` plays room ``k`` on
+    seed ``seed + 10 * w + k``, and plants with ``random.Random(w)``); or ``room_of``: the
+    keywords of each class's own room (seed ``seed``, planted with ``random.Random(class
+    name)``).  ``max_games`` bounds the games a worker (or a class) plays."""
+
+    seed: int
+    max_games: int
+    rooms: tuple[dict[str, Any], ...] = ()
+    room_of: Optional[Callable[[str], dict[str, Any]]] = None
 
 
 # ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The bots' kept wait entries: each seat's family wait entry (``RuleFamily.wins.seat_waits``),
 kept with the signature of the hand it was made for until that hand changes.  Shared by
 the simulator's table (:mod:`paipu.sim.simulate`) and the Sichuan game
-(:mod:`paipu.sim.sichuan_sim`)."""
+(:mod:`paipu.sim.sichuan.game`)."""
 
 from __future__ import annotations
 

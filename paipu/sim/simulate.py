@@ -46,8 +46,8 @@ from schema.ruleset import Ruleset, resolve
 from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, WINDS, full_set, tiles_of
 
 from .bot import SeatView, bot_discard
+from .families import sim_parts
 from .kept_waits import kept_before_draw, kept_wait_entry
-from .sichuan_sim import SichuanGame
 
 __all__ = ["SimConfig", "SimStats", "SimError", "simulate_games", "simulate_encoded", "write_log"]
 
@@ -151,10 +151,11 @@ def _game_seeds(config: SimConfig) -> Iterator[tuple[int, int]]:
 
 
 def _game_player(rules: Ruleset):
-    """The bots of the ruleset's family: the Sichuan simulator for ``sichuan``, else these."""
-    if rules.family == "sichuan":
-        return SichuanGame
-    return _Game
+    """The game player of the ruleset's family (its registered one, :mod:`.families`), else
+    the shared table driver :class:`_Game`."""
+    parts = sim_parts(rules.family)
+    player = parts.player() if parts is not None else None
+    return player if player is not None else _Game
 
 
 def simulate_games(config: SimConfig, stats: Optional[SimStats] = None) -> Iterator[list[ev.Event]]:

@@ -1,10 +1,9 @@
 """Differential tests of the fast completeness check.
 
 * No wilds: against the ``mahjong`` package's ``Agari.is_agari`` on ≥100,000
-  random hands of 14 − 3m tiles (m = 0..4 melds removed).  ``is_agari`` also
-  accepts seven pairs and kokushi; to compare like with like, every hand is
-  given to it with an extra honour triplet on an honour it lacks, which leaves
-  "4 sets + pair" unchanged and rules both special shapes out.
+  random hands of 14 − 3m tiles (m = 0..4 melds removed), the key-based hot path
+  included (:mod:`audits.rules.qujing.differential`, shared with
+  ``bench/differential.py --family qujing``).
 * Wilds: against a brute-force substitution reference — every multiset of
   tiles for the wilds (respecting the max-four rule, melds included), each
   substituted hand checked by ``is_agari`` — on ≥20,000 hands.
@@ -15,72 +14,14 @@ from __future__ import annotations
 import random
 from itertools import combinations_with_replacement
 
-from mahjong.agari import Agari
-
-from audits.rules.hands import is_complete, hand_keys, is_complete_keys
-
-HONOURS = range(27, 34)
-
-
-def agari_standard(counts: list[int]) -> bool:
-    """``is_agari`` restricted to 4 sets + pair (see module docstring)."""
-    free = [h for h in HONOURS if counts[h] == 0]
-    if not free:
-        # all seven honours held in at most 14 tiles: at most one honour can be the
-        # pair and every other needs a triplet (3 + 6·3 > 14) — never standard
-        return False
-    c = list(counts)
-    c[free[0]] += 3
-    return Agari.is_agari(c)
-
-
-def random_set(rng: random.Random) -> list[int]:
-    if rng.random() < 0.5:
-        s = rng.randrange(3)
-        r = rng.randrange(7)
-        t = 9 * s + r
-        return [t, t + 1, t + 2]
-    t = rng.randrange(34)
-    return [t, t, t]
-
-
-def random_hand(rng: random.Random, size: int) -> list[int] | None:
-    """Biased generator: half built from sets + pair (often then perturbed)."""
-    if rng.random() < 0.5:
-        tiles = []
-        for _ in range((size - 2) // 3):
-            tiles += random_set(rng)
-        p = rng.randrange(34)
-        tiles += [p, p]
-        if rng.random() < 0.4:
-            tiles[rng.randrange(len(tiles))] = rng.randrange(34)
-    else:
-        tiles = [rng.randrange(34) for _ in range(size)]
-    c = [0] * 34
-    for t in tiles:
-        c[t] += 1
-    if max(c) > 4:
-        return None
-    return c
+from audits.rules.hands import is_complete
+from audits.rules.qujing.differential import agari_standard, random_hand, random_set, run
 
 
 def test_no_wilds_vs_mahjong_agari():
-    rng = random.Random(20240603)
-    n = agree = positives = 0
-    while n < 100_000:
-        melds = rng.randrange(5)
-        c = random_hand(rng, 14 - 3 * melds)
-        if c is None:
-            continue
-        n += 1
-        mine = is_complete(c, 0)
-        ref = agari_standard(c)
-        assert mine == ref, (c, mine, ref)
-        # the key-based hot path agrees too
-        assert is_complete_keys(*hand_keys(c), 0) == mine
-        agree += 1
-        positives += mine
-    assert agree >= 100_000
+    done, positives, bad = run(100_000)
+    assert done >= 100_000
+    assert bad == []
     assert positives > 20_000  # the generator makes a good share complete
 
 

@@ -1,5 +1,5 @@
 """Guangdong's no-wild win check (4 sets + a pair, 十三幺, no 七对) against the ``mahjong``
-package's agari check; ``bench/guangdong_differential.py`` runs ≥100,000 hands."""
+package's agari check; ``bench/differential.py --family guangdong`` runs ≥100,000 hands."""
 
 from audits.rules.guangdong.differential import reference, run
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from audits import audit_game
-from paipu.sim import guangdong_examples as gx
-from paipu.sim.guangdong_scenes import Scene, reopened, repaid, rescored
+from paipu.sim.guangdong import examples as gx
+from paipu.sim.guangdong.scenes import Scene, reopened, repaid, rescored
 from schema.builder import GameBuilder
 
 from .helpers import log_of

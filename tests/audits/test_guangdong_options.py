@@ -9,8 +9,8 @@ import pytest
 from audits import audit_game
 from audits.rules import family_of
 from audits.rules.guangdong import settlement
-from paipu.sim import guangdong_examples as gx
-from paipu.sim.guangdong_scenes import Scene, reopened, repaid
+from paipu.sim.guangdong import examples as gx
+from paipu.sim.guangdong.scenes import Scene, reopened, repaid
 from replay.state import Replayer
 from schema.builder import GameBuilder
 from schema.tiles import TILE_INDEX
@@ -188,7 +188,7 @@ def test_jiulian_not_strict_takes_any_last_tile():
 
 @pytest.mark.parametrize("fan,points", [(4, 16), (5, 32), (6, 64)])
 def test_seven_pairs_pays_the_rooms_value(fan, points):
-    from paipu.sim.guangdong_examples import _seven_pairs
+    from paipu.sim.guangdong.examples import _seven_pairs
     assert codes(_seven_pairs(fan)) == [] and ledger(_seven_pairs(fan))[2] == points
     other = 4 if fan != 4 else 6
     assert codes(reopened(_seven_pairs(fan), seven_pairs_fan=other))[:1] == ["FAN_MISMATCH"]

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from audits.audit import explain_game
 from paipu.hand_cmd import register
-from paipu.sim import guangdong_examples as gx
+from paipu.sim.guangdong import examples as gx
 
 from ..audits.helpers import log_of
 

@@ -1,5 +1,5 @@
 """The simulator plays Guangdong 鸡平和 legally, and each Guangdong fault class of the
-fault injector gives exactly its finding (bench/guangdong_faults.py runs 100 each)."""
+fault injector gives exactly its finding (``bench/faults.py --family guangdong`` runs 100 each)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import random
 import pytest
 
 from audits.audit import audit_game
-from paipu.sim.guangdong_coverage import SPECIAL_HANDS, special_room
-from paipu.sim.guangdong_faults import GUANGDONG_FAULTS
+from paipu.sim.guangdong.coverage import SPECIAL_HANDS, special_room
+from paipu.sim.guangdong.faults import GUANGDONG_FAULTS
 from paipu.sim.mutate import FAULTS, mutate
 from paipu.sim.simulate import SimConfig, simulate_games
 from schema.reader import GameLog

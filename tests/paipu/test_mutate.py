@@ -24,7 +24,7 @@ SOURCES = [
     SimConfig(preset="qujing-shuanggui", options={"qiaoluo": True, "qiaoluo_points": 5}, games=8, seed=903,
               max_hands=None),
     SimConfig(preset="qujing-shuanggui", games=150, seed=904, max_hands=2),
-    # Sichuan rooms for the Sichuan fault classes (paipu/sim/sichuan_faults.py)
+    # Sichuan rooms for the Sichuan fault classes (paipu/sim/sichuan/faults.py)
     SimConfig(preset="sichuan", games=12, seed=905, max_hands=3),
     SimConfig(preset="sichuan-xuezhan", games=12, seed=906, max_hands=3),
     SimConfig(preset="sichuan", options={"void_first": False}, games=6, seed=907, max_hands=2),

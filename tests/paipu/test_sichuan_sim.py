@@ -1,5 +1,5 @@
 """The Sichuan simulator plays both presets legally: its rooms audit clean (a modest
-count here; ``bench/sichuan_coverage.py`` runs 10,000 hands per preset)."""
+count here; ``bench/coverage.py --family sichuan`` runs 10,000 hands per preset)."""
 
 import pytest
 

@@ -44,7 +44,7 @@ def test_a_skipped_self_draw_check_never_hides_a_win(monkeypatch, preset, option
 @pytest.mark.parametrize("preset, arrange", [("sichuan", 0.0), ("sichuan-xuezhan", 0.5)])
 def test_a_skipped_sichuan_self_draw_check_never_hides_a_win(monkeypatch, preset, arrange):
     from audits.rules.sichuan import fans as F
-    from paipu.sim import sichuan_sim
+    from paipu.sim.sichuan import game as sichuan_sim
 
     seen = {True: 0, False: 0}
     real = sichuan_sim.SichuanGame._drawn_may_complete

@@ -9,7 +9,6 @@ and ``python -m tests.paipu.test_sim_expected``.
 from __future__ import annotations
 
 import gzip
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -38,10 +37,9 @@ def _played(cfg: SimConfig) -> bytes:
 
 
 def _clean_samples():
-    spec = importlib.util.spec_from_file_location("make_samples", ROOT / "sample_logs" / "make_samples.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.CLEAN_SIM
+    from paipu.sim.qujing.samples import CLEAN_SIM
+
+    return CLEAN_SIM
 
 
 @pytest.mark.parametrize("name", sorted(ROOMS))

@@ -1,5 +1,5 @@
 """The Guangdong no-wild win check against the ``mahjong`` package's ``Agari.is_agari``
-(the differential test and ``bench/guangdong_differential.py`` share it).
+(the differential test and ``bench/differential.py --family guangdong`` share it).
 
 ``is_agari`` accepts 4 sets + a pair, seven pairs (七对, seven distinct pairs) and
 kokushi (十三幺).  Guangdong by default wins with the first and the last, not with
@@ -17,6 +17,8 @@ from schema.ruleset import resolve
 from .wins import ORPHANS, is_winning
 
 GD = resolve("guangdong-jipinghu")
+#: ``bench/differential.py --family guangdong`` compares this many hands unless told
+DEFAULT_HANDS = 200_000
 
 
 def reference(counts: list[int]) -> bool:
@@ -89,3 +91,10 @@ def run(n: int, seed: int = 11) -> tuple[int, int, int]:
         if mine != reference(c):
             bad += 1
     return done, bad, wins
+
+
+def main(n: int) -> int:
+    """Print the comparison of ``n`` hands; the exit status (1 on a disagreement)."""
+    done, bad, wins = run(n)
+    print(f"guangdong win check vs mahjong Agari: {done} hands, {bad} disagreements, {wins} wins")
+    return 1 if bad else 0

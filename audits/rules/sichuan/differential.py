@@ -1,6 +1,6 @@
 """The differential check of the void-gated win check (sichuan.md §8) against the
 ``mahjong`` package's agari check restricted to two suits, shared by the test
-(a modest count) and ``bench/sichuan_differential.py`` (≥100,000 hands).
+(a modest count) and ``bench/differential.py --family sichuan`` (≥100,000 hands).
 
 Each random hand draws its tiles from the two suits other than the void suit, and
 sometimes gets a tile of the void suit; some hands have concealed kongs (of kinds
@@ -18,6 +18,9 @@ from replay.melds import Meld
 from schema.ruleset import resolve
 
 from .fans import is_legal_shape
+
+#: ``bench/differential.py --family sichuan`` compares this many hands unless told
+DEFAULT_HANDS = 100_000
 
 
 def _reference(c: list[int], void: int, melds: int) -> bool:
@@ -87,3 +90,12 @@ def run(n: int, seed: int = 17) -> tuple[int, int, list]:
         if mine != ref:
             bad.append((c, void, m, mine, ref))
     return done, wins, bad
+
+
+def main(n: int) -> int:
+    """Print the comparison of ``n`` hands; the exit status (1 on a disagreement)."""
+    done, wins, bad = run(n)
+    print(f"sichuan differential: {done} hands, {wins} winning, {len(bad)} disagreements")
+    for b in bad[:5]:
+        print("  ", b)
+    return 1 if bad else 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from audits.audit import audit_game
-from paipu.sim.sichuan import Script
+from paipu.sim.sichuan.script import Script
 
 #: The catalogue codes these tests bring (tests/audits/test_audit_codes.py counts them).
 COVERED = {"TILE_NOT_IN_SET", "VOID_NOT_DECLARED", "VOID_DISCARD_ORDER", "CLAIM_VOID_SUIT", "ACTION_AFTER_WIN",

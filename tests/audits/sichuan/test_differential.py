@@ -1,5 +1,5 @@
 """The void-gated win check against ``mahjong``'s agari check on two suits (a modest
-count here; ``bench/sichuan_differential.py`` runs ≥100,000)."""
+count here; ``bench/differential.py --family sichuan`` runs ≥100,000)."""
 
 from audits.rules.sichuan.differential import run
 

@@ -207,7 +207,7 @@ def test_the_wrappers_report_what_observe_reports():
     from audits import audit as A
     from audits.audit import audit_game
     from paipu.sim.mutate import mutate
-    from paipu.sim.sichuan_faults import SOURCES
+    from paipu.sim.sichuan.faults import SOURCES
     from schema.reader import GameLog
 
     games = []
@@ -247,7 +247,7 @@ def test_a_discard_by_a_seat_not_at_the_table_is_a_break():
     # the discard path reads the seat's void only for a seat at the table: the log breaks
     # at the event (a structural break), paipu does not fail (no INTERNAL_ERROR)
     from audits.audit import audit_game
-    from paipu.sim.sichuan import Script
+    from paipu.sim.sichuan.script import Script
 
     deal = {0: "111p222p333p444p56s", 1: "234p567p33s456s78s", 2: "111m222m444m666m5s", 3: "999s333m222s55m24m"}
     g = Script("t-seat")

@@ -65,7 +65,7 @@ def test_every_sichuan_sample_is_clean_and_ledger_agrees(path):
         assert game["logged"] == game["ledger"]
 
 
-#: the option samples whose money make_sichuan_samples.py derives by hand (the "money" key)
+#: the option samples whose money paipu/sim/sichuan/samples.py derives by hand (the "money" key)
 DERIVED = sorted(p for p in CLEAN.glob("sichuan_*.expected.json") if "money" in json.loads(p.read_text()))
 
 

@@ -18,7 +18,7 @@ from audits.rules.family import HandFacts
 from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from .fault_kit import Fault, NotApplicable, _close, _Ctx, _mk, _renumber
+from ..fault_kit import Fault, FaultBench, NotApplicable, _close, _Ctx, _mk, _renumber
 
 Events = list[ev.Event]
 
@@ -465,12 +465,12 @@ _RAW = [
      _win_during_guoshui),
 ]
 
-#: The Sichuan fault classes by name (also registered in :data:`paipu.sim.mutate.FAULTS`).
+#: The Sichuan fault classes by name (also in :data:`paipu.sim.mutate.FAULTS`).
 SICHUAN_FAULTS: dict[str, Fault] = {
     name: Fault(name, code, "sichuan", desc, fn, ("sichuan",)) for name, code, desc, fn in _RAW
 }
 
-#: The simulated room each class is planted in, (preset, options) (``bench/sichuan_faults.py``,
+#: The simulated room each class is planted in, (preset, options) (``bench/faults.py``,
 #: the samples): 血战 for the 血战 classes; void_first off makes 花猪 common.
 SOURCES: dict[str, tuple[str, dict]] = {name: ("sichuan", {}) for name in SICHUAN_FAULTS}
 SOURCES.update({"sichuan_xuezhan_ended_early": ("sichuan-xuezhan", {}),
@@ -481,4 +481,16 @@ SOURCES.update({"sichuan_xuezhan_ended_early": ("sichuan-xuezhan", {}),
                 "sichuan_pong_final_discard": ("sichuan-xuezhan", {}),
                 "sichuan_win_not_void": ("sichuan", {"void_first": False})})
 
-__all__ = ["SICHUAN_FAULTS", "SOURCES"]
+#: The Sichuan fault classes by name (the registry's name for them).
+FAULTS = SICHUAN_FAULTS
+
+
+def _bench_room(name: str) -> dict:
+    preset, options = SOURCES[name]
+    return dict(preset=preset, options=options, max_hands=4, arrange=0.0)
+
+
+#: Where ``bench/faults.py --family sichuan`` plants each class: its own source room.
+FAULT_BENCH = FaultBench(seed=4242, max_games=1500, room_of=_bench_room)
+
+__all__ = ["FAULTS", "FAULT_BENCH", "SICHUAN_FAULTS", "SOURCES"]

@@ -1,4 +1,4 @@
-"""Generate the Sichuan sample logs: ``python sample_logs/make_sichuan_samples.py``.
+"""Generate the Sichuan sample logs: ``python sample_logs/make_samples.py --family sichuan``.
 
 Every worked example of ``sichuan.md`` §13 is written move by move as a clean room
 (``clean/sichuan_*.jsonl``), with the option values that change money as further
@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from typing import Optional
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
+from audits.audit import audit_game
+from schema.reader import read_games
 
-from audits.audit import audit_game  # noqa: E402
-from paipu.sim.sichuan import Script  # noqa: E402
-from schema.reader import read_games  # noqa: E402
+from .script import Script
+
+#: the repository's ``sample_logs/`` folder
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "sample_logs")
 
 
 # --- the worked examples (sichuan.md §13) ------------------------------------------------
@@ -473,9 +473,9 @@ def faulty(out: list) -> None:
     """One faulty log per Sichuan fault class, planted in a simulated room."""
     import random
 
-    from paipu.sim.mutate import mutate
-    from paipu.sim.sichuan_faults import SICHUAN_FAULTS, SOURCES
-    from paipu.sim.simulate import SimConfig, simulate_games
+    from ..mutate import mutate
+    from ..simulate import SimConfig, simulate_games
+    from .faults import SICHUAN_FAULTS, SOURCES
     from schema.reader import encode_events
     for name, fault in SICHUAN_FAULTS.items():
         rng = random.Random(name)
@@ -512,7 +512,8 @@ def update_readme(out: list) -> None:
     text = open(path, encoding="utf-8").read()
     if MARK in text:
         text = text[:text.index(MARK)].rstrip("\n") + "\n"
-    lines = ["", MARK, "", "Written by `python sample_logs/make_sichuan_samples.py` (run by `make_samples.py` too).", ""]
+    lines = ["", MARK, "", "Written by `python sample_logs/make_samples.py --family sichuan` (after the Qujing "
+             "sections: `make_samples.py` writes every family).", ""]
     for name, note, findings in out:
         codes = ", ".join(sorted({f["code"] for f in findings}))
         shown = name.rsplit("/", 1)[-1]
@@ -520,6 +521,3 @@ def update_readme(out: list) -> None:
     with open(path, "w", encoding="utf-8") as f:
         f.write(text + "\n".join(lines) + "\n")
 
-
-if __name__ == "__main__":
-    main()

@@ -17,7 +17,7 @@ from audits.rules import family_of
 from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from .fault_kit import Fault, NotApplicable, _Ctx, _cut, _first_fee, _mk
+from ..fault_kit import Fault, FaultBench, NotApplicable, _Ctx, _cut, _first_fee, _mk
 
 _T = TILE_INDEX
 WINDS = ("east", "south", "west", "north")
@@ -399,7 +399,7 @@ def f_luodi_second_feed_billed(ctx: _Ctx):
     Bots rarely feed two fourth sets in one hand, so a hand dealt by seat 0 (no logged
     wall) is replaced by the play of guangdong.md §11.9 (b): seat 0 feeds seat 1's and then
     seat 2's fourth set; seat 2 self-draws, and seat 0 is billed 3·P as if liable."""
-    from .guangdong_examples import ex09_luodi
+    from .examples import ex09_luodi
 
     _guangdong(ctx)
     starts = [i for i, e in enumerate(ctx.events) if type(e) is ev.HandStarted and e.dealer == 0 and e.wall is None]
@@ -627,7 +627,7 @@ ROWS = [
     ("gd_dealer_passed_after_multi_win", "DEALER_ROTATION", "table", f_dealer_passed_after_multi_win),
 ]
 
-#: The Guangdong fault classes by name (also registered in :data:`paipu.sim.mutate.FAULTS`).
+#: The Guangdong fault classes by name (also in :data:`paipu.sim.mutate.FAULTS`).
 GUANGDONG_FAULT_CLASSES: dict[str, Fault] = {
     name: Fault(name, code, group, (fn.__doc__ or name).strip().splitlines()[0], fn, ("guangdong",))
     for name, code, group, fn in ROWS
@@ -635,3 +635,14 @@ GUANGDONG_FAULT_CLASSES: dict[str, Fault] = {
 
 #: The Guangdong fault classes by name.
 GUANGDONG_FAULTS = [r[0] for r in ROWS]
+
+#: The Guangdong fault classes by name (the registry's name for them).
+FAULTS = GUANGDONG_FAULT_CLASSES
+
+_ROOM = dict(preset="guangdong-jipinghu", max_hands=6, fee=0, rare_hands=0.05)
+#: Where ``bench/faults.py --family guangdong`` plants the classes: these rooms in turn.
+FAULT_BENCH = FaultBench(seed=9000, max_games=4000, rooms=(
+    dict(_ROOM, options={}, include_wall=False), dict(_ROOM, options={"kong_payments": "none"}, include_wall=True),
+    dict(_ROOM, options={"louhe_scope": "any_discard"}, include_wall=False),
+    # few wins, many 流局: the last discard is there to be claimed
+    dict(_ROOM, options={"min_fan": 3}, include_wall=False)))

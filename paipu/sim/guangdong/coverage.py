@@ -1,15 +1,17 @@
 """Guangdong 鸡平和 coverage: bot play over the option mixes, plus arranged rooms for
 what bots rarely reach (the special hands, 天/地/人和, the liabilities, 一炮三响),
-each audited; used by ``bench/coverage.py --guangdong``.
+each audited: ``bench/coverage.py --family guangdong [HANDS]`` (:func:`main`).
 
 The arranged rooms are counted apart from bot play: the worked examples of §11
-(:mod:`.guangdong_examples`, money typed from the text) and one self-draw room per
+(:mod:`.examples`, money typed from the text) and one self-draw room per
 special hand (:func:`special_rooms`, scored by the family).
 """
 
 from __future__ import annotations
 
 import collections
+import time
+from multiprocessing import Pool
 from typing import Iterator
 
 from audits.audit import audit_game
@@ -18,9 +20,9 @@ from schema import events as ev
 from schema.reader import GameLog
 from schema.ruleset import resolve
 
-from .guangdong_examples import EXAMPLES, OPTION_ROOMS
-from .guangdong_scenes import Scene
-from .simulate import SimConfig, SimStats, simulate_games
+from ..simulate import SimConfig, SimStats, simulate_games
+from .examples import EXAMPLES, OPTION_ROOMS
+from .scenes import Scene
 
 #: Option mixes the bots play (each changes play or money).
 COMBOS = [
@@ -126,3 +128,41 @@ def bot_play(hands: int, seed: int = 0) -> tuple[int, collections.Counter, colle
             tally(g, fans, other)
         total += st.hands
     return total, findings, fans, other
+
+
+def main(args: list[str]) -> int:
+    """``[HANDS]`` (10,000): bot-played Guangdong hands over its option mixes (two workers)
+    plus the arranged rooms, audited; every fan, floor, liability and 天/地/人和 must
+    appear.  Returns the exit status."""
+    target = int(next((a for a in args if a.isdigit()), 10000))
+    t = time.time()
+    with Pool(2) as p:
+        parts = p.starmap(bot_play, [(target // 2 + 1, 100), (target // 2 + 1, 200)])
+    hands = sum(x[0] for x in parts)
+    findings, fans, other = collections.Counter(), collections.Counter(), collections.Counter()
+    for _, f, fa, o in parts:
+        findings += f
+        fans += fa
+        other += o
+    a_fans, a_other, a_findings, rooms = collections.Counter(), collections.Counter(), collections.Counter(), 0
+    for name, evs in arranged_rooms():
+        rooms += 1
+        for f in audit(evs).findings:
+            a_findings[f.code] += 1
+        tally(evs, a_fans, a_other)
+    print(f"GUANGDONG bot play: {hands} hands over {len(COMBOS)} option mixes, findings {sum(findings.values())} "
+          f"{dict(findings)}; arranged rooms: {rooms} (findings {sum(a_findings.values())}); wall {time.time() - t:.0f}s")
+    family = family_of(resolve("guangdong-jipinghu"))
+    missing = []
+    print(f"  {'fan / event':22s} {'名':6s} {'bot play':>9s} {'arranged':>9s}")
+    for f in family.scoring.fan_values:
+        print(f"  {f:22s} {family.scoring.fan_chinese[f]:6s} {fans[f]:9d} {a_fans[f]:9d}")
+        if fans[f] + a_fans[f] == 0:
+            missing.append(f)
+    for k in ("transfer:bao_gangkai", "transfer:bao_special", "transfer:bao_luodi", "transfer:qianggang",
+              "transfer:kong", "win:discard x3", "win:discard x2", "流局"):
+        print(f"  {k:29s} {other[k]:9d} {a_other[k]:9d}")
+        if other[k] + a_other[k] == 0:
+            missing.append(k)
+    print("missing:", missing or "none")
+    return 1 if missing or findings or a_findings else 0

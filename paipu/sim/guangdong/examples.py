@@ -3,7 +3,7 @@
 Each function returns the closed room (:class:`~schema.builder.GameBuilder`) with
 the fans, points and transfers typed in from the rules text, never computed by
 paipu: a clean audit of these rooms checks paipu against the text.  ``EXAMPLES``
-maps a sample name to its function; ``sample_logs/guangdong/make_guangdong.py``
+maps a sample name to its function; ``paipu/sim/guangdong/samples.py``
 writes them and ``tests/audits/test_guangdong_examples.py`` audits them.
 """
 
@@ -13,7 +13,7 @@ from typing import Callable, Optional
 
 from schema.builder import GameBuilder
 
-from .guangdong_scenes import Scene, reopened, repaid, rescored
+from .scenes import Scene, reopened, repaid, rescored
 
 
 def ex01_jihu_on_a_discard() -> GameBuilder:

@@ -1,5 +1,5 @@
 """The Sichuan simulator (sichuan.md): bots play both presets legally and log them as a
-correct server would, through :class:`paipu.sim.sichuan.Script` (so fans, points and every
+correct server would, through :class:`paipu.sim.sichuan.script.Script` (so fans, points and every
 transfer come from the family).
 
 The bots: 换三张 (by option) of their shortest suit, 定缺 of their shortest suit (now and
@@ -28,9 +28,9 @@ from schema.builder import EPOCH
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from .kept_waits import kept_wait_entry, waited_before_draw
-from .sichuan import Script
-from .bot import SeatView, bot_discard
+from ..bot import SeatView, bot_discard
+from ..kept_waits import kept_wait_entry, waited_before_draw
+from .script import Script
 
 SET = [k for k in range(27) for _ in range(4)]
 #: per seat: the other three seats from its next

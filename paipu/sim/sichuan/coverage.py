@@ -3,24 +3,22 @@
 must be none), and how often each fan, each payment kind, 花猪, 查大叫, 退税, 一炮多响
 and a three-winner 血战 hand occurred, with how many hands were arranged by seeding.
 
-Usage: python bench/sichuan_coverage.py [HANDS_PER_PRESET] [ARRANGED_SHARE]
+Usage: python bench/coverage.py --family sichuan [HANDS_PER_PRESET] [ARRANGED_SHARE]
 """
 
 from __future__ import annotations
 
-import sys
+import random
 import time
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from audits.audit import audit_game
+from audits.rules.sichuan.fans import FAN_VALUES
+from schema import events as ev
+from schema.reader import GameLog
 
-from audits.audit import audit_game  # noqa: E402
-from audits.rules.sichuan.fans import FAN_VALUES  # noqa: E402
-from paipu.sim.sichuan_sim import SichuanGame  # noqa: E402
-from paipu.sim.simulate import SimConfig, SimStats, _game_seeds, _ruleset  # noqa: E402
-from schema import events as ev  # noqa: E402
-from schema.reader import GameLog  # noqa: E402
+from ..simulate import SimConfig, SimStats, _game_seeds, _ruleset
+from .game import SichuanGame
 
 RUNS = (
     ("sichuan", {}),
@@ -40,7 +38,6 @@ def run(preset: str, options: dict, hands: int, arrange: float) -> dict:
     arranged = played = 0
     t0 = time.time()
     for g, seed in _game_seeds(cfg):
-        import random
         game = SichuanGame(cfg, rules, random.Random(seed), g, stats)
         events = game.play()
         arranged += game.arranged
@@ -69,9 +66,11 @@ def run(preset: str, options: dict, hands: int, arrange: float) -> dict:
             "fans": dict(fans), "reasons": dict(reasons), "moments": dict(kinds), "seconds": round(time.time() - t0, 1)}
 
 
-def main() -> None:
-    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    arrange = float(sys.argv[2]) if len(sys.argv) > 2 else 0.02
+def main(args: list[str]) -> int:
+    """``[HANDS_PER_PRESET] [ARRANGED_SHARE]`` (10,000 and 0.02).  Returns the exit status
+    (0: no finding)."""
+    hands = int(args[0]) if len(args) > 0 else 10_000
+    arrange = float(args[1]) if len(args) > 1 else 0.02
     all_fans: Counter = Counter()
     all_reasons: Counter = Counter()
     bad = 0
@@ -83,13 +82,9 @@ def main() -> None:
         print(f"{preset} {options or ''}: {r['hands']} hands ({r['arranged']} arranged by seeding), "
               f"findings {r['findings'] or 0}, {r['seconds']} s")
         print(f"  moments: {r['moments']}")
-        print(f"  reasons: {r['reasons']}")
+        print(f"  reasons: {dict(sorted(r['reasons'].items()))}")
         print(f"  fans: {dict(sorted(r['fans'].items()))}")
     missing = sorted(set(FAN_VALUES) - set(all_fans))
     print(f"fans never seen: {missing or 'none'}")
     print(f"payment kinds never seen: {sorted({'win', 'kong', 'zhuanyi', 'huazhu', 'dajiao', 'tuishui'} - set(all_reasons)) or 'none'}")
-    sys.exit(1 if bad else 0)
-
-
-if __name__ == "__main__":
-    main()
+    return 1 if bad else 0

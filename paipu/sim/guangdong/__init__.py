@@ -1,0 +1,4 @@
+"""Guangdong 鸡平和's parts outside its rules (audits/rules/guangdong/): its seeded scenes
+and worked examples, its fault classes, its coverage run and its sample logs; it plays
+on the shared table driver (:mod:`paipu.sim.simulate`).  Found by its name
+(:mod:`paipu.sim.families`)."""
