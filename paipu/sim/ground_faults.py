@@ -2,8 +2,8 @@
 a turned indicator dropped, its wild misnamed or turned from the wrong end, and a tile set
 aside whose replacement is skipped or drawn from the wall.  Each is planted in a simulated
 room of any family that plays the piece (a turned wild, flowers or single-tile kongs); a
-family lists them among its own classes with :func:`ground_faults` (its name), as the toy
-families of the tests do.
+family lists them among its own classes (``paipu/sim/<family>/faults.py`` ``FAULTS``) with
+:func:`ground_faults` (its name), as the toy families of the tests do.
 
 Each class cuts the room right after the planted event (closed as dissolved), so the finding
 it must raise is the first one the change causes.
