@@ -487,3 +487,22 @@ def test_dealer_toy_per_payer_shares_audit_clean(dealer_room):
 def test_dealer_toy_a_wrong_share_is_points_mismatch(dealer_room):
     found = audit_game(log_of(dealer_game(share=1))).findings
     assert [(f.code, f.expected, f.actual) for f in found] == [("POINTS_MISMATCH", 2, 1)]
+
+
+# --- 6. a turn toy: the family names the drawer (next_drawer, end-of-wall turns) ------------------
+
+@pytest.mark.parametrize("drawer, want", [
+    (lambda ruleset, table: None, []),                           # the usual turn
+    (lambda ruleset, table: table.turn, []),                      # the family agrees with it
+    (lambda ruleset, table: (table.turn + 1) % 4, ["TURN_ORDER"]),  # near miss: another seat was due
+])
+def test_turn_toy_the_familys_drawer_decides_turn_order(monkeypatch, drawer, want):
+    fam = variant(TOY, name="toy-turn", table={"next_drawer": drawer})
+    _register(monkeypatch, fam, wilds=())
+    try:
+        found = audit_game(log_of(rebuild(toy_game(), "toy-turn", lambda b, e: False))).findings
+        assert [f.code for f in found] == want
+        if want:
+            assert found[0].expected == (found[0].actual + 1) % 4
+    finally:
+        FAMILIES.pop("toy-turn", None)
