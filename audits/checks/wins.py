@@ -11,7 +11,7 @@ from schema.tiles import TILE_INDEX, format_hand
 
 from ..context import AuditContext
 from ..rules.family import Score
-from . import claims
+from . import claims, wild
 from .tileset import check_played
 
 
@@ -32,7 +32,12 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
         ctx.violated(ctx.family.own.event_checks(ctx.rules, t, e), e, None)
     seats = [x.seat for x in e.winners]
     tile = TILE_INDEX[e.tile]
+    if ctx.indicator_due:
+        wild.indicator_missed(ctx, e, seats[0] if seats else None)
     if e.how == "discard":
+        for s in seats:  # a win on a dead discard is no win: the corrected ledger pays it nothing
+            if wild.dead_claim(ctx, e, s, "win"):
+                ctx.won_guohu.add(s)
         claims.missed_wins(ctx, e, seats)
     elif e.how == "self_draw":
         # 自摸: the winner holds the turn with a fresh draw (or the dealer's first 14 tiles).
@@ -70,6 +75,8 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
         if x.points != want:
             ctx.find("POINTS_MISMATCH", e, seat=x.seat, expected=want, actual=x.points,
                      message=f"{x.fan} fan pays {want} per payer, not {x.points}")
+    if ctx.family.scoring.payer_points is not None:
+        _payer_points(ctx, e, scores)
     ctx.open_discard = None
     if ctx.explained is not None:
         ctx.won_pictures = [ctx.picture(x.seat, tile, e.how) if 0 <= x.seat < ctx.n else "?" for x in e.winners]
@@ -79,6 +86,25 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
     if ctx.first_won is None:
         ctx.first_won = e
     ctx.last_draw = None
+
+
+def _payer_points(ctx: AuditContext, e: ev.HandWon, scores: list[Optional[Score]]) -> None:
+    """Where pairs differ (dealer pairs, 连庄, caps), each payer's logged share (``Winner.payers``)
+    against the family's ``payer_points``: POINTS_MISMATCH per payer."""
+    fam, t = ctx.family, ctx.table
+    facts = None
+    for x, sc in zip(e.winners, scores):
+        if not x.payers:
+            continue
+        if facts is None:
+            facts = fam.settlement.table_facts(ctx.rules, t, e) if fam.settlement.table_facts is not None else \
+                fam.settlement.hand_facts(ctx.rules, t.received, t.bets)
+        want = fam.scoring.payer_points(ctx.rules, x, sc, facts)
+        for share in x.payers:
+            due = want.get(share.seat)
+            if due is not None and share.amount != due:
+                ctx.find("POINTS_MISMATCH", e, seat=x.seat, expected=due, actual=share.amount,
+                         message=f"seat {share.seat} owes seat {x.seat} {due}, not {share.amount}")
 
 
 def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, tile: int, late_rob: bool) -> None:
