@@ -216,8 +216,7 @@ _ENTRIES += [
 #: steps, new-families.md §4: 5, 6 and the families); a family that emits one removes it here
 #: (tests/audits/test_audit_codes.py keeps the two apart).
 AWAITING_FAMILY: frozenset[str] = frozenset({
-    "WILD_INDICATOR_MISSING", "WILD_KIND_MISMATCH", "SPECIAL_TILE_DISCARDED", "CLAIM_SPECIAL_TILE",
-    "CLAIM_ON_DEAD_DISCARD", "SET_ASIDE_INVALID", "SEA_BOTTOM_ORDER", "WIN_PAIR_NOT_258",
+    "CLAIM_SPECIAL_TILE", "SET_ASIDE_INVALID", "SEA_BOTTOM_ORDER", "WIN_PAIR_NOT_258",
 })
 
 # --- tamper evidence (docs/seal.md): the scheme's own kinds, stated once in schema.seal -------

@@ -8,6 +8,7 @@ entry).  Rules are never decided here: every rule question goes to the family.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Collection, Optional
 
 import msgspec
@@ -23,6 +24,7 @@ from .findings import Finding
 from .ledger import GameAudit
 from .rules import family_of
 from .rules.family import PassBook, RuleFamily, Score, WinContext
+from .rules.wilds import default_discard_rule
 
 #: Codes reported once per hand (later repeats are counted in the first finding's message):
 #: one slip desynchronises every later draw or turn of the hand.
@@ -86,6 +88,8 @@ class AuditContext:
         self.wild: frozenset[int] = frozenset()
         self.max_reserve = 0
         self.tail_pool = 0
+        self.discard_rule: Optional[Callable] = None
+        self.next_drawer: Optional[Callable] = None
         #: the family hooks asked on every discard or draw, bound once per ruleset (the hot path
         #: reads no part of the family): ``claims.could_pong`` / ``could_kong`` and
         #: ``table.replacement_source``
@@ -154,16 +158,13 @@ class AuditContext:
     def adopt_rules(self) -> None:
         """Take the table's ruleset (at the opening or a resize) and its family."""
         t = self.table
-        self.rules = t.ruleset
         self.family = family_of(t.ruleset)
-        self.wild = self.family.table.wild_kinds(t.ruleset)
-        #: no exhaustive draw is possible while more tiles than this remain undrawn
-        self.max_reserve = max(self.family.table.reserve(t.ruleset, k) for k in range(5))
-        #: face-up tail tiles the family keeps as the kong-replacement pool
-        self.tail_pool = self.family.table.tail_pool(t.ruleset)
+        self.bind_rules(t.ruleset)
         self.could_pong = self.family.claims.could_pong
         self.could_kong = self.family.claims.could_kong
         self.replacement_source = self.family.table.replacement_source
+        #: the family's drawer where it departs from "after the last discard" (``next_drawer``)
+        self.next_drawer = self.family.table.next_drawer
         #: tiles a player about to discard holds, sets as 3 (``Ruleset.hand_size`` + 1: 14, or 17)
         self.discard_size = t.ruleset.hand_size + 1
         #: the set's tiles are the integers below this (27: 108 suited tiles; 34: with honours;
@@ -178,6 +179,20 @@ class AuditContext:
         a.ruleset = t.ruleset
         a.players = list(t.players)
         self.reset_hand()
+
+    def bind_rules(self, rules: Ruleset) -> None:
+        """Play by ``rules`` from now on: the room's ruleset, or a hand's with its turned wild
+        (``audits.rules.wilds.hand_rules``); every cache bound to the ruleset is rebuilt here."""
+        fam = self.family
+        self.rules = rules
+        self.wild = fam.table.wild_kinds(rules)
+        #: no exhaustive draw is possible while more tiles than this remain undrawn
+        self.max_reserve = max(fam.table.reserve(rules, k) for k in range(5))
+        #: face-up tail tiles the family keeps as the kong-replacement pool
+        self.tail_pool = fam.table.tail_pool(rules)
+        #: the family's word on each discard (``discard_rule``; by default from ``wild_discard``),
+        #: None where every discard is plain
+        self.discard_rule = fam.table.discard_rule or (default_discard_rule if rules.wild_discard != "plain" else None)
 
     def reset_hand(self) -> None:
         """Forget the last hand's memories."""
@@ -220,6 +235,14 @@ class AuditContext:
         self.exhaust_reported = False
         self.bet_placed = [False] * n
         self.first_turn = True
+        #: a room that turns its wild (``wild_from``) awaits the indicator from the deal on
+        self.indicator_due = False
+        #: the seq of the last dead discard (the family's ``discard_rule``), -1: none
+        self.dead_seq = -1
+        #: a tile set aside awaiting its replacement: (seat, it is a flower), else None
+        self.set_aside_pending: Optional[tuple[int, bool]] = None
+        #: the replacement draw after a flower set aside (花上开花 while it is the last draw)
+        self.flower_draw: Optional[ev.TileDrawn] = None
 
     def seat_changed(self, seat: int) -> None:
         """The seat's concealed hand changed: its wait entry and win judgements are stale."""
@@ -263,12 +286,18 @@ class AuditContext:
         fam = self.family
         after_kong = how == "self_draw" and self.tail_drawn[seat]
         if fam.wins.win_context is not None:
-            return fam.wins.win_context(self.rules, self.table, seat, how, tile, after_kong, kd, winners)
-        extras = fam.wins.win_extras
-        more = extras(self.rules, self.table, seat, how, self.first_turn) if extras is not None else None
-        if more:
-            return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kd, **more)
-        return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kd)
+            got = fam.wins.win_context(self.rules, self.table, seat, how, tile, after_kong, kd, winners)
+        else:
+            extras = fam.wins.win_extras
+            more = extras(self.rules, self.table, seat, how, self.first_turn) if extras is not None else None
+            if more:
+                got = WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kd, **more)
+            else:
+                got = WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kd)
+        flower = self.flower_draw
+        if how == "self_draw" and flower is not None and flower is self.last_draw and flower.seat == seat:
+            got = replace(got, after_flower=True)  # 花上开花: won on the replacement of a flower
+        return got
 
     def score(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None,
               winners: int = 1) -> Score:

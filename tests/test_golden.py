@@ -12,6 +12,8 @@ SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 LOGS = sorted(SAMPLES.glob("clean/*.jsonl")) + sorted(SAMPLES.glob("faulty/*.jsonl"))
 # Guangdong 鸡平和 (sample_logs/guangdong/, its own README)
 GUANGDONG = sorted(SAMPLES.glob("guangdong/clean/*.jsonl")) + sorted(SAMPLES.glob("guangdong/faulty/*.jsonl"))
+# Xuzhou 徐州麻将 (sample_logs/xuzhou/, its own README)
+XUZHOU = sorted(SAMPLES.glob("xuzhou/clean/*.jsonl")) + sorted(SAMPLES.glob("xuzhou/faulty/*.jsonl"))
 
 
 def test_there_are_samples_of_every_kind():
@@ -33,7 +35,15 @@ def test_the_guangdong_samples_are_listed_in_their_readme():
         assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/guangdong/README.md"
 
 
-@pytest.mark.parametrize("path", LOGS + GUANGDONG, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_xuzhou_samples_are_listed_in_their_readme():
+    readme = (SAMPLES / "xuzhou" / "README.md").read_text(encoding="utf-8")
+    assert len([p for p in XUZHOU if p.parent.name == "clean"]) >= 20  # §11 and the option rooms
+    assert len([p for p in XUZHOU if p.parent.name == "faulty"]) >= 20  # near misses and fault classes
+    for p in XUZHOU:
+        assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/xuzhou/README.md"
+
+
+@pytest.mark.parametrize("path", LOGS + GUANGDONG + XUZHOU, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_sample_log_audits_as_expected(path):
     expected = json.loads(path.with_suffix(".expected.json").read_text(encoding="utf-8"))
     logs, orphans = read_games([str(path)])

@@ -14,6 +14,7 @@ from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
 from ..context import NOBODY, AuditContext, OpenDiscard
+from . import wild
 from .tileset import check_played
 
 
@@ -45,6 +46,14 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
     if d.declared:
         d.declared = {}
     ctx.open_discard = d
+
+
+def dead_discard(ctx: AuditContext) -> None:
+    """The open discard is dead (the family's ``discard_rule``): it is open to no win and no
+    claim, so no seat lets anything go by not taking it."""
+    d = ctx.open_discard
+    if d is not None:
+        d.open_to_win = d.could_pong = d.could_kong = NOBODY
 
 
 def discard_settled(ctx: AuditContext, takers: Collection[int] = ()) -> None:
@@ -213,6 +222,7 @@ def _family_rules(ctx: AuditContext, e: ev.Event, seat: int) -> None:
 def chowed(ctx: AuditContext, e: ev.Chowed) -> None:
     seat = e.seat
     check_played(ctx, e, (e.tile, *e.tiles), seat)
+    wild.dead_claim(ctx, e, seat, "chow")
     _family_rules(ctx, e, seat)
     ctx.violated(ctx.family.claims.check_chow(ctx.rules, ctx.n, seat, e.from_seat, TILE_INDEX[e.tile],
                                               [TILE_INDEX[x] for x in e.tiles]), e, seat)
@@ -225,6 +235,7 @@ def chowed(ctx: AuditContext, e: ev.Chowed) -> None:
 def ponged(ctx: AuditContext, e: ev.Ponged) -> None:
     seat = e.seat
     check_played(ctx, e, (e.tile, *e.tiles), seat)
+    wild.dead_claim(ctx, e, seat, "pong")
     _family_rules(ctx, e, seat)
     tile = TILE_INDEX[e.tile]
     ctx.violated(ctx.family.claims.check_pong(ctx.rules, seat, e.from_seat, tile, [TILE_INDEX[x] for x in e.tiles]),
@@ -239,6 +250,7 @@ def ponged(ctx: AuditContext, e: ev.Ponged) -> None:
 def kong_exposed(ctx: AuditContext, e: ev.KongExposed) -> None:
     seat = e.seat
     check_played(ctx, e, (e.tile, *e.tiles, e.kind), seat)
+    wild.dead_claim(ctx, e, seat, "kong")
     _family_rules(ctx, e, seat)
     kind = TILE_INDEX[e.kind]
     ctx.violated(ctx.family.claims.check_exposed_kong(ctx.rules, seat, e.from_seat, kind, TILE_INDEX[e.tile],
@@ -253,6 +265,8 @@ def kong_exposed(ctx: AuditContext, e: ev.KongExposed) -> None:
 
 
 def _own_turn(ctx: AuditContext, e: ev.Event, seat: int) -> None:
+    if ctx.indicator_due:
+        wild.indicator_missed(ctx, e, seat)
     t = ctx.table
     if t.phase != "discard" or seat != t.turn:
         ctx.find("TURN_ORDER", e, seat=seat, expected=t.turn, actual=seat,

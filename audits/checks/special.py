@@ -12,10 +12,10 @@ the family's to judge.
 from __future__ import annotations
 
 from schema import events as ev
-from schema.tiles import TILE_INDEX
+from schema.tiles import NUM_KINDS, TILE_INDEX
 
 from ..context import AuditContext
-from . import claims
+from . import claims, wild
 from .table import check_overcount
 from .tileset import check_in_set
 
@@ -50,20 +50,30 @@ def indicator_turned(ctx: AuditContext, e: ev.IndicatorTurned) -> None:
     """翻牌: the indicator leaves the wall and is set aside (it counts as a tile of its kind)."""
     check_in_set(ctx, e, (e.tile, e.wild), None)
     _family_rules(ctx, e, None)
+    wild.indicator_turned(ctx, e)
     ctx.apply(e)
     _turned(ctx, e, (e.tile,))
+    wild.play_hand_wild(ctx, e)
 
 
 def tile_set_aside(ctx: AuditContext, e: ev.TileSetAside) -> None:
     """补花 / 红中杠 / 癞子杠: the tile leaves the seat's hand; its replacement follows."""
     _settle_discard(ctx, e)
     check_in_set(ctx, e, (e.tile,), e.seat)
+    if ctx.indicator_due and e.seat == ctx.table.dealer:
+        wild.indicator_missed(ctx, e, e.seat)
     _family_rules(ctx, e, e.seat)
+    t = ctx.table
+    if t.phase == "replacement":
+        # the tile set aside before (or the kong) is replaced first: the seat's next event is its draw
+        ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=e.seat, expected="a replacement draw",
+                 actual="TileSetAside", message=f"seat {e.seat} set a tile aside before taking the replacement due")
     ctx.apply(e)
     if 0 <= e.seat < ctx.n:
         ctx.seat_changed(e.seat)
         ctx.passes.clear(e.seat)
     ctx.last_draw = None
+    ctx.set_aside_pending = (e.seat, TILE_INDEX[e.tile] >= NUM_KINDS)
 
 
 def opening_win_declared(ctx: AuditContext, e: ev.OpeningWinDeclared) -> None:

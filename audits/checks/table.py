@@ -13,7 +13,7 @@ from schema.tiles import ALL_KINDS, NUM_KINDS, TILE_INDEX, TILE_NAMES, copies_in
 
 from ..context import AuditContext
 from ..explain import game_record
-from . import billing, claims, scoring
+from . import billing, claims, scoring, wild
 from .tileset import SET_LABELS, check_in_set
 
 
@@ -45,6 +45,8 @@ def resized(ctx: AuditContext, e: ev.RoomResized) -> None:
 
 
 def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
+    if ctx.rules is not ctx.table.ruleset:  # the last hand played with its turned wild
+        ctx.bind_rules(ctx.table.ruleset)
     billing.close_fee_window(ctx, e)
     scoring.game_should_have_ended(ctx, e)
     # The dealer: the family's first dealer, then its rotation from the last result.
@@ -72,6 +74,8 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
     wall = t.wall
     check_in_set(ctx, e, [x for h in e.hands for x in h], None)
     ctx.apply(e)
+    # a room that turns its wild awaits the indicator before the dealer's first action
+    ctx.indicator_due = ctx.rules.wild_from != "preset" and t.indicator is None
     dealer = t.dealer
     seen = ctx.seen
     size = ctx.rules.hand_size
@@ -152,8 +156,11 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
         check_in_set(ctx, e, (e.tile,), seat)
     if e.source == "wall":
         # the turn's draw (most events) is no kong replacement and in turn: only an
-        # off-turn draw needs the replacement and turn checks
-        replacement = (t.phase != "draw" or seat != t.turn) and _off_turn_wall_draw(ctx, e, t, seat)
+        # off-turn draw needs the replacement and turn checks (or the family names the drawer)
+        if ctx.next_drawer is not None and t.phase == "draw":
+            replacement = _family_drawer(ctx, e, t, seat)
+        else:
+            replacement = (t.phase != "draw" or seat != t.turn) and _off_turn_wall_draw(ctx, e, t, seat)
         if not replacement and t.undrawn <= ctx.max_reserve:
             exhaustion_missed(ctx, e, seat)
         wall = t.wall
@@ -181,6 +188,29 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     ctx.robbable = False
     ctx.last_draw = e
     ctx.tail_drawn[seat] = replacement or e.source == "tail"
+    if replacement and ctx.set_aside_pending is not None:
+        _set_aside_replaced(ctx, e, seat)
+
+
+def _set_aside_replaced(ctx: AuditContext, e: ev.TileDrawn, seat: int) -> None:
+    """The replacement of a tile set aside: after a flower (补花) it is no kong's replacement
+    (no 杠上开花, no 杠上炮; a win on it is 花上开花), after a single-tile kong it is one."""
+    pending_seat, flower = ctx.set_aside_pending
+    ctx.set_aside_pending = None
+    if pending_seat == seat and flower:
+        ctx.tail_drawn[seat] = False
+        ctx.flower_draw = e
+
+
+def _family_drawer(ctx: AuditContext, e: ev.TileDrawn, t, seat: int) -> bool:
+    """A wall draw while the table waits for a draw, in a family that names the drawer at
+    times (``next_drawer``: 海底 turns): TURN_ORDER against its drawer, else the usual turn."""
+    want = ctx.next_drawer(ctx.rules, t)
+    if want is None:
+        want = t.turn
+    if seat != want:
+        ctx.find("TURN_ORDER", e, seat=seat, expected=want, actual=seat, message=f"seat {seat} draws out of turn")
+    return False
 
 
 def _replacement(ctx: AuditContext, e: ev.TileDrawn, t, seat: int) -> bool:
@@ -252,7 +282,13 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
     tile = TILE_INDEX[e.tile]
     if tile >= ctx.set_limit:
         check_in_set(ctx, e, (e.tile,), seat)
+    if ctx.indicator_due:
+        wild.indicator_missed(ctx, e, seat)
+    rule = ctx.discard_rule
+    if rule is not None and 0 <= seat < ctx.n:
+        wild.judge_discard(ctx, e, seat, tile)
     if t.phase != "discard" or seat != t.turn:
+        ctx.set_aside_pending = None
         if t.phase == "replacement":
             ctx.find("KONG_REPLACEMENT_NOT_FROM_TAIL", e, seat=seat, expected="a tail draw", actual="discard",
                      message=f"seat {seat} discarded after a kong without taking a replacement")
@@ -283,9 +319,13 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
         ctx.waits[seat] = ctx.win_legal[seat] = None
     kept[seat] = -1
     claims.open_discard(ctx, seat, tile, e.seq)
+    if rule is not None and ctx.dead_seq == e.seq:
+        claims.dead_discard(ctx)
 
 
 def hand_drawn(ctx: AuditContext, e: ev.HandDrawn) -> None:
+    if ctx.indicator_due:
+        wild.indicator_missed(ctx, e)
     claims.missed_wins(ctx, e, [])
     claims.discard_settled(ctx)
     t = ctx.table

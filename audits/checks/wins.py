@@ -11,7 +11,7 @@ from schema.tiles import TILE_INDEX, format_hand
 
 from ..context import AuditContext
 from ..rules.family import Score
-from . import claims
+from . import claims, wild
 from .tileset import check_played
 
 
@@ -34,7 +34,12 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
     tile = TILE_INDEX[e.tile]
     # a single-winner rule (截和): the first legal declarer from the discarder's (adder's) 下家
     first = claims.single_winner(ctx, e)
+    if ctx.indicator_due:
+        wild.indicator_missed(ctx, e, seats[0] if seats else None)
+    dead: list[int] = []
     if e.how == "discard":
+        # a win on a dead discard is no win: the corrected ledger pays it nothing
+        dead = [s for s in seats if wild.dead_claim(ctx, e, s, "win")]
         claims.missed_wins(ctx, e, seats)
     elif e.how == "self_draw":
         # 自摸: the winner holds the turn with a fresh draw (or the dealer's first 14 tiles).
@@ -67,7 +72,11 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
         if x.points != want:
             ctx.find("POINTS_MISMATCH", e, seat=x.seat, expected=want, actual=x.points,
                      message=f"{x.fan} fan pays {want} per payer, not {x.points}")
+    if ctx.family.scoring.payer_points is not None:
+        _payer_points(ctx, e, [sc for sc, _b, _l in scores])
     ctx.true_winners = _paid(ctx, e, tile, scores, first)
+    if dead:
+        ctx.true_winners = [w for w in ctx.true_winners if w[0] not in dead]
     if e.how == "robbed_kong":
         claims.rob_chance_passed(ctx, seats)  # a seat that could rob and did not has let a win go
     ctx.rob_chance = None
@@ -80,6 +89,25 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
     if ctx.first_won is None:
         ctx.first_won = e
     ctx.last_draw = None
+
+
+def _payer_points(ctx: AuditContext, e: ev.HandWon, scores: list[Optional[Score]]) -> None:
+    """Where pairs differ (dealer pairs, 连庄, caps), each payer's logged share (``Winner.payers``)
+    against the family's ``payer_points``: POINTS_MISMATCH per payer."""
+    fam, t = ctx.family, ctx.table
+    facts = None
+    for x, sc in zip(e.winners, scores):
+        if not x.payers:
+            continue
+        if facts is None:
+            facts = fam.settlement.table_facts(ctx.rules, t, e) if fam.settlement.table_facts is not None else \
+                fam.settlement.hand_facts(ctx.rules, t.received, t.bets)
+        want = fam.scoring.payer_points(ctx.rules, x, sc, facts)
+        for share in x.payers:
+            due = want.get(share.seat)
+            if due is not None and share.amount != due:
+                ctx.find("POINTS_MISMATCH", e, seat=x.seat, expected=due, actual=share.amount,
+                         message=f"seat {share.seat} owes seat {x.seat} {due}, not {share.amount}")
 
 
 def _scored(ctx: AuditContext, e: ev.HandWon, tile: int, late_rob: bool,

@@ -78,6 +78,9 @@ class WinContext:
     #: 点杠花: a self-draw on the replacement of an exposed kong made on another seat's discard
     #: (the kong just before the winning draw)
     dianganghua: bool = False
+    #: a self-draw of the replacement for a flower set aside (花上开花; new-families.md §1);
+    #: a single-tile kong's replacement sets ``after_kong`` instead
+    after_flower: bool = False
 
     @property
     def plain_tile(self) -> Optional[int]:
@@ -422,6 +425,10 @@ class SettlementRules:
     #: derivation, one line per payment, for ``--explain`` (a family whose money is more than
     #: P per payer: dealer bonuses, side bets).  None: the transfers speak for themselves.
     derivation: Optional[Callable[..., list[str]]] = None
+    #: (ruleset, table, HandWon) -> the birds due after the win (抓鸟) as (count, source
+    #: ``wall`` / ``tail`` / ``last``, the seat counted from), or None: the simulator draws
+    #: them, the family's ``event_checks`` may judge a logged BirdsDrawn by it.  None: no birds.
+    birds_due: Optional[Callable[..., Optional[tuple[int, str, int]]]] = None
     #: whether the order of a discard's winners' payments is a rule (MULTI_WIN_ORDER): Qujing
     #: pays them in seat order from the discarder's next seat; Guangdong compares transfers
     #: as sums only (guangdong.md §8.7: "the order of payments is not a finding").

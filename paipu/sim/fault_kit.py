@@ -14,6 +14,7 @@ import msgspec
 
 from replay import ReplayError, Replayer
 from schema import events as ev
+from schema.tiles import NUM_KINDS, TILE_NAMES
 
 Events = list[ev.Event]
 Expected = list[tuple[str, int]]
@@ -88,6 +89,8 @@ class _Ctx:
         while j >= 0 and type(self.events[j]) is ev.TailTurned:
             j -= 1
         e = self.events[j]
+        if j > 0 and type(self.events[j - 1]) is ev.TileSetAside and self.events[j - 1].tile.endswith("f"):
+            return False  # a flower's replacement (补花) is no kong's
         return type(e) is ev.TileDrawn and e.source == "tail" and e.seat == self.events[i].seat
 
     def pick(self, cands: list):
@@ -160,4 +163,17 @@ def _first_fee(ctx: _Ctx, upto: int) -> list[ev.Event]:
     return [e for e in ctx.orig if type(e) in (ev.FeeCharged, ev.FeeRefunded)][:2]
 
 
-__all__ = ["Events", "Expected", "Fault", "NotApplicable"]
+def hand_ruleset(r: Replayer):
+    """The ruleset the hand on ``r``'s table is played by: the room's, or, once an indicator
+    turned the hand's wild (``wild_from``), the room's with that wild (as the audit plays it:
+    :func:`audits.rules.wilds.hand_rules`).  Fault classes that score or claim ask this."""
+    from audits.rules.wilds import hand_rules
+
+    table = r.table
+    room = table.ruleset
+    if room is None or room.wild_from == "preset" or table.wild is None or table.wild >= NUM_KINDS:
+        return room
+    return hand_rules(room, TILE_NAMES[table.wild])
+
+
+__all__ = ["Events", "Expected", "Fault", "NotApplicable", "hand_ruleset"]

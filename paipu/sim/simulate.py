@@ -29,7 +29,7 @@ later ``TailTurned`` turns the next tile from the tail end.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
@@ -37,12 +37,13 @@ import msgspec
 
 from audits.rules import RuleFamily, family_of
 from audits.rules.family import PassBook, Score, WinContext
+from audits.rules.wilds import default_wild_of, hand_rules
 from replay import Replayer, Table
 from schema import events as ev
 from schema.builder import EPOCH, GameBuilder
 from schema.reader import encode_events
 from schema.ruleset import Ruleset, resolve
-from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, WINDS, tiles_of
+from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES, WINDS, full_set, tiles_of
 
 from .bot import SeatView, bot_discard
 from .families import sim_parts
@@ -50,7 +51,6 @@ from .kept_waits import kept_before_draw, kept_wait_entry
 
 __all__ = ["SimConfig", "SimStats", "SimError", "simulate_games", "simulate_encoded", "write_log"]
 
-TOTAL = 136
 
 
 @dataclass
@@ -381,12 +381,14 @@ class _Rulings:
         return self.family.table.reserve(self.rules, sum(self.table.kongs))
 
     def context(self, seat: int, how: str, tile: int, after_kong: bool = False, kong_discard: bool = False,
-                 winners: int = 1) -> WinContext:
-        """The win context the family scores with (its own, e.g. winds and 天/地/人和, where it has one)."""
+                 winners: int = 1, after_flower: bool = False) -> WinContext:
+        """The win context the family scores with (its own, e.g. winds and 天/地/人和, where it has one);
+        ``after_flower``: a self-draw of a flower's replacement (花上开花)."""
         make = self.family.wins.win_context
         if make is not None:
-            return make(self.rules, self.table, seat, how, tile, after_kong, kong_discard, winners)
-        return WinContext(how, tile, after_kong=after_kong, kong_discard=kong_discard)
+            got = make(self.rules, self.table, seat, how, tile, after_kong, kong_discard, winners)
+            return replace(got, after_flower=True) if after_flower else got
+        return WinContext(how, tile, after_kong=after_kong, kong_discard=kong_discard, after_flower=after_flower)
 
     def may_win_on(self, seat: int, tile: int, how: str = "discard") -> bool:
         """No pass rule (过胡) bars ``seat`` from winning on ``tile`` from another seat (``how``:
@@ -394,8 +396,9 @@ class _Rulings:
         return self.family.claims.pass_violation(self.book, seat, "win", tile, _always_legal, rules=self.rules,
                                                  how=how) is None
 
-    def self_draw_win(self, seat: int, tile: int, after_kong: bool) -> Optional[Score]:
-        """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong)."""
+    def self_draw_win(self, seat: int, tile: int, after_kong: bool, after_flower: bool = False) -> Optional[Score]:
+        """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong, 花上开花
+        after a flower set aside)."""
         family, rules, table = self.family, self.rules, self.table
         counts, melds = table.hands[seat], table.melds[seat]
         if not self.drawn_may_complete(seat, tile):
@@ -417,7 +420,8 @@ class _Rulings:
                 return None
             if melds and not family.wins.is_winning(rules, counts, melds):
                 return None
-        sc = family.scoring.score(rules, tiles_of(counts), melds, self.context(seat, "self_draw", tile, after_kong=after_kong))
+        sc = family.scoring.score(rules, tiles_of(counts), melds,
+                                  self.context(seat, "self_draw", tile, after_kong=after_kong, after_flower=after_flower))
         return sc if sc.wins else None
 
     def drawn_may_complete(self, seat: int, tile: int) -> bool:
@@ -523,6 +527,12 @@ class _Hand:
                             self.ask.waits, self.ask.fresh, game.cfg.illegal_claimer)
         #: the family's exhaustive-draw reserve by the number of kongs declared (asked once each)
         self.reserves: dict[int, int] = {}
+        #: the family's word on a discard (``discard_rule``; by default from ``wild_discard``) and
+        #: whether the discard just made is dead
+        from audits.rules.wilds import default_discard_rule
+        self.discard_rule = family.table.discard_rule or (
+            default_discard_rule if self.rules.wild_discard != "plain" else None)
+        self.dead = False
 
 
     # -- play ------------------------------------------------------------------
@@ -549,17 +559,19 @@ class _Hand:
             hands[s] = [TILE_NAMES[t] for t in sorted(wall[pos:pos + size])]
             pos += size
         self.head = pos
-        self.tail_next = TOTAL - 1 - self.pool
+        #: the wall's last undrawn position (the tail end: turned tail tiles, replacements)
+        self.tail_end = len(wall) - 1
         self.emit(ev.TilesDealt, hands=hands)
-        if self.family.table.wild_of is not None and self.rules.wild_from != "preset":
+        if self.rules.wild_from != "preset":
             self._turn_indicator()
+        self.tail_next = self.tail_end - self.pool
         for seat in range(n):
             # a seat dealt many winds (wilds help) plays for the wind hands
             winds = sum(1 for name in hands[seat] if TILE_INDEX[name] in WINDS or TILE_INDEX[name] in self.wild)
             if winds >= 6:
                 self.flavour[seat] = "winds"
         if self.pool:
-            self.emit(ev.TailTurned, tiles=[TILE_NAMES[wall[TOTAL - 1 - k]] for k in range(self.pool)])
+            self.emit(ev.TailTurned, tiles=[TILE_NAMES[wall[self.tail_end - k]] for k in range(self.pool)])
         try:
             self._loop()
         except _HandOver as over:
@@ -567,19 +579,31 @@ class _Hand:
         raise AssertionError("hand loop ended without a result")  # pragma: no cover
 
     def _turn_indicator(self) -> None:
-        """翻牌: the indicator is turned from the wall's head (or its last tile) and set aside;
-        the hand is played with the wild the family derives from it (the room's rules with
-        that one wild kind)."""
-        if self.rules.indicator_from == "tail":
-            tile, source = self.wall[self.tail_next], "tail"
-            self.tail_next -= 1
+        """翻牌 (``wild_from``): the indicator is turned from the wall's head or tail end
+        (``indicator_from``), and the hand is played with the family's wild of it
+        (:func:`audits.rules.wilds.hand_rules`), by the table driver and the bots alike."""
+        room = self.rules
+        if room.indicator_from == "tail":
+            tile, source = self.wall[self.tail_end], "tail"
+            self.tail_end -= 1
         else:
             tile, source = self.wall[self.head], "wall"
             self.head += 1
-        wild = self.family.table.wild_of(self.rules, tile)
+        wild = (self.family.table.wild_of or default_wild_of)(room, tile)
         self.emit(ev.IndicatorTurned, tile=TILE_NAMES[tile], wild=TILE_NAMES[wild], source=source)
-        self.rules = self.ask.rules = msgspec.structs.replace(self.g.rules, wilds=(TILE_NAMES[wild],))
+        self.rules = self.ask.rules = hand_rules(room, TILE_NAMES[wild])
         self.wild = self.ask.wild = self.family.table.wild_kinds(self.rules)
+
+    def _set_aside_flowers(self, seat: int) -> Optional[tuple[int, bool]]:
+        """补花: on its own turn a seat sets aside every flower it holds, each replaced at once
+        as a kong is (the family's replacement); returns the last replacement drawn (no kong's:
+        a win on it is 花上开花), or None when it held no flower."""
+        drew = None
+        table = self.table
+        while table.flowers_held[seat] and self.head <= self.tail_next:
+            self.emit(ev.TileSetAside, seat=seat, tile=TILE_NAMES[table.flowers_held[seat][0]])
+            drew = (self._replacement(seat)[0], False)
+        return drew
 
     def _loop(self) -> None:
         n, family, rules, table, g = self.n, self.family, self.rules, self.table, self.g
@@ -615,9 +639,14 @@ class _Hand:
         kong_this_turn = drew is not None and drew[1]
         table = self.table
         self.ask.fresh[seat] = False  # the seat's hand changes in its turn (its draw or claim included)
+        flower = False
         while True:
+            if table.flowers_held[seat]:
+                replaced = self._set_aside_flowers(seat)
+                if replaced is not None:
+                    drew, flower = replaced, True
             if drew is not None:
-                win = self.ask.self_draw_win(seat, drew[0], drew[1])
+                win = self.ask.self_draw_win(seat, drew[0], drew[1], flower)
                 if win is not None and not holds_out(self, seat, win):
                     self._win([(seat, win)], "self_draw", drew[0], None)
             view = SeatView(self.wild, table.hands[seat], table.melds[seat], table.keys[seat])
@@ -636,16 +665,29 @@ class _Hand:
                     self.g.stats.bump(self.g.stats.claims, "kong_after_call")
                 drew = self._replacement(seat)
                 kong_this_turn = True
+                flower = False
                 continue
             t = choose_discard(self, seat, view)
-            rule = self.family.table.discard_rule
-            if rule is not None and rule(self.rules, table, seat, t).violation is not None:
-                # a tile the ruleset forbids to discard stays: the first other tile held goes
-                t = next(x for x in range(NUM_KINDS) if table.hands[seat][x]
-                         and rule(self.rules, table, seat, x).violation is None)
+            if self.discard_rule is not None:
+                t = self._judged_discard(seat, t)
             g = self.g
             g.r.discarded(g.b.add_values(ev.TileDiscarded, seat, TILE_NAMES[t]))  # :meth:`_Game.discard`
             return t, kong_this_turn
+
+    def _judged_discard(self, seat: int, t: int) -> int:
+        """The family's word on the bot's discard (``discard_rule``): a tile it forbids is kept
+        (the bot discards another, where it holds one), and a dead discard is offered to nobody."""
+        rule, rules, table = self.discard_rule, self.rules, self.table
+        verdict = rule(rules, table, seat, t)
+        if verdict.violation is not None:
+            for k in range(NUM_KINDS):
+                if table.hands[seat][k] and k != t:
+                    other = rule(rules, table, seat, k)
+                    if other.violation is None:
+                        t, verdict = k, other
+                        break
+        self.dead = verdict.dead
+        return t
 
     def _replacement(self, seat: int) -> tuple[int, bool]:
         """After a kong: take one face-up tail tile (one that wins if any) and turn the next
@@ -708,9 +750,9 @@ class _Hand:
         family's; a claim the pass book bars is never offered, and every legal claim
         a seat lets go is recorded in the book.
         """
-        rule = self.family.table.discard_rule
-        if rule is not None and rule(self.rules, self.table, d, t).dead:
-            return None  # a dead discard (a thrown wild): nobody may claim or win on it
+        if self.dead:
+            self.dead = False
+            return None  # a dead discard (the family's discard_rule): nobody claims or wins on it
         order = _ORDERS[self.n][d]
         self._kong_discard = after_kong  # for rescoring several winners (一炮三响)
         offers, could = claim_offers(self, order, d, t, after_kong)
@@ -811,14 +853,34 @@ class _Hand:
                 stats.bump(stats.fans, "(none)")
             ws.append(ev.Winner(seat=s, fans=list(sc.fans), fan=sc.fan, points=sc.points))
         self.g.last_won = self.emit(ev.HandWon, winners=ws, how=how, tile=TILE_NAMES[tile], from_seat=from_seat)
+        if self.family.settlement.birds_due is not None:
+            self._birds(tile)
         result = HandResult(winners=tuple(s for s, _ in winners), how=how, from_seat=from_seat)
         self._settle(result, [(s, sc.points) for s, sc in winners])
         stats.wins += 1
         stats.winners += len(winners)
         self._end(result)
 
+    def _birds(self, tile: int) -> None:
+        """抓鸟: the birds the family's rules give after the win (``birds_due``), from the wall's
+        head or tail end, or the last tile repeated when the wall is empty."""
+        due = self.family.settlement.birds_due(self.rules, self.table, self.g.last_won)
+        if not due:
+            return
+        count, source, origin = due
+        left = self.tail_next - self.head + 1
+        if source == "last" or left < count:
+            tiles, source = [tile] * count, "last"
+        elif source == "tail":
+            tiles = [self.wall[self.tail_next - k] for k in range(count)]
+            self.tail_next -= count
+        else:
+            tiles = self.wall[self.head:self.head + count]
+            self.head += count
+        self.emit(ev.BirdsDrawn, tiles=[TILE_NAMES[t] for t in tiles], origin=origin, source=source)
+
     def _settle(self, result: "HandResult", winners: list[tuple[int, int]]) -> None:
-        transfers, scores = settle_hand(self.g, result, winners)
+        transfers, scores = settle_hand(self.g, result, winners, self.rules)
         self.emit(ev.HandSettled, transfers=transfers, scores=scores)
 
     def _end(self, result: "HandResult") -> None:
@@ -862,7 +924,7 @@ def bias_wall(wall: list[int], seats: int, rng: random.Random, keep: int = 30, h
 
 
 def shuffled_wall(hand: "_Hand") -> list[int]:
-    wall = [t for t in range(NUM_KINDS) for _ in range(4)]
+    wall = full_set(hand.rules.tile_count)  # 136 tiles; 144 with the flowers (the family's set)
     hand.rng.shuffle(wall)
     if hand.g.cfg.biased_shuffle:
         bias_wall(wall, hand.n, hand.rng, hand_size=hand.rules.hand_size)
@@ -1094,12 +1156,14 @@ def wild_pong_tiles(wild: frozenset[int], counts: Sequence[int], t: int) -> Opti
     return None if chicken is None else [t, chicken]
 
 
-def settle_hand(game: _Game, result: HandResult, winners: list[tuple[int, int]]
+def settle_hand(game: _Game, result: HandResult, winners: list[tuple[int, int]], rules: Optional[Ruleset] = None
                 ) -> tuple[list[ev.Transfer], list[int]]:
     """The hand's transfers and scores: the family's settlement of the table's facts
-    (bets, 点鸡 tallies).  The ``dianji_underpay_build`` anomaly then pays every
-    net-compared (点鸡) transfer one short."""
-    family, rules, table = game.family, game.rules, game.table
+    (bets, 点鸡 tallies), by ``rules`` (the hand's, with its turned wild; the room's by
+    default).  The ``dianji_underpay_build`` anomaly then pays every net-compared (点鸡)
+    transfer one short."""
+    family, table = game.family, game.table
+    rules = rules if rules is not None else game.rules
     won = game.last_won if result.how_won else None
     facts = family.settlement.table_facts(rules, table, won) if family.settlement.table_facts is not None else \
         family.settlement.hand_facts(rules, table.received, table.bets)

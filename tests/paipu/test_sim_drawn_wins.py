@@ -142,11 +142,12 @@ def test_every_self_draw_answer_agrees_with_the_familys_full_check(monkeypatch, 
     seen = {True: 0, False: 0}
     real = sim._Rulings.self_draw_win
 
-    def checked(self, seat, tile, after_kong):
-        got = real(self, seat, tile, after_kong)
+    def checked(self, seat, tile, after_kong, after_flower=False):
+        got = real(self, seat, tile, after_kong, after_flower)
         counts, melds = self.table.hands[seat], self.table.melds[seat]
         want = self.family.wins.is_winning(self.rules, counts, melds) and self.family.scoring.score(
-            self.rules, tiles_of(counts), melds, self.context(seat, "self_draw", tile, after_kong=after_kong)).wins
+            self.rules, tiles_of(counts), melds,
+            self.context(seat, "self_draw", tile, after_kong=after_kong, after_flower=after_flower)).wins
         assert (got is not None) == want, (seat, tile)
         seen[want] += 1
         return got

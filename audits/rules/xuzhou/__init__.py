@@ -18,6 +18,7 @@ from ..family import (BillingRules, ClaimRules, OwnRules, RuleFamily, ScoringRul
 from ..guangdong import table as guangdong_table
 from ..qujing import claims as qujing_claims
 from ..qujing import settlement as qujing_settlement
+from .. import passes, wilds
 from . import claims, fans, pei, settlement, wins
 
 
@@ -57,7 +58,8 @@ XUZHOU = RuleFamily(
         dealer_after=settlement.dealer_after,
         replacement_source=guangdong_table.replacement_source,
         wild_of=pei.wild_of,
-        discard_rule=claims.discard_rule,
+        # §3.3: a discarded 配子 is dead or forbidden (the shared wild_discard rule)
+        discard_rule=wilds.default_discard_rule,
     ),
     claims=ClaimRules(
         claim_rank=claims.CLAIM_RANK,
@@ -73,9 +75,9 @@ XUZHOU = RuleFamily(
         concealed_kong_options=claims.concealed_kong_options,
         added_kong_options=claims.added_kong_options,
         can_rob=qujing_claims.can_rob,
-        # 过胡 (§6) exactly Qujing's; no 过手碰 / 过手杠
+        # 过胡 (§6), Qujing's rule: the shared guohu = any_discard; no 过手碰 / 过手杠
         tile_passes=(),
-        pass_violation=claims.pass_violation,
+        pass_violation=passes.pass_violation,
     ),
     wins=WinRules(
         is_winning=wins.is_winning,

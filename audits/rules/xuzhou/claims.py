@@ -1,7 +1,7 @@
 """Xuzhou claims (xuzhou.md §3.3, §5): 吃 from the 上家, 碰 and 杠 from any seat, with
 natural tiles only — a 配子 (a W tile) is in no meld, even as itself (CLAIM_SPECIAL_TILE),
 and 白板 is a natural W while it stands in.  A discarded 配子 is dead or forbidden
-(:func:`discard_verdict`).
+(``wild_discard``: the shared :func:`audits.rules.wilds.default_discard_rule`).
 
 The meld rules themselves are Qujing's (a chow is a run of three, a pong three equal
 tiles, a kong four) judged with no wild kinds on the tiles as they play (白板 read as W):
@@ -18,7 +18,7 @@ from replay.melds import Meld
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_NAMES
 
-from ..family import DiscardVerdict, Violation
+from ..family import Violation
 from ..qujing import claims as qujing
 from . import pei
 
@@ -157,31 +157,6 @@ def added_kong_options(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[
     return [(m.of, m.of) for m in melds if m.kind == "pong" and m.of != w and counts[m.of] >= 1]
 
 
-def pass_violation(book, seat: int, claim: str, tile: int, judge, rules: Optional[Ruleset] = None) -> Optional[str]:
-    """过胡 (§6), exactly Qujing's rule: a legal win let go bars every discard win and every
-    rob until the seat's own next draw, chow, pong or kong.  No pong or kong is ever barred
-    (no 过手碰 / 过手杠 here)."""
-    if claim != "win":
-        return None
-    return qujing.pass_violation(book, seat, claim, tile, judge, rules)
-
-
-_LIVE = DiscardVerdict(False, None)
-_DEAD = DiscardVerdict(True, None)
-
-
-def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdict:
-    """``TableRules.discard_rule``: a discarded 配子 (§3.3, ``wild_discard``) is ``dead`` —
-    allowed, nobody may claim or win on it — or ``forbidden``: SPECIAL_TILE_DISCARDED (and
-    dead too).  Every other discard is live.  (Asked on every discard: one set look-up.)"""
-    if tile not in qujing.wild_kinds(ruleset):
-        return _LIVE
-    if ruleset.wild_discard == "forbidden":
-        return DiscardVerdict(True, Violation("SPECIAL_TILE_DISCARDED", f"a 配子 {TILE_NAMES[tile]} discarded",
-                                              "no 配子 discard", TILE_NAMES[tile]))
-    return _DEAD
-
-
 __all__ = ["CLAIM_RANK", "added_kong_options", "check_added_kong", "check_chow",
            "check_concealed_kong", "check_exposed_kong", "check_pong", "chow_options", "concealed_kong_options",
-           "could_kong", "could_pong", "discard_rule", "exposed_kong_options", "pass_violation"]
+           "could_kong", "could_pong", "exposed_kong_options"]

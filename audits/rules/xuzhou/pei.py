@@ -2,7 +2,8 @@
 
 * **Which kind** (§3.1, option ``wild_from``): ``next`` (default) — the kind after the
   turned indicator, suits 1→2→…→9→1 within the suit, winds 东→南→西→北→东, dragons
-  中→发→白→中; ``same`` — the indicator's own kind.
+  中→发→白→中 (the shared cycle, :func:`audits.rules.wilds.next_kind`); ``same`` — the
+  indicator's own kind.
 * **白板 stands in** (§3.2, option ``wild_stand_in`` = ``5z``): while W ≠ 白板 each 白板 is
   a natural W in every use, and no 配子 stands for 白板.
 * **What a 配子 may do** (§3.3): in a win it stands for any kind with room (max four per
@@ -24,33 +25,20 @@ from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
 from .. import wilds as shared
+from ..wilds import default_wild_of, next_kind
 
-#: the dragons' cycle 中 → 发 → 白 → 中 (tiles 7z → 6z → 5z → 7z)
-_DRAGON_NEXT = {33: 32, 32: 31, 31: 33}
-_DRAGON_PREV = {v: k for k, v in _DRAGON_NEXT.items()}
-
-
-def next_kind(kind: int) -> int:
-    """The kind after ``kind`` in Xuzhou's cycle: 9 → 1 within a suit, 北 → 东, 中 → 发 → 白 → 中."""
-    if kind < 27:
-        return kind - 8 if kind % 9 == 8 else kind + 1
-    if kind < 31:
-        return 27 if kind == 30 else kind + 1
-    return _DRAGON_NEXT[kind]
+#: the kind before each kind in the cycle (the cycle is one-to-one), for :func:`indicator_of`
+_PREVIOUS = {next_kind(k): k for k in range(34)}
 
 
 def previous_kind(kind: int) -> int:
-    """The inverse of :func:`next_kind`."""
-    if kind < 27:
-        return kind + 8 if kind % 9 == 0 else kind - 1
-    if kind < 31:
-        return 30 if kind == 27 else kind - 1
-    return _DRAGON_PREV[kind]
+    """The inverse of :func:`next_kind`: the indicator under ``next`` that names ``kind``."""
+    return _PREVIOUS[kind]
 
 
-def wild_of(ruleset: Ruleset, indicator: int) -> int:
-    """``RuleFamily.wild_of``: W for a turned ``indicator`` (``wild_from``: next or same)."""
-    return indicator if ruleset.wild_from == "same" else next_kind(indicator)
+#: ``TableRules.wild_of`` (§3.1): the shared cycle's default rings are Xuzhou's —
+#: 9 → 1 within a suit, 东 → 南 → 西 → 北 → 东, 中 → 发 → 白 → 中 — and ``same`` is the indicator
+wild_of = default_wild_of
 
 
 def indicator_of(ruleset: Ruleset, wild: int) -> int:

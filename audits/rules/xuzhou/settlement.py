@@ -22,6 +22,7 @@ from typing import Optional, Sequence
 from schema.events import Transfer
 from schema.ruleset import Ruleset
 
+from .. import money
 from ..family import HandFacts, Settlement, Violation, WinHow
 
 #: 下嘴: the most a seat may bet per hand, by option
@@ -35,13 +36,14 @@ def seat_order_from(start: int, n: int) -> list[int]:
 
 
 def dealer_part(ruleset: Ruleset, points: int, involved: bool) -> tuple[int, str]:
-    """The win part of one payment with the 坐庄 bonus (§8.2): (amount, how derived)."""
-    b = ruleset.base
-    if not involved or ruleset.dealer_bonus == "none":
+    """The win part of one payment with the 坐庄 bonus (§8.2, the shared
+    :func:`audits.rules.money.with_dealer_bonus`): (amount, how derived)."""
+    amount = money.with_dealer_bonus(ruleset, points, involved)
+    if amount == points:
         return points, f"{points}"
     if ruleset.dealer_bonus == "double":
-        return 2 * points, f"2 × {points} (坐庄 double)"
-    return points + b, f"{points} + {b} (坐庄 +1 × B)"
+        return amount, f"2 × {points} (坐庄 double)"
+    return amount, f"{points} + {amount - points} (坐庄 +1 × B)"
 
 
 def payers(how: WinHow, winner: int, from_seat: Optional[int], n: int) -> list[int]:

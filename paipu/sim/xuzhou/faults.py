@@ -13,7 +13,7 @@ from audits.rules.xuzhou import pei, settlement
 from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from ..fault_kit import Fault, FaultBench, NotApplicable, _Ctx, _cut, _mk
+from ..fault_kit import Fault, FaultBench, NotApplicable, _Ctx, _cut, _mk, hand_ruleset
 from ..guangdong.faults import _settle_after, _settlement  # the same rewrites: a hand re-settled
 
 _T = TILE_INDEX
@@ -34,12 +34,6 @@ def _wins(ctx: _Ctx, test=lambda i, e, t: True) -> list[int]:
         if type(e) is ev.HandWon and test(i, e, ctx.before(i).table):
             out.append(i)
     return out
-
-
-def _hand_rules(table):
-    """The hand's ruleset with its logged 配子 swapped in (as the audit plays it)."""
-    r = table.ruleset
-    return msgspec.structs.replace(r, wilds=(TILE_NAMES[table.wild],)) if table.wild is not None else r
 
 
 def _resettled(ctx: _Ctx, i: int, dealer: int) -> tuple[list, int]:
@@ -149,7 +143,7 @@ def _pei_discards(ctx: _Ctx) -> list[tuple[int, list[int]]]:
     for i, e, r in ctx.walk():
         t = r.table
         if type(e) is ev.TileDiscarded and t.wild is not None and _T[e.tile] == t.wild:
-            p = pei.pei(_hand_rules(t))
+            p = pei.pei(hand_ruleset(r))
             holders = [] if p.stand_in is None else \
                 [s for s in range(4) if s != e.seat and t.hands[s][p.stand_in] >= 2]
             out.append((i, holders))
@@ -161,7 +155,7 @@ def f_pei_ponged(ctx: _Ctx):
     i, holders = ctx.pick([(i, h) for i, h in _pei_discards(ctx) if h])
     s = ctx.rng.choice(holders)
     e = ctx.events[i]
-    white = TILE_NAMES[pei.pei(_hand_rules(ctx.before(i).table)).stand_in]
+    white = TILE_NAMES[pei.pei(hand_ruleset(ctx.before(i))).stand_in]
     pong = _mk(ev.Ponged, e, seat=s, from_seat=e.seat, tile=e.tile, tiles=[white, white])
     return _cut(ctx, i + 1, [pong], i + 1)
 

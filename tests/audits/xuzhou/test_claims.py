@@ -75,18 +75,23 @@ def test_kong_options_never_take_pei():
 
 
 def test_discard_rule():
-    assert claims.discard_rule(rules("5p"), None, 1, T["5p"]) == (True, None)
-    v = claims.discard_rule(rules("5p", wild_discard="forbidden"), None, 1, T["5p"])
+    from audits.rules.xuzhou import XUZHOU
+    discard_rule = XUZHOU.table.discard_rule
+    assert discard_rule(rules("5p"), None, 1, T["5p"]) == (True, None)
+    v = discard_rule(rules("5p", wild_discard="forbidden"), None, 1, T["5p"])
     assert v.dead and v.violation.code == "SPECIAL_TILE_DISCARDED"
     # near miss: a 白板 is a natural tile, live
-    assert claims.discard_rule(rules("5p", wild_discard="forbidden"), None, 1, T["5z"]) == (False, None)
+    assert discard_rule(rules("5p", wild_discard="forbidden"), None, 1, T["5z"]) == (False, None)
     # before the indicator there is no 配子: every discard is live
-    assert claims.discard_rule(rules(None), None, 1, T["5p"]) == (False, None)
+    assert discard_rule(rules(None), None, 1, T["5p"]) == (False, None)
 
 
 def test_no_pass_bars_a_pong_or_kong():
     from audits.rules.family import PassBook
-    book = PassBook(4, ())
+    from audits.rules.xuzhou import XUZHOU
+    pass_violation = XUZHOU.claims.pass_violation
+    book = PassBook(4, XUZHOU.claims.tile_passes)
     book.let_wins_go([1], [], T["3m"], False)
-    assert claims.pass_violation(book, 1, "pong", T["3m"], lambda s, t, kd: True) is None
-    assert claims.pass_violation(book, 1, "win", T["3m"], lambda s, t, kd: True) == "WIN_DURING_GUOHU"
+    r = rules("5p")
+    assert pass_violation(book, 1, "pong", T["3m"], lambda s, t, kd: True, rules=r) is None
+    assert pass_violation(book, 1, "win", T["3m"], lambda s, t, kd: True, rules=r) == "WIN_DURING_GUOHU"

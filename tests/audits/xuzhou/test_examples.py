@@ -4,7 +4,7 @@ dealer seat 0, ``dealer_bonus = plus_one`` unless stated)."""
 import pytest
 
 from audits.rules.family import HandFacts, PassBook, WinContext
-from audits.rules.qujing import claims as qujing_claims
+from audits.rules.passes import pass_violation
 from audits.rules.xuzhou import fans, settlement, wins
 from schema.tiles import TILE_INDEX as T
 
@@ -71,10 +71,10 @@ def test_example_5_guohu_then_self_draw():
     def judge(seat, tile, kd):
         return wins.is_winning(r, [c + (i == tile) for i, c in enumerate(hand)], (), plain=tile)
     # seat 2's 6m: barred (过胡, exactly Qujing's rule)
-    assert qujing_claims.pass_violation(book, 3, "win", T["6m"], judge) == "WIN_DURING_GUOHU"
+    assert pass_violation(book, 3, "win", T["6m"], judge, rules=r) == "WIN_DURING_GUOHU"
     # seat 3 draws: the bar is lifted
     book.clear(3)
-    assert qujing_claims.pass_violation(book, 3, "win", T["6m"], judge) is None
+    assert pass_violation(book, 3, "win", T["6m"], judge, rules=r) is None
     s = settle(r, [(3, 1)], "self_draw")
     assert pays(s) == [(0, 3, 2, "win"), (1, 3, 1, "win"), (2, 3, 1, "win")] and s.scores == [-2, -1, -1, 4]
 
@@ -82,7 +82,7 @@ def test_example_5_guohu_then_self_draw():
 def test_example_5_near_miss_a_chance_that_was_no_win():
     book = PassBook(4, ())
     book.let_wins_go([3], [], T["3m"], False)
-    assert qujing_claims.pass_violation(book, 3, "win", T["6m"], lambda s, t, kd: False) is None
+    assert pass_violation(book, 3, "win", T["6m"], lambda s, t, kd: False, rules=rules("1z")) is None
 
 
 def test_example_6_xiazui():
