@@ -44,8 +44,16 @@ def _game_closed(ctx: AuditContext, e: ev.GameClosed) -> None:
     ctx.apply(e)
 
 
-#: The check that owns each event type (the opening is applied first, then judged).
+def _opened_again(ctx: AuditContext, e: ev.GameOpened) -> None:
+    """A game opens once: a second ``GameOpened`` in sequence goes to the reducer, which
+    breaks the game there (a structural break, never a second room)."""
+    ctx.apply(e)
+
+
+#: The check that owns each event type (the opening is applied first, then judged; a
+#: second opening in sequence is a structural break).
 HANDLERS: dict[type, Callable[[AuditContext, ev.Event], None]] = {
+    ev.GameOpened: _opened_again,
     ev.RoomResized: table.resized,
     ev.FeeCharged: billing.fee_charged,
     ev.FeeRefunded: billing.fee_refunded,
@@ -75,7 +83,7 @@ HANDLERS: dict[type, Callable[[AuditContext, ev.Event], None]] = {
     ev.LastTileOffered: special.last_tile_offered,
     ev.BirdsDrawn: special.birds_drawn,
 }
-assert set(HANDLERS) | {ev.GameOpened} == set(ev.EVENT_TYPES), "every event type needs a check"
+assert set(HANDLERS) == set(ev.EVENT_TYPES), "every event type needs a check"
 
 _WATCHED: dict = {}
 
@@ -99,6 +107,27 @@ def handlers_for(family) -> dict:
             got[t] = wrap(HANDLERS[t], report) if wrap is not None else _watching(family, HANDLERS[t], t in after)
         _WATCHED[family.name] = got
     return got
+
+
+def until_a_hand_starts(full: dict, family) -> dict:
+    """The handlers of one game until its first ``HandStarted``, for a family that keeps a
+    memory of the hand (``hand_book``): it observes a hand's events once a hand has
+    started; before, the walker's own check takes each (a hand event outside a hand is
+    the reducer's structural break).  At the first ``HandStarted`` the dict becomes
+    ``full`` in place, so the walker's hot path pays nothing for the wait."""
+    if family is None or family.own.hand_book is None or not family.own.observes:
+        return full
+    waiting = dict(full)
+    for t in family.own.observes:
+        if t is not ev.HandStarted:
+            waiting[t] = HANDLERS[t]
+    start = full[ev.HandStarted]
+
+    def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
+        start(ctx, e)
+        waiting.update(full)
+    waiting[ev.HandStarted] = hand_started
+    return waiting
 
 
 def report(ctx: AuditContext, e: ev.Event, found) -> None:
@@ -145,7 +174,8 @@ def walk(ctx: AuditContext) -> GameAudit:
                 if type(e) is ev.GameOpened:
                     table.opened(ctx, e)
                     # the family's own checks wrap the event types it observes
-                    handlers = handlers_for(ctx.family) if ctx.family is not None else HANDLERS
+                    handlers = until_a_hand_starts(handlers_for(ctx.family), ctx.family) \
+                        if ctx.family is not None else HANDLERS
         except ReplayError as x:
             stream.broken(ctx, x, e)
             ctx.audit.complete = False

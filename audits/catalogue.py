@@ -186,7 +186,9 @@ _ENTRIES += [
      "(Guangdong: 3·P, 杠上开花包杠 > 大四喜/大三元 > 12张落地, 包先不包后)."),
     ("scoring", "BAO_UNDUE", "error", "包: no bao_* transfer where no liability exists (Guangdong)."),
     ("scoring", "KONG_PAYMENT_UNDUE", "error",
-     "Kongs pay nothing unless kong_payments = on_win, and then only when the hand is won (Guangdong)."),
+     "Kongs pay nothing unless kong_payments = on_win, and then only when the hand is won (Guangdong); "
+     "no kong payment by a seat that has won and left, for a robbed kong, or by a seat no rule charges "
+     "(Sichuan)."),
 ]
 
 # --- the new families' shared codes (shared/design/new-families.md §2) --------------------

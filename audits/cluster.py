@@ -215,14 +215,19 @@ def _apply_limits(max_line_bytes: Optional[int], max_depth: Optional[int]) -> An
 # this process
 
 
+#: What ``--cluster`` says when Dask's ``distributed`` is not installed (it is the ``cluster`` extra).
+MISSING_EXTRA = ("--cluster needs Dask's distributed scheduler, which this install of paipu lacks; "
+                 "install the cluster extra: pip install 'paipu[cluster]'")
+
+
 def connect(cluster: str) -> tuple[Any, Any]:
     """A Dask client for ``cluster``: ``local:N`` starts a ``LocalCluster`` of N worker
     processes (one thread each); anything else is a scheduler address
     (``tcp://host:8786``).  Returns ``(client, local cluster or None)``; close both."""
     try:
         from distributed import Client, LocalCluster
-    except ImportError as e:  # pragma: no cover - a dependency of paipu
-        raise ClusterError(f"--cluster needs dask[distributed] ({e})") from None
+    except ImportError:
+        raise ClusterError(MISSING_EXTRA) from None
     spec = cluster.strip()
     if spec.startswith("local:") or spec == "local":
         text = spec.partition(":")[2] or str(os.cpu_count() or 1)
@@ -327,5 +332,5 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
                 local.close()
 
 
-__all__ = ["CONNECT_SECONDS", "ClusterError", "MIN_SPLIT_BYTES", "SPLIT_BYTES", "audit_cluster", "audit_span", "connect",
+__all__ = ["CONNECT_SECONDS", "ClusterError", "MIN_SPLIT_BYTES", "MISSING_EXTRA", "SPLIT_BYTES", "audit_cluster", "audit_span", "connect",
            "plan_spans", "seal_problems"]

@@ -225,7 +225,11 @@ class AuditContext:
         self.first_won: Optional[ev.HandWon] = None
         self.won_scores: list[Optional[Score]] = []
         self.won_pictures: list[str] = []
-        self.won_guohu: set[int] = set()
+        #: the winners the corrected ledger pays at the last winning moment, as (seat, P):
+        #: its legal winners, or under a single-winner rule the first legal declarer
+        self.true_winners: list[tuple[int, int]] = []
+        #: the seats that declared a win on the added kong's tile (抢杠) while it may be robbed
+        self.rob_declared: set[int] = set()
         self.size_reported: set[int] = set()
         self.tail_reported = False
         self.exhaust_reported = False
@@ -317,18 +321,28 @@ class AuditContext:
             known[key] = got
         return got
 
-    def barred(self, seat: int, claim: str, tile: int) -> Optional[str]:
-        """The pass rule (the family's) that bars ``seat``'s ``claim`` on ``tile``, or None."""
+    def barred(self, seat: int, claim: str, tile: int, how: str = "discard") -> Optional[str]:
+        """The pass rule (the family's) that bars ``seat``'s ``claim`` on ``tile``, or None;
+        ``how``: a win on a discard, or by robbing an added kong (``robbed_kong``)."""
         fam = self.family
         if fam.claims.pass_values:
             return fam.claims.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, value=self.win_value,
-                                             rules=self.rules)
-        return fam.claims.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, rules=self.rules)
+                                             rules=self.rules, how=how)
+        return fam.claims.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, rules=self.rules, how=how)
 
-    def win_value(self, seat: int, tile: int, kong_discard: Optional[bool]) -> Optional[int]:
+    def legal_rob(self, seat: int, tile: int) -> bool:
+        """Could ``seat`` legally rob the added kong of ``tile`` now (complete, enough fan, not
+        barred by a pass rule; a seat that has left never wins)?"""
+        if self.table.out and seat in self.table.out:
+            return False
+        return self.legal_win_on(seat, tile, False, "robbed_kong") \
+            and self.barred(seat, "win", tile, "robbed_kong") is None
+
+    def win_value(self, seat: int, tile: int, kong_discard: Optional[bool], how: str = "discard") -> Optional[int]:
         """The capped fan of ``seat``'s legal win on ``tile`` from another seat (``kong_discard``
-        None: the current discard), or None when it is not a legal win."""
-        sc = self.score(seat, tile, "discard", kong_discard)
+        None: the current discard; ``how``: ``robbed_kong`` for a robbing, with its fans), or
+        None when it is not a legal win."""
+        sc = self.score(seat, tile, how, kong_discard)
         return sc.capped if sc.complete and not sc.code else None
 
     def picture(self, seat: int, tile: Optional[int], how: str) -> str:

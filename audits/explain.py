@@ -59,6 +59,8 @@ def hand_command(picture: str, tile: str, how: str, fans: Sequence[str] = (), pr
     parts.append({"self_draw": "--self-draw", "discard": "--discard", "robbed_kong": "--robbed-kong"}.get(how, ""))
     if "gangshang_kaihua" in fans:
         parts.append("--after-kong")
+        if (options or {}).get("zimo_bonus") == "jiafan" and "zimo" not in fans and how == "self_draw":
+            parts.append("--dianganghua")  # 自摸加番 without 自摸: 点杠花 paid by its feeder (Sichuan §10.4)
     if "gangshang_pao" in fans:
         parts.append("--kong-discard")
     if "haidi" in fans or "haidi_pao" in fans:

@@ -204,10 +204,10 @@ class _Dealer(dict):
 
 
 
-def _read_blocks(src: Any, deal_bytes: int) -> Iterator[bytes]:
+def _read_blocks(src: Any, deal_bytes: int, at_start: bool = True) -> Iterator[bytes]:
     """Whole lines in blocks of about ``deal_bytes``, cut from the reader's own blocks
     (so an unreadable file stops at the same line as in one process)."""
-    for block in line_blocks(src):
+    for block in line_blocks(src, at_start=at_start):
         start, size = 0, len(block)
         while size - start > deal_bytes:
             end = block.find(b"\n", start + deal_bytes) + 1
@@ -238,7 +238,7 @@ def _dealt(fidx: int, path: str, start: int, first: int, jobs: int, lost: list[t
         src = None
     if src is not None:
         try:
-            blocks = _read_blocks(src, deal_bytes)
+            blocks = _read_blocks(src, deal_bytes, at_start=start == 0)
             while True:
                 try:
                     block = next(blocks)
@@ -489,9 +489,64 @@ class _Replies:
         self.conn.close()
 
 
+#: ``prctl`` option asking the kernel for a signal when the parent dies (Linux, <sys/prctl.h>).
+PR_SET_PDEATHSIG = 1
+#: How often a worker looks whether its parent is still there (the portable watch).
+PARENT_POLL = 0.5
+
+
+def _deathsig_ok() -> bool:
+    """Whether a worker started now may ask for Linux's parent-death signal: only when the
+    main thread starts it (the kernel sends the signal when the *thread* that forked the
+    worker ends, which for another thread can be long before the process does)."""
+    return sys.platform.startswith("linux") and threading.current_thread() is threading.main_thread()
+
+
+def die_with_parent(parent_pid: int, deathsig: bool) -> None:
+    """Make this worker process end when the process that started it (``parent_pid``) dies,
+    however it dies (``kill -9`` included), so no worker outlives its run.
+
+    On Linux with ``deathsig``, the kernel kills the worker at once
+    (``prctl(PR_SET_PDEATHSIG, SIGKILL)``, through ctypes).  Everywhere, a daemon thread
+    watches the parent: on POSIX the worker's parent id changes when the parent dies
+    (it is re-parented); elsewhere the parent's sentinel (``multiprocessing.parent_process``)
+    becomes ready.  Either way the worker exits without cleanup (its parent, who would
+    read the replies, is gone)."""
+    if deathsig:
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError, TypeError):
+            pass  # no prctl here: the watch below still holds
+    if os.name == "posix" and os.getppid() != parent_pid:
+        os._exit(1)  # the parent died before the worker got here
+    threading.Thread(target=_watch_parent, args=(parent_pid,), name="paipu-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent_pid: int) -> None:
+    if os.name == "posix":
+        import time
+
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+    import multiprocessing as mp
+    from multiprocessing.connection import wait
+
+    parent = mp.parent_process()
+    if parent is not None and parent.sentinel is not None:
+        wait([parent.sentinel])
+        os._exit(1)
+
+
 def _worker(wid: int, jobs: int, conn: Any, pipe: Any, credit: Any, audit: Optional[Callable[[GameLog], Any]],
-            deal_bytes: int) -> None:
+            deal_bytes: int, parent_pid: Optional[int] = None, deathsig: bool = False) -> None:
     """Run the tasks this process sends, in order; see :func:`audit_parallel` for the replies."""
+    if parent_pid is not None:
+        die_with_parent(parent_pid, deathsig)
     out = _Replies(pipe)
     try:
         games = _Games(audit)
@@ -562,70 +617,75 @@ class _Slot:
         return all(m == end for m in self.marks) and not any(self.pending)
 
 
-def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[LogProblem]] = None, *,
-                   audit: Optional[Callable[[GameLog], Any]] = None, start_method: Optional[str] = None,
-                   window: int = WINDOW) -> Iterator[Any]:
-    """Audit every game in ``paths`` (files, folders, ``-``) in ``jobs`` worker processes, in input order.
+class _Pool:
+    """The workers of one :func:`audit_parallel` run and the output they fill, slot by slot.
 
-    The same results, in the same order, as ``audit_paths(paths, jobs=1)``; see
-    the module docs.  ``audit`` replaces :func:`audits.audit.audit_game` (a
-    module-level function, so it reaches ``spawn`` workers too).  Pass a list as
-    ``orphans`` to collect the problems that name no game.
-    """
-    files = list(find_logs(paths))
-    jobs = max(1, min(int(jobs), _BLANK))
-    ctx = _context(start_method)
-    procs: list[Any] = [None] * jobs
-    conns: list[Any] = [None] * jobs  # tasks to each worker
-    pipes: list[Any] = [None] * jobs  # each worker's replies (its own pipe: its death harms no other's)
-    credits: list[Any] = [None] * jobs
-    held: list[list[tuple]] = [[] for _ in range(jobs)]  # marks of deal replies whose credit is not back
-    tasks: list[list[tuple]] = [[] for _ in range(jobs)]  # each worker's unfinished tasks, in order: (slot, msg)
-    deaths: dict[tuple, int] = {}  # (task, worker, mark) -> workers that died there
+    Its methods are the run's named steps: start a worker (:meth:`launch`) and put
+    one in a dead one's place (:meth:`replace`), give a task (:meth:`give`), take a
+    reply (:meth:`receive`), yield what the head of the output has ready
+    (:meth:`flush`, :meth:`barrier`), and one per kind of input (:meth:`stdin`,
+    :meth:`gz`, :meth:`plain`); :meth:`close` stops the workers."""
 
-    def launch(w: int) -> None:
+    def __init__(self, jobs: int, audit: Optional[Callable[[GameLog], Any]], start_method: Optional[str],
+                 window: int):
+        self.jobs = jobs
+        self.audit = audit
+        self.window = window
+        self.ctx = _context(start_method)
+        self.procs: list[Any] = [None] * jobs
+        self.conns: list[Any] = [None] * jobs  # tasks to each worker
+        self.pipes: list[Any] = [None] * jobs  # each worker's replies (its own pipe: its death harms no other's)
+        self.credits: list[Any] = [None] * jobs
+        self.held: list[list[tuple]] = [[] for _ in range(jobs)]  # marks of deal replies whose credit is not back
+        self.tasks: list[list[tuple]] = [[] for _ in range(jobs)]  # each worker's unfinished tasks: (slot, msg)
+        self.deaths: dict[tuple, int] = {}  # (task, worker, mark) -> workers that died there
+        self.lost: list[tuple[tuple, LogProblem]] = []
+        self.slots: deque[_Slot] = deque()  # in output order
+        self.by_tid: dict[int, _Slot] = {}
+        self.spans_out = [0] * jobs  # span tasks sent and not yet answered, per worker
+        self.fallen: set[int] = set()  # files whose cuts failed: dealt from the failed span on
+        self.tie = 0
+        self.turn = 0
+        self.finished = False
+        for w in range(jobs):
+            self.launch(w)
+
+    # --- the workers
+
+    def launch(self, w: int) -> None:
+        """Start worker ``w`` (it dies with this process, :func:`die_with_parent`)."""
+        ctx = self.ctx
         r, s = ctx.Pipe(duplex=False)
         rr, ss = ctx.Pipe(duplex=False)
-        credits[w] = ctx.Semaphore(window)
-        held[w] = []
-        p = ctx.Process(target=_worker, args=(w, jobs, r, ss, credits[w], audit, DEAL_BYTES), daemon=True,
-                        name=f"paipu-audit-{w}")
+        self.credits[w] = ctx.Semaphore(self.window)
+        self.held[w] = []
+        p = ctx.Process(target=_worker, args=(w, self.jobs, r, ss, self.credits[w], self.audit, DEAL_BYTES,
+                                              os.getpid(), _deathsig_ok()),
+                        daemon=True, name=f"paipu-audit-{w}")
         p.start()
         r.close()
         ss.close()  # only the worker holds the sending end: its death ends the pipe
-        procs[w], conns[w], pipes[w] = p, s, rr
+        self.procs[w], self.conns[w], self.pipes[w] = p, s, rr
 
-    for w in range(jobs):
-        launch(w)
-
-    lost: list[tuple[tuple, LogProblem]] = []
-    slots: deque[_Slot] = deque()  # in output order
-    by_tid: dict[int, _Slot] = {}
-    spans_out = [0] * jobs  # span tasks sent and not yet answered, per worker
-    fallen: set[int] = set()  # files whose cuts failed: dealt from the failed span on
-    tie = 0
-    turn = 0
-    finished = False
-
-    def give(w: int, slot: _Slot, msg: tuple) -> None:
+    def give(self, w: int, slot: _Slot, msg: tuple) -> None:
         if slot.kind != "stdin":
-            tasks[w].append((slot, msg))
+            self.tasks[w].append((slot, msg))
         try:
-            conns[w].send(msg)
+            self.conns[w].send(msg)
         except OSError:  # the worker is dead: the end of its reply pipe says so, then the task is given again
             if slot.kind == "stdin":
-                raise RuntimeError(f"audit worker {w} died ({cause(w)}) while auditing stdin, which cannot be "
-                                   "read again; audit it with --jobs 1") from None
+                raise RuntimeError(f"audit worker {w} died ({self.cause(w)}) while auditing stdin, which cannot "
+                                   "be read again; audit it with --jobs 1") from None
 
-    def done_with(w: int, slot: _Slot) -> None:
-        ts = tasks[w]
+    def done_with(self, w: int, slot: _Slot) -> None:
+        ts = self.tasks[w]
         for i, (t, _msg) in enumerate(ts):
             if t is slot:
                 del ts[i]
                 return
 
-    def cause(w: int) -> str:
-        p = procs[w]
+    def cause(self, w: int) -> str:
+        p = self.procs[w]
         p.join(timeout=5)
         code = p.exitcode
         if code is not None and code < 0:
@@ -637,22 +697,22 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
                 return f"killed by signal {-code}"
         return f"exit code {code}"
 
-    def replace(w: int, why: str) -> None:
+    def replace(self, w: int, why: str) -> None:
         """Worker ``w`` is gone: start another in its place and give it the unfinished tasks (module docs)."""
-        if any(s.kind == "stdin" for s in slots):
+        if any(s.kind == "stdin" for s in self.slots):
             raise RuntimeError(f"audit worker {w} died ({why}) while auditing stdin, which cannot be read again; "
                                "audit it with --jobs 1")
-        for c in (pipes[w], conns[w]):
+        for c in (self.pipes[w], self.conns[w]):
             try:
                 c.close()
             except OSError:
                 pass
-        pending, tasks[w] = tasks[w], []
+        pending, self.tasks[w] = self.tasks[w], []
         spare = None
         if pending:
             slot = pending[0][0]  # the task the worker was on
             key = (slot.tid, w, slot.marks[w] if slot.kind == "deal" else None)
-            deaths[key] = n = deaths.get(key, 0) + 1
+            self.deaths[key] = n = self.deaths.get(key, 0) + 1
             if n >= 3:
                 raise RuntimeError(f"audit worker {w} died three times on the same part of the input ({why}); "
                                    "audit it with --jobs 1")
@@ -664,73 +724,103 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
                          f"paipu: audit worker {w} died again ({why}); the games it was on are reported as "
                          "not audited\n")
         sys.stderr.flush()
-        launch(w)
+        self.launch(w)
         for i, (slot, msg) in enumerate(pending):
             if slot.kind == "span":
                 if slot.cancelled:
-                    spans_out[w] -= 1  # its reply is no longer wanted
+                    self.spans_out[w] -= 1  # its reply is no longer wanted
                     continue
-                give(w, slot, msg[:-2] + (spare if i == 0 else None, True))
+                self.give(w, slot, msg[:-2] + (spare if i == 0 else None, True))
             else:  # ("deal", tid, fidx, path, start, first, resume, spare, sync)
-                give(w, slot, msg[:6] + (slot.marks[w], spare if i == 0 else None, True))
+                self.give(w, slot, msg[:6] + (slot.marks[w], spare if i == 0 else None, True))
 
-    def new_slot(kind: str, fidx: int, span: Optional[tuple] = None) -> _Slot:
-        slot = _Slot(len(by_tid), kind, fidx, jobs, span)
-        by_tid[slot.tid] = slot
+    def close(self, orphans: Optional[list[LogProblem]]) -> None:
+        """Stop the workers (asked to stop after a finished run, else terminated) and hand out
+        the orphan problems, in file and line order."""
+        finished = self.finished
+        for c in self.conns:
+            try:
+                if finished:
+                    c.send(("stop",))
+                c.close()
+            except OSError:
+                pass
+        for p in self.procs:
+            if p is None:
+                continue
+            if finished:
+                p.join(timeout=5)
+            if p.is_alive():
+                p.terminate()
+                p.join()
+        for r in self.pipes:
+            if r is not None:
+                r.close()
+        if orphans is not None:
+            self.lost.sort(key=lambda kp: kp[0])
+            orphans.extend(p for _k, p in self.lost)
+
+    # --- the output
+
+    def new_slot(self, kind: str, fidx: int, span: Optional[tuple] = None) -> _Slot:
+        slot = _Slot(len(self.by_tid), kind, fidx, self.jobs, span)
+        self.by_tid[slot.tid] = slot
         return slot
 
-    def receive() -> None:
-        nonlocal tie, turn
+    def receive(self) -> None:
+        """Take one reply (waiting for it), or put a dead worker's replacement to work."""
         from multiprocessing.connection import wait
 
+        jobs, pipes = self.jobs, self.pipes
         while True:
             got = wait(pipes, timeout=1.0)
             if got:
                 break
         # the first ready worker from ``turn`` on, so that no worker's replies wait behind another's
-        w = min((k for k in range(jobs) if pipes[k] in got), key=lambda k: (k - turn) % jobs)
-        turn = (w + 1) % jobs
+        w = min((k for k in range(jobs) if pipes[k] in got), key=lambda k: (k - self.turn) % jobs)
+        self.turn = (w + 1) % jobs
         try:
             wid, tid, a, b, c = pipes[w].recv()
         except Exception:  # the end of the pipe, or a reply cut short: the worker died
-            replace(w, cause(w))
+            self.replace(w, self.cause(w))
             return
         if tid is None:  # a bug in the worker (one line); it has stopped
-            replace(w, f"failed: {a}")
+            self.replace(w, f"failed: {a}")
             return
-        slot = by_tid[tid]
+        slot = self.by_tid[tid]
         if slot.kind == "span":
-            spans_out[wid] -= 1
+            self.spans_out[wid] -= 1
             slot.reply = (a, b, c)
-            done_with(wid, slot)
+            self.done_with(wid, slot)
             return
         mark, results, problems = a, b, c
         slot.marks[wid] = mark
         if mark == (slot.fidx, 2, 0):
-            done_with(wid, slot)
+            self.done_with(wid, slot)
         for key, res in results:
-            heapq.heappush(slot.ready, (key, tie, res))
-            tie += 1
-        lost.extend(problems)
+            heapq.heappush(slot.ready, (key, self.tie, res))
+            self.tie += 1
+        self.lost.extend(problems)
         if slot.kind == "stdin":
             slot.pending[wid] -= 1
             return
-        held[wid].append(mark)
+        self.held[wid].append(mark)
         # a reply's credit comes back once every worker has read past it, so results wait
         # here for at most ``window`` blocks of a worker that runs ahead
         low = min(slot.marks)
         for w in range(jobs):
-            h = held[w]
+            h = self.held[w]
             while h and h[0] <= low:
                 h.pop(0)
-                credits[w].release()
+                self.credits[w].release()
 
-    def deal(slot: _Slot, path: str, start: int, first: int) -> None:
-        for w in range(jobs):
-            give(w, slot, ("deal", slot.tid, slot.fidx, path, start, first, None, None, False))
+    def deal(self, slot: _Slot, path: str, start: int, first: int) -> None:
+        for w in range(self.jobs):
+            self.give(w, slot, ("deal", slot.tid, slot.fidx, path, start, first, None, None, False))
 
-    def flush() -> Iterator[Any]:
+    def flush(self) -> Iterator[Any]:
         """Yield what the slots at the head of the output have ready."""
+        slots = self.slots
         while slots:
             head = slots[0]
             if head.cancelled:
@@ -741,17 +831,17 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
                     return
                 redo, results, problems = head.reply
                 if redo:  # a game open at the cut (or the file unreadable): deal the file from this span on
-                    fallen.add(head.fidx)
+                    self.fallen.add(head.fidx)
                     for s in slots:
                         if s.fidx == head.fidx:
                             s.cancelled = True
                     path, start, _end, first, _last = head.span  # type: ignore[misc]
-                    slot = new_slot("deal", head.fidx)
+                    slot = self.new_slot("deal", head.fidx)
                     slots[0] = slot
-                    deal(slot, path, start, first)
+                    self.deal(slot, path, start, first)
                     continue
                 slots.popleft()
-                lost.extend(problems)
+                self.lost.extend(problems)
                 yield from results
                 continue
             low = min(head.marks)
@@ -761,86 +851,93 @@ def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[L
                 return
             slots.popleft()
 
-    def barrier() -> Iterator[Any]:
+    def barrier(self) -> Iterator[Any]:
         """Wait for every slot so far (before a task every worker takes part in)."""
-        while slots:
-            yield from flush()
-            if slots:
-                receive()
+        while self.slots:
+            yield from self.flush()
+            if self.slots:
+                self.receive()
 
+    # --- the input, one file at a time
+
+    def stdin(self, fidx: int, path: str) -> Iterator[Any]:
+        """Stdin, read once: this process deals each block and sends each worker its share."""
+        yield from self.barrier()
+        slot = self.new_slot("stdin", fidx)
+        self.slots.append(slot)
+        tables = [_owner_table(w) for w in range(self.jobs)]
+        for dealt in _dealt(fidx, path, 0, 1, self.jobs, self.lost, DEAL_BYTES):
+            for w in range(self.jobs):
+                while slot.pending[w] >= self.window:
+                    self.receive()
+                    yield from self.flush()
+                msg = _share(dealt, tables[w]) if dealt[0] == "block" else dealt
+                self.give(w, slot, msg[:1] + (slot.tid,) + msg[1:])
+                slot.pending[w] += 1
+        yield from self.barrier()
+
+    def gz(self, fidx: int, path: str) -> Iterator[Any]:
+        """A ``.gz`` log: every worker reads it and audits its dealt share."""
+        yield from self.barrier()
+        slot = self.new_slot("deal", fidx)
+        self.slots.append(slot)
+        self.deal(slot, path, 0, 1)
+
+    def plain(self, fidx: int, path: str) -> Iterator[Any]:
+        """A plain log, cut into byte ranges given to the least busy worker (module docs)."""
+        jobs, window, spans_out = self.jobs, self.window, self.spans_out
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            size = 0
+        target = min(SPAN_BYTES, max(size // (32 * jobs), SPAN_BYTES // 16))
+        plan = _plan(path, target) if size > target else iter([(0, None, 1)])
+        for start, end, first in plan:
+            if fidx in self.fallen:
+                break
+            while min(spans_out) >= min(window, SPANS_AHEAD):
+                self.receive()
+                yield from self.flush()
+            if fidx in self.fallen:
+                # a reply read while waiting found an earlier cut of this file inside a game:
+                # the rest of the file is being dealt, so no span of it is given any more
+                break
+            w = spans_out.index(min(spans_out))
+            slot = self.new_slot("span", fidx, (path, start, end, first, end is None))
+            self.slots.append(slot)
+            self.give(w, slot, ("span", slot.tid, fidx, path, start, end, first, end is None, None, False))
+            spans_out[w] += 1
+            yield from self.flush()
+
+
+def audit_parallel(paths: Iterable[str], jobs: int = 2, orphans: Optional[list[LogProblem]] = None, *,
+                   audit: Optional[Callable[[GameLog], Any]] = None, start_method: Optional[str] = None,
+                   window: int = WINDOW) -> Iterator[Any]:
+    """Audit every game in ``paths`` (files, folders, ``-``) in ``jobs`` worker processes, in input order.
+
+    The same results, in the same order, as ``audit_paths(paths, jobs=1)``; see
+    the module docs.  ``audit`` replaces :func:`audits.audit.audit_game` (a
+    module-level function, so it reaches ``spawn`` workers too).  Pass a list as
+    ``orphans`` to collect the problems that name no game.  The workers die with
+    this process, whatever kills it (:func:`die_with_parent`).
+    """
+    files = list(find_logs(paths))
+    pool = _Pool(max(1, min(int(jobs), _BLANK)), audit, start_method, window)
     try:
         for fidx, path in enumerate(files):
-            name = "<stdin>" if path == "-" else path
             if path != "-" and not os.path.exists(path):
-                lost.append(((fidx, 0, 0), LogProblem(name, 0, "no such file")))
+                pool.lost.append(((fidx, 0, 0), LogProblem("<stdin>" if path == "-" else path, 0, "no such file")))
                 continue
             if path == "-":
-                yield from barrier()
-                slot = new_slot("stdin", fidx)
-                slots.append(slot)
-                tables = [_owner_table(w) for w in range(jobs)]
-                for dealt in _dealt(fidx, path, 0, 1, jobs, lost, DEAL_BYTES):
-                    for w in range(jobs):
-                        while slot.pending[w] >= window:
-                            receive()
-                            yield from flush()
-                        msg = _share(dealt, tables[w]) if dealt[0] == "block" else dealt
-                        give(w, slot, msg[:1] + (slot.tid,) + msg[1:])
-                        slot.pending[w] += 1
-                yield from barrier()
-                continue
-            if path.endswith(".gz"):
-                yield from barrier()
-                slot = new_slot("deal", fidx)
-                slots.append(slot)
-                deal(slot, path, 0, 1)
-                continue
-            try:
-                size = os.path.getsize(path)
-            except OSError:
-                size = 0
-            target = min(SPAN_BYTES, max(size // (32 * jobs), SPAN_BYTES // 16))
-            plan = _plan(path, target) if size > target else iter([(0, None, 1)])
-            for start, end, first in plan:
-                if fidx in fallen:
-                    break
-                while min(spans_out) >= min(window, SPANS_AHEAD):
-                    receive()
-                    yield from flush()
-                if fidx in fallen:
-                    # a reply read while waiting found an earlier cut of this file inside a game:
-                    # the rest of the file is being dealt, so no span of it is given any more
-                    break
-                w = spans_out.index(min(spans_out))
-                slot = new_slot("span", fidx, (path, start, end, first, end is None))
-                slots.append(slot)
-                give(w, slot, ("span", slot.tid, fidx, path, start, end, first, end is None, None, False))
-                spans_out[w] += 1
-                yield from flush()
-        yield from barrier()
-        finished = True
+                yield from pool.stdin(fidx, path)
+            elif path.endswith(".gz"):
+                yield from pool.gz(fidx, path)
+            else:
+                yield from pool.plain(fidx, path)
+        yield from pool.barrier()
+        pool.finished = True
     finally:
-        for c in conns:
-            try:
-                if finished:
-                    c.send(("stop",))
-                c.close()
-            except OSError:
-                pass
-        for p in procs:
-            if p is None:
-                continue
-            if finished:
-                p.join(timeout=5)
-            if p.is_alive():
-                p.terminate()
-                p.join()
-        for r in pipes:
-            if r is not None:
-                r.close()
-        if orphans is not None:
-            lost.sort(key=lambda kp: kp[0])
-            orphans.extend(p for _k, p in lost)
+        pool.close(orphans)
 
 
-__all__ = ["DEAL_BYTES", "SPAN_BYTES", "WINDOW", "audit_parallel"]
+__all__ = ["DEAL_BYTES", "SPAN_BYTES", "WINDOW", "audit_parallel", "die_with_parent"]

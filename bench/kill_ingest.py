@@ -15,6 +15,12 @@ after a random delay, and checks:
 Prints the trials, how many kills landed while the ingest was still writing,
 and each check's count; exit 1 if any check failed.
 
+``--jobs N`` runs each ingest with N audit workers and checks that none is left running
+after the kill (they die with their parent); ``--parquet`` ingests into a Parquet dataset
+instead of a DuckDB file (its uncommitted batches and the killed run's spool in ``$TMPDIR``
+are swept by the re-ingest).  Every mode also checks that no process of the killed ingest
+is left behind and that the children's ``$TMPDIR`` is empty after the re-ingest.
+
 ``--concurrent`` runs the other promise instead: in each trial two ingests of the
 corpus start at once into one store (fresh, or already holding part of the
 corpus); each must succeed or fail at once with the clear "in use by another
@@ -68,9 +74,23 @@ def build_corpus(folder: str, files: int = 6, games_per_file: int = 40) -> list[
     return paths
 
 
+#: Set by ``--parquet``: the stores are Parquet datasets (folders), read through their views.
+PARQUET = False
+#: Set by ``--jobs``: the audit workers of each ingest.
+JOBS = 1
+
+
+def _open(db: str, write: bool = False) -> "duckdb.DuckDBPyConnection":
+    if PARQUET:
+        from paipu.store.parquet import open_dataset
+
+        return open_dataset(db)
+    return store.connect(db) if write else duckdb.connect(db, read_only=True)
+
+
 def snapshot(db: str) -> dict[str, list]:
     """Every table's rows in a fixed order (without the ingest time)."""
-    con = duckdb.connect(db, read_only=True)
+    con = _open(db)
     try:
         out = {}
         for t in TABLES:
@@ -83,7 +103,7 @@ def snapshot(db: str) -> dict[str, list]:
 
 def partial_games(db: str) -> list[str]:
     """Games the store holds only part of, and rows of games it has no ``games`` row for."""
-    con = store.connect(db)  # read-write: what the next ingest needs
+    con = _open(db, write=True)  # read-write: what the next ingest needs
     try:
         bad = [r[0] for r in con.execute("""
             SELECT g.game FROM games g
@@ -105,9 +125,16 @@ _CHILDREN: list[subprocess.Popen] = []
 WORK_PREFIX = "paipu-kill-"
 
 
+#: The ingests' own temporary directory (inside the work folder): empty after each re-ingest.
+CHILD_TMP: list[str] = []
+
+
 def run_ingest(paths: list[str], db: str, batch_events: int) -> subprocess.Popen:
-    p = subprocess.Popen([sys.executable, "-c", CLI, "ingest", *paths, "--db", db, "--batch-events",
-                          str(batch_events)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    target = ["--parquet", db] if PARQUET else ["--db", db]
+    env = {**os.environ, **({"TMPDIR": CHILD_TMP[0]} if CHILD_TMP else {})}
+    p = subprocess.Popen([sys.executable, "-c", CLI, "ingest", *paths, *target, "--batch-events",
+                          str(batch_events), "--jobs", str(JOBS)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, env=env)
     _CHILDREN.append(p)
     return p
 
@@ -119,7 +146,48 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    try:  # a zombie waiting for its reaper has stopped running
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return True
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes ``pid`` started, and theirs (Linux ``/proc``; empty elsewhere)."""
+    out: list[int] = []
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            tids = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{p}/task/{tid}/children") as f:
+                    kids = [int(x) for x in f.read().split()]
+            except OSError:
+                continue
+            out += kids
+            todo += kids
+    return out
+
+
+def left_behind(pids: list[int], seconds: float = 10.0) -> list[int]:
+    """The processes of ``pids`` still running ``seconds`` after their parent was killed."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if not any(_alive(p) for p in pids):
+            return []
+        time.sleep(0.1)
+    left = [p for p in pids if _alive(p)]
+    for p in left:  # do not leave them to the next trial
+        try:
+            os.kill(p, signal.SIGKILL)
+        except OSError:
+            pass
+    return left
 
 
 def sweep_dead_work_folders(tmp: str) -> int:
@@ -155,7 +223,8 @@ def check_store(db: str, want: dict, paths: list[str], batch_events: int, work: 
     """After a kill or a race: the store opens, holds no part of a game, and a re-ingest
     sweeps the spools and ends equal to one clean ingest (``tally`` counts each check passed)."""
     try:
-        bad = partial_games(db) if os.path.exists(db) else []
+        made = os.path.exists(os.path.join(db, "_paipu", "dataset.json")) if PARQUET else os.path.exists(db)
+        bad = partial_games(db) if made else []  # killed before the store was made: nothing to check
         tally["opened"] += 1
     except Exception as x:  # the store must always open
         failures.append(f"trial {trial}: the store does not open: {type(x).__name__}: {x}")
@@ -173,10 +242,18 @@ def check_store(db: str, want: dict, paths: list[str], batch_events: int, work: 
         tally["equal"] += 1
     else:
         failures.append(f"trial {trial}: the re-ingested store differs from one clean ingest")
-    if not [n for n in os.listdir(work) if n.startswith(f".{os.path.basename(db)}.ingest-")]:
+    left = [n for n in os.listdir(work) if n.startswith(f".{os.path.basename(db)}.ingest-")]
+    left += [f"$TMPDIR/{n}" for n in os.listdir(CHILD_TMP[0])] if CHILD_TMP else []
+    if PARQUET:
+        meta = os.path.join(db, "_paipu")
+        left += [f"pending/{n}" for n in os.listdir(os.path.join(meta, "pending"))] \
+            if os.path.isdir(os.path.join(meta, "pending")) else []
+        left += ["_paipu/tmp"] if os.path.isdir(os.path.join(meta, "tmp")) and os.listdir(os.path.join(meta, "tmp")) \
+            else []
+    if not left:
         tally["swept"] += 1
     else:
-        failures.append(f"trial {trial}: a spool folder was left beside the store")
+        failures.append(f"trial {trial}: left by the killed ingest after the re-ingest: {left[:3]}")
 
 
 BUSY = "is in use by another paipu process"
@@ -213,7 +290,11 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=9)
     ap.add_argument("--batch-events", type=int, default=300, help="small batches: many transactions to land in")
     ap.add_argument("--concurrent", action="store_true", help="two ingests at once into one store, no kill")
+    ap.add_argument("--jobs", type=int, default=1, help="audit workers of each ingest (ingest --jobs N)")
+    ap.add_argument("--parquet", action="store_true", help="ingest into a Parquet dataset (ingest --parquet)")
     args = ap.parse_args()
+    global PARQUET, JOBS
+    PARQUET, JOBS = args.parquet, args.jobs
     rng = random.Random(args.seed)
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _stop)
@@ -222,6 +303,8 @@ def main() -> int:
     work = tempfile.mkdtemp(prefix=f"{WORK_PREFIX}{os.getpid()}-")
     t_start = time.perf_counter()
     try:
+        CHILD_TMP[:] = [os.path.join(work, "tmp")]
+        os.makedirs(CHILD_TMP[0])
         paths = build_corpus(work)
         ref = os.path.join(work, "ref.duckdb")
         t0 = time.perf_counter()
@@ -237,7 +320,7 @@ def main() -> int:
               + (f"; {old} work folders of killed runs removed" if old else ""))
         landed = 0
         tally = dict.fromkeys(("opened", "whole", "equal", "swept", "one_succeeded", "refused_clearly",
-                               "both_succeeded"), 0)
+                               "both_succeeded", "no_process_left"), 0)
         failures: list[str] = []
         for trial in range(args.trials):
             db = os.path.join(work, f"t{trial}.duckdb")
@@ -249,14 +332,23 @@ def main() -> int:
             else:
                 p = run_ingest(paths, db, args.batch_events)
                 time.sleep(rng.uniform(0.0, clean_seconds * 1.1))
+                kids: list[int] = []
                 if p.poll() is None:
                     landed += 1
+                    kids = descendants(p.pid)
                     p.send_signal(signal.SIGKILL)
                 p.communicate()
+                left = left_behind(kids)
+                if left:
+                    failures.append(f"trial {trial}: {len(left)} process(es) of the killed ingest left running")
+                else:
+                    tally["no_process_left"] += 1
             check_store(db, want, paths, args.batch_events, work, trial, failures, tally)
             _CHILDREN.clear()
+            if os.path.isdir(db):
+                shutil.rmtree(db, ignore_errors=True)
             for suffix in ("", ".wal"):
-                if os.path.exists(db + suffix):
+                if os.path.isfile(db + suffix):
                     os.remove(db + suffix)
         n = args.trials
         took = f"in {time.perf_counter() - t_start:.0f} s"
@@ -267,8 +359,11 @@ def main() -> int:
                   f"(both succeeded, one after the other: {tally['both_succeeded']})")
             print(f"  store opened after both:            {tally['opened']}/{n}")
         else:
-            print(f"{n} trials ({landed} killed while the ingest ran, {n - landed} after it finished) {took}")
+            mode = ("ingest" + (f" --jobs {JOBS}" if JOBS > 1 else "") + (" --parquet" if PARQUET else ""))
+            print(f"{n} trials of `{mode}` ({landed} killed while the ingest ran, {n - landed} after it finished) "
+                  f"{took}")
             print(f"  store opened after the kill:        {tally['opened']}/{n}")
+            print(f"  no process left behind:             {tally['no_process_left']}/{n}")
         print(f"  no part of a game stored:           {tally['whole']}/{n}")
         print(f"  re-ingest equal to one clean ingest: {tally['equal']}/{n}")
         print(f"  spool folders swept:                {tally['swept']}/{n}")

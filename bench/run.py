@@ -30,6 +30,7 @@ sys.path.insert(0, ROOT)
 
 import msgspec  # noqa: E402
 
+from paipu.store.ingest import DEFAULT_BATCH_GAMES  # noqa: E402
 from schema.events import AnyEvent, HandStarted  # noqa: E402
 
 CACHE = os.path.join(HERE, ".cache")
@@ -212,20 +213,46 @@ def _audited_file(out: str) -> object:
         return None
 
 
-def ingest(path: str, findings: str = "none", jobs: int = 1) -> int:
+def ingest(path: str, findings: str = "none", jobs: int = 1, cluster: object = None) -> int:
     """Row 5: ``paipu ingest`` of the corpus into a new store, no audit (``findings="none"``).
     Row 5b (``"output"``): the same, storing the findings and ledger of a finished audit
-    (``--audit-output``, made beforehand).  Rows 5c and 5d (``"here"``): the ingest runs the
-    audit itself (the default ``paipu ingest``), in this process or in ``jobs`` workers."""
+    (``--audit-output``, made beforehand).  Rows 5c, 5d and 5f (``"here"``): the ingest runs
+    the audit itself (the default ``paipu ingest``), in this process, in ``jobs`` workers, or
+    on the Dask ``cluster`` (a client; its workers read byte ranges of the file)."""
     from paipu.store import ingest as run_ingest
 
     joined = audit_output(path) if findings == "output" else None
     with tempfile.TemporaryDirectory() as d:
         report = run_ingest([path], os.path.join(d, "bench.duckdb"), audit=findings == "here", jobs=jobs,
-                            audit_output=joined)
+                            audit_output=joined, cluster=cluster)
     assert report.added and not report.refused, report.refused[:3]
     assert report.audited == (findings != "none")
     return report
+
+
+def small_games(n: int = 100_000) -> tuple[float, float, int]:
+    """Row 5g: ``paipu ingest`` (default batches, no audit) of ``n`` two-event games (an
+    opening and a closing each): the batch is cut by games as well as by events, so a log
+    of many tiny games is never one pathological batch.  Returns (wall seconds, CPU
+    seconds of this process and DuckDB's threads, batches)."""
+    from paipu.store import ingest as run_ingest
+
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "small.jsonl")
+        with open(path, "wb") as f:
+            for i in range(n):
+                g = f"small-{i:07d}"
+                f.write(b'{"type":"GameOpened","game":"%s","seq":0,"at":"2026-01-01T00:00:00Z",'
+                        b'"schema_version":1,"server":"bench","build":"1","preset":"qujing-xiaoji",'
+                        b'"seats":["A","B","C","D"],"creator":0,"options":{},"start_points":0,'
+                        b'"billing":"creator","fee":0}\n' % g.encode())
+                f.write(b'{"type":"GameClosed","game":"%s","seq":1,"at":"2026-01-01T00:01:00Z",'
+                        b'"reason":"dissolved","scores":[0,0,0,0]}\n' % g.encode())
+        wall, cpu = time.perf_counter(), time.process_time()
+        report = run_ingest([path], os.path.join(d, "small.duckdb"), audit=False)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    assert report.added == n and not report.refused, report.refused[:3]
+    return wall, cpu, report.batches
 
 
 def cpu_seconds(fn: Callable[[], object]) -> float:
@@ -382,6 +409,15 @@ def cluster_row(stage: Callable[[str, Callable[[], object]], float], path: str, 
     return secs
 
 
+def small_games_row(n: int) -> None:
+    """Print row 5g (:func:`small_games`); ``n`` 0 skips it."""
+    if not n:
+        return
+    wall, cpu, batches = small_games(n)
+    print(f"  5g ingest of {n:,} two-event games (default batches: {batches} of at most "
+          f"{DEFAULT_BATCH_GAMES:,} games): {wall:.1f} s, {cpu:.1f} s CPU, {n / wall:,.0f} games/s", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=20000)
@@ -396,12 +432,19 @@ def main() -> None:
                     help="only the audit on --jobs 2 against a Dask LocalCluster of 2 workers (local:2)")
     ap.add_argument("--guangdong-only", action="store_true",
                     help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
+    ap.add_argument("--ingest-cluster-only", action="store_true",
+                    help="only rows 5d and 5f: ingest with the audit on --jobs 2 and on a Dask local:2 cluster")
+    ap.add_argument("--small-games", type=int, default=100_000, help="two-event games of row 5g (0 skips it)")
+    ap.add_argument("--small-games-only", action="store_true", help="only row 5g, the ingest of many tiny games")
     ap.add_argument("--ingest-only", action="store_true",
                     help="only the ingest rows: 5 to 5e and (with --big-mb) 7b, the peak RSS ingesting the big file")
     args = ap.parse_args()
 
     print(f"machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"msgspec {msgspec.__version__}")
+    if args.small_games_only:
+        small_games_row(args.small_games or 100_000)
+        return
     t = time.perf_counter()
     path, events, hands = build_corpus(args.hands, args.seed)
     print(f"corpus: {hands} hands, {events} events, {os.path.getsize(path) / 1e6:.1f} MB "
@@ -422,7 +465,21 @@ def main() -> None:
         here = stage("5c ingest, audit in it", lambda: ingest(path, "here"))
         here2 = stage("5d ingest, audit --jobs 2", lambda: ingest(path, "here", 2))
         print(f"     --jobs 2 / 1 job = {here / here2:.2f}× the speed", flush=True)
+        ingest_cluster_row(here2)
         return here
+
+    def ingest_cluster_row(jobs2: float) -> float:
+        """Row 5f: ``ingest --cluster local:2`` against row 5d (``--jobs 2``): the workers read
+        the file's byte ranges themselves, as ``audit --cluster`` does."""
+        cluster, client, started = start_local_cluster(2)
+        try:
+            secs = stage("5f ingest, --cluster local:2", lambda: ingest(path, "here", cluster=client))
+        finally:
+            client.close()
+            cluster.close()
+        print(f"     local:2 / --jobs 2 = {secs / jobs2:.2f}× the time (cluster start {started:.1f} s, "
+              "not counted)", flush=True)
+        return secs
 
     def ingest_rows() -> tuple[float, float, float, float]:
         """Rows 5 to 5e: seconds of the ingest without the audit, with a finished audit's output,
@@ -497,8 +554,12 @@ def main() -> None:
         cluster_row(stage, path, jobs2)
         return
 
+    if args.ingest_cluster_only:
+        ingest_cluster_row(stage("5d ingest, audit --jobs 2", lambda: ingest(path, "here", 2)))
+        return
     if args.ingest_only:
         ingest_ratios(*ingest_rows())
+        small_games_row(args.small_games)
         if args.big_mb:
             big = big_file(path, args.big_mb << 20)
             rss_ingest, secs, big_events = peak_rss_ingest(big)
@@ -516,6 +577,7 @@ def main() -> None:
     sc_time = sichuan_rows()
     cluster2 = cluster_row(stage, path, audit2)
     ingest_times = ingest_rows()
+    small_games_row(args.small_games)
 
     # a warm-up run builds the shape tables once (as any long run has them); then each run
     # plays rooms of its own seed, so no run finds its games already in the bots' memos

@@ -203,7 +203,11 @@ def _explain_json(log, output: Optional[str]) -> int:
     source = file_fingerprint(audit.file)
     if source is not None:
         summary["source"] = source  # as in the JSON stream's summary records
-    for item in [*records, *audit.findings, summary]:
+    from .formats import finding_record
+
+    # every record says what it is: the derivation's kind, "finding", "summary"
+    items = [{"record": r["kind"], **r} for r in records] + [finding_record(f) for f in audit.findings] + [summary]
+    for item in items:
         enc.encode_into(item, buf, len(buf))
         buf.extend(b"\n")
     with _binary_output(output) as out:
@@ -238,8 +242,10 @@ def _binary_output(output: Optional[str]) -> Iterator[IO[bytes]]:
     if not output or output == "-":
         yield sys.stdout.buffer
         return
+    from .outfiles import open_output
+
     try:
-        f = open(output, "wb")
+        f = open_output(output)
     except OSError as e:
         _fail(f"cannot write {output}: {e.strerror or e}")
     with f:
@@ -253,8 +259,10 @@ def _to_terminal(output: Optional[str]) -> bool:
 
 def _emit(text: str, output: Optional[str]) -> None:
     if output and output != "-":
+        from .outfiles import open_output
+
         try:
-            with open(output, "w", encoding="utf-8") as f:
+            with open_output(output, text=True) as f:
                 f.write(text)
         except OSError as e:
             _fail(f"cannot write {output}: {e.strerror or e}")
@@ -289,9 +297,10 @@ def register(app: typer.Typer) -> None:
                                               "(default: ./paipu.toml when it exists)."),
         cluster: Optional[str] = typer.Option(None, "--cluster", help="Audit on a Dask cluster: a scheduler "
                                               "address (tcp://host:8786) or local:N for N local worker "
-                                              "processes; the workers read the files themselves (docs/scale.md)."),
+                                              "processes; the workers read the files themselves (docs/scale.md; needs "
+                                              "the paipu[cluster] extra)."),
     ) -> None:
-        """Audit game logs against the Qujing rules they declare; report every deviation.
+        """Audit game logs against the ruleset each room declares; report every deviation.
 
         Exit 0: no game fails (no unwaived finding at or above --fail-on); 1: some game
         fails; 2: unreadable input or bad usage (including an expired waiver or an

@@ -17,10 +17,12 @@ from .console import EXIT_INTERNAL
 
 app = typer.Typer(
     name="paipu",
-    help="Replay and audit mahjong game logs (Qujing 飞小鸡, 飞白板, 双鬼).",
+    help="Replay and audit mahjong game logs against the ruleset each room played.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=True,
+    # -h as well as --help, for the app and every command (click hands it down)
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 err = Console(stderr=True)
 
@@ -46,7 +48,7 @@ def _root(
     show_version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
                                       help="Print the paipu version and exit."),
 ) -> None:
-    """Replay and audit mahjong game logs (Qujing 飞小鸡, 飞白板, 双鬼)."""
+    """Replay and audit mahjong game logs against the ruleset each room played."""
 
 
 @app.command("schema")
@@ -62,7 +64,9 @@ def schema_cmd(
 
     text = schema_text().rstrip("\n")
     if output:
-        with open(output, "w", encoding="utf-8") as f:
+        from .outfiles import open_output
+
+        with open_output(output, text=True) as f:
             f.write(text + "\n")
     else:
         sys.stdout.write(text + "\n")
@@ -85,10 +89,18 @@ COMMAND_MODULES = ("hand_cmd", "audit_cmd", "report_cmd", "sim_cmd", "store_cmd"
 
 
 def _register_commands() -> None:
+    """Add every command to the app; the app's and every command's help end with the rulesets
+    paipu audits (read from the family registry, so the line stays true)."""
     import importlib
+
+    from .rulesets_text import rulesets_line
 
     for name in COMMAND_MODULES:
         importlib.import_module(f"paipu.{name}").register(app)
+    line = rulesets_line()
+    app.info.epilog = line
+    for command in app.registered_commands:
+        command.epilog = f"{command.epilog}\n\n{line}" if command.epilog else line
 
 
 def main() -> None:

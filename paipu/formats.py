@@ -22,7 +22,7 @@ import datetime as _dt
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
-from typing import IO, Iterable, Optional, Sequence
+from typing import IO, Any, Iterable, Optional, Sequence
 from xml.etree import ElementTree as ET
 
 import msgspec
@@ -63,6 +63,17 @@ def ruleset_label(rules: Optional[Ruleset]) -> str:
 
 # --- JSON lines, streamed ------------------------------------------------------------
 
+#: The key that says what a JSON record is, on every record paipu writes as JSON lines:
+#: ``finding``, ``summary`` (a game's results), and for ``--explain`` the derivation's
+#: ``game``, ``hand`` and ``settlement`` records.
+RECORD = "record"
+
+
+def finding_record(f: Any) -> dict:
+    """A finding as a JSON record: ``"record": "finding"`` first, then the finding's fields."""
+    return {RECORD: "finding", **msgspec.to_builtins(f)}
+
+
 def file_fingerprint(path: str) -> Optional[dict]:
     """Size and BLAKE2b digest of a log file's bytes (None for stdin or a file that cannot be read).
 
@@ -101,10 +112,10 @@ class JsonStream:
         then its summary record (with ``reported`` and ``failed`` under the policy)."""
         buf = bytearray()
         for f in verdict.reported:
-            self._enc.encode_into(f, buf, len(buf))
+            self._enc.encode_into(finding_record(f), buf, len(buf))
             buf.extend(b"\n")
         for f, w in verdict.waived:
-            record = msgspec.to_builtins(f) | {"waived": {"reason": w.reason, "expires": w.expires.isoformat()}}
+            record = finding_record(f) | {"waived": {"reason": w.reason, "expires": w.expires.isoformat()}}
             self._enc.encode_into(record, buf, len(buf))
             buf.extend(b"\n")
         summary = summary_record(verdict.audit) | {"reported": len(verdict.reported), "failed": verdict.failed}
@@ -123,7 +134,7 @@ class JsonStream:
         """Problems that name no game, as ``STREAM_UNREADABLE_LINE`` findings."""
         buf = bytearray()
         for f in orphan_findings(orphans):
-            self._enc.encode_into(f, buf, len(buf))
+            self._enc.encode_into(finding_record(f), buf, len(buf))
             buf.extend(b"\n")
         if buf:
             self.out.write(buf)

@@ -128,7 +128,7 @@ def evaluate(req: dict) -> dict:
     known = {"hand", "tile", "melds", "how", "after_kong", "kong_discard", "passed_win", "preset",
              "options", "seat", "from_seat",
              # families with a void suit, 海底 and 天胡 / 地胡 (Sichuan)
-             "void", "last_tile", "heavenly",
+             "void", "last_tile", "heavenly", "dianganghua",
              # families with winds and 一炮三响 (Guangdong)
              "seat_wind", "round_wind", "winners"}
     unknown = set(req) - known
@@ -194,9 +194,12 @@ def evaluate(req: dict) -> dict:
                      tiandi=heavenly if heavenly != "renhe" else "",
                      # Guangdong: 门风 / 圈风, 天/地/人和, 海底, 一炮三响
                      seat_wind=seat_wind, round_wind=round_wind, heavenly=heavenly,
-                     last_tile=bool(req.get("last_tile")), winners=winners)
+                     last_tile=bool(req.get("last_tile")), winners=winners,
+                     dianganghua=bool(req.get("dianganghua")))
     if ctx.after_kong and how != "self_draw":
         raise InputError("--after-kong (杠上开花) is a self-draw from the tail pool")
+    if ctx.dianganghua and not ctx.after_kong:
+        raise InputError("--dianganghua (点杠花) is a 杠上开花 (--after-kong) after an exposed kong on a discard")
     if ctx.kong_discard and how != "discard":
         raise InputError("--kong-discard (杠上炮) is a discard win")
     sc = family.scoring.score(ruleset, full, melds, ctx, bool(req.get("passed_win")))
@@ -307,6 +310,8 @@ def register(app: typer.Typer) -> None:
         discard: bool = typer.Option(False, "--discard", help="点炮: won on a discard"),
         robbed_kong: bool = typer.Option(False, "--robbed-kong", help="抢杠: won on an added kong"),
         after_kong: bool = typer.Option(False, "--after-kong", help="杠上开花: tile from the tail pool after own kong"),
+        dianganghua: bool = typer.Option(False, "--dianganghua",
+                                         help="点杠花: --after-kong, the kong exposed on a discard (Sichuan)"),
         kong_discard: bool = typer.Option(False, "--kong-discard", help="杠上炮: the discard followed the discarder's kong"),
         passed_win: bool = typer.Option(False, "--passed-win", help="过胡: the player passed a win since their last action"),
         void: Optional[str] = typer.Option(None, "--void", help="定缺: the winner's declared void suit (m, p or s; Sichuan)"),
@@ -358,7 +363,7 @@ def register(app: typer.Typer) -> None:
         req = {"hand": "".join(hand), "tile": tile, "melds": melds, "how": hows[0] if hows else "self_draw",
                "after_kong": after_kong, "kong_discard": kong_discard, "passed_win": passed_win,
                "preset": preset, "options": opts, "seat": seat, "from_seat": from_seat,
-               "void": void, "last_tile": last_tile,
+               "void": void, "last_tile": last_tile, "dianganghua": dianganghua,
                "heavenly": "tianhe" if tianhe else ("dihe" if dihe else ("renhe" if renhe else "")),
                "seat_wind": seat_wind, "round_wind": round_wind, "winners": winners}
         try:

@@ -240,6 +240,12 @@ def read_file(path: str) -> dict[str, Any]:
         raise PolicyError(f"cannot read waivers file {path}: {e.strerror or e}") from None
     except tomllib.TOMLDecodeError as e:
         raise PolicyError(f"waivers file {path} is not valid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise PolicyError(f"waivers file {path} is not UTF-8 text (byte {e.start}: {e.reason}); "
+                          "save it as UTF-8") from None
+    except RecursionError:
+        raise PolicyError(f"waivers file {path} nests its values too deeply to read; a policy "
+                          "holds tables of strings, dates and lists of codes") from None
 
 
 def build_policy(select: Optional[Sequence[str]] = None, ignore: Optional[Sequence[str]] = None,

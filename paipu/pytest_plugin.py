@@ -159,7 +159,9 @@ class LogFile(pytest.File):
 
 
 class GameItem(pytest.Item):
-    """One game: passes when no selected, unwaived finding reaches the fail-on level."""
+    """One game: passes when no selected finding reaches the fail-on level; fails when an
+    unwaived one does; an expected failure (xfailed, the waivers' reasons shown) when only
+    waived findings reach it."""
 
     def __init__(self, *, index: int, game: str, **kw: Any):
         super().__init__(**kw)
@@ -189,6 +191,11 @@ class GameItem(pytest.Item):
             self.add_report_section("call", "paipu", notes)
         if verdict.failed:
             raise GameFailed(verdict, state.policy)
+        waived = [(f, w) for f, w in verdict.waived if state.policy.fails(f)]
+        if waived:
+            # the game would fail but for its waivers: an expected failure, with the waivers' reasons
+            pytest.xfail("; ".join(f"{f.code} waived: {w.reason} (until {w.expires.isoformat()})"
+                                   for f, w in waived))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, GameFailed):

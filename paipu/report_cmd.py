@@ -68,7 +68,9 @@ def run_report(path: str, game: Optional[str], output: Optional[str]) -> int:
         sys.stdout.flush()
     else:
         try:
-            with open(output, "wb") as f:
+            from .outfiles import open_output
+
+            with open_output(output) as f:
                 f.write(data)
         except OSError as e:
             fail(f"cannot write {output}: {e.strerror or e}")

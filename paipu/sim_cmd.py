@@ -64,8 +64,14 @@ def simulate_cmd(
     dt = time.perf_counter() - t0
     if not quiet:
         rate = stats.hands / dt if dt > 0 else float("inf")
-        typer.echo(f"wrote {output}: {stats.games} games, {stats.hands} hands ({stats.wins} won, "
-                   f"{stats.draws} drawn), {n} events in {dt:.1f}s ({rate:.0f} hands/s)")
+        typer.echo(f"wrote {output}: {summary_counts(stats)}, {n} events in {dt:.1f}s ({rate:.0f} hands/s)")
+
+
+def summary_counts(stats) -> str:
+    """Games, hands (won: someone won it; drawn: nobody did) and winners, counted apart: one
+    hand has several winners under 一炮多响 and 血战到底."""
+    return (f"{stats.games} games, {stats.hands} hands ({stats.wins} with a winner, {stats.draws} without), "
+            f"{stats.winners} winners")
 
 
 def mutate_cmd(
@@ -124,7 +130,9 @@ def mutate_cmd(
               f"({FAULTS[fault].description})")
     gid, (events, expected) = done
     try:
-        with open(output, "wb") as f:
+        from .outfiles import open_output
+
+        with open_output(output) as f:  # OUT.jsonl.gz is written gzip-compressed
             for g in logs:
                 f.write(encode_events(events if g.game == gid else g.events))
         with open(output + ".expected.json", "w", encoding="utf-8") as f:

@@ -17,6 +17,9 @@ from .errors import ReplayError
 
 def opened(r, e: ev.GameOpened) -> None:
     w = r.table
+    if w.game is not None:  # a game opens once: a second opening cannot be applied
+        r.fail("opened_twice", f"a second GameOpened in game {w.game!r} (the game opened at seq "
+               f"{w.opened.seq if w.opened is not None else 0})", e)
     if e.schema_version > ev.SCHEMA_VERSION:
         r.fail("schema_version", f"schema version {e.schema_version} is newer than "
                f"this paipu reads ({ev.SCHEMA_VERSION})", e)

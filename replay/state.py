@@ -29,6 +29,9 @@ from .special import (birds_drawn, indicator_turned, kong_revealed, last_tile_of
                       tile_set_aside)
 from .table import KEY_STEP, OUT_OF_HAND, PHASES, SUIT_OF, TOTAL_TILES, Table, TableState
 
+#: Copies of one kind in the tile set: no hand can hold more.
+COPIES = 4
+
 
 class Replayer:
     """Applies one game's events in order.
@@ -83,6 +86,12 @@ class Replayer:
         asked :meth:`is_next` (the audit's walker).  Every structural check of the
         event's content still runs; only the sequence test is not repeated."""
         _APPLY[type(event)](self, event)
+        self._w.seq = event.seq
+
+    def pass_over(self, event: ev.Event) -> None:
+        """Take the game's next event's place in the sequence without applying it: the
+        audit judged it play after the hand ended (the hand ends where its rules end it),
+        reported it, and keeps the table as the rules left it."""
         self._w.seq = event.seq
 
     def state(self) -> TableState:
@@ -232,12 +241,20 @@ class Replayer:
                 hand[t] += 1
                 got[t] += 1
                 keys[SUIT_OF[t]] += KEY_STEP[t]
+                if hand[t] > COPIES:
+                    self._too_many(s, t, e)
             w.held[s] += len(tiles)
             total += len(tiles)
         w.undrawn -= total
         w.wall_head += total
         w.phase = "discard"
         w.turn = w.dealer
+
+    def _too_many(self, seat: int, t: int, e: ev.Event) -> None:
+        """A seat holding more copies of a kind than the set has: it cannot happen (and the
+        hand's count keys, base 5, cannot hold it)."""
+        self.fail("too_many_copies", f"seat {seat} would hold {self._w.hands[seat][t]} copies of {TILE_NAMES[t]}; "
+                  f"the set has {COPIES}", e, seat)
 
     def _tail_turned(self, e: ev.TailTurned) -> None:
         w = self._w
@@ -285,6 +302,8 @@ class Replayer:
             w.keys[seat][SUIT_OF[t]] += KEY_STEP[t]
             w.held[seat] += 1
             w.received[seat][t] += 1
+            if w.hands[seat][t] > COPIES:
+                self._too_many(seat, t, e)
         w.turn = seat
         w.phase = "discard"
         w.last_discard = None
@@ -343,6 +362,8 @@ class Replayer:
             for name in tiles:
                 t = TILE_INDEX[name]
                 w.hands[to][t] += 1
+                if w.hands[to][t] > COPIES:
+                    self._too_many(to, t, e)
                 w.keys[to][SUIT_OF[t]] += KEY_STEP[t]
                 w.held[to] += 1
 

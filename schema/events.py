@@ -53,8 +53,11 @@ Digest = Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
 #: The salt of a wall commitment: 16 to 64 random bytes in lower-case hex.
 Salt = Annotated[str, Meta(pattern="^[0-9a-f]{32,128}$")]
 
+#: A claim on a discard: 胡 win, 杠 kong, 碰 pong or 吃 chow.
 Claim = Literal["win", "kong", "pong", "chow"]
+#: How a hand was won: 自摸 self-draw, 点炮 on a discard, or 抢杠 robbing a kong.
 WinKind = Literal["self_draw", "discard", "robbed_kong"]
+#: Why points moved (each family names its own: win, 点鸡, 养猪, kong payments, 包 …).
 TransferReason = Literal[
     "win", "qianggang", "yangzhu", "dianji",
     # Sichuan (sichuan.md §10.8): 刮风下雨, 呼叫转移, 查花猪, 查大叫, 退税
@@ -66,6 +69,7 @@ TransferReason = Literal[
     "qishou", "bird", "dealer", "caishen", "flower", "genpai",
     "bao_sandao", "bao_gang", "bao_haidi", "bao_sanpu", "bao_quanqiuren",
 ]
+#: Where a drawn tile came from: the wall's head, or the face-up tail after a kong.
 DrawSource = Literal["wall", "tail"]
 #: Where tiles revealed after a kong come from: the wall's head, its tail, or the last
 #: undrawn positions (``free``).
@@ -74,7 +78,9 @@ RevealSource = Literal["wall", "tail", "free"]
 BirdSource = Literal["wall", "tail", "last"]
 #: A kong is followed by a replacement draw, or by tiles revealed (长沙 开杠).
 KongMode = Literal["replace", "reveal"]
+#: Who pays the room fee: the creator, or each seat its share (AA).
 Billing = Literal["creator", "aa"]
+#: Why the room closed: all hands played, a player knocked out (敲锣), or dissolved.
 CloseReason = Literal["hands_done", "knocked_out", "dissolved"]
 
 #: Fan names as logs spell them (pinyin), with the Chinese name in the glossary.
@@ -191,6 +197,9 @@ class GameClosed(Event):
     #: The wall commitment's reveal for a hand that closed with the room, unsettled (docs/seal.md).
     reveal_salt: Union[Salt, UnsetType] = UNSET
     reveal_wall: Union[Wall, UnsetType] = UNSET
+    #: HMAC-SHA256 under the server's key of this line without its ``sig`` and ``seal`` (written
+    #: just before ``seal``): a signed game, which only the key's holder can make (docs/seal.md).
+    sig: Union[Digest, UnsetType] = UNSET
     #: SHA-256 of this line without its ``,"seal":"…"`` (written last): ends a game's chain.
     seal: Union[Digest, UnsetType] = UNSET
 
@@ -202,6 +211,7 @@ class HandStarted(Event):
 
     hand: Count
     dealer: Seat
+    #: The dice thrown for the deal, when the server logs them.
     dice: Optional[Annotated[list[Annotated[int, Meta(ge=1, le=6)]], Meta(max_length=2)]] = None
     #: When present, exactly the 136 tiles of the set.
     wall: Optional[Wall] = None
@@ -228,6 +238,7 @@ class PigBetPlaced(Event):
 class TilesDealt(Event):
     """The deal: each seat's tiles (the dealer 14, the others 13)."""
 
+    #: Each seat's dealt tiles, by seat.
     hands: Annotated[list[Tiles], Meta(min_length=3, max_length=4)]
 
 
@@ -246,6 +257,8 @@ class TileDrawn(Event):
 
 
 class TileDiscarded(Event):
+    """A seat discards a tile from its hand."""
+
     seat: Seat
     tile: Tile
 
@@ -261,6 +274,7 @@ class ClaimPassed(Event):
     """A seat passed on the claims it was offered on the last discard."""
 
     seat: Seat
+    #: The claims the seat let go.
     claims: Annotated[list[Claim], Meta(max_length=8)]
 
 
@@ -321,7 +335,9 @@ class TilesExchanged(Event):
     """换三张: each seat gave three tiles of one suit to the seat ``direction`` names
     (``next`` 下家, ``prev`` 上家, ``across`` seat + 2); ``given[s]`` are seat s's tiles."""
 
+    #: To whom each seat gave: its next seat (下家), its previous one (上家) or the seat across.
     direction: Literal["next", "prev", "across"]
+    #: The three tiles each seat gave, by seat.
     given: Annotated[list[Annotated[list[Tile], Meta(max_length=4)]], Meta(min_length=3, max_length=4)]
 
 
@@ -361,6 +377,7 @@ class HandWon(Event):
     """和 / 胡: one or several winners on one tile.  Several HandWon may follow one another
     in one moment (wins on tiles revealed after a kong)."""
 
+    #: Each winner as the server scored it (several on 一炮多响).
     winners: Annotated[list[Winner], Meta(min_length=1, max_length=3)]
     how: WinKind
     tile: Tile
@@ -371,12 +388,18 @@ class HandWon(Event):
 class HandDrawn(Event):
     """黄庄: the hand ends with no winner, ``remaining`` tiles left undrawn."""
 
+    #: The tiles left undrawn when the hand ended.
     remaining: Annotated[int, Meta(ge=0, le=144)]
 
 
 class Transfer(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+    """One payment of a settlement: ``payer`` pays ``payee`` ``amount`` points for ``reason``."""
+
+    #: The paying seat.
     payer: Seat
+    #: The seat paid.
     payee: Seat
+    #: The points paid.
     amount: Int32
     reason: TransferReason
 
@@ -384,6 +407,7 @@ class Transfer(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unkno
 class HandSettled(Event):
     """Every point transfer of the hand, in the order paid, and each score after."""
 
+    #: Every transfer of the hand, in the order paid.
     transfers: Annotated[list[Transfer], Meta(max_length=256)]
     scores: PerSeat
     #: The reveal of the hand's wall commitment: the salt, and the wall when HandStarted did not
@@ -440,6 +464,7 @@ class LastTileOffered(Event):
 class BirdsDrawn(Event):
     """抓鸟: birds turned after a moment's last HandWon, counted from seat ``origin``."""
 
+    #: The bird tiles turned, in order.
     tiles: Annotated[list[Tile], Meta(min_length=1, max_length=16)]
     origin: Seat
     source: BirdSource = "wall"

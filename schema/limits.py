@@ -163,7 +163,7 @@ def describe(r: Rejected) -> str:
     """The one-sentence problem for a rejected line."""
     if r.paipu_rejected == "too_long":
         return (f"line too long: {r.size:,} bytes, over the limit of {r.limit:,} "
-                f"(raise it with {ENV_MAX_LINE_BYTES} or --max-line-bytes); the line was skipped")
+                f"(raise it with {ENV_MAX_LINE_BYTES}, or --max-line-bytes of paipu ingest); the line was skipped")
     return f"JSON nested deeper than {r.limit} levels (a log event is at most 4); the line was skipped"
 
 

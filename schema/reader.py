@@ -283,9 +283,11 @@ def open_source(path: str) -> IO[bytes]:
 
 
 CHUNK_BYTES = 1 << 22
+#: The UTF-8 byte-order mark some editors put at the start of a file.
+UTF8_BOM = b"\xef\xbb\xbf"
 
 
-def line_blocks(src: IO[bytes], limits: Optional[_limits.Limits] = None) -> Iterator[bytes]:
+def line_blocks(src: IO[bytes], limits: Optional[_limits.Limits] = None, at_start: bool = True) -> Iterator[bytes]:
     """Whole lines in blocks of about :data:`CHUNK_BYTES`, screened by :func:`schema.limits.screen`.
 
     A line longer than the limit is never held whole: its bytes are skipped as
@@ -298,6 +300,9 @@ def line_blocks(src: IO[bytes], limits: Optional[_limits.Limits] = None) -> Iter
     max_line = lim.max_line_bytes
     rest = b""
     skip: Optional[list] = None  # [bytes skipped so far, head of the line] of an overlong line
+    # a UTF-8 byte-order mark at the very start of a file (``at_start``: ``src`` reads from its
+    # first byte) is the file's encoding mark, not a line's bytes: it is skipped
+    start = at_start
 
     def skipped(size: int) -> bytes:
         assert skip is not None
@@ -312,6 +317,15 @@ def line_blocks(src: IO[bytes], limits: Optional[_limits.Limits] = None) -> Iter
             elif rest:
                 yield _limits.screen(rest, lim)
             raise
+        if start:
+            start = False
+            while len(block) < len(UTF8_BOM) and block == UTF8_BOM[:len(block)]:
+                more = src.read(CHUNK_BYTES)  # a mark split across reads (a short read)
+                if not more:
+                    break
+                block += more
+            if block.startswith(UTF8_BOM):
+                block = block[len(UTF8_BOM):]
         if not block:
             if skip is not None:
                 yield skipped(skip[0])
@@ -360,7 +374,7 @@ def _blocks(path: str, span: Optional[FileSpan] = None
     src = None
     try:
         src = open_source(path) if span is None or (span.start == 0 and span.end is None) else _Window(span)
-        for block in line_blocks(src):
+        for block in line_blocks(src, at_start=span is None or span.start == 0):
             lines = block.splitlines()
             try:
                 events = _decoder.decode_lines(block)

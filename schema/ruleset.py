@@ -11,7 +11,7 @@ from typing import Any, Literal, Optional, Union
 
 import msgspec
 
-from .tiles import Tile
+from .tiles import NUM_KINDS, TILE_NAMES, Tile
 
 #: The rule family a ruleset belongs to (``audits.rules`` holds one per name).
 Family = str
@@ -215,6 +215,12 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         """Tiles a hand holds between turns (sets as 3): 13, or 16 in the 16-tile families.
         The dealer is dealt ``hand_size + 1``; a player about to discard holds as many."""
         return 16 if self.family in SIXTEEN_TILE_HANDS else 13
+
+    @property
+    def tile_kinds(self) -> tuple[str, ...]:
+        """The kinds the set holds four of each: the 27 suited kinds (1m..9s) of a 108-tile set,
+        else the 34 (flowers, one of each, are not among them)."""
+        return TILE_NAMES[:27] if self.tile_count == 108 else TILE_NAMES[:NUM_KINDS]
 
     @property
     def wins_to_end(self) -> int:

@@ -45,6 +45,17 @@ KINDS: dict[str, tuple[str, str]] = {
 }
 
 
+#: The problems only a check with the server's key finds (``paipu seal --check --key-file``):
+#: not audit findings (the audit holds no key), so they are not in :data:`KINDS`.
+SIGNED_KINDS: dict[str, tuple[str, str]] = {
+    "unsigned": ("SEAL_UNSIGNED", "Under a key, every game is sealed and its GameClosed carries sig."),
+    "signature_mismatch": ("SEAL_SIGNATURE_MISMATCH",
+                           "sig is the HMAC-SHA256, under the server's key, of the GameClosed line without sig "
+                           "and seal."),
+    "nothing_sealed": ("SEAL_NOTHING_SEALED", "A checked log holds at least one sealed game."),
+}
+
+
 class SealProblem(msgspec.Struct, frozen=True):
     """One broken promise of the scheme: where, which kind, in one sentence."""
 
@@ -56,8 +67,8 @@ class SealProblem(msgspec.Struct, frozen=True):
 
     @property
     def code(self) -> str:
-        """The finding code the audit reports this kind under."""
-        return KINDS[self.kind][0]
+        """The finding code the audit reports this kind under (or, for a check under a key, its code)."""
+        return (KINDS.get(self.kind) or SIGNED_KINDS[self.kind])[0]
 
 
 class _Peek(msgspec.Struct):
@@ -76,6 +87,62 @@ class _Peek(msgspec.Struct):
 
 _peek = msgspec.json.Decoder(_Peek)
 _SEAL_TAIL = re.compile(rb',"seal":"([0-9a-f]{64})"\}\s*$')
+_SIG_TAIL = re.compile(rb',"sig":"([0-9a-f]{64})"$')
+
+#: Where the server's key is read from when no file is named: a file named by the first,
+#: or the key itself in the second.
+ENV_KEY_FILE = "PAIPU_SEAL_KEY_FILE"
+ENV_KEY = "PAIPU_SEAL_KEY"
+#: The shortest key taken (bytes): a signature is only as strong as its key.
+MIN_KEY_BYTES = 16
+
+
+def load_key(path: Optional[str] = None) -> Optional[bytes]:
+    """The server's signing key: the file ``path``, else the file named by ``PAIPU_SEAL_KEY_FILE``,
+    else ``PAIPU_SEAL_KEY``; None when none is given.  One trailing newline of a file is not
+    part of the key.  Raises :class:`SealError` for an unreadable or short key."""
+    import os
+
+    path = path or os.environ.get(ENV_KEY_FILE) or None
+    if path is not None:
+        try:
+            with open(path, "rb") as f:
+                key = f.read()
+        except OSError as e:
+            raise SealError(f"cannot read the key file {path}: {e.strerror or e}") from None
+        key = key[:-2] if key.endswith(b"\r\n") else key[:-1] if key.endswith(b"\n") else key
+        where = f"the key file {path}"
+    else:
+        text = os.environ.get(ENV_KEY)
+        if not text:
+            return None
+        key, where = text.encode(), ENV_KEY
+    if len(key) < MIN_KEY_BYTES:
+        raise SealError(f"{where} holds {len(key)} bytes; a signing key has at least {MIN_KEY_BYTES}")
+    return key
+
+
+def sign(key: bytes, unsigned_line: bytes) -> str:
+    """The ``sig`` of a ``GameClosed`` line (without ``sig`` and ``seal``): HMAC-SHA256 in hex."""
+    import hmac
+
+    return hmac.new(key, unsigned_line, hashlib.sha256).hexdigest()
+
+
+def _check_sig(raw: bytes, p: "_Peek", key: bytes, n: int, out: list["SealProblem"]) -> None:
+    """The signature of a sealed ``GameClosed`` line under ``key``."""
+    import hmac
+
+    m = _SEAL_TAIL.search(raw)
+    body = raw[:m.start()] if m is not None else raw
+    s = _SIG_TAIL.search(body)
+    if s is None:
+        out.append(SealProblem("unsigned", p.game, p.seq, n, "the game is not signed (its GameClosed has no sig "
+                               "just before its seal): it was sealed without the server's key"))
+    elif not hmac.compare_digest(s.group(1).decode(), sign(key, body[:s.start()] + b"}")):
+        out.append(SealProblem("signature_mismatch", p.game, p.seq, n,
+                               "sig is not this line's signature under the key: the game was changed and "
+                               "sealed again without the server's key, or another key signed it"))
 
 
 def digest(raw: bytes) -> str:
@@ -114,7 +181,8 @@ class _Game:
         self.closed = False
 
 
-def verify_chain(raw_lines: Iterable[Union[bytes, tuple[int, bytes]]]) -> list[SealProblem]:
+def verify_chain(raw_lines: Iterable[Union[bytes, tuple[int, bytes]]],
+                 key: Optional[bytes] = None, summary: Optional[dict] = None) -> list[SealProblem]:
     """Check the chain, seals and wall commitments of every game in ``raw_lines``.
 
     ``raw_lines`` are the log's lines as written (bytes, with or without line
@@ -122,6 +190,12 @@ def verify_chain(raw_lines: Iterable[Union[bytes, tuple[int, bytes]]]) -> list[S
     A game with no ``prev`` or ``seal`` anywhere is unsealed and not checked.  A
     line that cannot be read is skipped (the reader reports it); the chain then
     breaks at its game's next line.  Never raises.
+
+    With the server's ``key``, the check is strict (:data:`SIGNED_KINDS`): every game
+    must be sealed and signed, and the log must hold a game.  Without it, the chain
+    shows accidental damage and edits by anyone who did not seal the game again; a
+    forger who rewrites a game and reseals it passes (only a signature stops that).
+    ``summary`` (a dict) is given ``games`` and ``sealed``: the games seen and those sealed.
     """
     games: dict[str, _Game] = {}
     out: list[SealProblem] = []
@@ -183,11 +257,23 @@ def verify_chain(raw_lines: Iterable[Union[bytes, tuple[int, bytes]]]) -> list[S
                                            "changed (or seal is not its last member)"))
             elif g.chained:
                 out.append(SealProblem("seal_missing", p.game, p.seq, n, "the sealed game's GameClosed has no seal"))
+            if key is not None:
+                if p.seal is not None:
+                    _check_sig(raw, p, key, n, out)
+                elif not g.chained:
+                    out.append(SealProblem("unsigned", p.game, p.seq, n, "the game is not sealed, so not signed"))
             g.closed = True
         g.last = raw
         g.last_line = n
+    if key is not None and not games:
+        out.append(SealProblem("nothing_sealed", None, None, 0, "the log holds no game to check"))
+    if summary is not None:
+        summary["games"] = summary.get("games", 0) + len(games)
+        summary["sealed"] = summary.get("sealed", 0) + sum(1 for g in games.values() if g.chained)
     for gid, g in games.items():
         _close_commit(g, gid, out)
+        if key is not None and not g.chained and not g.closed:
+            out.append(SealProblem("unsigned", gid, None, g.last_line, "the game is not sealed, so not signed"))
         if g.chained and not g.closed:
             # the seal is the only check on a game's last line: a sealed game must reach it
             out.append(SealProblem("seal_missing", gid, None, g.last_line,
@@ -203,7 +289,7 @@ def _close_commit(g: _Game, gid: str, out: list[SealProblem]) -> None:
         g.commit = None
 
 
-def verify_file(path: str) -> list[SealProblem]:
+def verify_file(path: str, key: Optional[bytes] = None, summary: Optional[dict] = None) -> list[SealProblem]:
     """:func:`verify_chain` over one log file (``.jsonl``, ``.jsonl.gz`` or ``-``), read as the reader reads it.
 
     Damage that stops the reading is the reader's to report; the lines before it are checked.
@@ -224,7 +310,7 @@ def verify_file(path: str) -> list[SealProblem]:
             if path != "-":
                 src.close()
 
-    return verify_chain(lines())
+    return verify_chain(lines(), key, summary)
 
 
 def looks_sealed(path: str, probe_bytes: int = 1 << 20) -> bool:
@@ -273,12 +359,13 @@ def _append(raw: bytes, members: list[tuple[str, str]]) -> bytes:
 
 
 def seal_lines(raw_lines: Iterable[bytes], salt: Optional[Callable[[], str]] = None,
-               name: str = "<input>") -> Iterator[bytes]:
+               name: str = "<input>", key: Optional[bytes] = None) -> Iterator[bytes]:
     """Seal a log: the same lines, byte for byte, with ``prev``, ``seal``, ``wall_commit`` and
     ``reveal_salt`` added as :mod:`docs/seal.md <schema.seal>` specifies (yields lines without newlines).
 
     Raises :class:`SealError` for a line that is not a readable event or is already sealed.
-    ``salt`` makes each hand's salt (default: 16 random bytes, hex).
+    ``salt`` makes each hand's salt (default: 16 random bytes, hex).  With the server's
+    ``key`` each ``GameClosed`` is also signed (``sig``, before ``seal``).
     """
     from .reader import LogProblem, decode_line
 
@@ -293,7 +380,8 @@ def seal_lines(raw_lines: Iterable[bytes], salt: Optional[Callable[[], str]] = N
         e = decode_line(raw, name, n)
         if isinstance(e, LogProblem):
             raise SealError(f"{e}; seal only a log whose every line reads")
-        if e.prev is not msgspec.UNSET or getattr(e, "seal", msgspec.UNSET) is not msgspec.UNSET:
+        if e.prev is not msgspec.UNSET or getattr(e, "seal", msgspec.UNSET) is not msgspec.UNSET or \
+                getattr(e, "sig", msgspec.UNSET) is not msgspec.UNSET:
             raise SealError(f"{name}:{n}: the line is already sealed")
         kind = type(e).__name__
         members: list[tuple[str, str]] = []
@@ -310,10 +398,12 @@ def seal_lines(raw_lines: Iterable[bytes], salt: Optional[Callable[[], str]] = N
             members.append(("prev", digest(prior)))
         out = _append(raw, members) if members else raw
         if kind == "GameClosed":
+            if key is not None:
+                out = _append(out, [("sig", sign(key, out))])
             out = _append(out, [("seal", digest(out))])
         last[e.game] = out
         yield out
 
 
-__all__ = ["KINDS", "SealError", "SealProblem", "digest", "looks_sealed", "problems_by_game", "seal_lines",
+__all__ = ["ENV_KEY", "ENV_KEY_FILE", "KINDS", "SIGNED_KINDS", "SealError", "load_key", "sign", "SealProblem", "digest", "looks_sealed", "problems_by_game", "seal_lines",
            "verify_chain", "verify_file", "wall_commitment"]

@@ -8,7 +8,7 @@ memories (the open discard, the declared claims, the pass book) and reports.
 
 from __future__ import annotations
 
-from typing import Collection
+from typing import Collection, Optional
 
 from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES
@@ -76,11 +76,13 @@ def discard_settled(ctx: AuditContext, takers: Collection[int] = ()) -> None:
         passes.let_go(s, "kong", d.tile)
 
 
-def rob_chance_passed(ctx: AuditContext) -> None:
-    """Nobody robbed the added kong: every seat that could have has let a win go."""
+def rob_chance_passed(ctx: AuditContext, robbers: Collection[int] = ()) -> None:
+    """The added kong's rob chance is over (nobody robbed it, or ``robbers`` did): every
+    other seat that could have robbed it has let a win go."""
     if ctx.rob_chance is not None:
         for s in ctx.rob_chance[2]:
-            ctx.passes.let_rob_go(s, ctx.rob_chance[1])
+            if s not in robbers:
+                ctx.passes.let_rob_go(s, ctx.rob_chance[1])
         ctx.rob_chance = None
 
 
@@ -96,7 +98,7 @@ def _legal_declared(ctx: AuditContext, d: OpenDiscard, seat: int, claim: str) ->
 
 def missed_wins(ctx: AuditContext, e: ev.Event, winners: list[int]) -> None:
     """一炮多响: every seat that declared a legal win on the discard is a winner (a room
-    with ``multi_win`` off lets one seat win a discard: its family judges which, 截和)."""
+    with ``multi_win`` off lets one seat win a discard: :func:`single_winner`, 截和)."""
     d = ctx.open_discard
     if d is None or not d.declared or not ctx.rules.multi_win:
         return
@@ -107,10 +109,69 @@ def missed_wins(ctx: AuditContext, e: ev.Event, winners: list[int]) -> None:
                              "but is not a winner")
 
 
+def missed_robs(ctx: AuditContext, e: ev.Event, winners: list[int]) -> None:
+    """一炮多响 on an added kong: every seat that declared a legal rob of it robs it (a
+    declared legal robber left out is WIN_MISSED_MULTI; ``multi_win`` off: :func:`single_winner`)."""
+    declared = ctx.rob_declared
+    if not declared or ctx.rob_chance is None or not ctx.rules.multi_win:
+        return
+    adder, tile = ctx.rob_chance[0], ctx.rob_chance[1]
+    for s in sorted(declared):
+        if s not in winners and s != adder and 0 <= s < ctx.n and ctx.legal_rob(s, tile):
+            ctx.find("WIN_MISSED_MULTI", e, seat=s, expected=sorted(winners + [s]), actual=winners,
+                     message=f"seat {s} declared a legal rob of seat {adder}'s added kong of {TILE_NAMES[tile]} "
+                             "but is not a winner")
+
+
+def first_legal_declarer(ctx: AuditContext, e: ev.HandWon) -> Optional[int]:
+    """The first seat in turn order from the discarder's (the kong adder's) 下家 that declared
+    a legal win on the tile (a logged winner counts as declared), or None."""
+    n = ctx.n
+    tile = TILE_INDEX[e.tile]
+    winners = {x.seat for x in e.winners}
+    if e.how == "discard":
+        d = ctx.open_discard
+        if d is None:
+            return None
+        declared = winners | {s for s, claims in d.declared.items() if "win" in claims}
+
+        def legal(s: int) -> bool:
+            return s in d.open_to_win and ctx.legal_win_on(s, d.tile, d.kong_discard) \
+                and ctx.barred(s, "win", d.tile) is None
+    else:
+        declared = winners | ctx.rob_declared
+
+        def legal(s: int) -> bool:
+            return s != e.from_seat and ctx.legal_rob(s, tile)
+    order = [(e.from_seat + k) % n for k in range(1, n)]
+    return next((s for s in order if s in declared and legal(s)), None)
+
+
+def single_winner(ctx: AuditContext, e: ev.HandWon) -> Optional[int]:
+    """A single-winner rule (``multi_win`` off, 截和): only the first legal declarer in turn
+    order from the discarder's (the kong adder's) 下家 wins a discard or a robbed kong.  A
+    winner after it (a second winner paid, or the wrong one winning alone) took the tile
+    over a higher claim: CLAIM_PRIORITY on that winner.  Returns the seat the corrected
+    ledger pays (the first legal declarer, whichever declarer the log paid), or None
+    where the rule does not apply (``multi_win`` on, a self-draw) or nobody could win."""
+    if ctx.rules.multi_win or e.how == "self_draw" or e.from_seat is None or not 0 <= e.from_seat < ctx.n:
+        return None
+    first = first_legal_declarer(ctx, e)
+    if first is not None:
+        for x in e.winners:
+            if x.seat != first:
+                ctx.find("CLAIM_PRIORITY", e, seat=x.seat, expected=f"seat {first} win", actual=f"seat {x.seat} win",
+                         message=f"single winner (multi_win off, 截和): seat {x.seat} won seat {e.from_seat}'s "
+                                 f"{e.tile} over seat {first}'s win, first in turn order")
+    return first
+
+
 def claim_declared(ctx: AuditContext, e: ev.ClaimDeclared) -> None:
     d = ctx.open_discard
     if d is not None and 0 <= e.seat < ctx.n:
         d.declared.setdefault(e.seat, set()).add(e.claim)
+    elif ctx.robbable and e.claim == "win":  # a declaration on the added kong's tile (抢杠)
+        ctx.rob_declared.add(e.seat)
     ctx.apply(e)
 
 
@@ -226,6 +287,8 @@ def kong_added(ctx: AuditContext, e: ev.KongAdded) -> None:
     _after_meld(ctx, seat)
     ctx.last_kong = e
     ctx.robbable = ctx.family.claims.can_rob("kong_added")
+    if ctx.rob_declared:
+        ctx.rob_declared = set()
     # 抢杠: the seats whose hand is complete with the added tile may rob it
     robbers = [s for s in range(ctx.n) if s != seat and ctx.completes(s, tile)] if ctx.robbable else []
     ctx.rob_chance = (seat, tile, robbers) if robbers else None

@@ -61,11 +61,7 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     if list(e.scores) != want_scores:
         ctx.find("SCORE_CONTINUITY", e, expected=want_scores, actual=list(e.scores))
     # the corrected ledger: the family's fans for every legal win, corrections carried forward
-    true_winners = []
-    if won:
-        for x, sc in zip(won.winners, ctx.won_scores):
-            if sc is not None and sc.complete and fam.wins.fan_enough(rules, how, sc.capped) and x.seat not in ctx.won_guohu:
-                true_winners.append((x.seat, sc.points))
+    true_winners = list(ctx.true_winners) if won else []
     if book is not None:
         facts = facts._replace(extra=(book, True))
     corrected = expected_transfers(rules, n, how, true_winners, frm, facts, ctx.ledger)
@@ -93,6 +89,10 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
         ctx.next_dealer = fam.table.next_dealer(t.dealer, [x.seat for x in won.winners], won.how, won.from_seat)
     else:
         ctx.next_dealer = fam.table.next_dealer(t.dealer, [], None, None)
+
+
+#: The payments compared as per-player nets, in words (点鸡 is the only such group today).
+_NET_WORDS = {"dianji": "点鸡 chicken"}
 
 
 def _nets(transfers, reasons: tuple[str, ...], n: int) -> list[int]:
@@ -130,7 +130,8 @@ def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
                  actual=show_pairs(sums_by_pair(got, reasons)))
     if nets_bad:
         ctx.find(net_code, e, expected=_nets(paid, net_reasons, n), actual=_nets(got, net_reasons, n),
-                 message=f"{'/'.join(net_reasons)} nets per seat differ")
+                 message=f"what each player nets from the {' and '.join(_NET_WORDS.get(r, r) for r in net_reasons)} "
+                         "payments differs from what the rules give")
 
 
 def _paid_out_of_order(ctx: AuditContext, e: ev.HandSettled, win_reasons: tuple[str, ...],

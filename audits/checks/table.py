@@ -141,6 +141,8 @@ def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
 
 def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     if ctx.rob_chance is not None:
+        if ctx.rob_declared:
+            claims.missed_robs(ctx, e, [])
         claims.rob_chance_passed(ctx)
     d = ctx.open_discard
     if d is not None:

@@ -32,12 +32,14 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
         ctx.violated(ctx.family.own.event_checks(ctx.rules, t, e), e, None)
     seats = [x.seat for x in e.winners]
     tile = TILE_INDEX[e.tile]
+    # a single-winner rule (截和): the first legal declarer from the discarder's (adder's) 下家
+    first = claims.single_winner(ctx, e)
     if ctx.indicator_due:
         wild.indicator_missed(ctx, e, seats[0] if seats else None)
+    dead: list[int] = []
     if e.how == "discard":
-        for s in seats:  # a win on a dead discard is no win: the corrected ledger pays it nothing
-            if wild.dead_claim(ctx, e, s, "win"):
-                ctx.won_guohu.add(s)
+        # a win on a dead discard is no win: the corrected ledger pays it nothing
+        dead = [s for s in seats if wild.dead_claim(ctx, e, s, "win")]
         claims.missed_wins(ctx, e, seats)
     elif e.how == "self_draw":
         # 自摸: the winner holds the turn with a fresh draw (or the dealer's first 14 tiles).
@@ -58,31 +60,32 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
             ctx.find("ROB_LATE", e, seat=seats[0] if seats else None, expected="right after KongAdded",
                      actual="after play moved on",
                      message="抢杠 logged after the adder took the replacement (play had moved on)")
+        claims.missed_robs(ctx, e, seats)
     late_rob = e.how == "robbed_kong" and not ctx.robbable
-    ctx.rob_chance = None
-    scores: list[Optional[Score]] = []
-    for x in e.winners:
-        s = x.seat
-        if not 0 <= s < ctx.n:
-            scores.append(None)
-            continue
-        sc = ctx.score(s, tile, e.how, winners=len(e.winners))
-        scores.append(sc)
-        _judge_winner(ctx, e, x, sc, tile, late_rob)
-    for x, sc in zip(e.winners, scores):
+    scores, count = _scored(ctx, e, tile, late_rob, first)
+    for x, (sc, barred, _legal) in zip(e.winners, scores):
+        if sc is not None:
+            _judge_winner(ctx, e, x, sc, tile, barred, count)
+    for x, (sc, _b, _l) in zip(e.winners, scores):
         logged = ctx.family.scoring.winner_points
         want = logged(ctx.rules, x, sc) if logged is not None else ctx.family.scoring.points(x.fan, ctx.rules)
         if x.points != want:
             ctx.find("POINTS_MISMATCH", e, seat=x.seat, expected=want, actual=x.points,
                      message=f"{x.fan} fan pays {want} per payer, not {x.points}")
     if ctx.family.scoring.payer_points is not None:
-        _payer_points(ctx, e, scores)
+        _payer_points(ctx, e, [sc for sc, _b, _l in scores])
+    ctx.true_winners = _paid(ctx, e, tile, scores, first)
+    if dead:
+        ctx.true_winners = [w for w in ctx.true_winners if w[0] not in dead]
+    if e.how == "robbed_kong":
+        claims.rob_chance_passed(ctx, seats)  # a seat that could rob and did not has let a win go
+    ctx.rob_chance = None
     ctx.open_discard = None
     if ctx.explained is not None:
         ctx.won_pictures = [ctx.picture(x.seat, tile, e.how) if 0 <= x.seat < ctx.n else "?" for x in e.winners]
     ctx.apply(e)
     ctx.won = e
-    ctx.won_scores = scores
+    ctx.won_scores = [sc for sc, _b, _l in scores]
     if ctx.first_won is None:
         ctx.first_won = e
     ctx.last_draw = None
@@ -107,9 +110,50 @@ def _payer_points(ctx: AuditContext, e: ev.HandWon, scores: list[Optional[Score]
                          message=f"seat {share.seat} owes seat {x.seat} {due}, not {share.amount}")
 
 
-def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, tile: int, late_rob: bool) -> None:
-    """One winner: complete, enough fan, not barred by 过胡 (a late rob is reported as late
-    alone: the chance it let go is the same one), and the fans logged."""
+def _scored(ctx: AuditContext, e: ev.HandWon, tile: int, late_rob: bool,
+            first: Optional[int]) -> tuple[list[tuple[Optional[Score], Optional[str], bool]], int]:
+    """Each logged winner's (score, the pass rule barring it or None, legal) and the number of
+    legal winners on the tile.  Every count of winners (一炮三响's floor) counts legal winners
+    only: under a single-winner rule that is the first legal declarer alone (a late rob is
+    judged as late alone: the chance it let go is the same one)."""
+    how = e.how
+    out: list[tuple[Optional[Score], Optional[str], bool]] = []
+    for x in e.winners:
+        s = x.seat
+        if not 0 <= s < ctx.n:
+            out.append((None, None, False))
+            continue
+        sc = ctx.score(s, tile, how, winners=len(e.winners))
+        barred = ctx.barred(s, "win", tile, how) if how != "self_draw" and not late_rob else None
+        out.append((sc, barred, _wins(ctx, how, sc) and barred is None))
+    count = 1 if first is not None else sum(1 for _, _, ok in out if ok)
+    if how == "discard" and max(count, 1) != len(e.winners) and ctx.family.wins.win_context is not None:
+        # the family scores a winner by how many win the discard (一炮三响): rescore by the legal ones
+        out = [(ctx.score(x.seat, tile, how, winners=max(count, 1)), barred, ok) if sc is not None else (sc, barred, ok)
+               for x, (sc, barred, ok) in zip(e.winners, out)]
+    return out, max(count, 1)
+
+
+def _wins(ctx: AuditContext, how: str, sc: Score) -> bool:
+    """A complete hand that wins as scored: no family reason against it (缺门), enough fan."""
+    return sc.complete and not sc.code and ctx.family.wins.fan_enough(ctx.rules, how, sc.capped)
+
+
+def _paid(ctx: AuditContext, e: ev.HandWon, tile: int, scores, first: Optional[int]) -> list[tuple[int, int]]:
+    """The winners the corrected ledger pays, as (seat, P): every legal winner, or under a
+    single-winner rule the first legal declarer, whichever declarer the log paid."""
+    if first is not None:
+        for x, (sc, _b, _l) in zip(e.winners, scores):
+            if x.seat == first and sc is not None:
+                return [(first, sc.points)]
+        return [(first, ctx.score(first, tile, e.how).points)]
+    return [(x.seat, sc.points) for x, (sc, _b, ok) in zip(e.winners, scores) if ok]
+
+
+def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, tile: int, barred: Optional[str],
+                  winners: int) -> None:
+    """One winner: complete, enough fan, not barred by a pass rule (``barred``: its code), and
+    the fans logged (``winners``: the legal winners on the tile)."""
     s = x.seat
     if sc.complete and sc.code:  # the family names why a complete hand does not win (缺门)
         ctx.find(sc.code, e, seat=s, actual=format_hand(ctx.hand_tiles(s, tile, e.how)),
@@ -119,7 +163,6 @@ def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, til
         ctx.find("WIN_INCOMPLETE", e, seat=s, actual=format_hand(ctx.hand_tiles(s, tile, e.how)),
                  message=f"seat {s}'s hand is not complete with {e.tile}")
         return
-    barred = ctx.barred(s, "win", tile) if e.how != "self_draw" and not late_rob else None
     if not ctx.family.wins.fan_enough(ctx.rules, e.how, sc.capped):
         t = ctx.table
         code = ctx.family.codes.get("below_min_fan", "WIN_ZERO_FAN_DISCARD")
@@ -132,11 +175,10 @@ def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, til
             ctx.find(code, e, seat=s, expected=f">= {ctx.rules.min_fan} fan", actual=sc.capped,
                      message=f"seat {s} won with {sc.capped} fan, below the room's minimum")
     elif barred is not None:
-        ctx.won_guohu.add(s)
         rule = {"WIN_DURING_GUOHU": "过胡", "WIN_DURING_GUOSHUI": "过水"}.get(barred, "漏和")
         ctx.find(barred, e, seat=s, message=f"seat {s} let a win go ({rule}) and has not drawn or claimed since")
     if (sorted(x.fans) != sorted(sc.fans) or x.fan != sc.fan) \
-            and not _equal_reading(ctx, s, tile, e.how, x, sc, len(e.winners)):
+            and not _equal_reading(ctx, s, tile, e.how, x, sc, winners):
         finding = ctx.family.scoring.fan_finding
         code = finding(ctx.rules, x, sc) if finding is not None else "FAN_MISMATCH"
         if code:

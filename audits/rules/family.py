@@ -75,6 +75,9 @@ class WinContext:
     tiandi: str = ""
     #: the winner's declared void suit (0 m, 1 p, 2 s; -1: none declared)
     void: int = -1
+    #: 点杠花: a self-draw on the replacement of an exposed kong made on another seat's discard
+    #: (the kong just before the winning draw)
+    dianganghua: bool = False
     #: a self-draw of the replacement for a flower set aside (花上开花; new-families.md §1);
     #: a single-tile kong's replacement sets ``after_kong`` instead
     after_flower: bool = False
@@ -312,11 +315,13 @@ class ClaimRules:
     can_rob: Callable[[str], bool]
     #: the claims whose pass bars that tile until the seat's own next draw or claim.
     tile_passes: tuple[str, ...]
-    #: (book, seat, claim, tile, judge) -> the catalogue code of the pass rule a claim
-    #: breaks, or None.  ``judge`` decides whether a win chance let go was legal.
+    #: (book, seat, claim, tile, judge, rules=, how=) -> the catalogue code of the pass rule a
+    #: claim breaks, or None.  ``judge`` decides whether a win chance let go was legal; ``how``:
+    #: a win on a ``discard`` or by robbing an added kong (``robbed_kong``).
     pass_violation: Callable[..., Optional[str]]
-    #: the pass rule needs the value of wins (``pass_violation`` gets ``value=``: (seat,
-    #: tile, kong_discard or None for the current discard) -> the capped fan of a legal win).  (Sichuan)
+    #: the pass rule needs the value of wins (``pass_violation`` gets ``value=``: (seat, tile,
+    #: kong_discard or None for the current discard, how="discard") -> the capped fan of a legal
+    #: win, a rob's with its 抢杠 fan).  (Sichuan)
     pass_values: bool = False
 
 

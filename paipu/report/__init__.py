@@ -5,11 +5,14 @@ model comes from :func:`paipu.report.model.build_model` (the audit, its
 derivation records and the replay), and Jinja2 templates under
 ``paipu/report/templates/`` render it with inline CSS, JavaScript and SVG tile
 pictures, so the file loads nothing from anywhere and can be mailed or attached
-to a ticket.
+to a ticket.  Its Chinese renders on any machine: the page embeds the glyphs it
+shows (a WOFF2 subset of Noto Sans CJK SC, :mod:`paipu.report.fonts`), and every
+Chinese run is marked ``lang="zh-Hans"`` in a page that is ``lang="en"``.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from typing import Any
@@ -18,6 +21,7 @@ from markupsafe import Markup, escape
 
 from schema.reader import GameLog
 
+from .fonts import page_font
 from .model import build_model
 from .tiles import symbols
 
@@ -97,8 +101,32 @@ def render_html(model: dict) -> str:
 
     template = _environment().get_template("report.html.j2")
     settled = {h["hand"] for h in model["hands"] if h["settlement"] is not None}
-    return template.render(**model, data=page_data(model), settled=settled, symbols=Markup(symbols()), version=_version(), name=name,
-                           css=_asset("report.css"), js=_asset("report.js"))
+    data = page_data(model)
+    page = template.render(**model, data=data, settled=settled, symbols=Markup(symbols()), version=_version(),
+                           name=name, css=_asset("report.css"), js=_asset("report.js"))
+    page = mark_chinese(page)
+    # the glyphs of every Chinese character the page shows, its script's data included
+    shown = page + json.dumps(data, ensure_ascii=False)
+    return page.replace(FONT_MARK, page_font(shown), 1)
+
+
+#: Where the page's ``@font-face`` goes (in its stylesheet).
+FONT_MARK = "/* paipu: the embedded CJK font */"
+
+_SKIP = re.compile(r"(<script\b.*?</script>|<style\b.*?</style>|<title>.*?</title>|<svg\b.*?</svg>|<[^>]*>)",
+                   re.S | re.I)
+_HAN = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+#: a Chinese run: Chinese characters, and the spaces, dots and slashes between two of them
+_HAN_RUN = re.compile(f"[{_HAN}]+(?:[ ·/]+[{_HAN}]+)*")
+
+
+def mark_chinese(page: str) -> str:
+    """``page`` with each run of Chinese in its text marked ``<span lang="zh-Hans">`` (the page
+    itself is ``lang="en"``), outside scripts, styles, the title, pictures and tags."""
+    parts = _SKIP.split(page)
+    for i in range(0, len(parts), 2):  # the text between tags
+        parts[i] = _HAN_RUN.sub(lambda m: f'<span lang="zh-Hans">{m.group(0)}</span>', parts[i])
+    return "".join(parts)
 
 
 def render_report(log: GameLog) -> tuple[str, dict]:
@@ -107,4 +135,5 @@ def render_report(log: GameLog) -> tuple[str, dict]:
     return render_html(model), model
 
 
-__all__ = ["build_model", "hand_filter", "page_data", "render_html", "render_report", "tiles_filter"]
+__all__ = ["FONT_MARK", "build_model", "hand_filter", "mark_chinese", "page_data", "render_html", "render_report",
+           "tiles_filter"]

@@ -320,10 +320,13 @@ def build_model(log: GameLog) -> dict:
         event_text = frames[idx]["text"] if exact and idx is not None else \
             "an event that could not be applied to the table (the table shown is the one before it)."
         findings.append({
-            "n": n, "code": f.code, "severity": f.severity, "zh": zh, "en": en, "rule": f.rule,
+            "n": n, "code": f.code, "severity": f.severity, "zh": zh, "en": en,
+            "rule": room_rule(f.rule, audit.ruleset.family if audit.ruleset else None),
             "hand": f.hand, "seq": f.seq, "line": f.line, "seat": f.seat,
-            "player": who(f.seat) if f.seat is not None else None, "message": f.message,
-            "expected": _show(f.expected), "actual": _show(f.actual), "frame": idx, "exact": exact,
+            "player": who(f.seat) if f.seat is not None else None,
+            # a message that only repeats the rule is left out (the rule is shown, in the room's words)
+            "message": player_words(f.message, who) if f.message and f.message != f.rule else None,
+            "expected": _show(f.expected, who), "actual": _show(f.actual, who), "frame": idx, "exact": exact,
             "event": event_text, "money": _money_text(f, hands, deltas, who),
         })
 
@@ -390,12 +393,62 @@ def build_model(log: GameLog) -> dict:
     }
 
 
-def _show(value: Any) -> Optional[str]:
+_PAIR = re.compile(r"^(\d+)->(\d+) (-?\d+) (\w+)$")
+_SEAT = re.compile(r"\bseat (\d+)\b")
+_PAREN = re.compile(r"\s*\(([^()]*)\)")
+
+
+def _show(value: Any, who: "_Names") -> Optional[str]:
+    """A finding's expected or actual value in a player's words: per-seat lists by player name,
+    ``payer->payee amount reason`` lines as payments, (seat, amount) pairs by name."""
     if value is None:
         return None
     if isinstance(value, str):
-        return value
+        return player_words(value, who)
+    n = len(who.players)
+    if isinstance(value, list) and n and len(value) == n and all(isinstance(v, int) for v in value):
+        return ", ".join(f"{who(s)} {v}" for s, v in enumerate(value))
+    if isinstance(value, list) and value and all(isinstance(v, str) and _PAIR.match(v) for v in value):
+        out = []
+        for v in value:
+            p, q, amount, reason = _PAIR.match(v).groups()
+            out.append(f"{who(int(p))} pays {who(int(q))} {amount} ({REASONS.get(reason, reason.replace('_', ' '))})")
+        return "; ".join(out)
+    if isinstance(value, list) and value and all(isinstance(v, list) and len(v) == 2 and
+                                                 all(isinstance(x, int) for x in v) for v in value):
+        return ", ".join(f"{who(s)} {a}" for s, a in value)
+    if isinstance(value, list) and not value:
+        return "none"
     return msgspec.json.encode(value).decode()
 
 
-__all__ = ["build_model", "describe", "frame_of", "marks_of", "tile_token"]
+def player_words(text: str, who: "_Names") -> str:
+    """``text`` with seat numbers as the players' names (``seat 2`` → ``P14``)."""
+    return _SEAT.sub(lambda m: who(int(m.group(1))), text)
+
+
+def room_rule(rule: str, family: Optional[str]) -> str:
+    """A catalogue rule as it applies to the room: in a parenthesis, the clauses that name
+    another family (``Guangdong kong_payments = on_win: …``) are left out, and a parenthesis
+    left empty goes."""
+    if not family:
+        return rule
+    from audits.rules import FAMILIES
+
+    families = {name.lower() for name in FAMILIES} | {"qujing", "guangdong", "sichuan"}
+
+    def named(clause: str) -> Optional[str]:
+        first = re.split(r"[\s:,]", clause.strip(), maxsplit=1)[0].lower()
+        return first if first in families else None
+
+    def keep(m: "re.Match[str]") -> str:
+        clauses = m.group(1).split("; ")
+        if not any(named(c) for c in clauses):
+            return m.group(0)
+        kept = [c for c in clauses if named(c) in (None, family)]
+        return f" ({'; '.join(kept)})" if kept else ""
+
+    return _PAREN.sub(keep, rule)
+
+
+__all__ = ["build_model", "describe", "frame_of", "marks_of", "player_words", "room_rule", "tile_token"]

@@ -12,7 +12,7 @@ from functools import lru_cache
 from schema.tiles import TILE_NAMES
 
 W, H = 30, 40
-_FONT = "font-family=\"'Noto Sans CJK SC','Source Han Sans SC','PingFang SC','Microsoft YaHei'," \
+_FONT = "font-family=\"'paipu CJK','Noto Sans CJK SC','Source Han Sans SC','PingFang SC','Microsoft YaHei'," \
         "'WenQuanYi Zen Hei',sans-serif\""
 _NUMERALS = "一二三四五六七八九"
 _HONOURS = "东南西北白发中"
@@ -109,7 +109,8 @@ def tile_body(name: str) -> str:
 @lru_cache(maxsize=1)
 def symbols() -> str:
     """One hidden ``<svg>`` holding a ``<symbol id="t-XX">`` for every tile kind and the back."""
-    parts = ['<svg width="0" height="0" style="position:absolute" aria-hidden="true"><defs>']
+    # the faces' characters are Chinese (the page embeds their glyphs as the font "paipu CJK")
+    parts = ['<svg width="0" height="0" style="position:absolute" aria-hidden="true" lang="zh-Hans"><defs>']
     for name in TILE_NAMES:
         parts.append(f'<symbol id="t-{name}" viewBox="0 0 {W} {H}">{tile_body(name)}</symbol>')
     parts.append(f'<symbol id="t-back" viewBox="0 0 {W} {H}"><rect x="0.75" y="0.75" width="28.5" height="38.5" '

@@ -105,8 +105,12 @@ class SimStats:
 
     games: int = 0
     hands: int = 0
+    #: hands with at least one winner
     wins: int = 0
+    #: hands nobody won (流局)
     draws: int = 0
+    #: winning seats over all hands (several in a hand under 一炮多响 and 血战到底)
+    winners: int = 0
     claims: dict[str, int] = field(default_factory=dict)
     fans: dict[str, int] = field(default_factory=dict)
 
@@ -119,6 +123,7 @@ class SimStats:
         self.hands += other.hands
         self.wins += other.wins
         self.draws += other.draws
+        self.winners += other.winners
         for k, v in other.claims.items():
             self.bump(self.claims, k, v)
         for k, v in other.fans.items():
@@ -140,6 +145,14 @@ def _ruleset(cfg: SimConfig) -> Ruleset:
         rules = resolve(cfg.preset, opts)
     except RulesetError as e:
         raise SimError(str(e)) from None
+    if rules.family == "sichuan":
+        # the Sichuan bots plant only the shuffle anomaly; a knob they would ignore is refused
+        ignored = [name for name, on in (("colluding_pair", cfg.colluding_pair is not None),
+                                         ("illegal_claimer", cfg.illegal_claimer is not None),
+                                         ("dianji_underpay_build", cfg.dianji_underpay_build is not None),
+                                         ("rare_hands", bool(cfg.rare_hands))) if on]
+        if ignored:
+            raise SimError(f"the Sichuan simulator does not plant {', '.join(ignored)} (it plants biased_shuffle)")
     return msgspec.structs.replace(rules, players=cfg.players)
 
 
@@ -199,15 +212,10 @@ def write_log(path: str, events_iter: Iterable[Iterable[ev.Event]] | Iterable[ev
     Returns the number of lines written.  ``path`` ending in ``.gz`` is compressed
     deterministically (no timestamp in the header).
     """
-    import gzip
+    from ..outfiles import open_output
 
     n = 0
-    if path.endswith(".gz"):
-        raw = open(path, "wb")
-        out = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0)
-    else:
-        raw = None
-        out = open(path, "wb")
+    out = open_output(path)
     try:
         for item in events_iter:
             if isinstance(item, (bytes, bytearray)):
@@ -219,8 +227,6 @@ def write_log(path: str, events_iter: Iterable[Iterable[ev.Event]] | Iterable[ev
             n += len(batch)
     finally:
         out.close()
-        if raw is not None:
-            raw.close()
     return n
 
 
@@ -246,15 +252,7 @@ class _Game:
         self.underpay = cfg.dianji_underpay_build is not None and self.build == cfg.dianji_underpay_build
         #: the last HandWon (the family's settlement facts read liabilities from it)
         self.last_won: Optional[ev.HandWon] = None
-        # Player ids: a pool of 24; the anomaly seats always carry the same players.
-        pool = [f"P{i:02d}" for i in range(4, 25)]
-        rng.shuffle(pool)
-        seats = pool[:4]
-        if cfg.colluding_pair is not None:
-            a, b = cfg.colluding_pair
-            seats[a], seats[b] = "P01", "P02"
-        if cfg.illegal_claimer is not None:
-            seats[cfg.illegal_claimer] = "P03"
+        seats = seat_players(cfg, rng)
         self.seats4 = seats
         opts = {k: v for k, v in cfg.options.items() if k != "players"}
         self.creator = rng.randrange(self.n)
@@ -388,9 +386,11 @@ class _Rulings:
             return replace(got, after_flower=True) if after_flower else got
         return WinContext(how, tile, after_kong=after_kong, kong_discard=kong_discard, after_flower=after_flower)
 
-    def may_win_on(self, seat: int, tile: int) -> bool:
-        """No pass rule (过胡) bars ``seat`` from winning on ``tile`` from another seat."""
-        return self.family.claims.pass_violation(self.book, seat, "win", tile, _always_legal, rules=self.rules) is None
+    def may_win_on(self, seat: int, tile: int, how: str = "discard") -> bool:
+        """No pass rule (过胡) bars ``seat`` from winning on ``tile`` from another seat (``how``:
+        a discard, or ``robbed_kong``)."""
+        return self.family.claims.pass_violation(self.book, seat, "win", tile, _always_legal, rules=self.rules,
+                                                 how=how) is None
 
     def self_draw_win(self, seat: int, tile: int, after_kong: bool, after_flower: bool = False) -> Optional[Score]:
         """自摸 on the tile just drawn (杠上开花 when it came from the tail after a kong, 花上开花
@@ -815,7 +815,7 @@ class _Hand:
         for k in range(1, self.n):
             s = (adder + k) % self.n
             win = self.ask.win_from(s, tile, "robbed_kong")
-            if win is None or not self.ask.may_win_on(s, tile):
+            if win is None or not self.ask.may_win_on(s, tile, "robbed_kong"):
                 continue
             if self.rng.random() < 0.9:
                 robbers.append((s, win))
@@ -825,6 +825,8 @@ class _Hand:
         if robbers:
             for s, _ in robbers:
                 self.emit(ev.ClaimDeclared, seat=s, claim="win")
+            if not self.rules.multi_win:
+                robbers = robbers[:1]  # a single winner: the first declarer from the adder's 下家 (截和)
             self._win(robbers, "robbed_kong", tile, adder)
 
     # -- the end of a hand ---------------------------------------------------------
@@ -852,6 +854,7 @@ class _Hand:
         result = HandResult(winners=tuple(s for s, _ in winners), how=how, from_seat=from_seat)
         self._settle(result, [(s, sc.points) for s, sc in winners])
         stats.wins += 1
+        stats.winners += len(winners)
         self._end(result)
 
     def _birds(self, tile: int) -> None:
@@ -887,18 +890,40 @@ class _Hand:
 # the wall: shuffled, biased or seeded with a rare hand (simulation knobs, not rules)
 
 
+def seat_players(cfg: SimConfig, rng: random.Random) -> list[str]:
+    """The four player ids of a room, drawn from a pool of 21 (``P04``..``P24``); the anomaly
+    knobs' seats always carry the same players (``P01``/``P02`` the colluding pair, ``P03``
+    the illegal claimer), so the anomaly checks can find them across rooms.  Every family's
+    simulator seats its players here."""
+    pool = [f"P{i:02d}" for i in range(4, 25)]
+    rng.shuffle(pool)
+    seats = pool[:4]
+    if cfg.colluding_pair is not None:
+        a, b = cfg.colluding_pair
+        seats[a], seats[b] = "P01", "P02"
+    if cfg.illegal_claimer is not None:
+        seats[cfg.illegal_claimer] = "P03"
+    return seats
+
+
+def bias_wall(wall: list[int], seats: int, rng: random.Random, keep: int = 30, hand_size: int = 13) -> None:
+    """The ``biased_shuffle`` knob: after the deal, the next 24 wall tiles are swapped toward
+    low suited tiles (1–3 of a suit) from deeper in the wall (never the last ``keep``), 60 % of
+    the time each, so the first draws skew low (a server's bad shuffle, for the shuffle check)."""
+    dealt = hand_size + 1 + hand_size * (seats - 1)
+    lo, hi = dealt, dealt + 24
+    low = [j for j in range(hi, len(wall) - keep) if wall[j] < 27 and wall[j] % 9 <= 2]
+    for i in range(lo, hi):
+        if low and rng.random() < 0.6 and not (wall[i] < 27 and wall[i] % 9 <= 2):
+            j = low.pop(rng.randrange(len(low)))
+            wall[i], wall[j] = wall[j], wall[i]
+
+
 def shuffled_wall(hand: "_Hand") -> list[int]:
     wall = full_set(hand.rules.tile_count)  # 136 tiles; 144 with the flowers (the family's set)
     hand.rng.shuffle(wall)
     if hand.g.cfg.biased_shuffle:
-        size = hand.rules.hand_size
-        dealt = size + 1 + size * (hand.n - 1)
-        lo, hi = dealt, dealt + 24
-        low = [j for j in range(hi, len(wall) - 30) if wall[j] < 27 and wall[j] % 9 <= 2]
-        for i in range(lo, hi):
-            if low and hand.rng.random() < 0.6 and not (wall[i] < 27 and wall[i] % 9 <= 2):
-                j = low.pop(hand.rng.randrange(len(low)))
-                wall[i], wall[j] = wall[j], wall[i]
+        bias_wall(wall, hand.n, hand.rng, hand_size=hand.rules.hand_size)
     if hand.g.cfg.rare_hands and hand.rng.random() < hand.g.cfg.rare_hands:
         _seed_rare_hand(hand, wall)
     return wall

@@ -5,8 +5,8 @@ games, :mod:`paipu.store.anomalies` runs ``sql/<code>.sql``.
 """
 
 from .errors import StoreError
-from .ingest import DEFAULT_BATCH_EVENTS, DEFAULT_DB, IngestReport, ingest, table_counts
+from .ingest import DEFAULT_BATCH_EVENTS, DEFAULT_BATCH_GAMES, DEFAULT_DB, IngestReport, ingest, table_counts
 from .tables import connect, schema_markdown
 
-__all__ = ["DEFAULT_BATCH_EVENTS", "DEFAULT_DB", "IngestReport", "StoreError", "connect", "ingest", "schema_markdown",
+__all__ = ["DEFAULT_BATCH_EVENTS", "DEFAULT_BATCH_GAMES", "DEFAULT_DB", "IngestReport", "StoreError", "connect", "ingest", "schema_markdown",
            "table_counts"]

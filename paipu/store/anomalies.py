@@ -16,10 +16,23 @@ rows, with the columns of :data:`COLUMNS`: ``game``, ``hand``, ``seq`` and
 names the statistic the threshold is on (``z``, ``chi2``, ``difference``,
 ``score``, ``copies``), ``value`` is its value, ``rate`` the observed rate,
 ``baseline`` what the rule or the population expects, ``n`` the sample size
-(NULL where one does not apply).
+(NULL where one does not apply), and ``ruleset`` the ruleset the row was judged in.
+
+Every population and baseline is taken within one ruleset: the view
+``game_rulesets`` (:func:`rulesets_view_sql`) gives each game its ruleset — the
+preset and every option the log set, except those that only scale the money
+(:data:`MONEY_ONLY_OPTIONS`) — and the tile kinds of its set, which the shuffle
+check reads.  Qujing, Guangdong and Sichuan (and 血战到底 beside plain Sichuan)
+are won, drawn and claimed at their own rates, so one pooled baseline would
+flag every player of the rarer ruleset.
+
+The checks also live inside the store (:func:`install_statements`, run when a store is opened to write): ``anomaly_<code>(…)``
+table macros with the same parameters and defaults, and the ``anomalies`` view of
+every library check at its defaults, so ``duckdb store.duckdb`` alone runs them.
 
 A user's own checks (``paipu anomalies --checks-dir DIR``) are files in the same
-format, run beside the library's (:func:`load_all`).
+format, run beside the library's (:func:`load_all`); one written before the
+``ruleset`` column may leave it out.
 """
 
 from __future__ import annotations
@@ -37,11 +50,20 @@ import duckdb
 SQL_DIR = os.path.join(os.path.dirname(__file__), "sql")
 
 #: The columns every check returns, in order.
-COLUMNS = ("game", "hand", "seq", "seat", "player", "detail", "statistic", "value", "rate", "baseline", "n")
+COLUMNS = ("game", "hand", "seq", "seat", "player", "detail", "statistic", "value", "rate", "baseline", "n",
+           "ruleset")
 
-#: The columns of :func:`summary_rows`: one row per check that fired, with its strongest evidence.
-SUMMARY_COLUMNS = ("code", "rows", "statistic", "value", "rate", "baseline", "n", "game", "hand", "seq", "seat",
-                   "player", "detail", "title")
+#: The columns a user's check written before ``ruleset`` returns (its rows get a NULL ruleset).
+LEGACY_COLUMNS = COLUMNS[:-1]
+
+#: The columns of :func:`summary_rows`: one row per check and ruleset that fired, with its strongest evidence.
+SUMMARY_COLUMNS = ("code", "ruleset", "rows", "statistic", "value", "rate", "baseline", "n", "game", "hand", "seq",
+                   "seat", "player", "detail", "title")
+
+#: Options that only scale what a hand pays (底分 ``base``): games that differ in them alone are
+#: one population.  Every other option can change how hands are won, drawn or claimed (吃, 血战到底,
+#: the draw reserve, 起和番 …), so it makes a ruleset of its own.
+MONEY_ONLY_OPTIONS = ("base",)
 
 #: Parameter types a check may declare.
 PARAM_TYPES = ("INTEGER", "DOUBLE", "VARCHAR", "TIMESTAMPTZ")
@@ -187,22 +209,34 @@ def strongest(result: CheckResult) -> Optional[tuple]:
     return best if best is not None else (result.rows[0] if result.rows else None)
 
 
+def by_ruleset(result: CheckResult) -> list[CheckResult]:
+    """``result`` split by the ruleset its rows were judged in (first appearance order)."""
+    i = COLUMNS.index("ruleset")
+    groups: dict[Any, list[tuple]] = {}
+    for row in result.rows:
+        groups.setdefault(row[i], []).append(row)
+    return [CheckResult(result.check, rows, result.seconds, result.params) for rows in groups.values()]
+
+
 def summary_rows(results: Iterable[CheckResult]) -> list[tuple]:
-    """One row per check that fired (:data:`SUMMARY_COLUMNS`): its row count and strongest evidence."""
+    """One row per check and ruleset that fired (:data:`SUMMARY_COLUMNS`): the row count and
+    the strongest evidence within that ruleset."""
     out = []
     col = {c: k for k, c in enumerate(COLUMNS)}
-    for r in results:
-        row = strongest(r)
-        if row is None:
-            continue
-        out.append((r.check.code, len(r.rows), row[col["statistic"]], row[col["value"]], row[col["rate"]],
-                    row[col["baseline"]], row[col["n"]], row[col["game"]], row[col["hand"]], row[col["seq"]],
-                    row[col["seat"]], row[col["player"]], row[col["detail"]], r.check.title))
+    for whole in results:
+        for r in by_ruleset(whole):
+            row = strongest(r)
+            if row is None:
+                continue
+            out.append((r.check.code, row[col["ruleset"]], len(r.rows), row[col["statistic"]], row[col["value"]],
+                        row[col["rate"]], row[col["baseline"]], row[col["n"]], row[col["game"]], row[col["hand"]],
+                        row[col["seq"]], row[col["seat"]], row[col["player"]], row[col["detail"]], r.check.title))
     return out
 
 
 def summary_line(row: tuple) -> str:
-    """One line for a fired check: code, rows, the statistic of its strongest evidence, and that evidence."""
+    """One line for a check fired in a ruleset: code, ruleset, rows, the statistic of its
+    strongest evidence, and that evidence."""
     d = dict(zip(SUMMARY_COLUMNS, row))
     parts = [f"{d['statistic']} = {_num(d['value'])}"]
     if d["rate"] is not None:
@@ -213,7 +247,8 @@ def summary_line(row: tuple) -> str:
         parts.append(f"n = {d['n']}")
     where = ", ".join(f"{k} {d[k]}" for k in ("player", "game", "hand") if d[k] is not None)
     rows = f"{d['rows']} row" + ("s" if d["rows"] != 1 else "")
-    return (f"{d['code']}: {rows}; strongest {', '.join(parts)}" + (f" ({where})" if where else "")
+    code = d["code"] + (f" ({d['ruleset']})" if d["ruleset"] is not None else "")
+    return (f"{code}: {rows}; strongest {', '.join(parts)}" + (f" ({where})" if where else "")
             + f" — {d['detail']}")
 
 
@@ -276,6 +311,7 @@ def run_checks(con: duckdb.DuckDBPyConnection, only: Optional[Sequence[str]] = N
         raise AnomalyError(f"no selected check takes parameter {unknown[0]!r}; "
                            f"parameters: {', '.join(sorted(known)) or 'none'}")
     results = []
+    ensure_rulesets(con)
     for check in chosen:
         values = bind(check, given)
         t0 = time.perf_counter()
@@ -290,12 +326,152 @@ def run_checks(con: duckdb.DuckDBPyConnection, only: Optional[Sequence[str]] = N
         except duckdb.Error as e:
             msg = str(e).strip().splitlines()[0]
             raise AnomalyError(f"check {check.code} failed: {msg}") from None
-        if names != COLUMNS:
+        if names == LEGACY_COLUMNS:
+            rows = [(*row, None) for row in rows]
+        elif names != COLUMNS:
             raise AnomalyError(f"check {check.code} returns columns {', '.join(names)}, not {', '.join(COLUMNS)}")
         results.append(CheckResult(check, rows, time.perf_counter() - t0, values))
     return results
 
 
-__all__ = ["AnomalyError", "COLUMNS", "LimitHit", "Check", "CheckResult", "Param", "SQL_DIR", "SUMMARY_COLUMNS", "bind",
-           "convert", "load_all", "load_checks", "parse_check", "parse_params", "run_checks", "select", "strongest",
-           "summary_line", "summary_rows"]
+# ---------------------------------------------------------------------------
+# the rulesets view and the checks inside the store
+
+
+def _literal(value: Any) -> str:
+    """``value`` as a SQL literal (the defaults of the stored macros; never user input)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, datetime):
+        return f"TIMESTAMPTZ '{value.isoformat()}'"
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+#: What the columns of ``game_rulesets`` hold (the store's COMMENTs and docs/store.md).
+RULESETS_COLUMNS = (
+    ("game", "game id"),
+    ("family", "the rule family (qujing, guangdong, sichuan; unknown when the ruleset did not resolve)"),
+    ("preset", "the preset the room named"),
+    ("ruleset", "the population the anomaly checks judge the game in: the preset and every option the log "
+                "set, except those that only scale the money (base)"),
+    ("tile_kinds", "the tile kinds of the set, four of each (34, or 27 for Sichuan's 108 tiles)"),
+)
+
+#: What the ``game_rulesets`` view is, for its COMMENT.
+RULESETS_DOC = ("Each game's ruleset as the anomaly checks group it (every population and baseline is taken "
+                "within one ruleset), and the tile kinds of its set.")
+
+
+def rulesets_view_sql(temp: bool = False) -> str:
+    """The ``game_rulesets`` view: each game's family, preset, ruleset label and tile kinds.
+
+    The kinds come from the presets' rulesets (``Ruleset.tile_kinds``), one list per family;
+    a family without a preset has NULL kinds (the shuffle check leaves it out).
+    """
+    from schema.ruleset import PRESETS
+
+    kinds: dict[str, tuple[str, ...]] = {}
+    for rules in PRESETS.values():
+        kinds.setdefault(rules.family, rules.tile_kinds)
+    values = ", ".join(f"({_literal(fam)}, [{', '.join(_literal(k) for k in ks)}])" for fam, ks in kinds.items())
+    money = ", ".join(_literal(o) for o in MONEY_ONLY_OPTIONS)
+    return f"""CREATE OR REPLACE {'TEMP ' if temp else ''}VIEW game_rulesets AS
+WITH kinds(family, tile_kinds) AS (VALUES {values})
+SELECT g.game, f.family, coalesce(g.preset, 'unknown') AS preset,
+       coalesce(g.preset, 'unknown') || coalesce(' ' || (
+           SELECT string_agg(o.key || '=' || (o.value ->> '$'), ' ' ORDER BY o.key)
+           FROM json_each(g.options) o WHERE o.key NOT IN ({money})), '') AS ruleset,
+       k.tile_kinds
+FROM games g
+CROSS JOIN LATERAL (SELECT coalesce(g.ruleset ->> 'family', 'unknown') AS family) f
+LEFT JOIN kinds k ON k.family = f.family"""
+
+
+def ensure_rulesets(con: duckdb.DuckDBPyConnection) -> None:
+    """Give ``con`` this paipu's ``game_rulesets`` (a temporary view over the store's, so a
+    store written by an older paipu, read-only, or a Parquet dataset runs the checks too)."""
+    con.execute(rulesets_view_sql(temp=True))
+
+
+_PLACEHOLDER = re.compile(r"\$(\w+)")
+
+
+def _body(check: Check) -> str:
+    """The check's query without its header comment."""
+    lines = check.sql.splitlines()
+    k = 0
+    while k < len(lines) and lines[k].startswith("--"):
+        k += 1
+    return "\n".join(lines[k:]).strip().rstrip(";")
+
+
+def macro_sql(check: Check) -> list[str]:
+    """The statements that store ``check`` as the table macro ``anomaly_<code>(name := default, …)``.
+
+    Each ``$name`` placeholder becomes ``(SELECT CAST(name AS type))``: the parameter, typed
+    as declared (a subquery, so it may stand in HAVING too).  A macro parameter takes the
+    place of any unqualified column of its name, so a library check never names a column
+    or table after one of its parameters (tests/audits/test_anomalies.py checks it).
+    """
+    types = {p.name: p.type for p in check.params}
+    query = _PLACEHOLDER.sub(lambda m: f"(SELECT CAST({m.group(1)} AS {types[m.group(1)]}))", _body(check))
+    params = ", ".join(f"{p.name} := {_literal(p.default)}" for p in check.params)
+    doc = f"{check.title}. Statistic: {check.statistic} Threshold: {check.threshold}"
+    for p in check.params:
+        doc += f" Parameter {p.name} ({p.type}, default {p.default}): {p.doc}."
+    return [f"CREATE OR REPLACE MACRO anomaly_{check.code}({params}) AS TABLE {query}",
+            f"COMMENT ON MACRO TABLE anomaly_{check.code} IS {_literal(doc)}"]
+
+
+def install_statements() -> list[str]:
+    """The statements that store the checks (run once per store and version of them): ``game_rulesets``, each library check as
+    ``anomaly_<code>(…)``, the ``anomalies`` view, and their COMMENTs."""
+    out = [rulesets_view_sql(), f"COMMENT ON VIEW game_rulesets IS {_literal(RULESETS_DOC)}"]
+    out += [f"COMMENT ON COLUMN game_rulesets.{name} IS {_literal(doc)}" for name, doc in RULESETS_COLUMNS]
+    checks = load_checks()
+    for check in checks.values():
+        out += macro_sql(check)
+    union = "\nUNION ALL BY NAME\n".join(f"SELECT '{c}' AS code, * FROM anomaly_{c}()" for c in checks)
+    out.append(f"CREATE OR REPLACE VIEW anomalies AS {union}")
+    out.append("COMMENT ON VIEW anomalies IS " + _literal(
+        "Every row of every library anomaly check at its default parameters (code: the check); "
+        "call anomaly_<code>(name := value) for other thresholds; `paipu anomalies --list` describes them."))
+    for name, doc in (("code", "the check (paipu/store/sql/<code>.sql)"),) + tuple(COLUMN_DOCS.items()):
+        out.append(f"COMMENT ON COLUMN anomalies.{name} IS {_literal(doc)}")
+    return out
+
+
+#: What each column of a check's rows holds.
+COLUMN_DOCS = {
+    "game": "game id of the row's evidence (NULL for an aggregate row)",
+    "hand": "hand number (NULL where it does not apply)",
+    "seq": "event number in the game (NULL where it does not apply)",
+    "seat": "seat at fault (NULL where it does not apply)",
+    "player": "player id at fault (NULL where it does not apply)",
+    "detail": "the finding in one sentence",
+    "statistic": "the statistic the threshold is on: z, chi2, difference, score or copies",
+    "value": "the statistic's value",
+    "rate": "the observed rate (NULL where none applies)",
+    "baseline": "what the rule or the ruleset's population expects",
+    "n": "the sample size (NULL where none applies)",
+    "ruleset": "the ruleset the row was judged in (game_rulesets.ruleset)",
+}
+
+
+def checks_markdown() -> str:
+    """The table of the library's checks (``docs/store.md``), from their headers."""
+    lines = ["| code | checks | statistic | threshold | parameters |", "|---|---|---|---|---|"]
+    for c in load_checks().values():
+        params = ", ".join(f"`{p.name}`={'null' if p.default is None else p.default}" for p in c.params) or "—"
+        cells = [f"`{c.code}`", c.title, c.statistic, c.threshold, params]
+        lines.append("| " + " | ".join(x.replace("|", "\\|") for x in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+__all__ = ["AnomalyError", "COLUMNS", "checks_markdown", "COLUMN_DOCS", "LEGACY_COLUMNS", "LimitHit", "MONEY_ONLY_OPTIONS", "Check",
+           "CheckResult", "Param", "RULESETS_COLUMNS", "SQL_DIR", "SUMMARY_COLUMNS", "bind", "by_ruleset", "convert",
+           "ensure_rulesets", "install_statements", "load_all", "load_checks", "macro_sql", "parse_check", "parse_params",
+           "rulesets_view_sql", "run_checks", "select", "strongest", "summary_line", "summary_rows"]

@@ -32,7 +32,7 @@ import msgspec
 
 from schema.reader import find_logs
 
-from . import derive
+from .derive import CORRECTION_COLUMNS, FINDING_COLUMNS, LEDGER_COLUMNS, read_sql
 from .errors import StoreError
 
 
@@ -58,6 +58,8 @@ class AuditOutput:
         self.path = path
         #: game id -> (complete, findings, real path of its file)
         self.games: dict[str, tuple[bool, int, str]] = {}
+        #: ids of the games on which that audit hit an internal error (``INTERNAL_ERROR``)
+        self.internal: set[str] = set()
         self._reals: dict[str, str] = {}
         inputs = {}
         for item in find_logs(paths):
@@ -121,6 +123,8 @@ class AuditOutput:
                         skip.add(game)  # a log this ingest does not read
                         continue
                     self.games[game] = (bool(rec.get("complete")), len(found), real)
+                    if any(x.get("code") == "INTERNAL_ERROR" for x in found):
+                        self.internal.add(game)
                     mine = inputs[real]
                     rows = [{"game": x.get("game") or game, "hand": x.get("hand"), "seq": x.get("seq"),
                              "seat": x.get("seat"), "code": x.get("code"), "severity": x.get("severity"),
@@ -159,11 +163,11 @@ class AuditOutput:
                 size = f"{then.get('bytes'):,} bytes then, {now['bytes']:,} now" if now else "unreadable now"
                 raise StoreError(f"the audit output {self.path} was made from other content of {name} "
                                  f"({size}; the content differs); run the audit again on the logs to ingest")
-        for (name, cols), table in zip((("findings", derive.FINDING_COLUMNS), ("ledger", derive.LEDGER_COLUMNS),
-                                        ("corrections", derive.CORRECTION_COLUMNS)), self.tables):
+        for (name, cols), table in zip((("findings", FINDING_COLUMNS), ("ledger", LEDGER_COLUMNS),
+                                        ("corrections", CORRECTION_COLUMNS)), self.tables):
             path = os.path.join(spool_dir, f"audit-{name}.ndjson")
             if os.path.getsize(path):
-                self.con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * FROM {derive.read_sql(path, cols)}")
+                self.con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * FROM {read_sql(path, cols)}")
             else:
                 spec = ", ".join(f"{k} {v}" for k, v in cols.items())
                 self.con.execute(f"CREATE OR REPLACE TEMP TABLE {table} ({spec})")

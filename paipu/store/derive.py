@@ -98,7 +98,7 @@ _STARTED = ev.HandStarted
 
 #: Per event type, the positions of the fields the body hash covers: all but game, seq, at
 #: and the optional tamper-evidence fields, so sealing a log does not change its body.
-_SEAL_FIELDS = frozenset({"prev", "wall_commit", "reveal_salt", "reveal_wall", "seal"})
+_SEAL_FIELDS = frozenset({"prev", "wall_commit", "reveal_salt", "reveal_wall", "sig", "seal"})
 _BODY = {t: frozenset(i for i, f in enumerate(t.__struct_fields__) if i >= 3 and f not in _SEAL_FIELDS)
          for t in ev.EVENT_TYPES}
 
@@ -378,19 +378,22 @@ CREATE OR REPLACE TEMP TABLE _g AS
 WITH closed AS (
     SELECT game, arg_max(ts, pos) AS ts, arg_max(r.reason, pos) AS reason, arg_max(r.scores, pos) AS scores
     FROM _r WHERE type = 'GameClosed' GROUP BY game)
-SELECT g.game, mt.file, op.r.server AS server, op.r.build AS build, op.r.preset AS preset,
+SELECT mt.game, mt.file, op.r.server AS server, op.r.build AS build, op.r.preset AS preset,
        c.ruleset, c.options, coalesce(fin.players, []::VARCHAR[]) AS players,
        len(coalesce(fin.players, []::VARCHAR[])) AS seats, op.r.creator AS creator,
        op.r.start_points AS start_points, op.r.billing AS billing, op.r.fee AS fee, op.ts AS opened_at,
-       cl.ts AS closed_at, cl.reason AS close_reason, cl.scores AS final_scores, g.hands::INTEGER AS hands,
-       g.events::INTEGER AS events, mt.closed, mt.problem, mt.audited, mt.audit_complete,
+       cl.ts AS closed_at, cl.reason AS close_reason, cl.scores AS final_scores,
+       coalesce(g.hands, 0)::INTEGER AS hands, coalesce(g.events, 0)::INTEGER AS events, mt.closed, mt.problem,
+       mt.audited, mt.audit_complete,
        mt.closed AND mt.problem IS NULL AND coalesce(mt.audit_complete, true) AS complete,
        mt.findings, mt.content_hash, mt.body_hash, $now::TIMESTAMPTZ AS ingested_at, c.tile_count
-FROM _gf g JOIN _meta mt USING (game)
+-- every game of the batch, those with no readable event too (a first line that failed the
+-- schema): its row says why in ``problem``, so no game read is counted without being stored
+FROM _meta mt LEFT JOIN _gf g USING (game)
 LEFT JOIN _r op ON op.pos = g.first_pos AND op.type = 'GameOpened'
-ASOF LEFT JOIN _room fin ON fin.game = g.game AND fin.pos <= g.last_pos
-LEFT JOIN closed cl ON cl.game = g.game
-LEFT JOIN _cfg c ON c.game = g.game;
+ASOF LEFT JOIN _room fin ON fin.game = mt.game AND fin.pos <= g.last_pos
+LEFT JOIN closed cl ON cl.game = mt.game
+LEFT JOIN _cfg c ON c.game = mt.game;
 """
 
 _INSERTS = f"""

@@ -38,8 +38,8 @@ from schema.reader import GameLog, LogReader
 from schema.tiles import NUM_KINDS, TILE_INDEX
 from schema.ruleset import Ruleset
 
-from . import derive
-from .derive import family_or_none as _family, game_lines, room_rules
+from .derive import META_COLUMNS, Spool, body_hash, family_or_none as _family, game_lines, room_rules, write_batch
+from .scratch import make as make_scratch, remove as remove_scratch, sweep as sweep_scratch
 from .errors import StoreError
 from .tables import (TABLE_NAMES, TABLES, GameRows, _first_line, _ROW, connect, ddl, incompatible_message,
                      schema_markdown, writer_versions, write_rows as _write)
@@ -49,6 +49,11 @@ DEFAULT_DB = "paipu.duckdb"
 
 #: Games per batch are cut when this many events are waiting (one transaction each).
 DEFAULT_BATCH_EVENTS = 250_000
+#: ... or when this many games are waiting, whatever their events: a batch's staging grows
+#: with its games too (each game row carries its ruleset), and past the ingest's memory
+#: limit DuckDB spills and crawls (100,000 two-event games in one batch did not finish in
+#: 600 s; in batches of 5,000 they take seconds, bench/run.py ``--small-games``).
+DEFAULT_BATCH_GAMES = 5_000
 
 #: DuckDB's memory limit while an ingest writes its own store: past it DuckDB writes
 #: temporary blocks to the spool folder, so the ingest's peak memory stays bounded
@@ -124,7 +129,7 @@ def _release(pool: Optional["_StreamAuditor"], spool_dir: Optional[str], con: An
     if pool is not None:
         pool.close()
     if spool_dir is not None:
-        shutil.rmtree(spool_dir, ignore_errors=True)
+        remove_scratch(spool_dir)
     if con is not None:
         con.close()
     if target is not None:
@@ -223,180 +228,217 @@ def _record_ledger(log: GameLog, rows: GameRows, result: Any) -> None:
                                           p.amount))
 
 
+class _Room:
+    """What :func:`game_rows` knows of the game's room as it reads on: players by seat, the
+    resolved ruleset and its family, the tile set's size and the scores carried forward."""
+
+    def __init__(self, log: GameLog, opened: Optional[ev.GameOpened]):
+        self.log = log
+        self.opened = opened
+        self.players: list[str] = list(opened.seats) if opened else []
+        self.n = len(self.players)
+        self.rules = _ruleset_of(opened, self.n) if opened else None
+        self.family = _family(self.rules)
+        self.set_size = self.rules.tile_count if self.rules is not None else 136
+        self.scores = [opened.start_points] * self.n if opened else []
+
+    def player(self, seat: Any) -> Optional[str]:
+        return self.players[seat] if _seat_ok(seat, len(self.players)) else None
+
+    def resized(self, e: ev.RoomResized) -> None:
+        self.players = list(e.seats)
+        n = self.n = len(self.players)
+        self.scores = (self.scores + [self.opened.start_points if self.opened else 0] * n)[:n]
+        if self.opened:
+            self.rules = _ruleset_of(self.opened, n)
+
+
+def _finish_hand(out: GameRows, room: _Room, h: _HandAcc) -> None:
+    """The ``hands`` row and the ``hand_players`` rows of one hand."""
+    game, nn = room.log.game, h.n
+    # 点鸡: the chickens each seat answers for, as the family tallies them
+    facts = room.family.settlement.hand_facts(room.rules, h.got, h.bets) if room.family is not None else None
+    chickens = facts.tallies if facts is not None and facts.tallies is not None else [None] * nn
+    out.rows["hands"].append(_ROW["hands"](
+        game, h.hand, h.dealer, nn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at, h.result,
+        h.how, h.from_seat, h.winners, h.fans, h.fan, h.points, h.draws, room.set_size - h.dealt - h.draws,
+        h.reported, h.kongs, h.first_draw, h.first_draw_seq, h.settled_seq is not None))
+    for s in range(nn):
+        before = h.score_before[s] if s < len(h.score_before) else None
+        after = h.score_after[s] if h.score_after is not None and s < len(h.score_after) else None
+        claims = h.chows[s] + h.pongs[s] + h.kexp[s]
+        out.rows["hand_players"].append(_ROW["hand_players"](
+            game, h.hand, s, room.player(s), nn, s == h.dealer, before, after,
+            after - before if after is not None and before is not None else None,
+            h.received[s], h.paid[s], h.dianji[s], chickens[s], h.bets[s], h.sdraws[s], h.sdiscards[s],
+            sum(h.sdiscards) - h.sdiscards[s], h.chows[s], h.pongs[s], h.kexp[s], h.kadd[s], h.kcon[s],
+            claims, s in h.winners, h.self_draw[s], h.dealt_in[s], h.robbed[s], h.settled_seq))
+
+
+def _play(cur: _HandAcc, t: type, e: Any, ok: bool) -> None:
+    """A draw, discard, deal, claim, kong or bet of the hand under way, counted (``ok``: the
+    event's seat is one of the hand's own, which a resize mid-hand does not change)."""
+    seat = getattr(e, "seat", None)
+    if t is ev.TileDrawn:
+        cur.draws += 1
+        if ok:
+            cur.sdraws[seat] += 1
+            cur.got[seat][TILE_INDEX[e.tile]] += 1
+        if cur.first_draw is None and e.source == "wall":
+            cur.first_draw, cur.first_draw_seq = e.tile, e.seq
+    elif t is ev.TileDiscarded:
+        if ok:
+            cur.sdiscards[seat] += 1
+    elif t is ev.TilesDealt:
+        for s, tiles in enumerate(e.hands):
+            cur.dealt += len(tiles)
+            if s < cur.n:
+                got = cur.got[s]
+                for x in tiles:
+                    got[TILE_INDEX[x]] += 1
+    elif t is ev.Ponged:
+        if ok:
+            cur.pongs[seat] += 1
+    elif t is ev.Chowed:
+        if ok:
+            cur.chows[seat] += 1
+    elif t is ev.KongExposed:
+        cur.kongs += 1
+        if ok:
+            cur.kexp[seat] += 1
+    elif t is ev.KongAdded:
+        cur.kongs += 1
+        if ok:
+            cur.kadd[seat] += 1
+    elif t is ev.KongConcealed:
+        cur.kongs += 1
+        if ok:
+            cur.kcon[seat] += 1
+    elif t is ev.PigBetPlaced:
+        if ok:
+            cur.bets[seat] = e.bet
+
+
+def _won(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandWon) -> None:
+    """A win of the hand under way: its ``wins`` rows and the hand's result."""
+    hn = cur.n
+    cur.result, cur.how, cur.from_seat, cur.ended_seq = "won", e.how, e.from_seat, e.seq
+    cur.winners = [w.seat for w in e.winners]
+    fans: list[str] = []
+    for w in e.winners:
+        fans.extend(f for f in w.fans if f not in fans)
+        out.rows["wins"].append(_ROW["wins"](
+            room.log.game, cur.hand, e.seq, w.seat, room.player(w.seat), e.how, e.from_seat,
+            room.player(e.from_seat), e.tile, list(w.fans), w.fan, w.points))
+        if e.how == "self_draw" and _seat_ok(w.seat, hn):
+            cur.self_draw[w.seat] = True
+    cur.fans = fans
+    cur.fan = max((w.fan for w in e.winners), default=None)
+    cur.points = sum(w.points for w in e.winners)
+    if _seat_ok(e.from_seat, hn):
+        if e.how == "discard":
+            cur.dealt_in[e.from_seat] = True
+        elif e.how == "robbed_kong":
+            cur.robbed[e.from_seat] = True
+
+
+def _settled(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandSettled) -> None:
+    """The settlement of the hand under way: its ``transfers`` rows, each seat's money and the
+    scores after (carried forward when they are one per seat of the room)."""
+    hn = cur.n
+    cur.settled_seq = e.seq
+    for i, tr in enumerate(e.transfers):
+        out.rows["transfers"].append(_ROW["transfers"](
+            room.log.game, cur.hand, e.seq, i, tr.payer, tr.payee, room.player(tr.payer), room.player(tr.payee),
+            tr.amount, tr.reason))
+        if _seat_ok(tr.payer, hn) and _seat_ok(tr.payee, hn):
+            cur.paid[tr.payer] += tr.amount
+            cur.received[tr.payee] += tr.amount
+            if tr.reason == "dianji":
+                cur.dianji[tr.payer] -= tr.amount
+                cur.dianji[tr.payee] += tr.amount
+    if len(e.scores) == hn:
+        cur.score_after = list(e.scores)
+    if len(e.scores) == room.n:
+        room.scores = list(e.scores)
+
+
+def _game_row(log: GameLog, room: _Room, closed_ev: Optional[ev.GameClosed], hands: int, content_hash: str,
+              body: str, now: Optional[datetime]) -> Any:
+    """The game's ``games`` row (its audit columns filled later, :func:`add_audit`)."""
+    opened, rules, players = room.opened, room.rules, room.players
+    problem = str(log.problem) if log.problem is not None else None
+    complete = bool(log.closed and log.problem is None)
+    return _ROW["games"](
+        log.game, log.file,
+        opened.server if opened else None, opened.build if opened else None, opened.preset if opened else None,
+        msgspec.structs.asdict(rules) if rules else None,
+        {k: v for k, v in msgspec.structs.asdict(opened.options).items() if v is not None} if opened else None,
+        players, room.n, opened.creator if opened else None, opened.start_points if opened else None,
+        opened.billing if opened else None, opened.fee if opened else None, opened.at if opened else None,
+        closed_ev.at if closed_ev else None, closed_ev.reason if closed_ev else None,
+        list(closed_ev.scores) if closed_ev else None, hands, len(log.events), log.closed, problem,
+        False, None, complete, 0, content_hash, body, now)
+
+
 def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
               now: Optional[datetime] = None) -> tuple[str, GameRows]:
     """The content hash of one game and its rows for every table.
 
     Never raises on odd content: a log that breaks the rules still loads (that is
     what the findings are for).  With ``audit``, its findings are added too
-    (see :func:`add_audit`).
+    (see :func:`add_audit`).  The steps: the room (:class:`_Room`), each hand's play
+    (:func:`_play`), wins (:func:`_won`) and settlement (:func:`_settled`), each hand's
+    rows (:func:`_finish_hand`) and the game's row (:func:`_game_row`).
     """
     out = GameRows()
-    R = {k: _ROW[k] for k in _ROW}
     events = log.events
-    opened = events[0] if events and type(events[0]) is ev.GameOpened else None
-    players: list[str] = list(opened.seats) if opened else []
-    n = len(players)
-    rules = _ruleset_of(opened, n) if opened else None
-    family = _family(rules)
-    set_size = rules.tile_count if rules is not None else 136
-    scores = [opened.start_points] * n if opened else []
+    room = _Room(log, events[0] if events and type(events[0]) is ev.GameOpened else None)
     hand_no = 0
     cur: Optional[_HandAcc] = None
     hands = 0
     closed_ev: Optional[ev.GameClosed] = None
     pairs: list[tuple[int, ev.Event]] = []
-
-    def player(seat: Any) -> Optional[str]:
-        return players[seat] if _seat_ok(seat, len(players)) else None
-
-    def finish(h: _HandAcc) -> None:
-        nn = h.n
-        # 点鸡: the chickens each seat answers for, as the family tallies them
-        facts = family.settlement.hand_facts(rules, h.got, h.bets) if family is not None else None
-        chickens = facts.tallies if facts is not None and facts.tallies is not None else [None] * nn
-        out.rows["hands"].append(R["hands"](
-            log.game, h.hand, h.dealer, nn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at, h.result,
-            h.how, h.from_seat, h.winners, h.fans, h.fan, h.points, h.draws, set_size - h.dealt - h.draws,
-            h.reported, h.kongs, h.first_draw, h.first_draw_seq, h.settled_seq is not None))
-        for s in range(nn):
-            before = h.score_before[s] if s < len(h.score_before) else None
-            after = h.score_after[s] if h.score_after is not None and s < len(h.score_after) else None
-            claims = h.chows[s] + h.pongs[s] + h.kexp[s]
-            out.rows["hand_players"].append(R["hand_players"](
-                log.game, h.hand, s, player(s), nn, s == h.dealer, before, after,
-                after - before if after is not None and before is not None else None,
-                h.received[s], h.paid[s], h.dianji[s], chickens[s], h.bets[s], h.sdraws[s], h.sdiscards[s],
-                sum(h.sdiscards) - h.sdiscards[s], h.chows[s], h.pongs[s], h.kexp[s], h.kadd[s], h.kcon[s],
-                claims, s in h.winners, h.self_draw[s], h.dealt_in[s], h.robbed[s], h.settled_seq))
-
     for e in events:
         t = type(e)
         if t is ev.HandStarted:
             if cur is not None:
-                finish(cur)
+                _finish_hand(out, room, cur)
             hands += 1
             hand_no = e.hand
-            cur = _HandAcc(e, n, scores)
+            cur = _HandAcc(e, room.n, room.scores)
         elif cur is not None and t in _HAND_EVENTS:
             # the hand's own seat count: a RoomResized in the middle of a hand changes the
             # room's seats, never the per-seat counters of the hand under way
-            hn = cur.n
-            seat = getattr(e, "seat", None)
-            ok = _seat_ok(seat, hn)
-            if t is ev.TileDrawn:
-                cur.draws += 1
-                if ok:
-                    cur.sdraws[seat] += 1
-                    cur.got[seat][TILE_INDEX[e.tile]] += 1
-                if cur.first_draw is None and e.source == "wall":
-                    cur.first_draw, cur.first_draw_seq = e.tile, e.seq
-            elif t is ev.TileDiscarded:
-                if ok:
-                    cur.sdiscards[seat] += 1
-            elif t is ev.TilesDealt:
-                for s, tiles in enumerate(e.hands):
-                    cur.dealt += len(tiles)
-                    if s < hn:
-                        got = cur.got[s]
-                        for x in tiles:
-                            got[TILE_INDEX[x]] += 1
-            elif t is ev.Ponged:
-                if ok:
-                    cur.pongs[seat] += 1
-            elif t is ev.Chowed:
-                if ok:
-                    cur.chows[seat] += 1
-            elif t is ev.KongExposed:
-                cur.kongs += 1
-                if ok:
-                    cur.kexp[seat] += 1
-            elif t is ev.KongAdded:
-                cur.kongs += 1
-                if ok:
-                    cur.kadd[seat] += 1
-            elif t is ev.KongConcealed:
-                cur.kongs += 1
-                if ok:
-                    cur.kcon[seat] += 1
-            elif t is ev.PigBetPlaced:
-                if ok:
-                    cur.bets[seat] = e.bet
-            elif t is ev.HandWon:
-                cur.result, cur.how, cur.from_seat, cur.ended_seq = "won", e.how, e.from_seat, e.seq
-                cur.winners = [w.seat for w in e.winners]
-                fans: list[str] = []
-                for w in e.winners:
-                    fans.extend(f for f in w.fans if f not in fans)
-                    out.rows["wins"].append(R["wins"](
-                        log.game, cur.hand, e.seq, w.seat, player(w.seat), e.how, e.from_seat,
-                        player(e.from_seat), e.tile, list(w.fans), w.fan, w.points))
-                    if e.how == "self_draw" and _seat_ok(w.seat, hn):
-                        cur.self_draw[w.seat] = True
-                cur.fans = fans
-                cur.fan = max((w.fan for w in e.winners), default=None)
-                cur.points = sum(w.points for w in e.winners)
-                if _seat_ok(e.from_seat, hn):
-                    if e.how == "discard":
-                        cur.dealt_in[e.from_seat] = True
-                    elif e.how == "robbed_kong":
-                        cur.robbed[e.from_seat] = True
+            if t is ev.HandWon:
+                _won(out, room, cur, e)
             elif t is ev.HandDrawn:
                 cur.result, cur.ended_seq, cur.reported = "drawn", e.seq, e.remaining
             elif t is ev.HandSettled:
-                cur.settled_seq = e.seq
-                for i, tr in enumerate(e.transfers):
-                    out.rows["transfers"].append(R["transfers"](
-                        log.game, cur.hand, e.seq, i, tr.payer, tr.payee, player(tr.payer), player(tr.payee),
-                        tr.amount, tr.reason))
-                    if _seat_ok(tr.payer, hn) and _seat_ok(tr.payee, hn):
-                        cur.paid[tr.payer] += tr.amount
-                        cur.received[tr.payee] += tr.amount
-                        if tr.reason == "dianji":
-                            cur.dianji[tr.payer] -= tr.amount
-                            cur.dianji[tr.payee] += tr.amount
-                if len(e.scores) == hn:
-                    cur.score_after = list(e.scores)
-                if len(e.scores) == n:
-                    scores = list(e.scores)
-                finish(cur)
+                _settled(out, room, cur, e)
+                _finish_hand(out, room, cur)
                 cur = None
+            else:
+                _play(cur, t, e, _seat_ok(getattr(e, "seat", None), cur.n))
         elif t is ev.RoomResized:
-            players = list(e.seats)
-            n = len(players)
-            scores = (scores + [opened.start_points if opened else 0] * n)[:n]
-            if opened:
-                rules = _ruleset_of(opened, n)
+            room.resized(e)
         elif t is ev.GameClosed:
             if cur is not None:
-                finish(cur)
+                _finish_hand(out, room, cur)
                 cur = None
             closed_ev = e
         pairs.append((hand_no, e))
     if cur is not None:
-        finish(cur)
+        _finish_hand(out, room, cur)
 
-    spool = _enc.encode_lines(pairs)
+    out.spool = _enc.encode_lines(pairs)
     # the same content hash as the SQL path's (derive.game_lines): one store, one definition
     content_hash = game_lines(log)[0]
     # the same events with game id and times set aside (duplicates under another id)
-    body_hash = derive.body_hash(events)
-    out.spool = spool
+    body = body_hash(events)
     out.events = len(events)
-
-    out.players = players
-    problem = str(log.problem) if log.problem is not None else None
-    complete = bool(log.closed and log.problem is None)
-    out.rows["games"].append(R["games"](
-        log.game, log.file,
-        opened.server if opened else None, opened.build if opened else None, opened.preset if opened else None,
-        msgspec.structs.asdict(rules) if rules else None,
-        {k: v for k, v in msgspec.structs.asdict(opened.options).items() if v is not None} if opened else None,
-        players, n, opened.creator if opened else None, opened.start_points if opened else None,
-        opened.billing if opened else None, opened.fee if opened else None, opened.at if opened else None,
-        closed_ev.at if closed_ev else None, closed_ev.reason if closed_ev else None,
-        list(closed_ev.scores) if closed_ev else None, hands, len(events), log.closed, problem,
-        False, None, complete, 0, content_hash, body_hash, now))
+    out.players = room.players
+    out.rows["games"].append(_game_row(log, room, closed_ev, hands, content_hash, body, now))
     if audit is not None:
         add_audit(log, out, audit)
     return content_hash, out
@@ -427,6 +469,9 @@ class IngestReport:
     #: Games refused because of a bug in paipu (counted among ``refused`` too): the
     #: command exits 3 after storing every other game.
     internal_errors: int = 0
+    #: Ids of games stored whose audit hit an internal error in paipu (an ``INTERNAL_ERROR``
+    #: finding, or an audit that failed): stored with it, and the command exits 3.
+    audit_internal_errors: list[str] = field(default_factory=list)
     events: int = 0
     findings: int = 0
     batches: int = 0
@@ -457,7 +502,8 @@ def load_auditor() -> tuple[Optional[Callable[[GameLog], Any]], str]:
 
 
 class _ClusterAuditor:
-    """Audits a batch's games as tasks on a Dask cluster (``ingest --cluster``).
+    """Audits a batch's games as tasks on a Dask cluster (``ingest --cluster`` of standard
+    input, which the workers cannot read themselves; files go as byte ranges, :class:`_StreamAuditor`).
 
     The batch is cut into chunks of games; each chunk is one task, so a worker
     that dies has its chunks run again elsewhere by the scheduler, and results
@@ -482,31 +528,50 @@ class _ClusterAuditor:
 
 
 class _StreamAuditor:
-    """Audits the ingest's games in ``jobs`` worker processes that read their own share of
-    the input (:func:`audits.parallel.audit_parallel`): no decoded game crosses a process
-    boundary, only the results come back, in the order the ingest reads the games.
+    """Audits the ingest's games where the input is read again by the workers themselves:
+    ``jobs`` worker processes (:func:`audits.parallel.audit_parallel`), or the workers of a
+    Dask cluster given byte ranges of the files as tasks (:func:`audits.cluster.audit_cluster`,
+    as ``audit --cluster`` does).  No decoded game crosses a process boundary, only the
+    results come back, in the order the ingest reads the games; this process only derives
+    and merges the rows.
 
-    The workers start here, when it is made: before the ingest opens its store, so they
-    are forked from a process that holds no DuckDB threads (``spawn`` where a caller's
+    The workers start here, when it is made: before the ingest opens its store, so local
+    ones are forked from a process that holds no DuckDB threads (``spawn`` where a caller's
     connection is already open, ``start_method``).  A batch takes the results of its own
     games; the results of games the ingest skips (unchanged, read twice) are let go."""
 
-    def __init__(self, paths: Sequence[str], jobs: int, start_method: Optional[str]):
-        from audits.parallel import audit_parallel  # type: ignore[import-not-found]
+    def __init__(self, paths: Sequence[str], jobs: int, start_method: Optional[str], cluster: Any = None):
+        self.cluster = cluster is not None
+        if self.cluster:
+            from audits.cluster import audit_cluster  # type: ignore[import-not-found]
 
-        self._results = audit_parallel(paths, jobs, start_method=start_method)
-        self._ahead: Any = next(self._results, None)
+            self._results = audit_cluster(paths, cluster)
+        else:
+            from audits.parallel import audit_parallel  # type: ignore[import-not-found]
+
+            self._results = audit_parallel(paths, jobs, start_method=start_method)
+        self._ahead: Any = self._next()
+
+    def _next(self) -> Any:
+        if not self.cluster:
+            return next(self._results, None)
+        try:
+            return next(self._results, None)
+        except Exception as e:  # the cluster gave up (e.g. workers kept dying): this batch is not written
+            raise StoreError(f"the Dask cluster could not audit a batch ({type(e).__name__}: "
+                             f"{str(e).splitlines()[0] if str(e) else ''}); the batches before it are stored, "
+                             "run the ingest again to add the rest") from None
 
     def map(self, logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
         out: list[tuple[Any, Optional[str]]] = []
         for log in logs:
             while self._ahead is not None and (self._ahead.game, self._ahead.file) != (log.game, log.file):
-                self._ahead = next(self._results, None)
+                self._ahead = self._next()
             if self._ahead is None:  # cannot happen while both read the same files the same way
                 out.append((None, "the parallel audit gave no result for this game"))
                 continue
             out.append((self._ahead, None))
-            self._ahead = next(self._results, None)
+            self._ahead = self._next()
         return out
 
     def close(self) -> None:
@@ -516,13 +581,13 @@ class _StreamAuditor:
 
 def _stream_auditor(auditor: Any, paths: Sequence[str], jobs: int, cluster: Any,
                     con: Optional[duckdb.DuckDBPyConnection]) -> Optional[_StreamAuditor]:
-    """The audit workers of ``ingest --jobs N`` (N > 1, the audit on, no cluster), started
-    now: before the store opens (``fork``), or with ``spawn`` where the caller's connection
-    ``con`` is open already.  None with stdin among the paths (it can be read once only:
-    the audit then runs in the ingest itself)."""
-    if auditor is None or cluster is not None or jobs <= 1 or "-" in paths:
+    """The audit workers of ``ingest --jobs N`` (N > 1) or ``ingest --cluster``, the audit on,
+    started now: before the store opens (``fork``), or with ``spawn`` where the caller's
+    connection ``con`` is open already.  None with stdin among the paths (it can be read
+    once only: the audit then runs in the ingest itself, or ships its games to the cluster)."""
+    if auditor is None or "-" in paths or (cluster is None and jobs <= 1):
         return None
-    return _StreamAuditor(paths, jobs, None if con is None else "spawn")
+    return _StreamAuditor(paths, jobs, None if con is None else "spawn", cluster)
 
 
 def _start(auditor: Any, paths: Sequence[str], jobs: int, cluster: Any, parquet: Optional[str],
@@ -598,15 +663,19 @@ def _bound_memory(con: duckdb.DuckDBPyConnection, spool_dir: str) -> None:
 
 
 def _make_spool(db: str) -> str:
+    """The ingest's spool folder: beside the store, or (a Parquet dataset, ``:memory:``) a
+    locked folder in ``$TMPDIR`` (:mod:`paipu.store.scratch`), after sweeping those of
+    killed ingests."""
     if db == ":memory:":
-        return tempfile.mkdtemp(prefix="paipu-ingest-")
+        sweep_scratch()
+        return make_scratch("ingest")
     prefix = spool_prefix(db)
     folder, start = os.path.split(prefix)
     return tempfile.mkdtemp(prefix=f"{start}{os.getpid()}-", dir=folder)
 
 
 def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jobs: int = 1,
-           batch_events: int = DEFAULT_BATCH_EVENTS,
+           batch_events: int = DEFAULT_BATCH_EVENTS, batch_games: int = DEFAULT_BATCH_GAMES,
            progress: Optional[Callable[[IngestReport], None]] = None,
            before_commit: Optional[Callable[[int], None]] = None,
            con: Optional[duckdb.DuckDBPyConnection] = None, parquet: Optional[str] = None,
@@ -622,7 +691,8 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
     by killed ingests are swept when the next ingest has the store's lock.
 
     ``before_commit(batch_number)`` runs inside each batch's transaction just
-    before it commits (a test hook: raising there rolls the batch back).
+    before it commits (a test hook: raising there rolls the batch back).  A batch is
+    cut at ``batch_events`` events or ``batch_games`` games, whichever comes first.
     ``jobs > 1`` runs the audit in that many worker processes that read their own
     share of the logs (:func:`audits.parallel.audit_parallel`; no decoded game is sent
     to them), started before the store opens; they are started with ``spawn`` where
@@ -649,7 +719,8 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
     if engine not in ("sql", "python"):
         raise ValueError(f"engine must be 'sql' or 'python', not {engine!r}")
     if engine == "sql":
-        return _ingest_sql(paths, db, audit=audit, jobs=jobs, batch_events=batch_events, progress=progress,
+        return _ingest_sql(paths, db, audit=audit, jobs=jobs, batch_events=batch_events, batch_games=batch_games,
+                           progress=progress,
                            before_commit=before_commit, con=con, audit_output=audit_output, parquet=parquet,
                            cluster=cluster)
     if audit_output is not None:
@@ -670,7 +741,7 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
             sweep_spools(db)
         spool_dir = _make_spool(db)
         batch = _Batch()
-        if auditor is not None and cluster is not None:
+        if pool is None and auditor is not None and cluster is not None:  # stdin: games go to the cluster
             auditor = _ClusterAuditor(cluster)
         for log in reader.games():
             report.games_read += 1
@@ -683,7 +754,7 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
             if _read_before(report, seen, log, content_hash):
                 continue
             batch.add(log.game, content_hash, rows, log)
-            if batch.events >= batch_events:
+            if batch.events >= batch_events or len(batch.games) >= batch_games:
                 _flush(target, batch, report, spool_dir, auditor, before_commit)
                 batch = _Batch()
                 if progress:
@@ -718,10 +789,10 @@ class _DuckTarget:
         """The connection the SQL derivation writes through (temp tables live there)."""
         return self.con
 
-    def write_sql(self, spool: derive.Spool, metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
+    def write_sql(self, spool: Spool, metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
                   audit_rows: Any, audit_tables: Any, hook: Optional[Callable[[], None]]) -> tuple[int, int, float]:
-        """One batch in one transaction (see :func:`paipu.store.derive.write_batch`)."""
-        return derive.write_batch(self.con, spool, metas, replaced, spool_dir, now, audit_rows=audit_rows,
+        """One batch in one transaction (see :func:`paipu.store.write_batch`)."""
+        return write_batch(self.con, spool, metas, replaced, spool_dir, now, audit_rows=audit_rows,
                                   audit_tables=audit_tables, before_commit=hook, tables=TABLE_NAMES)
 
 
@@ -751,9 +822,14 @@ def _flush(target: Any, batch: _Batch, report: IngestReport, spool_dir: str,
     if isinstance(auditor, (_StreamAuditor, _ClusterAuditor)):
         for log, (_game, rows), (result, failure) in zip(logs, write, auditor.map(logs)):
             _record_audit(log, rows, result, failure)
+            _note_internal(report, log.game, result, failure)
     elif auditor is not None:
         for log, (_game, rows) in zip(logs, write):
             add_audit(log, rows, auditor)
+            g = rows.rows["games"][0]
+            if g.problem is not None and "audit failed: " in g.problem or \
+                    any(f.code == INTERNAL_ERROR for f in rows.rows["findings"]):
+                report.audit_internal_errors.append(log.game)
     report.unchanged += unchanged
     try:
         events, findings, raw = target.write(write, replaced, spool_dir, before_commit, report.batches + 1)
@@ -776,6 +852,16 @@ def _flush(target: Any, batch: _Batch, report: IngestReport, spool_dir: str,
         return
     report.batches += 1
     _count(report, len(write), replaced, events, findings, raw)
+
+
+#: The finding code of paipu's own failure on a game (``audits.catalogue``).
+INTERNAL_ERROR = "INTERNAL_ERROR"
+
+
+def _note_internal(report: IngestReport, game: str, result: Any, failure: Optional[str]) -> None:
+    """Count a game whose audit failed or found paipu's own failure (exit 3)."""
+    if failure is not None or any(f.code == INTERNAL_ERROR for f in getattr(result, "findings", ())):
+        report.audit_internal_errors.append(game)
 
 
 def _count(report: IngestReport, written: int, replaced: list[str], events: int, findings: int, raw: float) -> None:
@@ -803,7 +889,7 @@ class _SqlBatch:
     def __init__(self, spool_dir: str, number: int) -> None:
         self.games: dict[str, tuple[str, dict, Optional[GameLog]]] = {}
         self.events = 0
-        self.spool = derive.Spool(spool_dir, f"batch-{number}")
+        self.spool = Spool(spool_dir, f"batch-{number}")
 
     def add(self, game: str, content_hash: str, lines: tuple[bytes, bytes], log: GameLog, keep_log: bool) -> None:
         self.spool.add(game, *lines)
@@ -878,7 +964,7 @@ def audit_rows(log: GameLog, result: Any) -> tuple[list[dict], list[dict], list[
     return findings, rows, pays
 
 
-def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_events: int,
+def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_events: int, batch_games: int,
                 progress: Optional[Callable[[IngestReport], None]],
                 before_commit: Optional[Callable[[int], None]], con: Optional[duckdb.DuckDBPyConnection],
                 audit_output: Optional[str], parquet: Optional[str], cluster: Any) -> IngestReport:
@@ -910,7 +996,7 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
             from .audit_join import AuditOutput
 
             joined = AuditOutput(target.sql_connection(), audit_output, paths, spool_dir)
-        elif auditor is not None and cluster is not None:
+        elif pool is None and auditor is not None and cluster is not None:  # stdin: games go to the cluster
             auditor = _ClusterAuditor(cluster)
         keep = auditor is not None
 
@@ -948,14 +1034,14 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
         for log in reader.games():
             report.games_read += 1
             try:
-                content_hash, lines, marks = derive.game_lines(log)
+                content_hash, lines, marks = game_lines(log)
             except Exception as x:  # a bug in paipu: count it, say so, keep the other games
                 _not_derived(report, log, x)
                 continue
             if _read_before(report, seen, log, content_hash):
                 continue
             batch.add(log.game, content_hash, (lines, marks), log, keep)
-            if batch.events >= batch_events:
+            if batch.events >= batch_events or len(batch.games) >= batch_games:
                 batch.spool.close()
                 hand_over(batch)
                 made += 1
@@ -990,7 +1076,7 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
 
 def _meta(log: GameLog, content_hash: str) -> dict:
     return {"game": log.game, "file": log.file, "problem": str(log.problem) if log.problem is not None else None,
-            "closed": log.closed, "content_hash": content_hash, "body_hash": derive.body_hash(log.events),
+            "closed": log.closed, "content_hash": content_hash, "body_hash": body_hash(log.events),
             "audited": False, "audit_complete": None, "findings": 0}
 
 
@@ -1025,6 +1111,8 @@ def _prepare_sql(known: Callable[[list[str]], dict[str, str]], batch: _SqlBatch,
         joined.check([(m["game"], m["file"]) for _g, _l, m, _a in write])
         for _g, _l, meta, _a in write:
             meta.update(joined.meta(meta["game"]))
+            if meta["game"] in joined.internal:
+                report.audit_internal_errors.append(meta["game"])
     elif auditor is not None:
         if isinstance(auditor, (_StreamAuditor, _ClusterAuditor)):
             results = auditor.map(logs)
@@ -1037,6 +1125,7 @@ def _prepare_sql(known: Callable[[list[str]], dict[str, str]], batch: _SqlBatch,
                     results.append((None, f"{type(x).__name__}: {x}"))
         for i, (log, (result, failure)) in enumerate(zip(logs, results)):
             game, lines, meta, _a = write[i]
+            _note_internal(report, game, result, failure)
             if failure is not None:
                 meta["problem"] = (meta["problem"] + "; " if meta["problem"] else "") + f"audit failed: {failure}"
                 continue
@@ -1062,7 +1151,7 @@ def _write_prepared(target: Any, prep: _Prepared, report: IngestReport, spool_di
     replaced_set = set(replaced)
 
     def one(items: list, batch_no: int, hook: Optional[Callable[[int], None]],
-            spool: derive.Spool) -> tuple[int, int, float]:
+            spool: Spool) -> tuple[int, int, float]:
         audit_py = None
         if joined is None and audited:
             audit_py = ([], [], [])
@@ -1070,7 +1159,7 @@ def _write_prepared(target: Any, prep: _Prepared, report: IngestReport, spool_di
                 if rows is not None:
                     for k in range(3):
                         audit_py[k].extend(rows[k])
-        metas = [dict((k, v) for k, v in m.items() if k in derive.META_COLUMNS) for _g, _l, m, _a in items]
+        metas = [dict((k, v) for k, v in m.items() if k in META_COLUMNS) for _g, _l, m, _a in items]
         gone = [g for g, _l, _m, _a in items if g in replaced_set]
         return target.write_sql(spool, metas, gone, spool_dir, now, audit_py,
                                 joined.tables if joined is not None else None,
@@ -1085,7 +1174,7 @@ def _write_prepared(target: Any, prep: _Prepared, report: IngestReport, spool_di
             raise
         for item in write:
             game = item[0]
-            single = derive.Spool.of(spool_dir, "game", [(game, batch.spool.game(game))])
+            single = Spool.of(spool_dir, "game", [(game, batch.spool.game(game))])
             try:
                 ev_n, f_n, r_s = one([item], report.batches + 1, None, single)
             except duckdb.Error as x:
@@ -1114,6 +1203,6 @@ def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     return {t.name: con.execute(f"SELECT count(*) FROM {t.name}").fetchall()[0][0] for t in TABLES}
 
 
-__all__ = ["DEFAULT_DB", "IngestReport", "StoreError", "TABLES", "connect", "ddl", "game_rows", "incompatible_message",
+__all__ = ["DEFAULT_BATCH_EVENTS", "DEFAULT_BATCH_GAMES", "DEFAULT_DB", "IngestReport", "StoreError", "TABLES", "connect", "ddl", "game_rows", "incompatible_message",
            "ingest", "writer_versions",
            "load_auditor", "schema_markdown", "spool_prefix", "sweep_spools", "table_counts"]

@@ -35,8 +35,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
 import time
 import uuid
 from collections import defaultdict
@@ -46,6 +44,7 @@ from urllib.parse import quote
 
 import duckdb
 
+from .scratch import make as make_scratch, remove as remove_scratch
 from .errors import StoreError
 from .tables import TABLES, GameRows, connect as connect_store, transaction, write_rows, writer_versions
 
@@ -179,7 +178,7 @@ class Dataset:
         ``partitions`` maps a partition folder to the games in it.
         """
         batch = self.next_batch()
-        local = tempfile.mkdtemp(prefix="paipu-parquet-")
+        local = make_scratch("parquet")  # swept by the next ingest if this one is killed
         files: dict[str, list[str]] = defaultdict(list)
         try:
             con.execute("CREATE OR REPLACE TEMP TABLE _part (game VARCHAR)")
@@ -217,7 +216,7 @@ class Dataset:
             self.commits().append(record)
             self.fs.rm(self._p(META, "pending", f"{batch}.json"))
         finally:
-            shutil.rmtree(local, ignore_errors=True)
+            remove_scratch(local)
         return batch
 
     # --- reading

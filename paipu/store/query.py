@@ -10,7 +10,11 @@ The guard works in layers, each enforcing one rule:
 2. **A locked-down connection.**  Read-only, no file or network access (except
    the parquet output when asked for), no extension installs, no spilling to
    disk, configuration locked so the query cannot undo any of it.
-3. **Bounded cost.**  A time limit (the query is interrupted) and a memory limit.
+3. **Bounded cost.**  A time limit and a memory limit, both held by a watchdog
+   (:class:`Watchdog`): DuckDB's own ``memory_limit`` bounds what its buffer manager
+   holds, and the watchdog interrupts the connection when the time is up or when the
+   process's resident memory has grown past the limit (what DuckDB does not count, and
+   the rows handed to Python, which are fetched in chunks and checked between them).
 4. **The store's files are never an output.**  ``--output`` naming the store, its
    write-ahead log or its temporary folder (directly, through a symlink or a hard
    link) is refused before anything is opened for writing.
@@ -19,7 +23,10 @@ The guard works in layers, each enforcing one rule:
 from __future__ import annotations
 
 import os
+import re
+import sys
 import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
@@ -72,6 +79,40 @@ def check_output(db: str, output: Optional[str]) -> None:
     tmp = os.path.realpath(db + ".tmp")
     if os.path.realpath(output).startswith(tmp + os.sep):
         raise QueryRefused(f"the output {output} is inside the store's temporary folder; choose another --output")
+
+
+#: The file endings of each output format: an existing file is overwritten without
+#: ``--force`` only when it ends so (the output of an earlier run, by its look).
+OUTPUT_ENDINGS = {"table": (".txt",), "csv": (".csv", ".tsv", ".txt"), "json": (".json",),
+                  "parquet": (".parquet",)}
+
+
+def is_duckdb_file(path: str) -> bool:
+    """Whether ``path`` is a DuckDB database file (its header's magic bytes)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(12)
+    except OSError:
+        return False
+    return head[8:12] == b"DUCK"
+
+
+def check_overwrite(output: Optional[str], fmt: str, force: bool = False) -> None:
+    """Refuse to overwrite an existing file that is not an earlier output of this format (a
+    DuckDB store, a log, a folder …) unless ``force``; a DuckDB store is named as such."""
+    if not output or not os.path.lexists(output):
+        return
+    if os.path.isdir(output):
+        raise QueryRefused(f"the output {output} is a folder; give a file name")
+    if force:
+        return
+    if is_duckdb_file(output):
+        raise QueryRefused(f"the output {output} is a DuckDB database; it is not overwritten "
+                           "(choose another --output, or add --force to replace it)")
+    if not output.lower().endswith(OUTPUT_ENDINGS.get(fmt, ())):
+        raise QueryRefused(f"the output {output} exists and does not look like a {fmt} output "
+                           f"({', '.join(OUTPUT_ENDINGS.get(fmt, ()))}); choose another --output, or add --force "
+                           "to overwrite it")
 
 
 def _explain_analyze(sql: str) -> bool:
@@ -160,57 +201,170 @@ def limit_message(what: str, limit: str, value: Any) -> str:
     return f"{what} needs more memory than the memory limit of {value}; raise it with --memory SIZE (e.g. 8GB)"
 
 
-@contextmanager
-def time_limit(con: duckdb.DuckDBPyConnection, seconds: Optional[float]) -> Iterator[None]:
-    """Interrupt whatever ``con`` runs after ``seconds``; the interruption becomes :class:`QueryRefused`."""
-    if not seconds or seconds <= 0:
-        yield
-        return
-    fired = threading.Event()
+_UNITS = {"": 1, "b": 1, "kb": 10 ** 3, "mb": 10 ** 6, "gb": 10 ** 9, "tb": 10 ** 12,
+          "kib": 2 ** 10, "mib": 2 ** 20, "gib": 2 ** 30, "tib": 2 ** 40, "k": 10 ** 3, "m": 10 ** 6, "g": 10 ** 9,
+          "t": 10 ** 12}
 
-    def stop() -> None:
-        fired.set()
-        con.interrupt()
 
-    timer = threading.Timer(seconds, stop)
-    timer.daemon = True
-    timer.start()
+def size_bytes(text: str) -> Optional[int]:
+    """A DuckDB memory size (``500MB``, ``2GB``, ``1.5GiB``) in bytes; None when not one."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*", text or "")
+    if m is None or m.group(2).lower() not in _UNITS:
+        return None
+    return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+
+
+def resident_bytes() -> Optional[int]:
+    """This process's resident memory now (Linux ``/proc``); elsewhere its peak so far
+    (``getrusage``: never falls, so a watch on its growth is the stricter one); None if unknown."""
     try:
-        yield
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+    except (ImportError, OSError, ValueError):
+        return None
+
+
+class LimitReached(QueryRefused):
+    """The watchdog stopped the work at a limit (``limit``: ``"time"`` or ``"memory"``)."""
+
+    def __init__(self, limit: str, message: str):
+        super().__init__(message)
+        self.limit = limit
+
+
+class Watchdog:
+    """Holds a connection to its time and memory limits from a thread of its own.
+
+    Every :data:`POLL` seconds it looks at the clock and at the process's resident
+    memory; past ``seconds``, or grown by more than ``memory`` (a DuckDB size) plus
+    :data:`SLACK` since it started, it records which limit was hit (:attr:`hit`) and
+    interrupts the connection, again at every poll until stopped (a statement started
+    after an interruption is interrupted too).  The caller fetching rows in chunks
+    calls :meth:`check` between them.
+    """
+
+    POLL = 0.05
+    #: Memory allowed beyond the limit before the watchdog steps in (DuckDB's own
+    #: accounting holds the limit; this is for what it does not count): a quarter of
+    #: the limit, at least 64 MiB.
+    SLACK = 64 * 2 ** 20
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, seconds: Optional[float], memory: Optional[str] = None):
+        self.con = con
+        self.seconds = seconds if seconds and seconds > 0 else None
+        self.memory = memory
+        self.hit: Optional[str] = None
+        limit = size_bytes(memory) if memory else None
+        self._base = resident_bytes() if limit is not None else None
+        self._budget = limit + max(self.SLACK, limit // 4) if limit is not None and self._base is not None else None
+        self._deadline = time.monotonic() + self.seconds if self.seconds else None
+        self._stop = threading.Event()
+        self._thread: Optional[threading.Thread] = None
+        if self._deadline is not None or self._budget is not None:
+            self._thread = threading.Thread(target=self._run, name="paipu-query-watchdog", daemon=True)
+            self._thread.start()
+
+    def _look(self) -> None:
+        """Record the limit hit, if any, now."""
+        if self.hit is None:
+            if self._deadline is not None and time.monotonic() >= self._deadline:
+                self.hit = "time"
+            elif self._budget is not None:
+                now = resident_bytes()
+                if now is not None and now - self._base > self._budget:
+                    self.hit = "memory"
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.POLL):
+            self._look()
+            if self.hit is not None:
+                try:
+                    self.con.interrupt()
+                except duckdb.Error:
+                    pass
+
+    def message(self, what: str = "the query") -> str:
+        """The sentence for the limit hit (:func:`limit_message`)."""
+        assert self.hit is not None
+        return limit_message(what, self.hit, self.seconds if self.hit == "time" else self.memory)
+
+    def check(self, what: str = "the query") -> None:
+        """Raise :class:`LimitReached` if a limit was hit (looked at here too, so a caller
+        fetching rows is held to the limits between chunks even while this thread waits
+        for its turn on a busy machine)."""
+        self._look()
+        if self.hit is not None:
+            raise LimitReached(self.hit, self.message(what))
+
+    def stop(self) -> None:
+        """Stop watching (the thread ends within one poll)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+
+@contextmanager
+def time_limit(con: duckdb.DuckDBPyConnection, seconds: Optional[float],
+               memory: Optional[str] = None) -> Iterator[Watchdog]:
+    """Hold whatever ``con`` runs inside to ``seconds`` and to ``memory`` (:class:`Watchdog`);
+    a DuckDB error raised because the watchdog interrupted becomes :class:`LimitReached`."""
+    dog = Watchdog(con, seconds, memory)
+    try:
+        yield dog
     except duckdb.Error as e:
-        if fired.is_set():
-            raise QueryRefused(limit_message("the query", "time", seconds)) from None
+        if dog.hit is not None:
+            raise LimitReached(dog.hit, dog.message()) from None
         raise e
     finally:
-        timer.cancel()
+        dog.stop()
+
+
+#: Rows fetched from DuckDB at a time (the watchdog is consulted between chunks).
+FETCH_ROWS = 20_000
 
 
 def run_query(db: str, sql: str, fmt: str = "table", output: Optional[str] = None, *,
               timeout: Optional[float] = DEFAULT_TIMEOUT, memory: str = DEFAULT_MEMORY,
-              parquet: Optional[str] = None) -> tuple[list[str], list[tuple]]:
+              parquet: Optional[str] = None, force: bool = False) -> tuple[list[str], list[tuple]]:
     """Run one read-only query; write parquet to ``output`` or return (columns, rows).
 
     ``parquet`` runs it on the Parquet dataset at that folder or URL instead of the
     DuckDB store ``db``.  Raises :class:`QueryRefused` (one sentence) for anything
     refused or failed, :class:`~paipu.store.ingest.StoreError` for a store that
-    cannot be opened.
+    cannot be opened.  An existing ``output`` that is not an earlier output of ``fmt``
+    is refused unless ``force`` (:func:`check_overwrite`; the store's own files always).
     """
     if parquet is not None:
         check_dataset_output(parquet, output)
     else:
         check_output(db, output)
+    check_overwrite(output, fmt, force)
     con = open_read_only(db, output if fmt == "parquet" else None, memory, parquet=parquet)
     try:
         check_read_only(con, sql)
         try:
-            with time_limit(con, timeout):
+            with time_limit(con, timeout, memory) as dog:
                 if fmt == "parquet":
                     rel = con.sql(sql)
                     rel.write_parquet(os.path.abspath(output))
+                    dog.check()
                     return list(rel.columns), []
                 cur = con.execute(sql)
                 cols = [d[0] for d in cur.description] if cur.description else []
-                return cols, cur.fetchall()
+                rows: list[tuple] = []
+                while True:
+                    chunk = cur.fetchmany(FETCH_ROWS)
+                    dog.check()
+                    if not chunk:
+                        return cols, rows
+                    rows.extend(chunk)
         except duckdb.PermissionException:
             raise QueryRefused("the query touches files or the network, which `paipu query` does not allow") from None
         except duckdb.OutOfMemoryException:
@@ -221,6 +375,7 @@ def run_query(db: str, sql: str, fmt: str = "table", output: Optional[str] = Non
         con.close()
 
 
-__all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "QueryRefused", "StoreError", "check_dataset_output", "check_output",
+__all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "FETCH_ROWS", "OUTPUT_ENDINGS", "check_overwrite", "is_duckdb_file", "LimitReached", "QueryRefused", "Watchdog",
+           "resident_bytes", "size_bytes", "StoreError", "check_dataset_output", "check_output",
            "check_read_only", "limit_message",
            "open_read_only", "run_query", "store_files", "time_limit"]

@@ -220,6 +220,37 @@ def ddl() -> list[str]:
     return out
 
 
+def _sql_text(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def comment_ddl() -> list[str]:
+    """The ``COMMENT ON`` statements that describe every table and column in the store
+    itself (what ``docs/store.md`` says), so ``duckdb_tables()`` / ``duckdb_columns()`` explain them."""
+    out = [f"COMMENT ON TABLE meta IS {_sql_text('The store: its layout version and the versions of paipu and DuckDB that created it and last wrote it (key, value).')}",
+           f"COMMENT ON COLUMN meta.key IS {_sql_text('what the row records (store_version, paipu_version, duckdb_version, created_by_…, anomaly_checks)')}",
+           f"COMMENT ON COLUMN meta.value IS {_sql_text('its value')}"]
+    for t in TABLES:
+        out.append(f"COMMENT ON TABLE {t.name} IS {_sql_text(f'{t.doc} Grain: {t.grain}.')}")
+        out += [f"COMMENT ON COLUMN {t.name}.{c.name} IS {_sql_text(c.doc)}" for c in t.columns]
+    return out
+
+
+def run_once(con: duckdb.DuckDBPyConnection, key: str, statements: list[str]) -> None:
+    """Run ``statements`` unless the store already ran these very ones (their digest is kept in
+    ``meta`` under ``key``): catalog writes at every open would slow each ingest down."""
+    import hashlib
+
+    digest = hashlib.sha256("\n;\n".join(statements).encode()).hexdigest()[:16]
+    held = con.execute("SELECT value FROM meta WHERE key = $k", {"k": key}).fetchall()
+    if held and held[0][0] == digest:
+        return
+    for stmt in statements:
+        con.execute(stmt)
+    con.execute("DELETE FROM meta WHERE key = $k", {"k": key})
+    con.execute("INSERT INTO meta VALUES ($k, $v)", {"k": key, "v": digest})
+
+
 def schema_markdown() -> str:
     """The table schema as Markdown (the body of ``docs/store.md``)."""
     lines = ["| table | grain | what it holds |", "|---|---|---|"]
@@ -325,6 +356,12 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
     for k, v in writer_versions().items():
         con.execute("DELETE FROM meta WHERE key = $k", {"k": k})
         con.execute("INSERT INTO meta VALUES ($k, $v)", {"k": k, "v": v})
+    # the store explains itself: every table and column carries a COMMENT, and the anomaly
+    # checks live in it too (views and table macros plain duckdb runs)
+    from .anomalies import install_statements
+
+    run_once(con, "comments", comment_ddl())
+    run_once(con, "anomaly_checks", install_statements())
     con.execute("COMMIT")
 
 

@@ -216,11 +216,12 @@ def test_anomalies_command(tmp_path):
     r = runner.invoke(app, ["anomalies", "--db", db, "--format", "csv", "--rows"])
     assert r.exit_code == 1
     lines = [x for x in r.stdout.splitlines() if x.startswith("code,") or x.startswith("dianji_payout,")]
-    assert lines[0] == "code,game,hand,seq,seat,player,detail,statistic,value,rate,baseline,n" and len(lines) == 3
-    r = runner.invoke(app, ["anomalies", "--db", db, "--format", "csv"])  # one row per fired check
+    assert lines[0] == "code,game,hand,seq,seat,player,detail,statistic,value,rate,baseline,n,ruleset"
+    assert len(lines) == 3 and all(x.endswith(",qujing-xiaoji dianji=true") for x in lines[1:])
+    r = runner.invoke(app, ["anomalies", "--db", db, "--format", "csv"])  # one row per fired check and ruleset
     lines = r.stdout.splitlines()
-    assert r.exit_code == 1 and lines[0].startswith("code,rows,statistic,value,rate,baseline,n,")
-    assert len(lines) == 2 and lines[1].startswith("dianji_payout,2,difference,")
+    assert r.exit_code == 1 and lines[0].startswith("code,ruleset,rows,statistic,value,rate,baseline,n,")
+    assert len(lines) == 2 and lines[1].startswith("dianji_payout,qujing-xiaoji dianji=true,2,difference,")
     r = runner.invoke(app, ["anomalies", "--db", db, "--only", "dianji_payout", "--param", "tolerance=1"])
     assert r.exit_code == 0
     r = runner.invoke(app, ["anomalies", "--db", db, "--only", "WIN_RATE", "--param", "z=abc"])
@@ -251,12 +252,14 @@ def test_default_output_is_one_line_per_fired_check_naming_its_statistic(planted
     r = _cli("anomalies", "--db", planted_db, *_small_params(CHECKS))
     assert r.exit_code == 1
     lines = r.stdout.splitlines()
-    assert [line.split(":")[0] for line in lines] == fired
+    # one ruleset in this store: one line per fired check, naming the ruleset
+    assert [line.split(":")[0] for line in lines] == [f"{code} (qujing-xiaoji dianji=true)" for code in fired]
     col = {c: k for k, c in enumerate(A.COLUMNS)}
     for code, line in zip(fired, lines):
         best = max(found[code], key=lambda row: abs(row[col["value"]]))
         stat = best[col["statistic"]]
-        assert re.match(rf"{code}: {len(found[code])} rows?; strongest {stat} = ", line), line
+        assert re.match(rf"{code} \(qujing-xiaoji dianji=true\): {len(found[code])} rows?; strongest {stat} = ",
+                        line), line
         assert line.endswith(best[col["detail"]])
     collusion = next(line for line in lines if line.startswith("collusion_pairs"))
     assert "rate " in collusion and "baseline " in collusion and "n = " in collusion

@@ -44,9 +44,9 @@ def test_the_texts_money_for_the_liabilities_and_floors():
 
 
 @pytest.mark.parametrize("name", sorted(gx.NEAR_MISSES))
-def test_near_miss_rooms_give_their_one_finding(name):
+def test_near_miss_rooms_give_their_findings(name):
     make, code = gx.NEAR_MISSES[name]
-    assert codes(make()) == [code]
+    assert codes(make()) == (code if isinstance(code, list) else [code])
 
 
 # --- §12 findings: each holds, and its near miss does not ------------------------------------

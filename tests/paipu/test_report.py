@@ -74,7 +74,7 @@ def test_every_sample_report_is_self_contained_and_shows_the_audits_ledger(path)
         assert f'data-from="{o["from_seat"]}" data-to="{o["to_seat"]}" data-amount="{o["amount"]}"' in html
     # the verdict: clean, or every finding with its Chinese rule name, code and event
     if path.parent.name == "clean":
-        assert model["clean"] and "Clean — 无误" in html
+        assert model["clean"] and 'Clean — <span lang="zh-Hans">无误</span>' in html
     for f in model["findings"]:
         assert f'id="finding-{f["n"]}"' in html and f["zh"] in html and f["code"] in html
 

@@ -58,6 +58,32 @@ def test_cluster_ingest_stores_what_one_process_stores(client, corpus):
     assert contents(ds, parquet=True) == expected
 
 
+def test_cluster_ingest_sends_work_not_games(client, corpus, monkeypatch):
+    # the workers read byte ranges of the files themselves (as audit --cluster does): no decoded
+    # game is shipped, so the path that ships games may fail and the store is still the same
+    import importlib
+
+    ingest_module = importlib.import_module("paipu.store.ingest")  # the module (paipu.store.ingest is also a function)
+
+    shipped = []
+    def ship(self, logs):
+        shipped.append(len(logs))
+        raise AssertionError("decoded games shipped to the cluster")
+
+    monkeypatch.setattr(ingest_module._ClusterAuditor, "map", ship)
+    d, paths, expected = corpus
+    db = str(d / "work.duckdb")
+    r = store.ingest(paths, db, cluster=client, batch_events=5_000)
+    assert r.findings > 0 and contents(db) == expected and shipped == []
+    # near miss: standard input cannot be read by the workers, so its games are shipped
+    assert ingest_module._stream_auditor(object(), ["-"], 1, client, None) is None
+    pool = ingest_module._stream_auditor(object(), paths, 1, client, None)
+    try:
+        assert pool is not None and pool.cluster
+    finally:
+        pool.close()
+
+
 def test_a_worker_killed_mid_ingest_loses_and_repeats_nothing(client, corpus):
     d, paths, expected = corpus
     db = str(d / "killed.duckdb")

@@ -4,6 +4,7 @@ batch that are already stored unchanged are left out of what DuckDB loads from i
 from __future__ import annotations
 
 import os
+import sys
 
 import duckdb
 
@@ -51,6 +52,7 @@ def test_a_game_the_store_refuses_is_retried_alone_from_the_spool(tmp_path, monk
         return real(con, spool, meta, *a, **kw)
 
     monkeypatch.setattr(derive, "write_batch", picky)
+    monkeypatch.setattr(sys.modules["paipu.store.ingest"], "write_batch", picky)  # ingest's own name for it
     r = store.ingest([path], db)
     assert r.added == 2 and len(r.refused) == 1 and "game bad" in r.refused[0]
     assert q(db, "SELECT list(game ORDER BY game) FROM games")[0][0] == ["g1", "g2"]

@@ -50,15 +50,18 @@ def _clean_games() -> list[list[dict]]:
 
     games = [selfdraw_game("x"), dianji_game("x"), dianji_game("x", seats=("E", "F", "G", "H"))]
     out = [[json.loads(x) for x in b.jsonl().splitlines()] for b in games]
-    folder = os.path.join(ROOT, "sample_logs", "clean")
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".jsonl"):
-            with open(os.path.join(folder, name), "rb") as f:
-                events = [json.loads(x) for x in f.read().splitlines() if x.strip()]
-            by_game: dict[str, list[dict]] = {}
-            for d in events:
-                by_game.setdefault(d["game"], []).append(d)
-            out.extend(by_game.values())
+    # every family's clean samples (Qujing and Sichuan in sample_logs/clean, Guangdong in its own folder)
+    for folder, _dirs, files in sorted(os.walk(os.path.join(ROOT, "sample_logs"))):
+        if os.path.basename(folder) != "clean":
+            continue
+        for name in sorted(files):
+            if name.endswith(".jsonl"):
+                with open(os.path.join(folder, name), "rb") as f:
+                    events = [json.loads(x) for x in f.read().splitlines() if x.strip()]
+                by_game: dict[str, list[dict]] = {}
+                for d in events:
+                    by_game.setdefault(d["game"], []).append(d)
+                out.extend(by_game.values())
     return out
 
 
@@ -244,8 +247,11 @@ LINE_OPS: dict[str, Callable[[bytes, Rng], bytes]] = {
     "junk": op_junk,
 }
 
-#: Operators on the victim's lines as a whole (order, count) or on the whole file.
-STREAM_OPS = ("duplicate", "drop", "swap", "interleave")
+#: Operators on the victim's lines as a whole (order, count) or on the whole file; ``transplant``
+#: puts a line of another corpus game (any family) into the victim, renamed and renumbered to
+#: fit: a well-formed event where the table does not expect it (a second opening, a hand event
+#: before its hand, a Sichuan event in a Qujing room …).
+STREAM_OPS = ("duplicate", "drop", "swap", "interleave", "transplant")
 FILE_OPS = ("file_cut", "gzip_cut", "gzip_flip", "gzip_no_trailer", "gzip_members")
 
 
@@ -326,7 +332,8 @@ class Fuzzer:
         if roll < 0.12:
             op = rng.choice(STREAM_OPS)
             ops.append(op)
-            vlines = self._stream_op(op, vlines, rng)
+            vlines = self._transplant(vlines, victim, rng) if op == "transplant" else \
+                self._stream_op(op, vlines, rng)
         else:
             for _ in range(1 if rng.random() < 0.8 else rng.randint(2, 4)):
                 name = rng.choice(list(LINE_OPS))
@@ -353,6 +360,16 @@ class Fuzzer:
             ops.append(op)
             data, keep, gz = self._file_op(op, data, out, keep, rng)
         return Case(data, ops, gz, keep, victim)
+
+    def _transplant(self, lines: list[bytes], victim: str, rng: Rng) -> list[bytes]:
+        """One line of a random corpus game, as the victim's, inserted anywhere; the victim's
+        lines renumbered so the sequence runs on (the table, not the numbering, is tested)."""
+        donor = rng.choice(self.corpus)
+        line = dict(rng.choice(donor), game=victim)
+        out = [json.loads(x) for x in lines]
+        out.insert(rng.randrange(len(out) + 1), line)
+        return [json.dumps(dict(d, seq=i), ensure_ascii=False, separators=(",", ":")).encode()
+                for i, d in enumerate(out)]
 
     @staticmethod
     def _stream_op(op: str, lines: list[bytes], rng: Rng) -> list[bytes]:

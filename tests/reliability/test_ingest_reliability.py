@@ -103,7 +103,7 @@ def test_an_internal_error_on_one_game_stores_the_others_and_exits_3(tmp_path, c
     db = str(tmp_path / "s.duckdb")
     path = write(tmp_path / "a.jsonl", dianji_game("g1"), dianji_game("boom"), dianji_game("g2"))
     # the one step of ingest that runs per game in Python: its lines and content hash
-    derive_mod = sys.modules["paipu.store.derive"]
+    derive_mod = sys.modules["paipu.store.ingest"]  # ingest calls derive.game_lines by the name it imported
     real = derive_mod.game_lines
 
     def flaky(log, *a, **kw):

@@ -87,13 +87,8 @@ GUANGDONG = RuleFamily(
         fees_at_first_settlement=qujing_settlement.fees_at_first_settlement,
         fees_at_resize=qujing_settlement.fees_at_resize,
     ),
-    own=OwnRules(
-        event_checks=table.event_checks,
-        # 截和 (multi_win off): the family judges who may win a discard
-        observes=table.OBSERVES,
-        observe=table.observe,
-    ),
-    data={"observe_after": frozenset()},
+    # 截和 (multi_win off) is the shared claims check's (audits/checks/claims.single_winner)
+    own=OwnRules(event_checks=table.event_checks),
     codes={"below_min_fan": "WIN_BELOW_MIN_FAN", "rob_kong_exposed": "ROB_EXPOSED_KONG",
            "rob_kong_concealed": "ROB_CONCEALED_KONG"},
 )

@@ -78,14 +78,18 @@ def round_wind(passes: int) -> int:
 # --- 漏和 (§5) ------------------------------------------------------------------
 
 def pass_violation(book: PassBook, seat: int, claim: str, tile: int, judge: WinJudge,
-                   rules: Optional[Ruleset] = None) -> Optional[str]:
+                   rules: Optional[Ruleset] = None, how: str = "discard") -> Optional[str]:
     """漏和: a legal win let go on kind t bars winning on t (``same_tile``) or on any
-    discard (``any_discard``) until the seat's own next draw, chow, pong or kong; a 抢杠
-    chance let go counts (``louhe_on_rob``).  No pong or kong is ever barred."""
+    discard (``any_discard``) until the seat's own next draw, chow, pong or kong.  With
+    ``louhe_on_rob`` on, a 抢杠 chance let go counts and a bar forbids robbing (``how`` is
+    ``robbed_kong``); off, robbing is outside 漏和 both ways (§5.5).  No pong or kong is
+    ever barred."""
     if claim != "win":
         return None
     any_discard = rules is not None and rules.louhe_scope == "any_discard"
     on_rob = rules is None or rules.louhe_on_rob
+    if not on_rob and how == "robbed_kong":
+        return None
     if on_rob and (book.rob_tiles[seat] if any_discard else tile in book.rob_tiles[seat]):
         return "WIN_DURING_LOUHE"
     for t, kd in book.win_chances(seat):
@@ -127,45 +131,6 @@ def win_context(ruleset: Ruleset, table, seat: int, how: str, tile: Optional[int
         heavenly=heavenly(ruleset, table, seat, how),
         last_tile=how == "self_draw" and table.undrawn <= ruleset.draw_reserve,
         winners=winners)
-
-
-# --- 截和: one winner per discard (``multi_win = off``, §4) -------------------------------
-
-#: The event types the family watches (``RuleFamily.own.observes``), judged before they apply.
-OBSERVES = frozenset({ev.HandWon})
-_NONE: list = []
-
-
-def observe(ruleset: Ruleset, table, e, book, ctx, after: bool) -> list:
-    """``RuleFamily.own.observe``: with ``multi_win`` off (截和) only the first seat in turn
-    order from the discarder's 下家 with a legal declared win wins a discard.  A winner
-    after it (a second winner paid, or the wrong one winning alone) took the discard over
-    a higher claim: CLAIM_PRIORITY on that winner.
-
-    (The walker's 一炮多响 check, WIN_MISSED_MULTI, applies only with ``multi_win`` on.)"""
-    if after or ruleset.multi_win or e.how != "discard" or e.from_seat is None:
-        return _NONE
-    d = ctx.open_discard
-    if d is None or not 0 <= e.from_seat < ctx.n:
-        return _NONE
-    winners = {x.seat for x in e.winners}
-    declared = {s for s, claims in d.declared.items() if "win" in claims}
-
-    def legal(s: int) -> bool:
-        return s in d.open_to_win and ctx.legal_win_on(s, d.tile, d.kong_discard) \
-            and ctx.barred(s, "win", d.tile) is None
-
-    n = ctx.n
-    order = [(e.from_seat + k) % n for k in range(1, n)]
-    first = next((s for s in order if (s in winners or s in declared) and legal(s)), None)
-    out = []
-    if first is not None:
-        for s in order:
-            if s in winners and s != first:
-                out.append((s, Violation(
-                    "CLAIM_PRIORITY", f"截和 (multi_win off): seat {s} won seat {e.from_seat}'s {e.tile} over "
-                    f"seat {first}'s win, first in turn order", f"seat {first} win", f"seat {s} win")))
-    return out
 
 
 # --- the family's own checks of rare events ----------------------------------------------

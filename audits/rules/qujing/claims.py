@@ -230,15 +230,16 @@ def added_kong_options(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[
 # --- passing restrictions ------------------------------------------------------------
 
 def pass_violation(book: PassBook, seat: int, claim: str, tile: int, judge: WinJudge,
-                   rules: Optional[Ruleset] = None) -> Optional[str]:
+                   rules: Optional[Ruleset] = None, how: str = "discard") -> Optional[str]:
     """The pass rule a claim breaks, until the seat's own next draw, chow, pong or kong:
 
     * 过手碰: a pong passed on ``tile`` bars ponging it;
     * 过手杠: an exposed kong passed on ``tile`` bars konging it;
     * 过胡: a legal win let go (on a discard, or a 抢杠 chance) bars every win on a
       discard and every rob, whatever its fan (seed: 禁胡所有牌); self-draw stays allowed.
-      ``claim`` is ``win`` for both; a win chance counts only if it was legal
-      (``judge``: complete with enough fan, and not already barred).
+      ``claim`` is ``win`` for both (``how``: ``discard`` or ``robbed_kong``, judged alike);
+      a win chance counts only if it was legal (``judge``: complete with enough fan, and
+      not already barred).
     """
     if claim == "pong" and tile in book.tiles["pong"][seat]:
         return "GUOSHOU_PENG"

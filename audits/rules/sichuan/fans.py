@@ -129,7 +129,9 @@ def gen_count(counts: Sequence[int], melds: Sequence[Meld]) -> int:
     together (a kong is one 根; so is a pong plus the fourth tile in hand)."""
     have = list(counts[:27])
     for m in melds:
-        have[m.of] += 4 if m.is_kong else 3
+        # a meld said to be of an honour (no tile of the 108, reported where it was made) is no 根
+        if m.of < 27:
+            have[m.of] += 4 if m.is_kong else 3
     return sum(1 for c in have if c >= 4)
 
 
@@ -146,11 +148,20 @@ class Moment:
     sea_bottom: bool = False
     #: ``tianhe`` / ``dihe`` when the win is one of them
     heavenly: str = ""
+    #: 点杠花: the replacement came after an exposed kong on another seat's discard (§10.4)
+    dianganghua: bool = False
 
 
 def moment_of(ctx: WinContext) -> Moment:
     """The moment facts of a shared :class:`WinContext` (Sichuan's fields included)."""
-    return Moment(ctx.how, ctx.after_kong, ctx.kong_discard, ctx.sea_bottom, ctx.tiandi)
+    return Moment(ctx.how, ctx.after_kong, ctx.kong_discard, ctx.sea_bottom, ctx.tiandi,
+                  ctx.how == "self_draw" and ctx.after_kong and ctx.dianganghua)
+
+
+def paid_as_self_draw(ruleset: Ruleset, m: Moment) -> bool:
+    """A self-draw paid as one (§10.1): every self-draw, except 点杠花 settled as a discard
+    (``dianganghua = dianpao``, §10.4), which the feeder alone pays."""
+    return m.how == "self_draw" and not (m.dianganghua and ruleset.dianganghua == "dianpao")
 
 
 def plain_readings(counts: Sequence[int], has_melds: bool) -> list[tuple[bool, bool, bool]]:
@@ -240,6 +251,16 @@ def _shape_readings(counts: Sequence[int], melds: Sequence[Meld], ruleset: Rules
     return out
 
 
+def _with_gen(shape: Sequence[str], gens: int) -> list[str]:
+    """A reading's shape fans with the hand's 根 (§9.5 step 3): a 七对 with a 根 is 龙七对,
+    which replaces ``xiaoqidui`` and one ``gen``."""
+    names = list(shape)
+    if gens and "xiaoqidui" in names:
+        names[names.index("xiaoqidui")] = "longqidui"
+        gens -= 1
+    return names + ["gen"] * gens
+
+
 def score(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], void: int,
           moment: Moment = Moment(), events: bool = True) -> Score:
     """The best reading of a winning hand (§9.5): shape fans, 清一色, 根, then the event
@@ -247,22 +268,22 @@ def score(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], void: 
     if not is_shape(counts, melds):
         return Score(False, False, [], 0, 0, 0, reason="not a complete hand")
     if not void_ok(counts, melds, void, ruleset):
-        return Score(False, True, [], 0, 0, 0, reason="holds its void suit")
+        declared = ruleset.dingque == "declared" and void >= 0
+        return Score(False, True, [], 0, 0, 0, reason="holds its void suit" if declared else
+                     "holds three suits (a win holds at most two)")
     if events and moment.heavenly and ruleset.tiandihu:
         names = [moment.heavenly]
     else:
-        if _only_pinghu(counts, melds, ruleset):
-            names = ["jihu"]
-        else:
-            names, _ = max(_shape_readings(counts, melds, ruleset), key=lambda x: x[1])
-            names = list(names)
-        if len(suits_of(counts, melds)) == 1:
-            names.append("qingyise")
         gens = gen_count(counts, melds)
-        if gens and "xiaoqidui" in names:  # 龙七对 replaces 七对 and one 根
-            names[names.index("xiaoqidui")] = "longqidui"
-            gens -= 1
-        names += ["gen"] * gens
+        if _only_pinghu(counts, melds, ruleset):
+            names = ["jihu"] + ["gen"] * gens
+        else:
+            # the highest reading with its 根 (a 七对's first 根 is its 龙, worth more with
+            # longqidui_fan = 4); the first of equal readings
+            names = max((_with_gen(shape, gens) for shape, _ in _shape_readings(counts, melds, ruleset)),
+                        key=lambda x: fan_total(x, ruleset))
+        if len(suits_of(counts, melds)) == 1:
+            names.insert(len(names) - names.count("gen"), "qingyise")
         if events:
             names += event_fans(ruleset, moment)
         if ruleset.menqing_zhongzhang:
@@ -284,7 +305,7 @@ def event_fans(ruleset: Ruleset, m: Moment) -> list[str]:
             out.append("gangshang_kaihua")
         if m.sea_bottom:
             out.append("haidi")
-        if ruleset.zimo_bonus == "jiafan":
+        if ruleset.zimo_bonus == "jiafan" and paid_as_self_draw(ruleset, m):  # 自摸加番 (§10.1, §10.4)
             out.append("zimo")
     elif m.how == "discard":
         if m.kong_discard:
@@ -367,6 +388,18 @@ def is_huazhu(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], vo
 
 
 # --- the family interface (``RuleFamily.scoring.score`` / ``reading_fans``) -------------------------
+
+def fan_finding(ruleset: Ruleset, winner, score: Score) -> Optional[str]:
+    """``RuleFamily.scoring.fan_finding`` (§9.2, §14): the audit compares F and P, so a logged fan list
+    whose names add up to the right F, with the right F and P, only names the win otherwise
+    (龙七对 as 七对 + 根, a combination spelt out): FAN_NAMES_DIFFER, a warning.  Any other
+    difference is FAN_MISMATCH."""
+    names = list(winner.fans)
+    if winner.fan == score.fan and winner.points == score.points and all(n in FAN_VALUES for n in names) \
+            and fan_total(names, ruleset) == score.fan:
+        return "FAN_NAMES_DIFFER"
+    return "FAN_MISMATCH"
+
 
 def _counts(tiles: Sequence[int]) -> list[int]:
     c = [0] * 34

@@ -23,7 +23,7 @@ from .settlement import Book
 OBSERVES = frozenset({
     ev.HandStarted, ev.TilesDealt, ev.TilesExchanged, ev.VoidDeclared, ev.TileDrawn, ev.TileDiscarded,
     ev.Ponged, ev.KongExposed, ev.KongAdded, ev.KongConcealed, ev.HandWon, ev.HandDrawn, ev.HandSettled,
-    ev.ClaimDeclared,
+    ev.ClaimDeclared, ev.ClaimPassed, ev.Chowed,
 })
 
 #: The events whose memories the family updates after the walker's handler (``_after``):
@@ -134,7 +134,8 @@ def _drawn(ruleset: Ruleset, table, e: ev.TileDrawn, hb: HandBook, ctx) -> list:
         out = _NONE
         if hb.discard_window is not None:  # nobody claimed the last discard
             out = _missed_last_four(ruleset, table, hb, ctx, e, _NONE)
-        if hb.pending_added is not None:  # an added kong stands at its replacement
+        if hb.pending_added is not None:  # an added kong stands at its replacement: nobody robbed it
+            out = out + _missed_last_four_rob(ruleset, table, ctx, _NONE)
             _stands(hb, hb.pending_added, "kong_added", None)
         return out
     return _observe(ruleset, table, e, hb, ctx)
@@ -177,6 +178,8 @@ def _wrap_drawn(handler, report):
         table = ctx.table
         if table.undrawn <= hb.last_four or hb.pending_added is not None or not hb.dealer_acted \
                 or table.phase == "won" or e.tile in _HONOURS or (table.out and e.seat in table.out):
+            if table.phase == "won":
+                return _play_after_end(ctx, e, report)
             found = _drawn(ctx.rules, table, e, hb, ctx)
             if found:
                 report(ctx, e, found)
@@ -199,6 +202,8 @@ def _wrap_discarded(handler, report):
                     report(ctx, e, found)
             hb.turn_kong = None
         else:
+            if table.phase == "won":
+                return _play_after_end(ctx, e, report)
             found = _discarded(ctx.rules, table, e, hb, ctx)
             if found:
                 report(ctx, e, found)
@@ -206,8 +211,44 @@ def _wrap_discarded(handler, report):
     return discarded
 
 
-#: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
-OBSERVERS = {ev.TileDrawn: _wrap_drawn, ev.TileDiscarded: _wrap_discarded}
+def _play_after_end(ctx, e: ev.Event, report) -> None:
+    """Play after the hand has ended (§6.1: the first winning moment under ``first_win``;
+    §6.2.5: the last allowed winner under 血战): one HAND_END_WRONG at the first such event
+    and no other finding; the event is passed over, so the hand's settlement is audited,
+    and the corrected ledger produced, where the rules end the hand."""
+    hb = ctx.hand_book
+    if not hb.end_wrong_reported:
+        hb.end_wrong_reported = True
+        report(ctx, e, [(getattr(e, "seat", None), _v(
+            "HAND_END_WRONG", f"play goes on after the hand ended ({len(ctx.table.out)} winner(s))",
+            "HandSettled", type(e).__name__))])
+    ctx.replayer.pass_over(e)
+
+
+def _wrap_play(observed: bool, after: bool):
+    """A play event's handler: passed over after the hand has ended (:func:`_play_after_end`),
+    else the family's checks before it (``observed``) and its memories after it (``after``)."""
+    def wrap(handler, report):
+        def played(ctx, e) -> None:
+            if ctx.table.phase == "won":
+                return _play_after_end(ctx, e, report)
+            if observed:
+                found = observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, False)
+                if found:
+                    report(ctx, e, found)
+            handler(ctx, e)
+            if after:
+                observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, True)
+        return played
+    return wrap
+
+
+#: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``):
+#: draws and discards on a short path; every play event is passed over after the hand ended.
+OBSERVERS = {ev.TileDrawn: _wrap_drawn, ev.TileDiscarded: _wrap_discarded,
+             **{t: _wrap_play(t not in (ev.ClaimPassed, ev.Chowed), t in OBSERVE_AFTER)
+                for t in (ev.ClaimDeclared, ev.ClaimPassed, ev.Chowed, ev.Ponged, ev.KongExposed, ev.KongAdded,
+                          ev.KongConcealed, ev.HandWon, ev.HandDrawn)}}
 
 
 def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
@@ -254,7 +295,10 @@ def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
             if w.seat in table.out:
                 out.append((w.seat, _v("ACTION_AFTER_WIN", f"seat {w.seat} has already won and left",
                                        None, "HandWon")))
-        return out + _missed_last_four(ruleset, table, hb, ctx, e, [w.seat for w in e.winners])
+        seats = [w.seat for w in e.winners]
+        if e.how == "robbed_kong":
+            return out + _missed_last_four_rob(ruleset, table, ctx, seats)
+        return out + _missed_last_four(ruleset, table, hb, ctx, e, seats)
     if seat is not None and seat in table.out:
         out.append((seat, _v("ACTION_AFTER_WIN", f"seat {seat} has won and left, yet acts", None, t.__name__)))
     if t is ev.TileDiscarded:
@@ -271,6 +315,7 @@ def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
     elif t is ev.TileDrawn:
         out += _missed_last_four(ruleset, table, hb, ctx, e, [])
         if hb.pending_added is not None:
+            out += _missed_last_four_rob(ruleset, table, ctx, _NONE)
             _stands(hb, hb.pending_added, "kong_added", None)
     elif t is ev.HandDrawn:
         out += _missed_last_four(ruleset, table, hb, ctx, e, [])
@@ -301,10 +346,7 @@ def _after(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> None:
 
 def _win_moment(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook, ctx) -> None:
     logged = [(x.seat, x.points) for x in e.winners]
-    true = []
-    for x, sc in zip(e.winners, ctx.won_scores):
-        if sc is not None and sc.complete and not sc.code and x.seat not in ctx.won_guohu:
-            true.append((x.seat, sc.points))
+    true = list(ctx.true_winners)
     if e.how == "robbed_kong":
         hb.pending_added = None  # a robbed kong pays nothing (§10.3)
     kd = e.how == "discard" and bool(ctx.kong_discard)
@@ -489,6 +531,18 @@ def _missed_last_four(ruleset: Ruleset, table, hb: HandBook, ctx, e: ev.Event, w
     return out
 
 
+def _missed_last_four_rob(ruleset: Ruleset, table, ctx, winners: list[int]) -> list:
+    """最后四张自动和 (§6.4): every still-in seat that can legally rob an added kong in the last
+    four tiles robs it (``winners``: the seats that did)."""
+    chance = ctx.rob_chance
+    if chance is None or not in_last_four(ruleset, table.undrawn):
+        return []
+    adder, tile, robbers = chance
+    return [(s, _v("LAST_FOUR_WIN_NOT_TAKEN", f"seat {s} could rob seat {adder}'s added kong of {TILE_NAMES[tile]} "
+                   "in the last four tiles and did not", "a winner", winners))
+            for s in robbers if s != adder and s not in winners and ctx.legal_rob(s, tile)]
+
+
 # --- settlement through the shared interface ------------------------------------------------
 
 def settle(ruleset: Ruleset, scores, winners, how, from_seat, facts, clamp=False):
@@ -548,8 +602,8 @@ def _after_transfers(scores, transfers) -> list[int]:
 
 
 def win_extras(ruleset: Ruleset, table, seat: int, how: str, first_turn: bool) -> dict:
-    """``RuleFamily.wins.win_extras``: the winner's void suit, 海底 (the wall is empty), and
-    天胡 / 地胡 (§9.4) from the table's neutral facts."""
+    """``RuleFamily.wins.win_extras``: the winner's void suit, 海底 (the wall is empty), 天胡 /
+    地胡 (§9.4) and 点杠花 (§10.4) from the table's neutral facts."""
     tiandi = ""
     if ruleset.tiandihu and not any(table.melds):
         got = sum(table.received[seat])
@@ -561,8 +615,11 @@ def win_extras(ruleset: Ruleset, table, seat: int, how: str, first_turn: bool) -
                 and got == 13 and len(table.discards[table.dealer]) == 1 and table.last_discard is not None \
                 and table.last_discard[0] == table.dealer:
             tiandi = "dihe"
+    kongs = table.turn_kongs
     return {"void": table.voids[seat] if seat < len(table.voids) else -1,
-            "sea_bottom": table.undrawn == 0, "tiandi": tiandi}
+            "sea_bottom": table.undrawn == 0, "tiandi": tiandi,
+            # 点杠花 (§10.4): the kong just before the winning draw is an exposed kong on a discard
+            "dianganghua": how == "self_draw" and bool(kongs) and kongs[-1][0] == "kong_exposed"}
 
 
 def dealer_after(ruleset: Ruleset, dealer: int, first, n: int = 4) -> int:
@@ -571,13 +628,15 @@ def dealer_after(ruleset: Ruleset, dealer: int, first, n: int = 4) -> int:
     return next_dealer(ruleset, dealer, first, n)
 
 
-def pass_violation(book, seat: int, claim: str, tile: int, judge, value=None, rules=None) -> Optional[str]:
+def pass_violation(book, seat: int, claim: str, tile: int, judge, value=None, rules=None,
+                   how: str = "discard") -> Optional[str]:
     """过水 (§7.1) and 过手碰 (§7.2, by option), until the seat's own next draw, pong or kong.
 
-    ``higher_fan``: a win on a discard (or a robbing) is barred unless its capped fan V is
-    greater than the largest V among the legal wins passed; ``any_discard``: barred after
-    any legal pass; ``off``: never.  (A passed robbing counts as a pass of unknown V:
-    it bars under ``any_discard`` only.)"""
+    A legal win passed on a discard or on an added kong (a rob let go) puts the seat under
+    the bar with that win's capped fan V, a rob's with its 抢杠 fan.  ``higher_fan``: a win
+    on a discard or by robbing (``how`` ``robbed_kong``, valued with its 抢杠 fan) is barred
+    unless its V is greater than the largest V passed; ``any_discard``: barred after any
+    legal pass; ``off``: never."""
     if claim in ("pong", "kong"):
         if rules is not None and rules.guoshou_peng and (tile in book.tiles["pong"][seat]
                                                          or tile in book.tiles["kong"][seat]):
@@ -586,24 +645,27 @@ def pass_violation(book, seat: int, claim: str, tile: int, judge, value=None, ru
     if claim != "win" or rules is None or rules.guoshui == "off":
         return None
     passed = [(t, kd) for t, kd in book.win_chances(seat) if judge(seat, t, kd)]
-    if not passed and not book.robs[seat]:
+    robs = book.rob_tiles[seat]
+    if not passed and not robs:
         return None
-    values = [value(seat, t, kd) for t, kd in passed] if value is not None else []
-    now = value(seat, tile, None) if value is not None and rules.guoshui == "higher_fan" else None
-    return None if guoshui_allows(rules, values, book.robs[seat], now) else "WIN_DURING_GUOSHUI"
+    if value is None:  # no values known: only ``any_discard`` can judge
+        return "WIN_DURING_GUOSHUI" if rules.guoshui == "any_discard" else None
+    values = [value(seat, t, kd) for t, kd in passed]
+    values += [value(seat, t, None, "robbed_kong") for t in robs]
+    values = [v for v in values if v is not None]
+    if not values:
+        return None
+    now = value(seat, tile, None, how) if rules.guoshui == "higher_fan" else None
+    return None if guoshui_allows(rules, values, now) else "WIN_DURING_GUOSHUI"
 
 
-def guoshui_allows(rules: Ruleset, passed: list, passed_rob: bool, value: Optional[int]) -> bool:
-    """过水 (§7.1): may a seat that passed legal wins worth ``passed`` (capped fans; a passed
-    robbing: ``passed_rob``) since its own last action win on a discard or rob now, at
-    ``value`` (the new win's capped fan, valued as a discard win)?  The simulator asks this
-    too."""
-    if rules.guoshui == "off" or not (passed or passed_rob):
+def guoshui_allows(rules: Ruleset, passed: list, value: Optional[int]) -> bool:
+    """过水 (§7.1): may a seat that passed legal wins worth ``passed`` (capped fans, each with
+    every fan of that win: a passed rob's 抢杠 included) since its own last action win on a
+    discard or rob now, at ``value`` (the new win's capped fan, a rob's with its 抢杠 fan)?
+    The simulator asks this too."""
+    if rules.guoshui == "off" or not passed:
         return True
     if rules.guoshui == "any_discard":
         return False
-    known = [v for v in passed if v is not None]
-    if not known:
-        return True
-    return value is not None and value > max(known)
-
+    return value is not None and value > max(passed)

@@ -25,6 +25,16 @@ GROUPS = ((("win",), "TRANSFER_MISMATCH"), (("kong",), "KONG_PAYMENT_MISMATCH"),
           (("zhuanyi",), "ZHUANYI_MISMATCH"), (("huazhu", "dajiao", "tuishui"), "END_CHECK_MISMATCH"))
 
 
+def transfer_code(how: Optional[str], code: str, expected=None, actual=None) -> str:
+    """The code of a mismatch in a group of transfers (§10.5, §14): a kong payment from a
+    payer to a payee that no rule charges (a seat that has left, a robbed kong, the wrong
+    seat) is KONG_PAYMENT_UNDUE; a wrong amount between the right seats keeps the group's
+    code (KONG_PAYMENT_MISMATCH)."""
+    if code == "KONG_PAYMENT_MISMATCH" and actual and any(key not in (expected or {}) for key in actual):
+        return "KONG_PAYMENT_UNDUE"
+    return code
+
+
 _KONG_NAMES = {"kong_exposed": "直杠 (刮风)", "kong_added": "补杠 (刮风)", "kong_concealed": "暗杠 (下雨)"}
 
 

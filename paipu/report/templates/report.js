@@ -5,6 +5,24 @@
   D.wilds.forEach(function (w) { wilds[w] = true; });
   var WINDS = ['东', '南', '西', '北'];
   var MELD = { chow: '吃 chow', pong: '碰 pong', kong_exposed: '直杠 kong', kong_added: '补杠 kong', kong_concealed: '暗杠 kong' };
+  // the moment of play in words (the replay's phase names are not for players)
+  var PHASE = { opening: 'the room opens', dealing: 'dealing', draw: 'next to draw', discard: 'next to discard',
+    replacement: 'kong replacement', won: 'won', drawn: 'drawn (流局)', between_hands: 'between hands',
+    closed: 'the game is over' };
+  // Chinese runs are marked lang="zh-Hans", the rest of the page is English (lang="en")
+  var HAN = /([\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+(?:[ ·/]+[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+)*)/;
+  function words(node, text) {
+    String(text).split(HAN).forEach(function (part, i) {
+      if (!part) { return; }
+      if (i % 2) {
+        var z = document.createElement('span');
+        z.setAttribute('lang', 'zh-Hans');
+        z.textContent = part;
+        node.appendChild(z);
+      } else { node.appendChild(document.createTextNode(part)); }
+    });
+    return node;
+  }
   var viewer = document.getElementById('viewer');
   if (!F.length) { return; }
   var slider = document.getElementById('slider');
@@ -12,7 +30,7 @@
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) { e.className = cls; }
-    if (text !== undefined) { e.textContent = text; }
+    if (text !== undefined) { words(e, text); }
     return e;
   }
   function tile(name, cls) {
@@ -27,7 +45,7 @@
   function sentence(node, text) {
     node.textContent = '';
     text.split(/\[([1-9][mpsz])\]/).forEach(function (part, i) {
-      node.appendChild(i % 2 ? tile(part) : document.createTextNode(part));
+      if (i % 2) { node.appendChild(tile(part)); } else { words(node, part); }
     });
   }
   function marksFor(fr, seat, zone) {
@@ -54,10 +72,12 @@
       var a = el('a', '', '⚠ ' + f.zh + ' ' + f.en + ' (' + f.code + ')');
       a.href = '#finding-' + n;
       p.appendChild(a);
-      if (f.message && f.message !== f.rule) { p.appendChild(document.createTextNode(' — ' + f.message)); }
+      if (f.message && f.message !== f.rule) { words(p, ' — ' + f.message); }
       ff.appendChild(p);
     });
-    document.getElementById('hand-label').textContent = fr.hand ? 'Hand ' + fr.hand + ' · ' + fr.phase : fr.phase;
+    var label = document.getElementById('hand-label'), phase = PHASE[fr.phase] || fr.phase.replace(/_/g, ' ');
+    label.textContent = '';
+    words(label, fr.hand ? 'Hand ' + fr.hand + ' · ' + phase : phase);
     var tail = document.getElementById('tail');
     tail.textContent = '';
     var tm = marksFor(fr, -1, 't');

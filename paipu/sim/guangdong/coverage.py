@@ -29,6 +29,7 @@ COMBOS = [
     ("default", {}),
     ("kong_payments=on_win", {"kong_payments": "on_win"}),
     ("louhe_scope=any_discard", {"louhe_scope": "any_discard"}),
+    ("louhe_on_rob=false (robbing outside 漏和)", {"louhe_on_rob": False}),
     ("min_fan=1", {"min_fan": 1}),
     ("multi yipao three_shares, base 2", {"yipao_sanxiang_pay": "three_shares", "base": 2}),
     ("seven_pairs_fan=4", {"seven_pairs_fan": 4}),

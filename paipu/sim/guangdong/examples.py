@@ -9,7 +9,7 @@ writes them and ``tests/audits/test_guangdong_examples.py`` audits them.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from schema.builder import GameBuilder
 
@@ -200,6 +200,71 @@ def jiehu(winner: int = 1) -> GameBuilder:
     else:
         s.win([(3, ["qingyise"], 4, 16)], "discard", "3p", from_seat=0, declare=False)
         s.settle([(0, 3, 16, "win")])
+    return s.close()
+
+
+def yipao_incomplete_third() -> GameBuilder:
+    """一炮三响's floor counts legal winners only (§7.4, §8.0): the play of §11.8 with the
+    dealer (seat 2) holding 46p, so 3p does not complete it; the server counts three
+    winners and floors seat 1's 鸡和 at 3 (P 8).  The rules give two winners, no floor:
+    seat 1 P 1, seat 3 (清一色) P 16."""
+    s = Scene("gd-yipao-incomplete")
+    s.hand(2, {2: "46p 333z 444z 777p 99p 8s", 1: "88s 12p 456m 789m 55s 7z", 3: "12p 456p 678p 888p 99p",
+               0: "3p"})
+    s.discard(2, "8s")
+    s.pong(1, 2, "8s")
+    s.discard(1, "7z")
+    s.pass_turn(2)
+    s.pass_turn(3)
+    s.draw(0)
+    s.discard(0, "3p")
+    s.win([(1, ["jihu", "yipao_sanxiang"], 0, 8), (2, ["hunyise", "yipao_sanxiang"], 2, 8),
+           (3, ["qingyise", "yipao_sanxiang"], 4, 16)], "discard", "3p", from_seat=0)
+    s.settle([(0, 1, 8, "win"), (0, 2, 8, "win"), (0, 3, 16, "win")])
+    return s.close()
+
+
+def two_robbers(winners: Sequence[int] = (2, 3), options: Optional[dict] = None, name: str = "gd-rob2") -> GameBuilder:
+    """Two robbers of one added kong (§4, §8.3): the play of §11.7, with seat 3 also waiting
+    on 5m (34m 123p 456p 789p 99s: 平和 + 自摸, floored to 3, P 8).  Seat 0 adds the fourth
+    5m; seats 2 and 3 both declare the rob; ``winners`` are the seats the log pays (the
+    adder pays each 3·P = 24).  With ``multi_win`` on both win; under 截和 only seat 2, the
+    first from the adder's 下家."""
+    s = Scene(name, options=options)
+    s.hand(1, {1: "5m", 0: "55m 3z", 2: "34m 678p 234s 456s 11z", 3: "34m 123p 456p 789p 99s"}, reserve="5m",
+           avoid="2m 5m")
+    s.discard(1, "5m")
+    s.pong(0, 1, "5m")
+    s.discard(0, "3z")
+    s.go_around(1, 3)
+    s.draw(0, "5m")
+    s.kong_added(0, "5m")
+    s.b.declare(2, "win")
+    s.b.declare(3, "win")
+    fans = {2: ["pinghu", "zimo", "qianggang"], 3: ["pinghu", "zimo", "qianggang"]}
+    s.win([(w, fans[w], 2, 8) for w in winners], "robbed_kong", "5m", from_seat=0, declare=False)
+    s.settle([(0, w, 24, "qianggang") for w in winners])
+    return s.close()
+
+
+def rob_after_passed_discard(louhe_on_rob: bool = False) -> GameBuilder:
+    """``louhe_on_rob = off`` (§5.5): robbing is outside 漏和 both ways.  Under ``louhe_scope =
+    any_discard``, seat 2 (34m 678p 234s 456s 东东, waiting on 2m / 5m) lets seat 3's 2m go,
+    then, before its own next draw, robs seat 0's added kong of 5m: 平和 + 自摸 = 2, floored
+    to 3, P 8: seat 0 pays 24.  (``louhe_on_rob`` on: the rob is WIN_DURING_LOUHE.)"""
+    s = Scene("gd-louhe-rob" + ("-on" if louhe_on_rob else ""),
+              options={"louhe_scope": "any_discard", "louhe_on_rob": louhe_on_rob})
+    s.hand(1, {1: "5m", 0: "55m 3z", 2: "34m 678p 234s 456s 11z"}, reserve="5m 2m", avoid="2m 5m")
+    s.discard(1, "5m")
+    s.pong(0, 1, "5m")
+    s.discard(0, "3z")
+    s.go_around(1, 2)
+    s.draw(3, "2m")
+    s.discard(3, "2m")
+    s.draw(0, "5m")
+    s.kong_added(0, "5m")
+    s.win([(2, ["pinghu", "zimo", "qianggang"], 2, 8)], "robbed_kong", "5m", from_seat=0)
+    s.settle([(0, 2, 24, "qianggang")])
     return s.close()
 
 
@@ -586,6 +651,7 @@ EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
 
 #: Rooms with an option value that changes the money, each audited clean.
 OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
+    "gd_rob_two_robbers": two_robbers,
     "gd_opt_yipao_three_shares": lambda: repaid(reopened(ex08_yipao_sanxiang(), yipao_sanxiang_pay="three_shares"),
                                                 [(0, 1, 24, "win"), (0, 2, 24, "win"), (0, 3, 48, "win")]),
     "gd_opt_kong_payments_on_win": lambda: repaid(reopened(ex06_gangkai_bao(), kong_payments="on_win"),
@@ -598,6 +664,8 @@ OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
     "gd_opt_jiulian_not_strict": jiulian_loose,
     "gd_opt_seven_pairs_fan_4": lambda: _seven_pairs(4),
     "gd_opt_seven_pairs_fan_6": lambda: _seven_pairs(6),
+    "gd_opt_louhe_on_rob_off": rob_after_passed_discard,
+    "gd_opt_multi_win_off_rob_first": lambda: two_robbers((2,), {"multi_win": False}, "gd-opt-jiehu-rob"),
     "gd_opt_base_types_stack": lambda: rescored(
         repaid(reopened(_pinghu_hunyise(), base_types_stack=True), [(0, 2, 8, "win")]), ["pinghu", "hunyise"], 3, 8),
 }
@@ -630,8 +698,9 @@ def _pinghu_hunyise() -> GameBuilder:
 
 EXAMPLES["gd_pinghu_hunyise_one_type"] = _pinghu_hunyise
 
-#: Rooms that break a rule on purpose, with the one finding each must give.
-NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], str]] = {
+#: Rooms that break a rule on purpose, with the finding each must give (a list: the findings,
+#: in the order the audit reports them).
+NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], "str | list[str]"]] = {
     "gd_ex12_louhe_same_tile": (lambda: ex12_louhe(True), "WIN_DURING_LOUHE"),
     "gd_ex12_louhe_any_discard": (lambda: ex12_louhe(False, "any_discard"), "WIN_DURING_LOUHE"),
     "gd_bao_paid_by_all": (lambda: repaid(ex06_gangkai_bao(), [(2, 1, 8, "win"), (3, 1, 8, "win"),
@@ -657,4 +726,12 @@ NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], str]] = {
     "gd_jiehu_wrong_winner": (lambda: jiehu(3), "CLAIM_PRIORITY"),
     "gd_luodi_second_feed_billed": (lambda: repaid(ex09_luodi("b"), [(0, 2, 6, "bao_luodi")]), "BAO_UNDUE"),
     "gd_fan_name_omitted": (lambda: rescored(ex06_gangkai_bao(), ["jihu", "zimo"], 1, 8), "FAN_NAMES_DIFFER"),
+    "gd_jiehu_rob_wrong_winner": (lambda: two_robbers((3,), {"multi_win": False}, "gd-jiehu-rob-wrong"),
+                                  "CLAIM_PRIORITY"),
+    "gd_jiehu_rob_both_paid": (lambda: two_robbers((2, 3), {"multi_win": False}, "gd-jiehu-rob-both"),
+                               "CLAIM_PRIORITY"),
+    "gd_rob_missed_multi": (lambda: two_robbers((2,), None, "gd-rob-missed"), "WIN_MISSED_MULTI"),
+    "gd_louhe_on_rob_bars_rob": (lambda: rob_after_passed_discard(True), "WIN_DURING_LOUHE"),
+    "gd_yipao_incomplete_third_no_floor": (yipao_incomplete_third,
+                                           ["FAN_MISMATCH", "WIN_INCOMPLETE", "FAN_MISMATCH", "POINTS_MISMATCH"]),
 }

@@ -86,8 +86,12 @@ def main() -> None:
         lines.append(f"- `{name}.jsonl` — {doc}")
     lines += ["", "## faulty/", ""]
     for name, (make, code) in NEAR_MISSES.items():
-        write("faulty", name, make(), [code])
-        lines.append(f"- `{name}.jsonl` — → `{code}`.")
+        codes = code if isinstance(code, list) else [code]
+        write("faulty", name, make(), codes)
+        doc = " ".join(x.strip() for x in (make.__doc__ or "").strip().splitlines()) if make.__name__ != "<lambda>" \
+            else ""
+        lines.append(f"- `{name}.jsonl` — {doc + ' ' if doc else ''}→ " + ", ".join(f"`{c}`" for c in sorted(set(codes)))
+                     + ".")
     lines += ["", "Planted by the fault injector (`paipu mutate`, the `gd_*` classes) into a simulated room:", ""]
     for name in GUANGDONG_FAULTS:
         planted = plant(name)

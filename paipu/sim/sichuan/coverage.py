@@ -27,6 +27,8 @@ RUNS = (
     ("sichuan-xuezhan", {"zimo_bonus": "jiafan", "menqing_zhongzhang": True, "jiang_qidui": True,
                          "tiandihu": False}),
     ("sichuan", {"huan_san_zhang": True, "guoshui": "any_discard", "zhuanyi_scope": "all_kongs", "cagua": True}),
+    # the fan options of the best reading (龙七对 4) and 点杠花 算点炮 under 自摸加番
+    ("sichuan-xuezhan", {"longqidui_fan": 4, "fan_cap": 6, "zimo_bonus": "jiafan", "dianganghua": "dianpao"}),
 )
 
 

@@ -411,7 +411,7 @@ def _win_during_guoshui(ctx: _Ctx) -> tuple[Events, int]:
             if not hand[u] or (rules.void_first and holds and u // 9 != vy):
                 continue
             v = _win_value(t, s, u)
-            if v is None or guoshui_allows(rules, [m], False, v):
+            if v is None or guoshui_allows(rules, [m], v):
                 continue
             disc = _mk(ev.TileDiscarded, draw, seat=y, tile=TILE_NAMES[u])
             r.apply(msgspec.structs.replace(disc, seq=t.seq + 1))

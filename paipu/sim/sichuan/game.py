@@ -100,8 +100,14 @@ class SichuanGame:
         self.stats = stats
         self.arrange = float(getattr(config, "arrange", 0.0) or 0.0)
         start = EPOCH + timedelta(hours=index)
-        self.g = Script(f"{getattr(config, 'game_prefix', 'sim-')}{config.seed}-{index:05d}", preset=config.preset, options=dict(config.options),
-                        server="paipu-sim", start=start)
+        # the players come from the simulator's pool (their own random stream, so the play of a
+        # seed stays what it was); the build from --build, or one of the builds per room
+        from ..simulate import seat_players
+
+        seats = seat_players(config, random.Random(f"players-{config.seed}-{index}"))
+        build = rng.choice(config.builds) if config.builds else config.build
+        self.g = Script(f"{getattr(config, 'game_prefix', 'sim-')}{config.seed}-{index:05d}", preset=config.preset,
+                        options=dict(config.options), server=config.server, start=start, build=build, seats=seats)
         #: the room's live table (the script's replayer keeps one table for the room)
         self.table = self.g.t
         self.arranged = 0
@@ -125,6 +131,10 @@ class SichuanGame:
         rng, g, rules = self.rng, self.g, self.rules
         wall = list(SET)
         rng.shuffle(wall)
+        if self.cfg.biased_shuffle:
+            from ..simulate import bias_wall
+
+            bias_wall(wall, 4, rng, keep=4)  # the 108-tile wall has 31 tiles after the 24
         kind = None
         if self.arrange and rng.random() < self.arrange:
             kind = rng.choice(("tianhe", "dihe", "jiangdui"))
@@ -161,13 +171,18 @@ class SichuanGame:
                exchange=exchange, wall=wall)
         self.stats.hands += 1
         self.passed: dict[int, list] = {s: [] for s in range(4)}
-        self.passed_rob = {s: False for s in range(4)}
         self.waits = [None] * 4
         self.flavour = [_flavour(rng) for _ in range(4)]
+        winners_before = self.stats.winners
         try:
             self.turn(dealer, drew=False)
         except _End:
             pass
+        # a hand is won when anyone won it (血战到底: it may still end at the wall), else drawn
+        if self.stats.winners > winners_before:
+            self.stats.wins += 1
+        else:
+            self.stats.draws += 1
         g.settle()
         return g.book.first
 
@@ -194,7 +209,6 @@ class SichuanGame:
 
     def _own_action(self, seat: int) -> None:
         self.passed[seat] = []
-        self.passed_rob[seat] = False
 
     def _wait_entry(self, seat: int):
         """The family's wait entry for the seat's hand (``seat_waits``: False when no tile
@@ -207,9 +221,10 @@ class SichuanGame:
         or discarded (no wild tiles).  True: ask the family in full."""
         return waited_before_draw(self.waits, self.table, seat, TILE_INDEX[self.g.b.events[-1].tile])
 
-    def _value(self, seat: int, tile: int, kd: bool) -> Optional[int]:
-        """A legal discard-valued win of ``seat`` on ``tile`` (capped fan), or None: the
-        family's wait entry and exact shape test, then the void-suit gate (§8.1, §8.2)."""
+    def _value(self, seat: int, tile: int, kd: bool, how: str = "discard") -> Optional[int]:
+        """A legal win of ``seat`` on ``tile`` from another seat (capped fan; ``how``: a discard,
+        or ``robbed_kong`` with its 抢杠 fan), or None: the family's wait entry and exact
+        shape test, then the void-suit gate (§8.1, §8.2)."""
         entry = self._wait_entry(seat)
         if not entry:
             return None
@@ -221,10 +236,10 @@ class SichuanGame:
         c[tile] += 1
         if not F.void_ok(c, melds, self._void(seat), self.rules):
             return None
-        return self.g._score(seat, TILE_NAMES[tile], "discard").capped
+        return self.g._score(seat, TILE_NAMES[tile], how).capped
 
     def _may(self, seat: int, v: Optional[int]) -> bool:
-        return v is not None and play.guoshui_allows(self.rules, self.passed[seat], self.passed_rob[seat], v)
+        return v is not None and play.guoshui_allows(self.rules, self.passed[seat], v)
 
     def _end_if_over(self) -> None:
         t = self.table
@@ -243,7 +258,7 @@ class SichuanGame:
                 tile = g.b.events[-1].tile if drew else TILE_NAMES[max(k for k in range(27) if hand[k])]
                 if drew or (seat == t.dealer and g.first_turn):
                     g.win([seat], "self_draw", tile)
-                    self.stats.wins += 1
+                    self.stats.winners += 1
                     self._end_if_over()
                     self._next_after(seat)
                     return
@@ -285,18 +300,18 @@ class SichuanGame:
         for s in self._still_in():
             if s == adder:
                 continue
-            v = self._value(s, tile, False)
+            v = self._value(s, tile, False, "robbed_kong")
             if v is None:
                 continue
             if self._may(s, v) and (last_four or self.rng.random() < 0.9):
                 robbers.append(s)
             elif self._may(s, v):
-                self.passed_rob[s] = True
+                self.passed[s].append(v)  # a rob let go bars with its value (过水, §7.1)
         if not robbers:
             return False
         robbers.sort(key=lambda s: (s - adder - 1) % 4)
         g.win(robbers, "robbed_kong", TILE_NAMES[tile], adder)
-        self.stats.wins += 1
+        self.stats.winners += len(robbers)
         self._end_if_over()
         self._next_after(robbers[-1])
         return True
@@ -331,7 +346,7 @@ class SichuanGame:
                     self.passed[s].append(v)
         if winners:
             g.win(winners, "discard", TILE_NAMES[tile], seat)
-            self.stats.wins += 1
+            self.stats.winners += len(winners)
             self._end_if_over()
             self._next_after(winners[-1])
             return
@@ -370,7 +385,6 @@ class SichuanGame:
         t = self.table
         if t.undrawn == 0:
             self.g.exhausted()
-            self.stats.draws += 1
             raise _End
         self._draw(seat)
         self.turn(seat, drew=True)

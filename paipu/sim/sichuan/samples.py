@@ -15,7 +15,11 @@ import json
 import os
 from typing import Optional
 
+import msgspec
+
 from audits.audit import audit_game
+from audits.ledger import net_of
+from schema import events as ev
 from schema.reader import read_games
 
 from .script import Script
@@ -272,13 +276,17 @@ def ex09() -> Script:
     return g
 
 
-def ex10(option: str = "zimo", cagua: bool = False) -> Script:
+def ex10(option: str = "zimo", cagua: bool = False, zimo_bonus: Optional[str] = None) -> Script:
     """§13.10 点杠花: seat 2 (void m) konges seat 0's 5s (0 → 2: 2); the replacement completes:
-    杠上开花 1 + 根 1 (§9.1: the kong is a 根) = 2, P 4.  ``zimo``: each pays 5; ``dianpao``: seat 0 pays 4."""
+    杠上开花 1 + 根 1 (§9.1: the kong is a 根) = 2, P 4.  ``zimo``: each pays 5; ``dianpao``: seat 0 pays 4.
+    ``zimo_bonus = jiafan`` (§10.4): the 自摸 fan only where it is paid as a self-draw."""
     opts = {} if option == "zimo" else {"dianganghua": option}
     if cagua:
         opts["cagua"] = True
-    g = Script(f"sc-ex10-{option}" + ("-cagua" if cagua else ""), options=opts)
+    if zimo_bonus:
+        opts["zimo_bonus"] = zimo_bonus
+    g = Script(f"sc-ex10-{option}" + ("-cagua" if cagua else "") + (f"-{zimo_bonus}" if zimo_bonus else ""),
+               options=opts)
     g.hand(1, 0, {0: "5s666m777m888m999m9s", 1: "123m345m11m66p77p8p", 2: "555s123p456p789s1s",
                   3: "55m44m222p333p44p1p"}, voids="psms")
     g.discard(0, "5s")
@@ -286,6 +294,123 @@ def ex10(option: str = "zimo", cagua: bool = False) -> Script:
     g.win([2], "self_draw", "1s")
     g.settle()
     g.close()
+    return g
+
+
+# --- the review's cases (issue 34): robbing and 过水, 龙七对 4, play after the end, kongs ----------
+
+#: §13.6's deal with seat 1 holding three 6s: seat 0's 6s is ponged and the fourth added at once;
+#: seat 3 (void p, 123m 456m 789m 45s 88s) waits on 3s / 6s.
+ROB_DEAL = {0: "6s111s222s333s444s5s", 1: "666s123p456p789p1p", 2: "111m222m333m9s8s7s5m",
+            3: "123m456m789m45s88s"}
+
+
+def rob_after_passed_discard(options: Optional[dict] = None, name: str = "") -> Script:
+    """§7.1 过水 weighs a rob with its 抢杠 fan: seat 3 lets seat 0's 6s go (平胡, M 0) and,
+    before its own next draw, robs seat 1's added kong of 6s (seat 1 ponged that 6s and adds
+    the fourth at once): 平胡 + 抢杠 = V 1 > 0, so the rob is allowed: seat 1 pays 2."""
+    g = Script(f"sc-guoshui-rob{name}", options=options)
+    g.hand(1, 0, ROB_DEAL, voids="mmpp")
+    g.discard(0, "6s")
+    g.pong(1, 0, "6s")
+    g._do(g.b.kong_added, 1, "6s")
+    g.win([3], "robbed_kong", "6s", 1)
+    g.settle()
+    g.close()
+    return g
+
+
+def passed_rob_bars(options: Optional[dict] = None, name: str = "") -> Script:
+    """§7.1 a rob let go bars like a discard win let go, at its value: seat 3 lets seat 1's
+    added kong of 6s go (平胡 + 抢杠, V 1); seat 1 draws its replacement 3s and throws it
+    (杠上炮) and seat 3 wins on it before drawing: 平胡 + 杠上炮 = V 1, not above 1:
+    WIN_DURING_GUOSHUI, paid nothing by the corrected ledger (``guoshui = off``: a legal
+    win: seat 1 pays 2, and 呼叫转移 moves the added kong's 3 to seat 3)."""
+    g = Script(f"sc-passed-rob{name}", options=options)
+    g.hand(1, 0, ROB_DEAL, voids="mmpp")
+    g.discard(0, "6s")
+    g.pong(1, 0, "6s")
+    g.kong(1, "kong_added", "6s", replacement="3s")
+    g.discard(1, "3s")
+    g.win([3], "discard", "3s", 1)
+    g.settle()
+    g.close()
+    return g
+
+
+def lqd4_daiyaojiu() -> Script:
+    """§9.5 the highest reading under ``longqidui_fan = 4`` (and ``fan_cap = 6``): seat 0 (void
+    s) holds 1112233m 112233p and wins seat 2's 1m: 龙七对 4 (七对 with 1m four times), not
+    带幺九 2 + 根 1 = 3: P 16, seat 2 pays 16."""
+    g = Script("sc-lqd4-daiyaojiu", options={"longqidui_fan": 4, "fan_cap": 6})
+    g.hand(1, 0, {0: "1112233m112233p9s", 1: "456p789p444s555s6m", 2: "1m777s888s999s66s5p", 3: "456m789m111s55p44p"},
+           voids="smmp")
+    g.discard(0, "9s")
+    g.filler(1, ["1m"])
+    g.draw(2, g.safe_tile(2, ["1m"]))
+    g.discard(2, "1m")
+    scores = g.win([0], "discard", "1m", 2)
+    assert scores[0].fans == ["longqidui"] and scores[0].points == 16, scores
+    g.settle()
+    g.close()
+    return g
+
+
+def play_after_end(paid_later: bool = True) -> Script:
+    """§6.1 play after the hand has ended (``first_win``): §13.1's seat 1 wins on seat 3's 9s;
+    the log plays on: seat 0 draws and throws, seat 2 "wins" on it.  One HAND_END_WRONG at
+    the first event after the end; the hand is settled where the rules end it.
+    ``paid_later``: the server also paid the later win (0 → 2: 1, TRANSFER_MISMATCH)."""
+    g = ex01_first_win("sc-after-end" + ("" if paid_later else "-unpaid"))
+    g.b.draw(0, "1s", "wall")
+    g.b.discard(0, "1s")
+    g.b.win([(2, ["jihu"], 0, 1)], "discard", "1s", 0)
+    change = (lambda ts: ts + [ev.Transfer(payer=0, payee=2, amount=1, reason="win")]) if paid_later else None
+    transfers = list(g.book.transfers)
+    if change is not None:
+        transfers = change(transfers)
+    net = net_of(transfers, 4)
+    g.scores = [a + d for a, d in zip(g.scores, net)]
+    g.b.settle(transfers, g.scores)
+    g.b.close("hands_done", g.scores)
+    return g
+
+
+def ex01_first_win(game: str) -> Script:
+    """§13.1's first hand up to its one winning moment (seat 1 平胡 on seat 3's 9s)."""
+    g = Script(game)
+    g.hand(1, 0, {0: "111m222m333m444m56s", 1: "234p567p33s456s78s", 2: "555p666p888p999p5s",
+                  3: "999s222s555m666m7m"}, voids="pmmp")
+    g.discard(0, "5s")
+    g.filler(1, ["9s", "6s"])
+    g.filler(2, ["9s", "6s"])
+    g.draw(3, "8m")
+    g.discard(3, "9s")
+    g.win([1], "discard", "9s", 3)
+    return g
+
+
+def kong_paid_by_left_seat() -> Script:
+    """§10.5 a seat that has left pays no kong: §13.7's 血战 hand, with seat 1 (won and left)
+    also charged 2 for seat 3's concealed kong: KONG_PAYMENT_UNDUE (the ledger charges 0 and 2)."""
+    g = ex07()
+    for i, e in enumerate(g.b.events):
+        if type(e) is ev.HandSettled:
+            ts = list(e.transfers) + [ev.Transfer(payer=1, payee=3, amount=2, reason="kong")]
+            net = net_of(ts, 4)
+            g.b.events[i] = msgspec.structs.replace(e, transfers=ts, scores=net)
+        elif type(e) is ev.GameClosed:
+            g.b.events[i] = msgspec.structs.replace(e, scores=net)
+    return g
+
+
+def longqidui_as_qidui_gen() -> Script:
+    """§9.2, §14: §13.3a's 龙七对 logged as 七对 + 根 (F 3, P 8, the same): FAN_NAMES_DIFFER."""
+    g = ex03a(name="-names")
+    for i, e in enumerate(g.b.events):
+        if type(e) is ev.HandWon:
+            w = msgspec.structs.replace(e.winners[0], fans=["xiaoqidui", "gen"])
+            g.b.events[i] = msgspec.structs.replace(e, winners=[w])
     return g
 
 
@@ -407,6 +532,7 @@ def main() -> None:
         for cap in (3, 6):
             write(ex11(row, cap), f"ex11_row{row}_cap{cap}", f"§13.11 fan table row {row}, fan_cap={cap}", out)
     options(out)
+    review(out)
     faulty(out)
     for name, note, findings in out:
         print(name, "findings:", findings, "—", note)
@@ -467,6 +593,55 @@ def options(out: list) -> None:
             (3, 6, [88, -8, -8, -72], "four 暗杠: 24 to seat 0; F 6, V 6, P 64: 3 → 0 64.")):
         write(ex11_melds(row, cap), f"ex11_row{row}_cap{cap}", f"§13.11 fan table row {row}, fan_cap={cap}", out,
               (want, how))
+
+
+def review(out: list) -> None:
+    """The review's cases (issue 34): each money case written clean with its money derived by
+    hand, and the faulty ones with the findings they must give and the corrected ledger."""
+    write(ex10("dianpao", zimo_bonus="jiafan"), "ex10_dianganghua_dianpao_jiafan",
+          "§10.4 点杠花 算点炮 under 自摸加番: no 自摸 fan (not paid as a self-draw): seat 0 pays 4", out,
+          ([-6, 0, 6, 0], "直杠 on seat 0's 5s: 0 → 2 2; 杠上开花 1 + 根 1 = 2 (no zimo: seat 0 alone pays), "
+           "P 4: 0 → 2 4."))
+    write(ex10("zimo", zimo_bonus="jiafan"), "ex10_dianganghua_zimo_jiafan",
+          "§10.4 点杠花 paid as 自摸 under 自摸加番: the 自摸 fan counts: F 3, each pays 8", out,
+          ([-10, -8, 26, -8], "直杠: 0 → 2 2; 杠上开花 1 + 根 1 + 自摸 1 = 3, P 8, no 加底: each other seat pays 8."))
+    write(rob_after_passed_discard(), "guoshui_rob_with_qianggang",
+          "§7.1 过水: seat 3 lets a 6s go (M 0), then robs the added kong of 6s at 平胡 + 抢杠 = V 1 > 0: "
+          "seat 1 pays 2", out,
+          ([0, -2, 0, 2], "seat 3 passes seat 0's 6s (平胡, V 0); seat 1 pongs it and adds the fourth 6s; seat 3 "
+           "robs: 平胡 0 + 抢杠 1, V 1 > M 0: 1 → 3 P 2; the robbed kong pays nothing."))
+    write(passed_rob_bars({"guoshui": "off"}, "-off"), "passed_rob_guoshui_off",
+          "§7.1 with guoshui off: a win after a rob let go is legal: seat 1 pays 2 and 呼叫转移 moves the kong's 3", out,
+          ([-1, -2, -1, 4], "补杠 6s stands: 0, 2, 3 → 1 1 each; 杠上炮 平胡 + 1 F 1, P 2: 1 → 3 2; 呼叫转移: 1 → 3 3."))
+    write(lqd4_daiyaojiu(), "lqd4_over_daiyaojiu",
+          "§9.5 longqidui_fan=4, fan_cap=6: 1112233m 112233p + 1m read as 龙七对 4, not 带幺九 + 根 3: seat 2 pays 16",
+          out, ([16, 0, -16, 0], "七对 with 1m four times: 龙七对 4 (longqidui_fan = 4) > 带幺九 2 + 根 1; V 4, P 16."))
+    write_faulty(passed_rob_bars(), "sichuan_passed_rob_bars", ["WIN_DURING_GUOSHUI"],
+                 "过水: a rob let go (V 1) bars a discard win of V 1 before the seat's next draw; the ledger pays "
+                 "it nothing", out)
+    write_faulty(play_after_end(), "sichuan_play_after_hand_end", ["HAND_END_WRONG", "TRANSFER_MISMATCH"],
+                 "sichuan: a draw, a discard and a win after the first winning moment, the later win paid: one "
+                 "HAND_END_WRONG; the ledger settles the hand where the rules end it", out)
+    write_faulty(kong_paid_by_left_seat(), "sichuan_kong_paid_by_left_seat", ["KONG_PAYMENT_UNDUE"],
+                 "血战: a seat that has won and left is charged for a later concealed kong", out)
+
+
+def write_faulty(g: Script, name: str, want: list[str], note: str, out: list) -> None:
+    """Write a faulty sample and its ``.expected.json``; the audit must find exactly ``want``."""
+    path = os.path.join(HERE, "faulty", f"{name}.jsonl")
+    with open(path, "wb") as f:
+        f.write(g.jsonl())
+    logs, _ = read_games([path])
+    a = audit_game(logs[0])
+    got = [x.code for x in a.findings]
+    assert got == want, (name, got, want)
+    with open(path[:-len(".jsonl")] + ".expected.json", "w", encoding="utf-8") as f:
+        json.dump({"findings": [{"game": x.game, "code": x.code, "seq": x.seq} for x in a.findings],
+                   "final_scores": {logs[0].game: {"logged": a.logged_scores[-1] if a.logged_scores else None,
+                                                   "ledger": a.ledger[-1] if a.ledger else None}}},
+                  f, ensure_ascii=False, indent=1)
+        f.write("\n")
+    out.append((f"../faulty/{name}.jsonl", note, [{"code": c} for c in want]))
 
 
 def faulty(out: list) -> None:

@@ -24,10 +24,11 @@ class Script:
     """Writes one Sichuan room move by move; fans and money come from the family."""
 
     def __init__(self, game: str, preset: str = "sichuan", options: Optional[dict] = None, creator: int = 0,
-                 server: str = "paipu-samples", start=None):
+                 server: str = "paipu-samples", start=None, build: str = "1.0",
+                 seats: Sequence[str] = ("A", "B", "C", "D")):
         kw = {"start": start} if start is not None else {}
         self.b = GameBuilder(game, preset=preset, options=options or {}, creator=creator,
-                             server=server, build="1.0", **kw)
+                             server=server, build=build, seats=seats, **kw)
         self.r = Replayer()
         self.scores = [0, 0, 0, 0]
         self.r.apply(self.b.open())

@@ -6,12 +6,12 @@
 --   there are clamped at 0, which the audit judges step by step).
 -- param tolerance INTEGER = 0: points of difference tolerated
 WITH rules AS (
-    SELECT game, build, server,
-           (ruleset->>'base')::INTEGER AS base
-    FROM games
-    WHERE (ruleset->>'dianji')::BOOLEAN AND NOT (ruleset->>'qiaoluo')::BOOLEAN
+    SELECT game, build, server, rs.ruleset,
+           (g.ruleset->>'base')::INTEGER AS base
+    FROM games g JOIN game_rulesets rs USING (game)
+    WHERE (g.ruleset->>'dianji')::BOOLEAN AND NOT (g.ruleset->>'qiaoluo')::BOOLEAN
 ), hp AS (
-    SELECT p.*, r.base, r.build, r.server,
+    SELECT p.*, r.base, r.build, r.server, r.ruleset,
            (p.seats * p.chickens - sum(p.chickens) OVER (PARTITION BY p.game, p.hand)) * r.base AS expected
     FROM hand_players p JOIN rules r USING (game)
     JOIN hands h USING (game, hand)
@@ -21,7 +21,8 @@ SELECT game, hand, settled_seq AS seq, seat, player,
        format('点鸡 net {} expected {} ({} chickens of {} at the table, base {}); server {} build {}',
               dianji_net, expected, chickens, sum(chickens) OVER (PARTITION BY game, hand), base,
               server, build) AS detail,
-       'difference' AS statistic, (dianji_net - expected)::DOUBLE AS value, NULL::DOUBLE AS rate, expected::DOUBLE AS baseline, NULL::BIGINT AS n
+       'difference' AS statistic, (dianji_net - expected)::DOUBLE AS value, NULL::DOUBLE AS rate, expected::DOUBLE AS baseline, NULL::BIGINT AS n,
+       ruleset
 FROM hp
 WHERE abs(dianji_net - expected) > $tolerance
 ORDER BY game, hand, seat

@@ -10,6 +10,7 @@ WITH dup AS (
 SELECT g.game, NULL::INTEGER AS hand, NULL::INTEGER AS seq, NULL::INTEGER AS seat, NULL::VARCHAR AS player,
        format('same events as {} (file {}, server {} build {})',
               array_to_string(list_filter(d.ids, lambda x: x <> g.game), ', '), g.file, g.server, g.build) AS detail,
-       'copies' AS statistic, len(d.ids)::DOUBLE AS value, NULL::DOUBLE AS rate, 1::DOUBLE AS baseline, len(d.ids)::BIGINT AS n
-FROM games g JOIN dup d USING (body_hash)
+       'copies' AS statistic, len(d.ids)::DOUBLE AS value, NULL::DOUBLE AS rate, 1::DOUBLE AS baseline, len(d.ids)::BIGINT AS n,
+       rs.ruleset
+FROM games g JOIN dup d USING (body_hash) JOIN game_rulesets rs USING (game)
 ORDER BY d.ids[1], g.game

@@ -1,36 +1,39 @@
 -- title: player win rate far from the population
--- statistic: per player, x = hands won / settled hands played, against the population
---   baseline p0 = the median of the players' rates (players with 20+ hands; separately for 4-
---   and 3-seat tables; the median, so that one extreme player does not move everyone else's
---   baseline); z-score of a binomial proportion, stratified: z = (x − Σp0) / sqrt(Σ p0(1 − p0))
---   over the player's hands.
+-- statistic: per ruleset and player, x = hands won / settled hands played, against the
+--   population baseline p0 = the median of the rates of the ruleset's players (players with
+--   20+ hands; separately for 4- and 3-seat tables; the median, so that one extreme player
+--   does not move everyone else's baseline); z-score of a binomial proportion, stratified:
+--   z = (x − Σp0) / sqrt(Σ p0(1 − p0)) over the player's hands.  A ruleset is its preset and
+--   options (game_rulesets.ruleset): 血战到底 has several winners a hand, Qujing and Sichuan
+--   are won at other rates, so each is its own population.
 -- sums: counts per table size first, then at most two products, so the result does not depend
 --   on the order rows are read in (the same answer from every store).
--- threshold: |z| > $z, for players with at least $min_hands hands.
+-- threshold: |z| > $z, for players with at least $min_hands hands in the ruleset.
 -- param z DOUBLE = 4.0: z-score threshold (two-sided)
 -- param min_hands INTEGER = 100: fewest hands for a player to be judged
 WITH hp AS (
-    SELECT hp.player, hp.seats, hp.won::INTEGER AS x
-    FROM hand_players hp JOIN hands h USING (game, hand)
+    SELECT rs.ruleset, hp.player, hp.seats, hp.won::INTEGER AS x
+    FROM hand_players hp JOIN hands h USING (game, hand) JOIN game_rulesets rs USING (game)
     WHERE h.result IS NOT NULL AND hp.player IS NOT NULL
 ), rates AS (
-    SELECT seats, player, avg(x) AS r, count(*) AS n FROM hp GROUP BY seats, player
+    SELECT ruleset, seats, player, avg(x) AS r, count(*) AS n FROM hp GROUP BY ruleset, seats, player
 ), base AS (
-    SELECT seats, coalesce(median(r) FILTER (WHERE n >= 20), sum(r * n) / sum(n)) AS p0
-    FROM rates GROUP BY seats
+    SELECT ruleset, seats, coalesce(median(r) FILTER (WHERE n >= 20), sum(r * n) / sum(n)) AS p0
+    FROM rates GROUP BY ruleset, seats
 ), per_seats AS (
-    SELECT player, seats, count(*) AS n, sum(x) AS x FROM hp GROUP BY player, seats
+    SELECT ruleset, player, seats, count(*) AS n, sum(x) AS x FROM hp GROUP BY ruleset, player, seats
 ), per AS (
-    SELECT player, sum(n) AS n, sum(x) AS x, sum(n * p0) AS e, sum(n * p0 * (1 - p0)) AS v
-    FROM per_seats JOIN base USING (seats)
-    GROUP BY player
-), z AS (
-    SELECT *, (x - e) / sqrt(nullif(v, 0)) AS z FROM per WHERE n >= $min_hands
+    SELECT ruleset, player, sum(n) AS n, sum(x) AS x, sum(n * p0) AS e, sum(n * p0 * (1 - p0)) AS v
+    FROM per_seats JOIN base USING (ruleset, seats)
+    GROUP BY ruleset, player
+), scored AS (
+    SELECT *, (x - e) / sqrt(nullif(v, 0)) AS zscore FROM per WHERE n >= $min_hands
 )
 SELECT NULL::VARCHAR AS game, NULL::INTEGER AS hand, NULL::INTEGER AS seq, NULL::INTEGER AS seat, player,
        format('won {} of {} hands ({:.1f}%), baseline {:.1f}% (expected {:.0f}), z = {:.1f}',
-              x, n, 100.0 * x / n, 100.0 * e / n, e, z) AS detail,
-       'z' AS statistic, z::DOUBLE AS value, (x / n)::DOUBLE AS rate, (e / n)::DOUBLE AS baseline, n::BIGINT AS n
-FROM z
-WHERE abs(z) > $z
-ORDER BY abs(z) DESC, player
+              x, n, 100.0 * x / n, 100.0 * e / n, e, zscore) AS detail,
+       'z' AS statistic, zscore::DOUBLE AS value, (x / n)::DOUBLE AS rate, (e / n)::DOUBLE AS baseline, n::BIGINT AS n,
+       ruleset
+FROM scored
+WHERE abs(zscore) > $z
+ORDER BY ruleset, abs(zscore) DESC, player

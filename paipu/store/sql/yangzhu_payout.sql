@@ -6,8 +6,8 @@
 -- threshold: |paid − expected| > $tolerance points.  20分敲锣 games are left out (clamped payments).
 -- param tolerance INTEGER = 0: points of difference tolerated
 WITH g AS (
-    SELECT game, server, build FROM games
-    WHERE (ruleset->>'yangzhu')::BOOLEAN AND NOT (ruleset->>'qiaoluo')::BOOLEAN
+    SELECT game, server, build, rs.ruleset FROM games g JOIN game_rulesets rs USING (game)
+    WHERE (g.ruleset->>'yangzhu')::BOOLEAN AND NOT (g.ruleset->>'qiaoluo')::BOOLEAN
 ), won AS (
     SELECT w.game, w.hand, w.seat AS winner, w.how, w.from_seat, w.points, h.settled_seq, h.seats
     FROM wins w JOIN g USING (game) JOIN hands h USING (game, hand)
@@ -41,7 +41,8 @@ WITH g AS (
 SELECT c.game, c.hand, h.settled_seq AS seq, c.payer AS seat, hp.player,
        format('seat {} paid seat {} {} (win + bets), expected {}; bets {} and {}; server {} build {}',
               c.payer, c.winner, c.paid, c.expected, hp.bet, hw.bet, g.server, g.build) AS detail,
-       'difference' AS statistic, (c.paid - c.expected)::DOUBLE AS value, NULL::DOUBLE AS rate, c.expected::DOUBLE AS baseline, NULL::BIGINT AS n
+       'difference' AS statistic, (c.paid - c.expected)::DOUBLE AS value, NULL::DOUBLE AS rate, c.expected::DOUBLE AS baseline, NULL::BIGINT AS n,
+       g.ruleset
 FROM cmp c
 JOIN g USING (game)
 JOIN hands h ON h.game = c.game AND h.hand = c.hand
