@@ -1,6 +1,6 @@
 """A per-hand wild kind with a stand-in tile, family-neutral (new-families.md §1).
 
-Families whose wild kind W is chosen per hand by a turned indicator (Xuzhou 配子,
+Families whose wild kind W is chosen per hand by a turned indicator (Xuzhou pei,
 Wenzhou 财神, Wuhan 癞子) share these facts:
 
 * **the cycle** (``wild_from``): W is the indicator's own kind (``same``) or the kind
