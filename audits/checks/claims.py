@@ -56,6 +56,21 @@ def dead_discard(ctx: AuditContext) -> None:
         d.open_to_win = d.could_pong = d.could_kong = NOBODY
 
 
+def moment_passed(ctx: AuditContext, e: ev.Event) -> None:
+    """A new moment (a draw, a tile set aside): the 抢杠 chance and the open discard are
+    settled with no taker, so a declared winner left out is WIN_MISSED_MULTI and every seat
+    the chance was open to has let it go."""
+    if ctx.rob_chance is not None:
+        if ctx.rob_declared:
+            missed_robs(ctx, e, [])
+        rob_chance_passed(ctx)
+    d = ctx.open_discard
+    if d is not None:
+        if d.declared:
+            missed_wins(ctx, e, [])
+        discard_settled(ctx)
+
+
 def discard_settled(ctx: AuditContext, takers: Collection[int] = ()) -> None:
     """The open discard is settled: every seat it was open to that did not take it has let
     a win chance go (judged, like every chance, only if a pass rule asks), and every seat

@@ -35,17 +35,6 @@ def _turned(ctx: AuditContext, e: ev.Event, tiles) -> None:
     check_overcount(ctx, e)
 
 
-def _settle_discard(ctx: AuditContext, e: ev.Event) -> None:
-    """A new moment: the open discard's claims and the 抢杠 chance are settled."""
-    if ctx.rob_chance is not None:
-        claims.rob_chance_passed(ctx)
-    d = ctx.open_discard
-    if d is not None:
-        if d.declared:
-            claims.missed_wins(ctx, e, [])
-        claims.discard_settled(ctx)
-
-
 def indicator_turned(ctx: AuditContext, e: ev.IndicatorTurned) -> None:
     """翻牌: the indicator leaves the wall and is set aside (it counts as a tile of its kind)."""
     check_in_set(ctx, e, (e.tile, e.wild), None)
@@ -58,7 +47,7 @@ def indicator_turned(ctx: AuditContext, e: ev.IndicatorTurned) -> None:
 
 def tile_set_aside(ctx: AuditContext, e: ev.TileSetAside) -> None:
     """补花 / 红中杠 / 癞子杠: the tile leaves the seat's hand; its replacement follows."""
-    _settle_discard(ctx, e)
+    claims.moment_passed(ctx, e)
     check_in_set(ctx, e, (e.tile,), e.seat)
     if ctx.indicator_due and e.seat == ctx.table.dealer:
         wild.indicator_missed(ctx, e, e.seat)
@@ -95,7 +84,7 @@ def kong_revealed(ctx: AuditContext, e: ev.KongRevealed) -> None:
 
 def last_tile_offered(ctx: AuditContext, e: ev.LastTileOffered) -> None:
     """海底: an offer of the last tile; the family judges the order (SEA_BOTTOM_ORDER)."""
-    _settle_discard(ctx, e)
+    claims.moment_passed(ctx, e)
     _family_rules(ctx, e, e.seat)
     ctx.apply(e)
 

@@ -140,15 +140,8 @@ def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
 
 
 def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
-    if ctx.rob_chance is not None:
-        if ctx.rob_declared:
-            claims.missed_robs(ctx, e, [])
-        claims.rob_chance_passed(ctx)
-    d = ctx.open_discard
-    if d is not None:
-        if d.declared:
-            claims.missed_wins(ctx, e, [])
-        claims.discard_settled(ctx)
+    if ctx.rob_chance is not None or ctx.open_discard is not None:
+        claims.moment_passed(ctx, e)
     t = ctx.table
     seat = e.seat
     tile = TILE_INDEX[e.tile]
