@@ -39,11 +39,6 @@ def event_checks(ruleset, table, event) -> list:
     return guangdong_table.event_checks(ruleset, table, event)
 
 
-def _next_dealer(dealer, winners, how=None, from_seat=None) -> int:
-    # asked only where ``dealer_after`` (which reads draw_dealer) is not: the default draw_dealer
-    return dealer if not winners or dealer in winners else (dealer + 1) % 4
-
-
 XUZHOU = RuleFamily(
     name="xuzhou",
     table=TableRules(
@@ -54,7 +49,8 @@ XUZHOU = RuleFamily(
         remaining=guangdong_table.remaining,
         reserve=guangdong_table.reserve,
         first_dealer=guangdong_table.first_dealer,
-        next_dealer=_next_dealer,
+        # asked only where ``dealer_after`` is not: the dealer stays after a draw or a win, else the 下家
+        next_dealer=guangdong_table.next_dealer,
         dealer_after=settlement.dealer_after,
         replacement_source=guangdong_table.replacement_source,
         wild_of=pei.wild_of,

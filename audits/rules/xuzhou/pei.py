@@ -90,9 +90,7 @@ def split(ruleset: Ruleset, counts: Sequence[int], plain: Optional[int] = None) 
     if w is not None:
         wilds = naturals[w] - (1 if plain == w else 0)
         naturals[w] -= wilds
-        if p.stand_in is not None and naturals[p.stand_in]:
-            naturals[w] += naturals[p.stand_in]
-            naturals[p.stand_in] = 0
+        naturals = shared.fold_stand_in(naturals, w, p.stand_in)
     return naturals, wilds
 
 
