@@ -77,12 +77,253 @@ def ex04_qingyise_self_draw(koukou: bool = False) -> GameBuilder:
     return s.close()
 
 
+def ex05_qingyise_sanpu(bao_sanpu: str = "qingyise") -> GameBuilder:
+    """§12.5: indicator 4s (W 5s), dealer 1 (two 红中杠, pongs 3s).  Seat 2 pongs 1p from seat 3,
+    chows 456p from seat 1, pongs 9p from seat 0 (its third call); seat 0 lays a 暗杠 8m; seat 3
+    pongs 东 and throws 4p: a hard 清一色, shares 120 / 160 / 300 (capped); seat 0 pays all 580
+    (放三铺).  ``bao_sanpu = off``: each seat pays its own share."""
+    off = bao_sanpu == "off"
+    s = WuhanScene("wh-ex05b" if off else "wh-ex05", {"bao_sanpu": "off"} if off else None)
+    s.hand(1, {1: "7z 7z 3s 3s 6p", 2: "1p 1p 45p 9p 9p 23p 77p", 3: "1p 3s 1z 1z 4p", 0: "8m 8m 8m 8m 1z 9p"},
+           indicator="4s", avoid="1p 2p 3p 4p 5p 6p 7p 8p 9p 3s 1z 8m")
+    s.set_aside(1, "7z")
+    s.set_aside(1, "7z")
+    s.discard(1)
+    s.pass_turn(2)
+    s.draw(3)
+    s.discard(3, "1p")
+    s.pong(2, 3, "1p")
+    s.discard(2)
+    s.draw(3)
+    s.discard(3, "3s")
+    s.pong(1, 3, "3s")
+    s.discard(1, "6p")
+    s.chow(2, 1, "6p", "45p")
+    s.discard(2)
+    s.pass_turn(3)
+    s.draw(0)
+    s.kong_concealed(0, "8m")
+    s.replacement(0)
+    s.discard(0, "1z")
+    s.pong(3, 0, "1z")
+    s.discard(3)
+    s.draw(0)
+    s.discard(0, "9p")
+    s.pong(2, 0, "9p")
+    s.discard(2)
+    s.draw(3)
+    s.discard(3, "4p")
+    s.win([(2, ["qingyise", "yinghu"], 2, 10, [(3, 1, 120, 120), (0, 2, 160, 160), (1, 3, 320, 300)])],
+          "discard", "4p", from_seat=3)
+    s.settle([(3, 2, 120, "win"), (0, 2, 160, "win"), (1, 2, 300, "win")] if off else [(0, 2, 580, "bao_sanpu")])
+    return s.close()
+
+
+def ex06_qianggang() -> GameBuilder:
+    """§12.6: W 5p, dealer 0 pongs 6p from seat 1, draws the fourth and adds it; seat 2 (chowed
+    345m from seat 1; 78p 123s 789s 22s) robs it: a hard 抢杠, shares 120 / 40 / 80, all paid by
+    the adder (240, reason qianggang)."""
+    s = WuhanScene("wh-ex06")
+    s.hand(0, {0: "6p 6p 3z", 1: "6p 5m", 2: "34m 78p 123s 789s 22s", 3: "3z 3z"}, indicator="4p", reserve="6p",
+           avoid="6p 5m 3m 4m 7p 8p 9p 1s 2s 3s 7s 8s 9s 3z")
+    s.discard(0)
+    s.draw(1)
+    s.discard(1, "6p")
+    s.pong(0, 1, "6p")
+    s.discard(0, "3z")
+    s.pong(3, 0, "3z")
+    s.discard(3)
+    s.pass_turn(0)
+    s.draw(1)
+    s.discard(1, "5m")
+    s.chow(2, 1, "5m", "34m")
+    s.discard(2)
+    s.pass_turn(3)
+    s.draw(0, "6p")
+    s.kong_added(0, "6p")
+    s.win([(2, ["qianggang", "yinghu"], 2, 10, [(3, 1, 80, 80), (0, 1, 120, 120), (1, 0, 40, 40)])],
+          "robbed_kong", "6p", from_seat=0)
+    s.settle([(0, 2, 240, "qianggang")])
+    return s.close()
+
+
+def ex07_gangkai_jinding(koukou: bool = False) -> GameBuilder:
+    """§12.7: indicator 9s (W 1s), dealer 0.  Seat 3 pongs 2m from seat 2, lays a 红中杠, makes a
+    直杠 of 8s on seat 0's discard, lays a 癞子杠 on its replacement; seat 0 pongs 西, seat 2 chows
+    123p and lays a 暗杠 4m; seat 3 draws 中, lays a second 红中杠 and wins on the replacement 9m:
+    碰碰胡 + 杠开, H 20, F_w 7; 金顶: 400 / 500 (阳光顶) / 400 = 1300 (口口番: 500 / 600 / 500)."""
+    s = WuhanScene("wh-ex07b" if koukou else "wh-ex07", {"fan_mode": "koukou"} if koukou else None)
+    s.hand(0, {0: "8s 3z 3z", 1: "1p 3z", 2: "23p 2m 444m", 3: "22m 888s 7z 111z 99m 55p"}, indicator="9s",
+           reserve="1s 7z 9m 4m", avoid="1p 2p 3p 2m 4m 8s 3z 1z 9m 5p")
+    s.discard(0)
+    s.draw(1)
+    s.discard(1, "1p")
+    s.chow(2, 1, "1p", "23p")
+    s.discard(2, "2m")
+    s.pong(3, 2, "2m")
+    s.set_aside(3, "7z")
+    s.discard(3, _last_drawn(s, 3))
+    s.draw(0)
+    s.discard(0, "8s")
+    s.kong_exposed(3, 0, "8s")
+    s.replacement(3, "1s")
+    s.set_aside(3, "1s")
+    s.discard(3, _last_drawn(s, 3))
+    s.pass_turn(0)
+    s.draw(1)
+    s.discard(1, "3z")
+    s.pong(0, 1, "3z")
+    s.discard(0)
+    s.pass_turn(1)
+    s.draw(2, "4m")
+    s.kong_concealed(2, "4m")
+    s.replacement(2)
+    s.discard(2)
+    s.draw(3, "7z")
+    s.set_aside(3, "7z", "9m")
+    names = ["duidui", "gangshang_kaihua", "yinghu"]
+    if koukou:
+        s.win([(3, names, 8, 20, [(0, 1, 10240, 500), (1, 0, 5120, 600), (2, 3, 81920, 500)])], "self_draw", "9m")
+        s.settle([(0, 3, 500, "win"), (1, 3, 600, "win"), (2, 3, 500, "win")])
+    else:
+        s.win([(3, names, 7, 20, [(0, 1, 5120, 400), (1, 0, 2560, 500), (2, 3, 20480, 400)])], "self_draw", "9m")
+        s.settle([(0, 3, 400, "win"), (1, 3, 500, "win"), (2, 3, 400, "win")])
+    return s.close()
+
+
+def _last_drawn(s: WuhanScene, seat: int) -> str:
+    """The tile the seat drew last (a filler replacement), to throw it (摸切)."""
+    for e in reversed(s.b.events):
+        if type(e).__name__ == "TileDrawn" and e.seat == seat:
+            return e.tile
+    raise ValueError("no draw")
+
+
+def ex08_quanqiuren(case: str = "a") -> GameBuilder:
+    """§12.8: W 5p, dealer 0.  Seat 1 chows 123s (seat 0), pongs 5m (seat 3), pongs 东 (seat 2),
+    chows 678p (seat 0) and wins seat 3's 8m on its last tile: a hard 全求人, shares 120 / 40 /
+    80.  (a) seat 3 was ready (34m 678p 22p 678s): each pays its share; (b) seat 3 was not
+    (34m 678p 23p 678s): seat 3 pays 240 (全求人 包); (c) ``quanqiuren_bao = always``: seat 3 pays
+    240 though ready."""
+    held = "34m 678p 23p 678s" if case == "b" else "34m 678p 22p 678s"
+    s = WuhanScene(f"wh-ex08{case}", {"quanqiuren_bao": "always"} if case == "c" else None)
+    s.hand(0, {0: "1s 4z 6p", 1: "23s 55m 1z 1z 78p 8m", 2: "9s 1z 4z 4z", 3: f"9s 9s 5m {held}"},
+           indicator="4p", reserve="8m", avoid="1s 2s 3s 5m 1z 4z 6p 7p 8p 9s 8m 2m 5m 1p 4p 2p 3p")
+    s.discard(0, "1s")
+    s.chow(1, 0, "1s", "23s")
+    s.discard(1)
+    s.draw(2)
+    s.discard(2, "9s")
+    s.pong(3, 2, "9s")
+    s.discard(3, "5m")
+    s.pong(1, 3, "5m")
+    s.discard(1)
+    s.draw(2)
+    s.discard(2, "1z")
+    s.pong(1, 2, "1z")
+    s.discard(1)
+    s.pass_turn(2)
+    s.pass_turn(3)
+    s.draw(0)
+    s.discard(0, "4z")
+    s.pong(2, 0, "4z")
+    s.discard(2)
+    s.pass_turn(3)
+    s.draw(0)
+    s.discard(0, "6p")
+    s.chow(1, 0, "6p", "78p")
+    s.discard(1)
+    s.pass_turn(2)
+    s.draw(3, "8m")
+    s.discard(3, "8m")
+    s.win([(1, ["quanqiuren", "yinghu"], 2, 10, [(2, 1, 80, 80), (3, 1, 120, 120), (0, 0, 40, 40)])],
+          "discard", "8m", from_seat=3)
+    if case == "a":
+        s.settle([(2, 1, 80, "win"), (3, 1, 120, "win"), (0, 1, 40, "win")])
+    else:
+        s.settle([(3, 1, 240, "bao_quanqiuren")])
+    return s.close()
+
+
+def ex09_pihu_modes(koukou: bool = False) -> GameBuilder:
+    """§12.9: indicator 9s (W 1s), dealer 1.  Seat 2 chows 234m and 567s from seat 1, pongs 9p
+    from seat 3, holds 55m 7p 1s and wins seat 0's 6p (a soft 屁胡).  Seat 0 made one call, the
+    dealer two, seat 3 none: 开口番 8 + 8 + 2 = 18; 口口番 32 + 64 + 8 = 104."""
+    s = WuhanScene("wh-ex09b" if koukou else "wh-ex09", {"fan_mode": "koukou"} if koukou else None)
+    s.hand(1, {1: "4m 7s 3z 3z 2z 2z 4z", 2: "23m 56s 9p 9p 55m 7p 1s", 3: "9p 3z 2z", 0: "4z 4z 6p"},
+           indicator="9s", avoid="2m 3m 4m 5m 5s 6s 7s 4s 8s 9p 7p 6p 5p 8p 3z 2z 4z")
+    s.discard(1, "4m")
+    s.chow(2, 1, "4m", "23m")
+    s.discard(2)
+    s.draw(3)
+    s.discard(3, "9p")
+    s.pong(2, 3, "9p")
+    s.discard(2)
+    s.draw(3)
+    s.discard(3, "3z")
+    s.pong(1, 3, "3z")
+    s.discard(1, "7s")
+    s.chow(2, 1, "7s", "56s")
+    s.discard(2)
+    s.draw(3)
+    s.discard(3, "2z")
+    s.pong(1, 3, "2z")
+    s.discard(1, "4z")
+    s.pong(0, 1, "4z")
+    s.discard(0, "6p")
+    if koukou:
+        s.win([(2, ["jihu"], 3, 1, [(3, 0, 8, 8), (0, 2, 32, 32), (1, 3, 64, 64)])], "discard", "6p", from_seat=0)
+        s.settle([(3, 2, 8, "win"), (0, 2, 32, "win"), (1, 2, 64, "win")])
+    else:
+        s.win([(2, ["jihu"], 1, 1, [(3, 0, 2, 2), (0, 2, 8, 8), (1, 2, 8, 8)])], "discard", "6p", from_seat=0)
+        s.settle([(3, 2, 2, "win"), (0, 2, 8, "win"), (1, 2, 8, "win")])
+    return s.close()
+
+
+def ex12_jiangyise() -> GameBuilder:
+    """§12.12: indicator 5m (W 6m), dealer 0.  Seat 1 chows 123m from seat 0; seat 3 pongs 2p
+    from seat 1 and 8s from seat 2, holds 5m 8m 2s 5s 8p 6m 6m and draws 5p: 将一色 with two 癞子
+    (soft), ×1.5: 30 + 60 + 30 = 120."""
+    s = WuhanScene("wh-ex12")
+    s.hand(0, {0: "3m", 1: "12m 2p", 2: "8s", 3: "2p 2p 8s 8s 5m 8m 2s 5s 8p 6m 6m"}, indicator="5m", reserve="5p",
+           avoid="1m 2m 3m 5m 8m 2p 5p 8p 2s 5s 8s")
+    s.discard(0, "3m")
+    s.chow(1, 0, "3m", "12m")
+    s.discard(1, "2p")
+    s.pong(3, 1, "2p")
+    s.discard(3)
+    s.pass_turn(0)
+    s.pass_turn(1)
+    s.draw(2)
+    s.discard(2, "8s")
+    s.pong(3, 2, "8s")
+    s.discard(3)
+    s.pass_turn(0)
+    s.pass_turn(1)
+    s.pass_turn(2)
+    s.draw(3, "5p")
+    s.win([(3, ["jiangyise"], 1, 10, [(0, 0, 30, 30), (1, 1, 60, 60), (2, 0, 30, 30)])], "self_draw", "5p")
+    s.settle([(0, 3, 30, "win"), (1, 3, 60, "win"), (2, 3, 30, "win")])
+    return s.close()
+
+
 EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "ex02_pihu_discard": ex02_pihu_discard,
     "ex04_qingyise_self_draw": ex04_qingyise_self_draw,
+    "ex05_qingyise_sanpu": ex05_qingyise_sanpu,
+    "ex06_qianggang": ex06_qianggang,
+    "ex07_gangkai_jinding": ex07_gangkai_jinding,
+    "ex08a_quanqiuren_ready": ex08_quanqiuren,
+    "ex08b_quanqiuren_bao": lambda: ex08_quanqiuren("b"),
+    "ex09_pihu_kaikou": ex09_pihu_modes,
+    "ex12_jiangyise": ex12_jiangyise,
 }
 OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
     "ex02_discarder_pays": lambda: ex02_pihu_discard({"discard_payers": "discarder"}, "wh-ex02b"),
     "ex04_koukou": lambda: ex04_qingyise_self_draw(True),
+    "ex05_bao_sanpu_off": lambda: ex05_qingyise_sanpu("off"),
+    "ex07_koukou": lambda: ex07_gangkai_jinding(True),
+    "ex08c_quanqiuren_bao_always": lambda: ex08_quanqiuren("c"),
+    "ex09_koukou": lambda: ex09_pihu_modes(True),
 }
 NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], list[str]]] = {}
