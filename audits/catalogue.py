@@ -215,9 +215,7 @@ _ENTRIES += [
 #: The shared codes catalogued before any family emits them (the walker's and the new families'
 #: steps, new-families.md §4: 5, 6 and the families); a family that emits one removes it here
 #: (tests/audits/test_audit_codes.py keeps the two apart).
-AWAITING_FAMILY: frozenset[str] = frozenset({
-    "SEA_BOTTOM_ORDER",
-})
+AWAITING_FAMILY: frozenset[str] = frozenset()
 
 # --- Wuhan 红中赖子杠 (wuhan.md §13; new-families.md §2's family-only codes) ------------------
 _ENTRIES += [

@@ -133,10 +133,10 @@ def drawable(ruleset: Ruleset, table) -> int:
 
 
 def in_haidi(ruleset: Ruleset, table) -> bool:
-    """The 海底 phase has begun (``haidi = last_four``): the seat on turn drew an ordinary draw
-    with D ≤ 4 before it (D ≤ 3 after) and holds its 14 tiles without a discard."""
-    return ruleset.haidi == "last_four" and table.phase == "discard" and drawable(ruleset, table) <= 3 \
-        and not table.turn_kongs and table.pending_kong is None
+    """The 海底 phase has begun (``haidi = last_four``): the seat on turn made an ordinary draw
+    with D ≤ 4 before it (D ≤ 3 after: the phase begins at such a draw and lasts to the end)."""
+    return ruleset.haidi == "last_four" and table.phase == "discard" and table.turn_draw == "wall" \
+        and drawable(ruleset, table) <= 3
 
 
 def next_drawer(ruleset: Ruleset, table):
@@ -148,11 +148,15 @@ def next_drawer(ruleset: Ruleset, table):
 
 
 def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdict:
-    """§5.3: a 痞 tile or a 癞子 is never discarded (SPECIAL_TILE_DISCARDED; the discard is dead
+    """§6: no discard in the 海底 phase (SEA_BOTTOM_ORDER, dead).  §5.3: a 痞 tile or a 癞子 is never discarded (SPECIAL_TILE_DISCARDED; the discard is dead
     so one error gives one finding) — unless every concealed tile is one and no kong is allowed
     (D = 0): a dead discard, no finding."""
     special = special_kinds(ruleset)
     if tile not in special:
+        if table.undrawn - ruleset.draw_reserve <= 3 and in_haidi(ruleset, table):
+            return DiscardVerdict(True, Violation("SEA_BOTTOM_ORDER", f"seat {seat} discarded in the 海底 phase "
+                                                  "(draw-only: the next seat draws)", "the next seat's draw",
+                                                  "TileDiscarded"))
         return _PLAIN_DISCARD
     hand = table.hands[seat]
     if drawable(ruleset, table) < 1 and all(hand[k] == 0 for k in range(34) if k not in special):

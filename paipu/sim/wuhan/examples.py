@@ -14,7 +14,7 @@ from typing import Callable
 
 from schema.builder import GameBuilder
 
-from .scenes import WuhanScene
+from .scenes import WuhanScene, reopened, repaid, rescored
 
 
 def ex02_pihu_discard(options: dict | None = None, game: str = "wh-ex02") -> GameBuilder:
@@ -307,6 +307,136 @@ def ex12_jiangyise() -> GameBuilder:
     return s.close()
 
 
+def ex10_haidi(win: bool = True) -> GameBuilder:
+    """§12.10: W 5p, dealer 0.  Seat 3 pongs 9s from seat 1 and chows 456m from seat 2; seat 0
+    pongs 发; seat 2 pongs 6s and adds the fourth.  With 14 tiles undrawn (D = 4) seat 2 is due:
+    the 海底 phase.  Seat 2 draws 7m and keeps it; seat 3 draws 2m: a hard 海底捞, 80 + 40 + 160 =
+    280.  ``win`` False: nobody wins; seats 0 and 1 draw the last two tiles and the hand is 黄庄
+    with 10 tiles undrawn."""
+    s = WuhanScene("wh-ex10" if win else "wh-ex10b")
+    s.hand(0, {0: "6z 6z", 1: "9s 6s", 2: "6s 6s 6z 6m", 3: "9s 9s 45m 22s 34m 678p"}, indicator="4p",
+           reserve="6s 7m 2m", avoid="2m 5m 1m 4m 3m 6m 9s 6s 6z 2s 6p 7p 8p 7m 3s 4s")
+    s.discard(0)
+    s.draw(1)
+    s.discard(1, "9s")
+    s.pong(3, 1, "9s")
+    s.discard(3)
+    s.pass_turn(0)
+    s.draw(1)
+    s.discard(1, "6s")
+    s.pong(2, 1, "6s")
+    s.discard(2, "6z")
+    s.pong(0, 2, "6z")
+    s.discard(0)
+    s.pass_turn(1)
+    s.draw(2)
+    s.discard(2, "6m")
+    s.chow(3, 2, "6m", "45m")
+    s.discard(3)
+    s.pass_turn(0)
+    s.pass_turn(1)
+    s.draw(2, "6s")
+    s.kong_added(2, "6s")
+    s.replacement(2)
+    s.discard(2)
+    seat = 3
+    while not (s.undrawn == 14 and seat == 2):
+        seat = s.pass_turn(seat)
+    s.draw(2, "7m")
+    if win:
+        s.draw(3, "2m")
+        s.win([(3, ["haidi", "yinghu"], 2, 10, [(0, 1, 80, 80), (1, 0, 40, 40), (2, 2, 160, 160)])], "self_draw", "2m")
+        s.settle([(0, 3, 80, "win"), (1, 3, 40, "win"), (2, 3, 160, "win")])
+    else:
+        for seat in (3, 0, 1):
+            s.draw(seat)
+        s.drawn()
+    return s.close()
+
+
+def _opened_seat2(game: str, seat2: str, last: str, options: dict | None = None) -> WuhanScene:
+    """The opening of §12.2 (W 5p, dealer 0): seat 2 pongs 7s from seat 0, seat 3 chows 789p from
+    seat 2 and lays a 红中杠, seat 1 pongs 东 from seat 0 and throws ``last``."""
+    s = WuhanScene(game, options)
+    s.hand(0, {0: "7s 1z", 1: f"1z 1z {last}", 2: f"{seat2} 77s 9p", 3: "78p 7z"}, indicator="4p",
+           reserve="8m 5p 2m 3m", avoid="6s 9s 2s 8m 5s 9p 6p 7p 2m 3m 5m 3s 4s 1z 1m 4m 7m")
+    s.discard(0, "7s")
+    s.pong(2, 0, "7s")
+    s.discard(2, "9p")
+    s.chow(3, 2, "9p", "78p")
+    s.set_aside(3, "7z")
+    s.discard(3)
+    s.draw(0)
+    s.discard(0, "1z")
+    s.pong(1, 0, "1z")
+    s.discard(1, last)
+    return s
+
+
+def ex11a_two_laizi(legal: bool = False) -> GameBuilder:
+    """§12.11 (a): seat 2 (123m 456m 34s 8m 5p, ponged 7s) lets seat 1's 4z go and draws a second
+    5p: a 屁胡 holding two 癞子, WIN_LAIZI_LIMIT (the log pays it as the server did).  ``legal``:
+    it draws 8m instead — a soft 屁胡 by self-draw, F_w 2: 16 + 8 + 8 = 32."""
+    s = _opened_seat2("wh-ex11a2" if legal else "wh-ex11a", "123m 456m 34s 8m 5p", "4z")
+    tile = "8m" if legal else "5p"
+    s.draw(2, tile)
+    s.win([(2, ["jihu"], 2, 1, [(3, 2, 16, 16), (0, 1, 8, 8), (1, 1, 8, 8)])], "self_draw", tile)
+    s.settle([(3, 2, 16, "win"), (0, 2, 8, "win"), (1, 2, 8, "win")])
+    return s.close()
+
+
+def ex11b_pair(tile: str = "3m") -> GameBuilder:
+    """§12.11 (b): seat 2 (123m 456m 345s 3m, ponged 7s) wins seat 1's 3m: the pair 33m is not a
+    2, 5 or 8 and no 大胡 excuses it — WIN_PAIR_NOT_258.  With 2m (the near miss) a hard 屁胡:
+    F_w 2; seat 1 (pong 东, 放冲) 16, the dealer 8, seat 3 (chow, 红中杠) 16: 40."""
+    s = _opened_seat2("wh-ex11b" if tile == "3m" else "wh-ex11b2", f"123m 456m 345s {tile}", tile)
+    s.win([(2, ["jihu", "yinghu"], 2, 1, [(3, 2, 16, 16), (0, 1, 8, 8), (1, 2, 16, 16)])], "discard", tile,
+          from_seat=1)
+    s.settle([(3, 2, 16, "win"), (0, 2, 8, "win"), (1, 2, 16, "win")])
+    return s.close()
+
+
+def ex11c_not_opened() -> GameBuilder:
+    """§12.11 (c): seat 2 (123m 456m 345s 2m 999p, no call) wins seat 1's 2m: WIN_NOT_OPENED."""
+    s = WuhanScene("wh-ex11c")
+    s.hand(0, {1: "2m", 2: "123m 456m 345s 2m 999p"}, indicator="4p", avoid="2m 3m 5m 8m 9p 6s 1m 4m 7m 2s 3s")
+    s.discard(0)
+    s.draw(1)
+    s.discard(1, "2m")
+    s.win([(2, ["jihu", "yinghu"], 1, 1, [(3, 0, 2, 2), (0, 1, 4, 4), (1, 1, 4, 4)])], "discard", "2m", from_seat=1)
+    s.settle([(3, 2, 2, "win"), (0, 2, 4, "win"), (1, 2, 4, "win")])
+    return s.close()
+
+
+def ex11d_holding_pi() -> GameBuilder:
+    """§12.11 (d): seat 2 still holds a 红中 (123m 456m 34s 7z 2m, ponged 7s) and declares a win
+    on seat 1's 2m: WIN_HOLDING_PI."""
+    s = _opened_seat2("wh-ex11d", "123m 456m 34s 7z 2m", "2m")
+    s.win([(2, ["jihu"], 1, 1, [(3, 2, 8, 8), (0, 1, 4, 4), (1, 2, 8, 8)])], "discard", "2m", from_seat=1)
+    s.settle([(3, 2, 8, "win"), (0, 2, 4, "win"), (1, 2, 8, "win")])
+    return s.close()
+
+
+def ex13_dealer_rotation(mode: str = "rotate") -> GameBuilder:
+    """§12.13 (the first two hands): seat 2 wins seat 1's 2m (the §12.11 (b) near miss), then a
+    黄庄.  ``rotate``: seat 1 deals the second hand and keeps the deal after it; ``winner``:
+    seat 2 deals it."""
+    opts = {"win_dealer": "winner"} if mode == "winner" else None
+    s = _opened_seat2("wh-ex13" if mode == "rotate" else "wh-ex13b", "123m 456m 345s 2m", "2m", opts)
+    s.win([(2, ["jihu", "yinghu"], 2, 1, [(3, 2, 16, 16), (0, 1, 8, 8), (1, 2, 16, 16)])], "discard", "2m",
+          from_seat=1)
+    s.settle([(3, 2, 16, "win"), (0, 2, 8, "win"), (1, 2, 16, "win")])
+    dealer = 1 if mode == "rotate" else 2
+    s.hand(dealer, {}, indicator="9s")
+    s.discard(dealer)
+    seat = s.until((dealer + 1) % 4, 14)
+    for _ in range(4):  # the 海底 phase: four draws, no discard
+        s.draw(seat)
+        seat = (seat + 1) % 4
+    s.drawn()
+    return s.close()
+
+
 EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "ex02_pihu_discard": ex02_pihu_discard,
     "ex04_qingyise_self_draw": ex04_qingyise_self_draw,
@@ -316,7 +446,12 @@ EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "ex08a_quanqiuren_ready": ex08_quanqiuren,
     "ex08b_quanqiuren_bao": lambda: ex08_quanqiuren("b"),
     "ex09_pihu_kaikou": ex09_pihu_modes,
+    "ex10_haidi": ex10_haidi,
+    "ex10b_haidi_huangzhuang": lambda: ex10_haidi(False),
+    "ex11a_near_miss_one_laizi": lambda: ex11a_two_laizi(True),
+    "ex11b_near_miss_pair_258": lambda: ex11b_pair("2m"),
     "ex12_jiangyise": ex12_jiangyise,
+    "ex13_dealer_rotate": ex13_dealer_rotation,
 }
 OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
     "ex02_discarder_pays": lambda: ex02_pihu_discard({"discard_payers": "discarder"}, "wh-ex02b"),
@@ -325,5 +460,30 @@ OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
     "ex07_koukou": lambda: ex07_gangkai_jinding(True),
     "ex08c_quanqiuren_bao_always": lambda: ex08_quanqiuren("c"),
     "ex09_koukou": lambda: ex09_pihu_modes(True),
+    "ex13_dealer_winner": lambda: ex13_dealer_rotation("winner"),
 }
-NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], list[str]]] = {}
+def _retagged(b: GameBuilder, game: str) -> GameBuilder:
+    import msgspec
+    b.events = [msgspec.structs.replace(e, game=game) for e in b.events]
+    return b
+
+
+#: rooms that break one rule each, with the one finding the audit must give
+NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], list[str]]] = {
+    "ex02_below_qihu": (lambda: _retagged(reopened(ex02_pihu_discard(), qihu=16), "wh-nm-qihu"),
+                        ["WIN_BELOW_MIN_FAN"]),
+    "ex05_sanpu_paid_by_each": (lambda: _retagged(repaid(ex05_qingyise_sanpu(), [
+        (3, 2, 120, "win"), (0, 2, 160, "win"), (1, 2, 300, "win")]), "wh-nm-sanpu"), ["BAO_PAYER"]),
+    "ex05_bao_undue": (lambda: _retagged(repaid(ex05_qingyise_sanpu("off"), [(0, 2, 580, "bao_sanpu")]),
+                                         "wh-nm-bao-undue"), ["BAO_UNDUE"]),
+    "ex06_rob_paid_by_each": (lambda: _retagged(repaid(ex06_qianggang(), [
+        (0, 2, 120, "win"), (1, 2, 40, "win"), (3, 2, 80, "win")]), "wh-nm-rob"), ["QIANGGANG_PAYER"]),
+    "ex07_fan_short": (lambda: _retagged(rescored(ex07_gangkai_jinding(), ["duidui", "gangshang_kaihua", "yinghu"],
+                                                  6, 20), "wh-nm-fan"), ["FAN_MISMATCH"]),
+    "ex09_dealer_fan_off": (lambda: _retagged(reopened(ex09_pihu_modes(), dealer_fan=False), "wh-nm-dealer"),
+                            ["POINTS_MISMATCH"]),
+    "ex11a_two_laizi": (ex11a_two_laizi, ["WIN_LAIZI_LIMIT"]),
+    "ex11b_pair_not_258": (ex11b_pair, ["WIN_PAIR_NOT_258"]),
+    "ex11c_not_opened": (ex11c_not_opened, ["WIN_NOT_OPENED"]),
+    "ex11d_holding_pi": (ex11d_holding_pi, ["WIN_HOLDING_PI"]),
+}

@@ -14,7 +14,7 @@ from audits.rules.wuhan.laizi import wild_of
 from schema.ruleset import resolve
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from ..guangdong.scenes import Scene, reopened, repaid, rescored  # noqa: F401  (re-exported)
+from ..guangdong.scenes import FILL_ORDER, Scene, reopened, repaid, rescored  # noqa: F401  (re-exported)
 
 
 def wild_after(indicator: str, pi_tiles=("7z",)) -> str:
@@ -41,6 +41,20 @@ class WuhanScene(Scene):
         self.undrawn -= 1
         self.wild = w
         self.b.indicator(indicator, w)
+
+    def filler(self, seat: Optional[int] = None, avoid=()) -> str:
+        """An unreserved filler tile, never a 痞 tile or a 癞子 (late in a long hand, when the
+        kinds to avoid are used up, any other ordinary kind)."""
+        special = set(self.pi) | {getattr(self, "wild", "")}
+        held = self.hands[seat] if seat is not None else {}
+        for strict in (True, False):
+            for name in FILL_ORDER:
+                if name in special or self.pool[name] - self.reserved[name] <= 0:
+                    continue
+                if strict and (held.get(name, 0) or name in avoid or name in self.avoid):
+                    continue
+                return self._take(name)
+        raise ValueError("no tile left")
 
     def set_aside(self, seat: int, tile: str, replacement: Optional[str] = None) -> str:
         """红中杠 / 癞子杠: ``seat`` sets ``tile`` aside and takes its tail replacement."""
