@@ -142,7 +142,9 @@ def in_haidi(ruleset: Ruleset, table) -> bool:
 def next_drawer(ruleset: Ruleset, table):
     """``TableRules.next_drawer``: in the 海底 phase each seat draws in turn with no discard —
     after a seat's 海底 draw the next seat draws; otherwise the usual turn (None)."""
-    if table.phase == "discard" and in_haidi(ruleset, table) and drawable(ruleset, table) >= 1:
+    if ruleset.haidi == "last_four" and table.phase == "discard" and 1 <= drawable(ruleset, table) <= 3 \
+            and table.turn_draw is not None:
+        # (a replacement taken in the phase is the kong's one error: the turns go on as drawn)
         return (table.turn + 1) % len(table.players)
     return None
 

@@ -17,20 +17,29 @@ from schema.builder import GameBuilder
 from .scenes import WuhanScene, reopened, repaid, rescored
 
 
-def ex02_pihu_discard(options: dict | None = None, game: str = "wh-ex02") -> GameBuilder:
+def ex02_pihu_discard(options: dict | None = None, game: str = "wh-ex02", variant: str = "") -> GameBuilder:
     """§12.2: indicator 4p (W 5p), dealer 0.  Seat 2 pongs 7s from seat 0; seat 3 chows 789p
     from seat 2 and lays a 红中杠; seat 1 pongs 东 from seat 0 and throws 5s; seat 2 wins a soft
     屁胡 (123m 456m 345s with the 5p as 5s... pair 8m + 5p): 8 + 4 + 8 = 20."""
     opts = options or {}
     s = WuhanScene(game, opts)
-    s.hand(0, {0: "7s 1z", 1: "1z 1z 5s", 2: "123m 456m 34s 8m 5p 77s 9p", 3: "78p 7z"}, indicator="4p",
-           avoid="6s 9s 2s 8m 5s 9p 6p 7p 2m 5m 3s 4s 1z")
+    s.hand(0, {0: "7s 1z", 1: "1z 1z 5s", 2: "123m 456m 34s 8m 5p 77s " + ("6p" if variant == "wild_chow" else "9p"), 3: "78p 7z 4p 5p"}, indicator="4p",
+           avoid="6s 9s 2s 8m 5s 9p 6p 7p 2m 5m 3s 4s 1z 4p")
+    if variant == "set_aside_filler":  # SET_ASIDE_INVALID: the dealer sets an ordinary tile aside
+        s.set_aside(0, s.fill[0].pop())
     s.discard(0, "7s")
     s.pong(2, 0, "7s")
-    s.discard(2, "9p")
-    s.chow(3, 2, "9p", "78p")
-    s.set_aside(3, "7z")
-    s.discard(3)
+    if variant == "wild_chow":  # CLAIM_SPECIAL_TILE: seat 3 chows 456p with its 癞子 5p as itself
+        s.discard(2, "6p")
+        s.chow(3, 2, "6p", "45p")
+    else:
+        s.discard(2, "9p")
+        s.chow(3, 2, "9p", "78p")
+    if variant == "pi_discarded":  # SPECIAL_TILE_DISCARDED: the 红中 thrown, not laid down (its 番 counts)
+        s.discard(3, "7z")
+    else:
+        s.set_aside(3, "7z")
+        s.discard(3)
     s.draw(0)
     s.discard(0, "1z")
     s.pong(1, 0, "1z")
@@ -307,13 +316,13 @@ def ex12_jiangyise() -> GameBuilder:
     return s.close()
 
 
-def ex10_haidi(win: bool = True) -> GameBuilder:
+def ex10_haidi(win: bool = True, variant: str = "") -> GameBuilder:
     """§12.10: W 5p, dealer 0.  Seat 3 pongs 9s from seat 1 and chows 456m from seat 2; seat 0
     pongs 发; seat 2 pongs 6s and adds the fourth.  With 14 tiles undrawn (D = 4) seat 2 is due:
     the 海底 phase.  Seat 2 draws 7m and keeps it; seat 3 draws 2m: a hard 海底捞, 80 + 40 + 160 =
     280.  ``win`` False: nobody wins; seats 0 and 1 draw the last two tiles and the hand is 黄庄
     with 10 tiles undrawn."""
-    s = WuhanScene("wh-ex10" if win else "wh-ex10b")
+    s = WuhanScene(("wh-ex10" if win else "wh-ex10b") + variant)
     s.hand(0, {0: "6z 6z", 1: "9s 6s", 2: "6s 6s 6z 6m", 3: "9s 9s 45m 22s 34m 678p"}, indicator="4p",
            reserve="6s 7m 2m", avoid="2m 5m 1m 4m 3m 6m 9s 6s 6z 2s 6p 7p 8p 7m 3s 4s")
     s.discard(0)
@@ -342,13 +351,25 @@ def ex10_haidi(win: bool = True) -> GameBuilder:
     seat = 3
     while not (s.undrawn == 14 and seat == 2):
         seat = s.pass_turn(seat)
-    s.draw(2, "7m")
-    if win:
+    if variant == "haidi_kong":  # KONG_WITHOUT_REPLACEMENT: a 红中杠 in the 海底 phase (its 番 counts)
+        s.draw(2, "7z")
+        s.set_aside(2, "7z", "7m")
+    elif variant == "haidi_discard":  # SEA_BOTTOM_ORDER: a discard in the 海底 phase (the 海底 draw comes next)
+        s.draw(2, "7m")
+        s.discard(2, "7m")
+    else:
+        s.draw(2, "7m")
+    if win and variant == "haidi_kong":
+        s.draw(3, "2m")
+        s.win([(3, ["haidi", "yinghu"], 2, 10, [(0, 1, 80, 80), (1, 0, 40, 40), (2, 3, 320, 300)])], "self_draw", "2m")
+        s.settle([(0, 3, 80, "win"), (1, 3, 40, "win"), (2, 3, 300, "win")])
+    elif win:
         s.draw(3, "2m")
         s.win([(3, ["haidi", "yinghu"], 2, 10, [(0, 1, 80, 80), (1, 0, 40, 40), (2, 2, 160, 160)])], "self_draw", "2m")
         s.settle([(0, 3, 80, "win"), (1, 3, 40, "win"), (2, 3, 160, "win")])
     else:
-        for seat in (3, 0, 1):
+        # TURN_ORDER near miss (``wrong_seat``): seat 0 draws where seat 3 was due
+        for seat in ((0, 1, 2) if variant == "wrong_seat" else (3, 0, 1)):
             s.draw(seat)
         s.drawn()
     return s.close()
@@ -417,7 +438,7 @@ def ex11d_holding_pi() -> GameBuilder:
     return s.close()
 
 
-def ex13_dealer_rotation(mode: str = "rotate") -> GameBuilder:
+def ex13_dealer_rotation(mode: str = "rotate", dealer=None) -> GameBuilder:
     """§12.13 (the first two hands): seat 2 wins seat 1's 2m (the §12.11 (b) near miss), then a
     黄庄.  ``rotate``: seat 1 deals the second hand and keeps the deal after it; ``winner``:
     seat 2 deals it."""
@@ -426,7 +447,7 @@ def ex13_dealer_rotation(mode: str = "rotate") -> GameBuilder:
     s.win([(2, ["jihu", "yinghu"], 2, 1, [(3, 2, 16, 16), (0, 1, 8, 8), (1, 2, 16, 16)])], "discard", "2m",
           from_seat=1)
     s.settle([(3, 2, 16, "win"), (0, 2, 8, "win"), (1, 2, 16, "win")])
-    dealer = 1 if mode == "rotate" else 2
+    dealer = dealer if dealer is not None else (1 if mode == "rotate" else 2)
     s.hand(dealer, {}, indicator="9s")
     s.discard(dealer)
     seat = s.until((dealer + 1) % 4, 14)
@@ -486,4 +507,14 @@ NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], list[str]]] = {
     "ex11b_pair_not_258": (ex11b_pair, ["WIN_PAIR_NOT_258"]),
     "ex11c_not_opened": (ex11c_not_opened, ["WIN_NOT_OPENED"]),
     "ex11d_holding_pi": (ex11d_holding_pi, ["WIN_HOLDING_PI"]),
+    "ex02_pi_discarded": (lambda: ex02_pihu_discard(game="wh-nm-pi", variant="pi_discarded"),
+                          ["SPECIAL_TILE_DISCARDED"]),
+    "ex02_set_aside_filler": (lambda: ex02_pihu_discard(game="wh-nm-aside", variant="set_aside_filler"),
+                              ["SET_ASIDE_INVALID"]),
+    "ex02_wild_in_chow": (lambda: ex02_pihu_discard(game="wh-nm-chow", variant="wild_chow"), ["CLAIM_SPECIAL_TILE"]),
+    "ex10_kong_in_haidi": (lambda: ex10_haidi(variant="haidi_kong"), ["KONG_WITHOUT_REPLACEMENT"]),
+    "ex10_discard_in_haidi": (lambda: ex10_haidi(False, variant="haidi_discard"), ["SEA_BOTTOM_ORDER"]),
+    "ex10_haidi_wrong_drawer": (lambda: ex10_haidi(False, variant="wrong_seat"), ["TURN_ORDER"]),
+    "ex13_dealer_wrong": (lambda: _retagged(ex13_dealer_rotation(dealer=2), "wh-nm-dealer-rot"),
+                          ["DEALER_ROTATION"]),
 }
