@@ -68,6 +68,7 @@ WUHAN = RuleFamily(
         fan_enough=fans.fan_enough,
         describe_wait=wins.describe_wait,
         win_context=settlement.win_context,
+        request_context=settlement.request_context,
     ),
     scoring=ScoringRules(
         score=fans.score_hand,
@@ -92,6 +93,7 @@ WUHAN = RuleFamily(
         game_over=settlement.game_over,
         table_facts=settlement.table_facts,
         derivation=settlement.derivation,
+        score_transfers=settlement.score_transfers,
         # §9.7: transfers compare as sums per (payer, payee, reason); their order is no finding
         payment_order=False,
     ),

@@ -139,6 +139,39 @@ def win_context(ruleset: Ruleset, table, seat: int, how: str, tile: Optional[int
                         third_feeder=third_feeder(table, seat), feeder_ready=ready_)
 
 
+def request_context(ruleset: Ruleset, ctx, req) -> WuhanContext:
+    """``WinRules.request_context`` (``paipu hand``): the request's ``seat`` (default 0),
+    ``from_seat`` (default the seat before it), ``dealer``, ``indicator``, and its ``context``:
+    ``seat_fans`` (per seat [calls, 明杠, 暗杠, 红中杠, 癞子杠]; without it the winner's from its
+    melds and the others none), ``haidi``, ``third_feeder``, ``feeder_ready``."""
+    from dataclasses import asdict
+    extra = dict(req.get("context") or {})
+    unknown = set(extra) - {"seat_fans", "haidi", "third_feeder", "feeder_ready"}
+    if unknown:
+        raise ValueError(f"unknown context {', '.join(sorted(unknown))}")
+    seat = int(req.get("seat") or 0)
+    frm = req.get("from_seat")
+    if ctx.how != "self_draw" and frm is None:
+        frm = (seat - 1) % ruleset.players
+    fans = extra.get("seat_fans")
+    seat_fans_ = tuple(SeatFan(*[int(x) for x in f]) for f in fans) if fans else ()
+    indicator = req.get("indicator")
+    base = asdict(ctx)
+    return WuhanContext(**base, seat=seat, from_seat=None if frm is None else int(frm),
+                        dealer=int(req["dealer"]) if req.get("dealer") is not None else -1,
+                        indicator=TILE_INDEX[indicator] if indicator else None, seat_fans=seat_fans_,
+                        haidi_draw=bool(extra.get("haidi")), third_feeder=extra.get("third_feeder"),
+                        feeder_ready=extra.get("feeder_ready"))
+
+
+def score_transfers(ruleset: Ruleset, score) -> list[Transfer]:
+    """``SettlementRules.score_transfers``: a scored win's transfers (each share, or the liable
+    seat for all)."""
+    if not getattr(score, "wins", False) or score.win is None:
+        return []
+    return transfers_of(score.win.seat, [(x.seat, x.amount) for x in score.shares], score.liable)
+
+
 # --- the settlement ------------------------------------------------------------------------
 
 def transfers_of(winner: int, amounts: Sequence[tuple[int, int]], liable: Optional[tuple[int, str]],
@@ -252,5 +285,5 @@ def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
 
 
 __all__ = ["Book", "LABELS", "check_bet", "dealer_after", "derivation", "game_over", "hand_book", "hand_facts",
-           "observe", "payer_points", "ready", "seat_fans", "settle", "table_facts", "third_feeder",
+           "observe", "payer_points", "ready", "request_context", "score_transfers", "seat_fans", "settle", "table_facts", "third_feeder",
            "transfer_code", "transfers_of", "win_context"]
