@@ -458,6 +458,63 @@ def ex13_dealer_rotation(mode: str = "rotate", dealer=None) -> GameBuilder:
     return s.close()
 
 
+def fengyise_room() -> GameBuilder:
+    """风一色 (§7.2, §7.3): W 5p, dealer 0.  Seat 2 pongs 东 from seat 0 and 南 from seat 1, holds
+    西西 北北 白白 发 and wins seat 1's 发: 乱风, hard, H 10, F_w 2; seat 1 (discarder, ×1.5) 60, the
+    dealer 40, seat 3 40: 140."""
+    s = WuhanScene("wh-fengyise")
+    s.hand(0, {0: "1z", 1: "2z 6z", 2: "1z 1z 2z 2z 3z 3z 4z 4z 5z 5z 6z"}, indicator="4p", avoid="1z 2z 3z 4z 5z 6z")
+    s.discard(0, "1z")
+    s.pong(2, 0, "1z")
+    s.discard(2)
+    s.pass_turn(3)
+    s.pass_turn(0)
+    s.draw(1)
+    s.discard(1, "2z")
+    s.pong(2, 1, "2z")
+    s.discard(2)
+    s.pass_turn(3)
+    s.pass_turn(0)
+    s.draw(1)
+    s.discard(1, "6z")
+    s.win([(2, ["fengyise", "yinghu"], 2, 10, [(3, 0, 40, 40), (0, 0, 40, 40), (1, 0, 60, 60)])], "discard", "6z",
+          from_seat=1)
+    s.settle([(3, 2, 40, "win"), (0, 2, 40, "win"), (1, 2, 60, "win")])
+    return s.close()
+
+
+def unopened_jinding(hading: bool = False) -> GameBuilder:
+    """金顶 with no paying seat opened (§9.3): seat 3 wins 碰碰胡 + 杠开 with F_w 7 as in §12.7
+    while seats 0, 1 and 2 make no call: each multiple 20 × 2^7 = 2560.  Each pays 阳光顶 500
+    (1500); with ``hading = 600``, 哈顶: each pays 600 (1800)."""
+    s = WuhanScene("wh-hading" if hading else "wh-yangguang", {"hading": 600} if hading else None)
+    s.hand(0, {0: "8s", 2: "2m", 3: "22m 888s 7z 111z 99m 55p"}, indicator="9s", reserve="1s 7z 9m",
+           avoid="2m 8s 1z 9m 5p")
+    s.discard(0)
+    s.pass_turn(1)
+    s.draw(2)
+    s.discard(2, "2m")
+    s.pong(3, 2, "2m")
+    s.set_aside(3, "7z")
+    s.discard(3, _last_drawn(s, 3))
+    s.draw(0)
+    s.discard(0, "8s")
+    s.kong_exposed(3, 0, "8s")
+    s.replacement(3, "1s")
+    s.set_aside(3, "1s")
+    s.discard(3, _last_drawn(s, 3))
+    s.pass_turn(0)
+    s.pass_turn(1)
+    s.pass_turn(2)
+    s.draw(3, "7z")
+    s.set_aside(3, "7z", "9m")
+    each = 600 if hading else 500
+    s.win([(3, ["duidui", "gangshang_kaihua", "yinghu"], 7, 20, [(x, 0, 2560, each) for x in (0, 1, 2)])],
+          "self_draw", "9m")
+    s.settle([(x, 3, each, "win") for x in (0, 1, 2)])
+    return s.close()
+
+
 EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "ex02_pihu_discard": ex02_pihu_discard,
     "ex04_qingyise_self_draw": ex04_qingyise_self_draw,
@@ -473,6 +530,8 @@ EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "ex11b_near_miss_pair_258": lambda: ex11b_pair("2m"),
     "ex12_jiangyise": ex12_jiangyise,
     "ex13_dealer_rotate": ex13_dealer_rotation,
+    "fengyise": fengyise_room,
+    "yangguangding_all": unopened_jinding,
 }
 OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
     "ex02_discarder_pays": lambda: ex02_pihu_discard({"discard_payers": "discarder"}, "wh-ex02b"),
@@ -482,6 +541,7 @@ OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
     "ex08c_quanqiuren_bao_always": lambda: ex08_quanqiuren("c"),
     "ex09_koukou": lambda: ex09_pihu_modes(True),
     "ex13_dealer_winner": lambda: ex13_dealer_rotation("winner"),
+    "hading": lambda: unopened_jinding(True),
 }
 def _retagged(b: GameBuilder, game: str) -> GameBuilder:
     import msgspec
