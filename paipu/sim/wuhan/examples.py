@@ -20,7 +20,7 @@ from .scenes import WuhanScene, reopened, repaid, rescored
 def ex02_pihu_discard(options: dict | None = None, game: str = "wh-ex02", variant: str = "") -> GameBuilder:
     """§12.2: indicator 4p (W 5p), dealer 0.  Seat 2 pongs 7s from seat 0; seat 3 chows 789p
     from seat 2 and lays a 红中杠; seat 1 pongs 东 from seat 0 and throws 5s; seat 2 wins a soft
-    屁胡 (123m 456m 345s with the 5p as 5s... pair 8m + 5p): 8 + 4 + 8 = 20."""
+    屁胡 (123m 456m 345s, the pair 8m + 5p with the 癞子 as 8m): 8 + 4 + 8 = 20."""
     opts = options or {}
     s = WuhanScene(game, opts)
     s.hand(0, {0: "7s 1z", 1: "1z 1z 5s", 2: "123m 456m 34s 8m 5p 77s " + ("6p" if variant == "wild_chow" else "9p"), 3: "78p 7z 4p 5p"}, indicator="4p",

@@ -72,8 +72,14 @@ def f_share_uncapped(ctx: _Ctx):
             and not all(x.multiple >= r.payment_cap for x in shares)
     i = ctx.pick(_wins(ctx, over))
     base = ctx.before(1).table.ruleset.base
-    return _with_shares(ctx, i, lambda ss: [msgspec.structs.replace(x, amount=x.multiple * base)
-                                            if x.amount < x.multiple * base else x for x in ss])
+    return _with_shares(ctx, i, lambda ss: _first(ss, lambda x: x.amount < x.multiple * base,
+                                                  lambda x: msgspec.structs.replace(x, amount=x.multiple * base)))
+
+
+def _first(shares, test, change):
+    """The shares with the first one passing ``test`` changed (one payer wrong)."""
+    k = next(k for k, x in enumerate(shares) if test(x))
+    return shares[:k] + [change(shares[k])] + shares[k + 1:]
 
 
 def f_yangguangding_missed(ctx: _Ctx):
@@ -81,8 +87,8 @@ def f_yangguangding_missed(ctx: _Ctx):
     r = _room(ctx)
     j, g = jinding_amounts(r)
     i = ctx.pick(_wins(ctx, lambda i, e: any(x.amount == g * r.base for x in e.winners[0].payers) and j != g))
-    return _with_shares(ctx, i, lambda ss: [msgspec.structs.replace(x, amount=j * r.base)
-                                            if x.amount == g * r.base else x for x in ss])
+    return _with_shares(ctx, i, lambda ss: _first(ss, lambda x: x.amount == g * r.base,
+                                                  lambda x: msgspec.structs.replace(x, amount=j * r.base)))
 
 
 def f_dealer_fan_missing(ctx: _Ctx):
