@@ -205,7 +205,8 @@ def explain_steps(ruleset: Ruleset, win: Win, fans_of, dealer: int, out, fw: int
     factor = money.bonus_is_factor(ruleset, win.big)
     for x in out:
         m = " × 1.5" if x.factor2 == 3 else ""
-        lines.append(f"3. seat {x.seat}: F_l = {x.fan} ({money.personal_words(ruleset, fans_of[x.seat])}"
+        dealer_word = " + dealer 1" if not win.big and ruleset.dealer_fan and x.seat == dealer else ""
+        lines.append(f"3. seat {x.seat}: F_l = {x.fan} ({money.personal_words(ruleset, fans_of[x.seat])}{dealer_word}"
                      f"{'; 放冲' if x.seat == win.from_seat and win.how != 'self_draw' and not factor else ''}"
                      f"), M = {h}{m} × 2^({fw}+{x.fan}) = {x.multiple} → pays {x.amount}")
     if cap_kind:

@@ -59,6 +59,9 @@ def observe(ruleset: Ruleset, table, event, book: Book, ctx, after: bool) -> lis
     for seat, _p in ctx.true_winners:
         if seat not in book.scores:
             book.scores[seat] = ctx.score(seat, ev_tile(event), event.how)
+    if ctx.explained is not None:  # --explain and the report: the corrected settlement, line by line
+        book.lines = [f"seat {seat}: {line}" for seat, _ in ctx.true_winners
+                      for line in getattr(book.scores.get(seat), "steps", [])] or ["no legal win: no transfers"]
     return []
 
 
