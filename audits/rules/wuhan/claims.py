@@ -39,11 +39,22 @@ def _plain(ruleset: Ruleset) -> Ruleset:
     return got[1]
 
 
+_SPECIAL: dict[int, tuple[Ruleset, frozenset[int]]] = {}
+
+
 def special_kinds(ruleset: Ruleset) -> frozenset[int]:
-    """The kinds never melded or discarded: the 痞 kinds and W."""
+    """The kinds never melded or discarded: the 痞 kinds and W (kept per ruleset object: the
+    audit asks at every discard)."""
+    got = _SPECIAL.get(id(ruleset))
+    if got is not None and got[0] is ruleset:
+        return got[1]
     w = laizi.wild(ruleset)
     pis = laizi.pi_kinds(ruleset)
-    return pis if w is None else pis | {w}
+    kinds = pis if w is None else pis | {w}
+    if len(_SPECIAL) > 4096:
+        _SPECIAL.clear()
+    _SPECIAL[id(ruleset)] = (ruleset, kinds)
+    return kinds
 
 
 def _special(ruleset: Ruleset, tiles: Sequence[int], what: str) -> list[Violation]:

@@ -208,20 +208,30 @@ def could_win(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], in
               big_by_moment: bool = True) -> bool:
     """A legal win for the shape alone (§7.1 (1)–(3), the 癞子 limit and the pair rule; no
     起胡): ``big_by_moment``: a 大胡 of the moment (杠开, 海底捞, 抢杠, 全求人) may hold, so a
-    standard hand with a 2-5-8 pair may hold any number of 癞子."""
+    standard hand with a 2-5-8 pair may hold any number of 癞子.  The cheapest readings first
+    (the audit asks it for every discard a waiting seat could take)."""
     if not opened(melds) or holds_pi(ruleset, counts):
         return False
     naturals, w = laizi.split(ruleset, counts)
     if indicator is None:
         indicator = laizi.default_indicator(ruleset, laizi.wild(ruleset))
-    soft = shapes(ruleset, naturals, w, melds, indicator)
-    big = (soft.duidui and ruleset.pengpenghu_dahu) or soft.qingyise or soft.jiangyise or soft.fengyise
-    if big:
-        return ruleset.dahu_max_laizi is None or w <= ruleset.dahu_max_laizi
-    if soft.std258:
-        limit = (ruleset.dahu_max_laizi if ruleset.dahu_max_laizi is not None else 99) if big_by_moment else 1
-        return w <= max(1, limit)
-    return False
+    pis = laizi.pi_kinds(ruleset)
+    kinds = ALL_KINDS - pis
+    room = laizi.room(ruleset, naturals, melds, indicator)
+    big_ok = ruleset.dahu_max_laizi is None or w <= ruleset.dahu_max_laizi
+    std258 = solve(naturals, w, room, JIANG_KINDS, True, kinds)
+    if std258 and (w <= 1 or (big_by_moment and big_ok)):
+        return True
+    if not big_ok:
+        return False
+    if ruleset.pengpenghu_dahu and not any(m.kind == "chow" for m in melds) \
+            and solve(naturals, w, room, kinds, False, kinds):
+        return True
+    for suit in SUITS:
+        if _melds_within(melds, suit, True) and not any(naturals[k] for k in kinds - suit) \
+                and solve(naturals, w, room, suit, True, suit):
+            return True
+    return _loose(naturals, w, room, melds, JIANG_KINDS) or _loose(naturals, w, room, melds, HONOURS - pis)
 
 
 def is_winning(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = (),
