@@ -142,10 +142,24 @@ def _fail(code: str, reason: str, complete: bool = True) -> WuhanScore:
     return WuhanScore(False, complete, [], 0, 0, 0, None, reason, [], code)
 
 
+_SCORES: dict = {}
+
+
 def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
                passed_win: bool = False) -> WuhanScore:
     """Score ``concealed`` (the winning tile included) + ``melds`` (§7, §8, §9.6): the legal
-    reading that pays the winner most, or the code of the first condition failed."""
+    reading that pays the winner most, or the code of the first condition failed.  Kept per
+    (hand, context): a win is scored several times over (a score is never changed)."""
+    key = (ruleset, tuple(sorted(concealed)), tuple(melds), ctx)
+    got = _SCORES.get(key)
+    if got is None:
+        if len(_SCORES) > 1024:
+            _SCORES.clear()
+        got = _SCORES[key] = _score_hand(ruleset, concealed, melds, ctx)
+    return got
+
+
+def _score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext) -> WuhanScore:
     counts = _counts(concealed)
     if not wins.opened(melds):
         return _fail("WIN_NOT_OPENED", "the winner has made no call (开口, §7.1)")

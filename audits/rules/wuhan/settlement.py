@@ -134,7 +134,7 @@ def win_context(ruleset: Ruleset, table, seat: int, how: str, tile: Optional[int
     melds = table.melds[seat]
     ready_ = None
     if how == "discard" and from_seat is not None and ruleset.quanqiuren_bao == "if_not_ready" \
-            and sum(1 for m in melds if m.from_seat is not None) >= 4:
+            and table.held[seat] == 1 and sum(1 for m in melds if m.from_seat is not None) >= 4:
         ready_ = ready(ruleset, table, from_seat)
     return WuhanContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard, winners=winners,
                         seat=seat, from_seat=from_seat, dealer=table.dealer, indicator=table.indicator,

@@ -166,10 +166,25 @@ class Shapes(NamedTuple):
 NONE = Shapes(*([False] * 9))
 
 
+_SHAPES: dict = {}
+
+
 def shapes(ruleset: Ruleset, naturals: Sequence[int], wilds: int, melds: Sequence[Meld],
            indicator: Optional[int]) -> Shapes:
     """The shapes a hand holds with its 癞子 free (``wilds`` of them) — call with ``wilds`` 0
-    and the 癞子 counted among ``naturals`` for the hard reading."""
+    and the 癞子 counted among ``naturals`` for the hard reading.  Kept for the hand (a win is
+    judged several times: the single-winner order, the score, the names)."""
+    key = (ruleset, tuple(naturals), wilds, tuple(melds), indicator)
+    got = _SHAPES.get(key)
+    if got is None:
+        if len(_SHAPES) > 2048:
+            _SHAPES.clear()
+        got = _SHAPES[key] = _shapes(ruleset, naturals, wilds, melds, indicator)
+    return got
+
+
+def _shapes(ruleset: Ruleset, naturals: Sequence[int], wilds: int, melds: Sequence[Meld],
+            indicator: Optional[int]) -> Shapes:
     pis = laizi.pi_kinds(ruleset)
     kinds = ALL_KINDS - pis
     room = laizi.room(ruleset, naturals, melds, indicator)
