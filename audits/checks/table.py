@@ -288,7 +288,7 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
     if ctx.indicator_due:
         wild.indicator_missed(ctx, e, seat)
     rule = ctx.discard_rule
-    if rule is not None and 0 <= seat < ctx.n:
+    if rule is not None and 0 <= seat < ctx.n and (ctx.discard_kinds is None or tile in ctx.discard_kinds):
         wild.judge_discard(ctx, e, seat, tile)
     if t.phase != "discard" or seat != t.turn:
         ctx.set_aside_pending = None
