@@ -434,6 +434,17 @@ def small_games_row(n: int) -> None:
           f"{DEFAULT_BATCH_GAMES:,} games): {wall:.1f} s, {cpu:.1f} s CPU, {n / wall:,.0f} games/s", flush=True)
 
 
+def checks_rows(args: argparse.Namespace, by_event: bool = True) -> dict[str, float]:
+    """The checks' cost per family of the registry (``bench/checks_cost.py``): decode floor,
+    replay alone, full audit and the audit/replay ratio, measured together, and (``by_event``)
+    each family's checks per event type.  Returns family -> audit/replay."""
+    import checks_cost
+
+    print(f"\n  checks' cost per family ({args.checks_hands} hands each, best of {max(args.runs, 3)} CPU runs, "
+          "the families taking turns):", flush=True)
+    return checks_cost.rows(args.checks_hands, args.seed, max(args.runs, 3), by_event=by_event)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=20000)
@@ -456,6 +467,10 @@ def main() -> None:
                     help="only rows 5d and 5f: ingest with the audit on --jobs 2 and on a Dask local:2 cluster")
     ap.add_argument("--small-games", type=int, default=100_000, help="two-event games of row 5g (0 skips it)")
     ap.add_argument("--small-games-only", action="store_true", help="only row 5g, the ingest of many tiny games")
+    ap.add_argument("--checks-only", action="store_true",
+                    help="only the per-family rows of bench/checks_cost.py: decode floor, replay, full audit, "
+                         "audit/replay (≤ 2×), and each family's checks per event type")
+    ap.add_argument("--checks-hands", type=int, default=1000, help="hands of each family's corpus in the checks rows")
     ap.add_argument("--ingest-only", action="store_true",
                     help="only the ingest rows: 5 to 5e and (with --big-mb) 7b, the peak RSS ingesting the big file")
     args = ap.parse_args()
@@ -464,6 +479,9 @@ def main() -> None:
           f"msgspec {msgspec.__version__}")
     if args.small_games_only:
         small_games_row(args.small_games or 100_000)
+        return
+    if args.checks_only:
+        checks_rows(args)
         return
     t = time.perf_counter()
     path, events, hands = build_corpus(args.hands, args.seed)
@@ -630,6 +648,7 @@ def main() -> None:
     gd_speed = guangdong_row()
     sc_time = sichuan_rows()
     xz_time = xuzhou_row()
+    checks = checks_rows(args, by_event=False)
     cluster2 = cluster_row(stage, path, audit2)
     ingest_times = ingest_rows()
     small_games_row(args.small_games)
@@ -666,6 +685,8 @@ def main() -> None:
     for preset, ratio in sc_time.items():
         print(f"  {preset + ' / Qujing time (CPU/hand)':<37} {ratio:5.2f}×  (≤ 1.0×)")
     print(f"  Xuzhou / Qujing time (CPU/event)      {xz_time:5.2f}×  (≤ 1.2×)")
+    for family, ratio in checks.items():
+        print(f"  {'full audit / replay, ' + family + ' (CPU)':<37} {ratio:5.2f}×  (≤ 2×)")
     print(f"  local:2 / jobs 2 (time; cluster cost) {cluster2 / audit2:6.2f}×")
     print(f"  win check / mahjong agari (counts)    {theirs / ours:6.1f}×  (≥ 10×)")
     print(f"  win check / mahjong agari (keys)      {theirs / ours_keys:6.1f}×  (≥ 10×)")
