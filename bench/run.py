@@ -71,6 +71,14 @@ XUZHOU_MIXES = [
 ]
 
 
+#: Wuhan 红中赖子杠 mixes (its own corpus: the Wuhan row, audit time per event ≤ 1.2× Qujing's).
+WUHAN_MIXES = [
+    ("wuhan-hzlzg", {}),
+    ("wuhan-hzlzg", {"fan_mode": "koukou", "pi_tiles": ["7z", "6z"]}),
+    ("wuhan-hzlzg", {"multi_win": True, "discard_payers": "discarder"}),
+]
+
+
 #: The Sichuan corpora (``--sichuan``): one per preset.
 SICHUAN_MIXES = {"sichuan": [("sichuan", {})], "sichuan-xuezhan": [("sichuan-xuezhan", {})]}
 
@@ -449,6 +457,8 @@ def main() -> None:
     ap.add_argument("--sim-rooms", type=int, default=100, help="rooms the simulator row plays (8 hands each)")
     ap.add_argument("--cluster-only", action="store_true",
                     help="only the audit on --jobs 2 against a Dask LocalCluster of 2 workers (local:2)")
+    ap.add_argument("--wuhan", action="store_true",
+                    help="only the Wuhan row: audit time per event against Qujing's (≤ 1.2×)")
     ap.add_argument("--xuzhou", action="store_true",
                     help="only the Xuzhou row: audit time per event against Qujing's corpus")
     ap.add_argument("--guangdong-only", action="store_true",
@@ -557,6 +567,19 @@ def main() -> None:
               f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {x_us:.2f} µs)", flush=True)
         return x_us / q_us
 
+    def wuhan_row() -> float:
+        """The Wuhan row: a Wuhan corpus of as many hands, audited with 1 job; the time per
+        event against Qujing's corpus in CPU time (the two taking turns)."""
+        wpath, wev, whands = build_corpus(args.hands, args.seed, WUHAN_MIXES, "corpus-wuhan")
+        secs, _ = median_time(lambda: full_audit(wpath, 1), args.runs)
+        print(f"  {'3w full audit, Wuhan':<28} {secs:8.3f} s  {wev / secs / 1e6:7.3f} M events/s  "
+              f"{whands / secs:9.0f} hands/s   ({whands} hands)", flush=True)
+        q_ms, w_ms = per_hand_cpu((path, hands), (wpath, whands), args.runs)
+        q_us, w_us = 1e3 * q_ms * hands / events, 1e3 * w_ms * whands / wev
+        print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, wuhan {w_ms:.3f} ms ({wev / whands:.0f} "
+              f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {w_us:.2f} µs)", flush=True)
+        return w_us / q_us
+
     def sichuan_rows() -> dict[str, float]:
         """The Sichuan rows: a corpus per preset, audited with 1 job; the time per hand
         against Qujing's corpus in CPU time (the two taking turns)."""
@@ -584,6 +607,9 @@ def main() -> None:
         print(f"\n  Guangdong / Qujing audit speed per hand (CPU)   {guangdong_row():6.2f}×  (≥ 1×)")
         return
 
+    if args.wuhan:
+        print(f"\n  Wuhan / Qujing audit time per event (CPU)    {wuhan_row():6.2f}×  (≤ 1.2×)")
+        return
     if args.xuzhou:
         stage("3 full audit, 1 job (qujing)", lambda: full_audit(path, 1))
         print(f"\n  Xuzhou / Qujing audit time per event (CPU)   {xuzhou_row():6.2f}×  (≤ 1.2×)")

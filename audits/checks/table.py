@@ -162,6 +162,10 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
         # off-turn draw needs the replacement and turn checks (or the family names the drawer)
         if ctx.next_drawer is not None and t.phase == "draw":
             replacement = _family_drawer(ctx, e, t, seat)
+        elif ctx.next_drawer is not None and t.phase == "discard" and ctx.next_drawer(ctx.rules, t) is not None:
+            # a draw-only turn (a 海底 phase): the family names who draws while the last drawer
+            # keeps its tiles; the drawer must be that seat
+            replacement = _family_drawer(ctx, e, t, seat)
         else:
             replacement = (t.phase != "draw" or seat != t.turn) and _off_turn_wall_draw(ctx, e, t, seat)
         if not replacement and t.undrawn <= ctx.max_reserve:
