@@ -81,6 +81,10 @@ class WinContext:
     #: a self-draw of the replacement for a flower set aside (花上开花; new-families.md §1);
     #: a single-tile kong's replacement sets ``after_kong`` instead
     after_flower: bool = False
+    #: a win on a tile turned face up after a kong (开杠, new-families.md §1): for the konger's
+    #: self-draw, how many of the revealed tiles complete its hand; for another seat's win on
+    #: one, 1.  0: not a revealed tile
+    kong_reveal: int = 0
 
     @property
     def plain_tile(self) -> Optional[int]:
