@@ -437,6 +437,13 @@ class SettlementRules:
     #: pays them in seat order from the discarder's next seat; Guangdong compares transfers
     #: as sums only (guangdong.md §8.7: "the order of payments is not a finding").
     payment_order: bool = True
+    #: the reasons of a transfer group are compared as one total per (payer, payee): a log may
+    #: split a pair's money by reason or not (changsha.md §10.6).  False: per reason too.
+    pair_totals: bool = False
+    #: (ruleset, n, how, winners, from_seat, facts, expected, actual) -> the code that names
+    #: what explains a wrong pair total (a bird factor, an opening base), or None to keep the
+    #: group's code.  None: the group's code (``transfer_code``).
+    explain_pair: Optional[Callable[..., Optional[str]]] = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -182,6 +182,9 @@ CHANGSHA = RuleFamily(
         derivation=settlement.derivation,
         birds_due=play.birds_due,
         payment_order=False,
+        # §10.6: a pair's money is compared as its total; birds and opening bases name a wrong one
+        pair_totals=True,
+        explain_pair=settlement.explain_pair,
     ),
     billing=BillingRules(
         fees_at_first_settlement=qujing_settlement.fees_at_first_settlement,

@@ -167,6 +167,45 @@ def derivation(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how
     return derive(ruleset, n, dealer, _facts(facts), winners, how, from_seat)[1]
 
 
+def explain_pair(ruleset: Ruleset, n: int, how: Optional[str], winners: Sequence[tuple[int, int]],
+                 from_seat: Optional[int], facts: HandFacts, want: dict, have: dict) -> Optional[str]:
+    """§10.6: the code of a wrong pair total (``want``/``have``: (payer, payee, reason) -> total).
+    BIRD_MISMATCH when another bird count on the pair explains every wrong total;
+    QISHOU_PAYMENT_MISMATCH when leaving out (or adding) the opening base does; else None
+    (TRANSFER_MISMATCH)."""
+    cf = _facts(facts)
+    if cf.winners is not None:
+        winners = cf.winners
+    dealer = facts.dealer if facts.dealer is not None else -1
+    bao = how == "robbed_kong" and bool(ruleset.qianggang_bao)
+    if bao or not winners and not any(cf.openings):
+        return None
+    wrong = {(p, x): have.get(k, 0) for k in set(want) | set(have) for p, x, _r in [k]
+             if want.get(k, 0) != have.get(k, 0)}
+    pairs = base_pairs(ruleset, n, cf.openings, winners, how, from_seat)
+    top = 2 * max(len(cf.birds), 1) + 1
+
+    def explained(alter) -> bool:
+        for (p, x), got in wrong.items():
+            q, h, uq, uh = pairs.get((p, x), [0, 0, 0, 0])
+            if not any(got == v for v in alter(p, x, q, h, uq, uh)):
+                return False
+        return True
+    if explained(lambda p, x, q, h, uq, uh: [pair_amount(ruleset, q, h, uq + uh, m, dealer in (p, x))[2]
+                                             for m in range(top)]):
+        return "BIRD_MISMATCH"
+    seats = [s for s, _ in winners]
+    origin = cf.bird_origin if cf.bird_origin is not None else \
+        bird_rules.origin_of(ruleset, dealer, seats, from_seat)
+    hit = bird_rules.hits(cf.birds, origin, n) if seats else [0] * n
+    qv = ruleset.qishou_value * ruleset.base
+    if explained(lambda p, x, q, h, uq, uh: [
+            pair_amount(ruleset, q2, h, u2 + uh, hit[p] + hit[x], dealer in (p, x))[2]
+            for q2, u2 in ((0, 0), (q + qv, uq + 1), (max(q - qv, 0), max(uq - 1, 0)))]):
+        return "QISHOU_PAYMENT_MISMATCH"
+    return None
+
+
 def transfer_code(how: Optional[str], code: str, expected=None, actual=None) -> str:
     """A kong transfer is never due (KONG_PAYMENT_UNDUE); other groups keep their code."""
     if code == "KONG_PAYMENT_MISMATCH":
@@ -191,5 +230,5 @@ def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
     return False
 
 
-__all__ = ["ChangshaFacts", "LABELS", "PAIR_REASONS", "base_pairs", "dealer_after", "derivation", "derive",
+__all__ = ["ChangshaFacts", "explain_pair", "LABELS", "PAIR_REASONS", "base_pairs", "dealer_after", "derivation", "derive",
            "game_over", "pair_amount", "settle", "transfer_code", "units_of"]

@@ -75,4 +75,38 @@ OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
     "ex02_bird_mode_double": lambda: ex02_dealer_self_draw("double"),
     "ex02_bird_mode_plus_point": lambda: ex02_dealer_self_draw("plus_point"),
 }
-NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], str]] = {}
+
+
+def nm_pair_not_258() -> GameBuilder:
+    """§13.1's near miss: the pair 33s: the only reading has a non-将 pair."""
+    return ex01_small_discard_win("33s")
+
+
+def nm_birds_left_out() -> GameBuilder:
+    """§13.10 paid without the birds: 2 → 0: 15, 3 → 0: 3, 1 → 0: 3."""
+    return repaid(ex10_classic_sheet(), [(2, 0, 15, "win"), (3, 0, 3, "win"), (1, 0, 3, "win")])
+
+
+def nm_opening_base_left_out() -> GameBuilder:
+    """§13.10 paid without the 六六顺 base: 2 → 0: 12 × 2 + 1 = 25 (seats 3 and 1 owe nothing:
+    a pair with A = 0 pays no bird and no dealer bonus)."""
+    return repaid(ex10_classic_sheet(), [(2, 0, 25, "win")])
+
+
+def nm_opening_not_held() -> GameBuilder:
+    """§13.10 with 四喜 declared instead: no kind is held four times (QISHOU_INVALID); the
+    money as logged pays the base, so the pairs are off by it too."""
+    b = ex10_classic_sheet()
+    import msgspec
+    from schema import events as ev
+    b.events = [msgspec.structs.replace(e, names=["qs_sixi"]) if type(e) is ev.OpeningWinDeclared else e
+                for e in b.events]
+    return b
+
+
+NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], list[str]]] = {
+    "nm_pair_not_258": (nm_pair_not_258, ["WIN_PAIR_NOT_258"]),
+    "nm_birds_left_out": (nm_birds_left_out, ["BIRD_MISMATCH"]),
+    "nm_opening_base_left_out": (nm_opening_base_left_out, ["QISHOU_PAYMENT_MISMATCH"]),
+    "nm_opening_not_held": (nm_opening_not_held, ["QISHOU_INVALID", "QISHOU_PAYMENT_MISMATCH"]),
+}
