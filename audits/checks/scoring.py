@@ -85,8 +85,9 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     ctx.audit.ledger_hands.append(t.hand)
     first = ctx.first_won
     if fam.table.dealer_after is not None:
+        more = {"table": t, "book": book} if fam.table.dealer_reads_table else {}
         ctx.next_dealer = fam.table.dealer_after(rules, t.dealer, ([x.seat for x in first.winners], first.how,
-                                                                   first.from_seat) if first else None, n)
+                                                                   first.from_seat) if first else None, n, **more)
     elif won:
         ctx.next_dealer = fam.table.next_dealer(t.dealer, [x.seat for x in won.winners], won.how, won.from_seat)
     else:

@@ -271,6 +271,9 @@ class TableRules:
     #: dealer; when set it replaces ``next_dealer`` (rotation that depends on options, or
     #: hands with several winning moments).  (Sichuan)
     dealer_after: Optional[Callable[..., int]] = None
+    #: ``dealer_after`` also gets ``table=`` (the hand's end: 海底 offers, reveals) and ``book=``
+    #: (the family's hand book, or None in the simulator).  (Changsha: the 海底 taker deals)
+    dealer_reads_table: bool = False
     #: (ruleset) -> where a kong replacement comes from when no tail pool is kept:
     #: ``tail`` (the wall's last tile, logged source "tail") or ``wall`` (the next tile).  (Guangdong)
     replacement_source: Optional[Callable[[Ruleset], str]] = None

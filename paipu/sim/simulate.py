@@ -311,7 +311,8 @@ class _Game:
             # the next dealer, as the family rotates the deal
             if family.table.dealer_after is not None:  # rotation that reads the room's options
                 first = (list(result.winners), result.how_won, result.from_seat) if result.winners else None
-                dealer = family.table.dealer_after(rules, dealer, first, self.n)
+                more = {"table": self.table, "book": None} if family.table.dealer_reads_table else {}
+                dealer = family.table.dealer_after(rules, dealer, first, self.n, **more)
             else:
                 dealer = family.table.next_dealer(dealer, list(result.winners), result.how_won, result.from_seat)
             if family.settlement.game_over(rules, self.table.scores):

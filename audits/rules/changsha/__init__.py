@@ -125,6 +125,7 @@ CHANGSHA = RuleFamily(
         first_dealer=guangdong_table.first_dealer,
         next_dealer=guangdong_table.next_dealer,
         dealer_after=settlement.dealer_after,
+        dealer_reads_table=True,
         replacement_source=guangdong_table.replacement_source,
         next_drawer=next_drawer,
     ),

@@ -213,12 +213,23 @@ def transfer_code(how: Optional[str], code: str, expected=None, actual=None) -> 
     return code
 
 
-def dealer_after(ruleset: Ruleset, dealer: int, first: Optional[tuple], n: int = 4,
-                 giver: Optional[int] = None) -> int:
-    """§3: one winner deals; several winners at one moment: the seat that gave the tile; no
-    win: the dealer stays here (the 海底 and kong cases are the family's hand book's)."""
+def dealer_after(ruleset: Ruleset, dealer: int, first: Optional[tuple], n: int = 4, table=None,
+                 book=None) -> int:
+    """§3: one winner deals; several winners at one moment (a discard, a robbing, a 开杠 reveal,
+    the 海底): the seat that gave the tile; no win: the 海底 taker, or the first seat offered
+    it when all declined; otherwise (an illegal win, or a wall run out through a kong, whose
+    konger is not on the table) the dealer stays."""
+    if book is not None and book.true:
+        seats = sorted({s for s, _ in book.true})
+        first = (seats, book.how, book.giver)
+    elif book is not None and first is not None:
+        first = None  # the log's wins were none of them legal (§3 rule 6)
     if first is None or not first[0]:
-        return dealer
+        offers = table.sea_offers if table is not None else ()
+        for seat, accepted in offers:
+            if accepted:
+                return seat
+        return offers[0][0] if offers else dealer
     seats, _how, from_seat = first
     if len(set(seats)) == 1:
         return seats[0]

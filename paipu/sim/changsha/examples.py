@@ -110,3 +110,108 @@ NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], list[str]]] = {
     "nm_opening_base_left_out": (nm_opening_base_left_out, ["QISHOU_PAYMENT_MISMATCH"]),
     "nm_opening_not_held": (nm_opening_not_held, ["QISHOU_INVALID", "QISHOU_PAYMENT_MISMATCH"]),
 }
+
+
+def ex05_gangshang_kaihua(both: bool = False, single: bool = False) -> GameBuilder:
+    """§13.5 开杠 and 杠上开花: seat 2 (5555s 234m 678p 45m 8m) draws 8m, makes a concealed
+    kong of 5s in mode ``reveal``; the reveal 6m 1p (6m 3m with ``both``) completes its hand.
+    Birds 2p 9s from seat 2: 0 → 2: 13, 1 → 2: 12, 3 → 2: 18 (twice as much with both
+    tiles completing, unless ``single``)."""
+    opts = {"shuang_gangkai": "single"} if single else {}
+    s = ChangshaScene("cs-ex05" + ("-both" if both else "") + ("-single" if single else ""), opts)
+    reveal = "6m 3m" if both else "6m 1p"
+    s.hand(0, {2: "5555s 234m 678p 45m 8m"}, reserve=f"8m {reveal} 2p 9s", avoid="3m 6m 8m")
+    s.discard(0)
+    s.pass_turn(1)
+    s.draw(2, "8m")
+    s.kong_concealed(2, "5s")
+    s.b.events[-1] = _with_mode(s.b.events[-1], "reveal")
+    s.reveal(2, reveal)
+    double = both and not single
+    fans = ["gangshang_kaihua"] * (2 if double else 1)
+    h = 12 if double else 6
+    s.win([(2, fans, len(fans), h)], "self_draw", "6m")
+    s.birds("2p 9s", 2)
+    k = 2 if double else 1
+    s.settle([(0, 2, 13 * k - (k - 1), "win"), (1, 2, 12 * k, "win"), (3, 2, 18 * k, "win")])
+    return s.close()
+
+
+def _with_mode(e, mode: str):
+    import msgspec
+    return msgspec.structs.replace(e, mode=mode)
+
+
+def ex06_gangshang_pao() -> GameBuilder:
+    """§13.6 a failed 开杠 and 杠上炮: seat 1 (777p 123s 456s 34m 88m) kongs seat 0's 7p in mode
+    ``reveal``; the reveal 5s 8m completes nothing of seat 1's; seat 3 (234m 567m 456p 34s 88s)
+    wins on 5s: 杠上炮, U = 1, H = 6.  Birds 4m 6p from seat 3: 1 → 3: 6."""
+    s = ChangshaScene("cs-ex06")
+    s.hand(0, {0: "7p", 1: "777p 123s 456s 34m 88m", 3: "234m 567m 456p 34s 88s"},
+           reserve="5s 8m 4m 6p", avoid="2m 5m 2s 5s 7p")
+    s.discard(0, "7p")
+    s.kong_exposed(1, 0, "7p")
+    s.b.events[-1] = _with_mode(s.b.events[-1], "reveal")
+    s.reveal(1, "5s 8m")
+    s.win([(3, ["gangshang_pao"], 1, 6)], "discard", "5s", from_seat=1)
+    s.birds("4m 6p", 3)
+    s.settle([(1, 3, 6, "win")])
+    return s.close()
+
+
+EXAMPLES.update({
+    "ex05_gangshang_kaihua": ex05_gangshang_kaihua,
+    "ex06_gangshang_pao": ex06_gangshang_pao,
+})
+OPTION_ROOMS.update({
+    "ex05_shuang_gangkai_double": lambda: ex05_gangshang_kaihua(both=True),
+    "ex05_shuang_gangkai_single": lambda: ex05_gangshang_kaihua(both=True, single=True),
+})
+
+
+def ex03_opening_wins_drawn() -> GameBuilder:
+    """§13.3 opening wins, then a drawn hand: seat 3 declares 四喜 (1111m), seat 1 板板胡 (its
+    whole hand, no 2 5 8).  At R = 1 the 海底 roams: seat 3, 0 and 1 decline, seat 2 takes
+    it and throws it; nobody wins: 0 → 3: 3, 1 → 3: 2, 2 → 3: 2, 0 → 1: 3, 2 → 1: 2, 3 → 1: 2."""
+    s = ChangshaScene("cs-ex03")
+    s.hand(0, {1: "3m 4m 6m 7m 9m 1p 3p 4p 6p 7p 1s 7s 9s", 3: "1111m"})
+    s.opening(3, ["qs_sixi"], "1111m")
+    s.opening(1, ["qs_banban"], "3m 4m 6m 7m 9m 1p 3p 4p 6p 7p 1s 7s 9s")
+    seat = s.until(s.opening_round(0), 1)
+    for k in range(3):
+        s.offer((seat + k) % 4, False)
+    taker = (seat + 3) % 4
+    s.offer(taker, True)
+    t = s.draw(taker)
+    s.discard(taker, t)
+    s.b.exhausted(0)
+    s.settle([(0, 3, 2, "qishou"), (0, 3, 1, "dealer"), (1, 3, 2, "qishou"), (2, 3, 2, "qishou"),
+              (0, 1, 2, "qishou"), (0, 1, 1, "dealer"), (2, 1, 2, "qishou"), (3, 1, 2, "qishou")])
+    return s.close()
+
+
+def ex08_haidi_pao() -> GameBuilder:
+    """§13.8 海底漫游 and 通炮 on the 海底: seat 3 declines, seat 0 takes 5p and throws it;
+    seat 1 (234m 678m 345s 567s 5p) wins with 55p (海底炮, H = 6), seat 2 (11p 22p 33p 44p
+    66p 77p 5p) with seven pairs all 筒 (七小对 + 清一色 + 海底炮, H = 18).  One bird, the
+    海底 tile 5p, from the taker seat 0: 0 → 1: 13, 0 → 2: 37."""
+    s = ChangshaScene("cs-ex08")
+    s.hand(0, {0: "5p", 1: "234m 678m 345s 567s 5p", 2: "11p 22p 33p 44p 66p 77p 5p"}, reserve="5p",
+           avoid="5p")
+    seat = s.until(s.opening_round(0), 1)
+    assert seat == 3
+    s.offer(3, False)
+    s.offer(0, True)
+    s.draw(0, "5p")
+    s.discard(0, "5p")
+    s.win([(1, ["haidi_pao"], 1, 6), (2, ["qidui", "qingyise", "haidi_pao"], 3, 18)], "discard", "5p",
+          from_seat=0)
+    s.birds("5p", 0, source="last")
+    s.settle([(0, 1, 13, "win"), (0, 2, 37, "win")])
+    return s.close()
+
+
+EXAMPLES.update({
+    "ex03_opening_wins_drawn": ex03_opening_wins_drawn,
+    "ex08_haidi_pao": ex08_haidi_pao,
+})
