@@ -215,3 +215,111 @@ EXAMPLES.update({
     "ex03_opening_wins_drawn": ex03_opening_wins_drawn,
     "ex08_haidi_pao": ex08_haidi_pao,
 })
+
+
+def ex04_duidui_qingyise(per_unit: bool = False) -> GameBuilder:
+    """§13.4 碰碰胡 + 清一色 by self-draw: seat 1 pongs 2p (seat 0) and 7p (seat 3), holds 444p
+    999p 6p and draws 6p: U = 2, H = 12.  Birds 1s 8m from seat 1 hit seats 1 and 0:
+    0 → 1: 37, 2 → 1: 24, 3 → 1: 24 (``per_unit``: 0 → 1: 42)."""
+    s = ChangshaScene("cs-ex04" + ("-per-unit" if per_unit else ""), {"dealer_bonus": "per_unit"} if per_unit else None)
+    s.hand(0, {0: "2p", 1: "22p 77p 444p 999p 6p", 3: "7p"}, reserve="6p 1s 8m", avoid="2p 6p 7p")
+    s.discard(0, "2p")
+    s.pong(1, 0, "2p")
+    s.discard(1)
+    s.pass_turn(2)
+    s.draw(3)
+    s.discard(3, "7p")
+    s.pong(1, 3, "7p")
+    s.discard(1)
+    s.go_around(2, 3)
+    s.draw(1, "6p")
+    s.win([(1, ["duidui", "qingyise"], 2, 12)], "self_draw", "6p")
+    s.birds("1s 8m", 1)
+    s.settle([(0, 1, 42 if per_unit else 37, "win"), (2, 1, 24, "win"), (3, 1, 24, "win")])
+    return s.close()
+
+
+def ex07_qianggang(bao: bool = False) -> GameBuilder:
+    """§13.7 抢杠胡: seat 2 pongs seat 3's 2m, draws the fourth and adds it; seat 0 (13m 456p
+    789p 345s 55s) robs it: U = 1, H = 6.  Birds 9m 3p from seat 0 hit seats 0 and 2:
+    2 → 0: 19 (``bao``: the adder pays the three shares, 13 + 19 + 13 = 45)."""
+    s = ChangshaScene("cs-ex07" + ("-bao" if bao else ""), {"qianggang_bao": True} if bao else None)
+    s.hand(0, {0: "13m 456p 789p 345s 55s", 2: "22m", 3: "2m"}, reserve="2m 9m 3p", avoid="2m 5s")
+    s.discard(0)
+    s.go_around(1, 2)
+    s.draw(3)
+    s.discard(3, "2m")
+    s.pong(2, 3, "2m")
+    s.discard(2)
+    s.go_around(3, 3)
+    s.draw(2, "2m")
+    s.kong_added(2, "2m")
+    s.win([(0, ["qianggang"], 1, 6)], "robbed_kong", "2m", from_seat=2)
+    s.birds("9m 3p", 0)
+    s.settle([(2, 0, 45, "qianggang")] if bao else [(2, 0, 19, "win")])
+    return s.close()
+
+
+def ex09_jiangjiang() -> GameBuilder:
+    """§13.9 将将胡 without a shape: seat 3 pongs 2m, 5p, 8s, holds 2s 5m 8p 8p and wins seat
+    1's 2p: U = 1, H = 6.  Birds 1m 7p from seat 3 hit seats 3 and 1: 1 → 3: 18."""
+    s = ChangshaScene("cs-ex09")
+    s.hand(0, {0: "2m", 1: "5p", 2: "8s", 3: "22m 55p 88s 2s 5m 88p"}, reserve="2p 1m 7p",
+           avoid="2m 5m 8m 2p 5p 8p 2s 5s 8s")
+    s.discard(0, "2m")
+    s.pong(3, 0, "2m")
+    s.discard(3)
+    s.pass_turn(0)
+    s.draw(1)
+    s.discard(1, "5p")
+    s.pong(3, 1, "5p")
+    s.discard(3)
+    s.go_around(0, 2)
+    s.draw(2)
+    s.discard(2, "8s")
+    s.pong(3, 2, "8s")
+    s.discard(3)
+    s.pass_turn(0)
+    s.draw(1, "2p")
+    s.discard(1, "2p")
+    s.win([(3, ["jiangyise"], 1, 6)], "discard", "2p", from_seat=1)
+    s.birds("1m 7p", 3)
+    s.settle([(1, 3, 18, "win")])
+    return s.close()
+
+
+def ex11_guohu(after_own_draw: bool = False) -> GameBuilder:
+    """§13.11 过胡: seat 3 (234m 567m 456p 34s 88s) lets seat 0's 2s go; seat 1 then discards
+    5s and seat 3 wins on it: WIN_DURING_GUOHU.  ``after_own_draw``: seat 3 draws and throws
+    first, so its win on seat 1's next 5s is legal (1 → 3: 1 + birds 1m 1m on seat 3: 3)."""
+    s = ChangshaScene("cs-ex11" + ("-later" if after_own_draw else ""))
+    s.hand(0, {0: "2s", 1: "5s", 3: "234m 567m 456p 34s 88s"}, reserve="1m 1m 5s", avoid="2s 5s")
+    s.discard(0)
+    s.go_around(1, 3)
+    s.draw(0)
+    s.discard(0, "2s")
+    if after_own_draw:
+        s.go_around(1, 3)
+        s.pass_turn(0)
+        s.draw(1, "5s")
+        s.discard(1, "5s")
+    else:
+        s.draw(1)
+        s.discard(1, "5s")
+    s.win([(3, ["jihu"], 0, 1)], "discard", "5s", from_seat=1)
+    s.birds("1m 1m", 3)
+    s.settle([(1, 3, 3, "win")])
+    return s.close()
+
+
+EXAMPLES.update({
+    "ex04_duidui_qingyise": ex04_duidui_qingyise,
+    "ex07_qianggang": ex07_qianggang,
+    "ex09_jiangjiang": ex09_jiangjiang,
+    "ex11_guohu_after_own_draw": lambda: ex11_guohu(True),
+})
+OPTION_ROOMS.update({
+    "ex04_dealer_bonus_per_unit": lambda: ex04_duidui_qingyise(True),
+    "ex07_qianggang_bao": lambda: ex07_qianggang(True),
+})
+NEAR_MISSES["nm_guohu"] = (ex11_guohu, ["WIN_DURING_GUOHU"])
