@@ -21,7 +21,7 @@ from .settlement import ChangshaFacts
 OBSERVES = frozenset({
     ev.TilesDealt, ev.OpeningWinDeclared, ev.TileDrawn, ev.TileDiscarded, ev.Chowed, ev.Ponged,
     ev.KongExposed, ev.KongAdded, ev.KongConcealed, ev.KongRevealed, ev.LastTileOffered, ev.HandWon,
-    ev.BirdsDrawn,
+    ev.BirdsDrawn, ev.HandSettled,
 })
 #: observed after the walker's handler too: the deal (the dealt counts) and the wins (the
 #: walker's legal winners)
@@ -95,15 +95,23 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
     if t is ev.TileDrawn:
         hb.dealer_acted = True
         hb.drawn[e.seat] = TILE_INDEX[e.tile] if e.seat < hb.n else None
+        if e.source == "wall" and undrawn(table) == 1 and not any(acc for _s, acc in table.sea_offers):
+            return _v(e.seat, "SEA_BOTTOM_ORDER", "the last tile (海底) is drawn only after it is offered",
+                      "LastTileOffered", "TileDrawn")
         return _NONE
     if t is ev.TileDiscarded:
         hb.dealer_acted = True
+        if table.sea_offers and undrawn(table) == 0 and e.seat < hb.n and TILE_INDEX[e.tile] != hb.drawn[e.seat]:
+            return _v(e.seat, "SEA_BOTTOM_ORDER", "the 海底 taker throws the 海底 tile and no other",
+                      "the 海底 tile", e.tile)
         if e.seat < hb.n and hb.locked[e.seat] and TILE_INDEX[e.tile] != hb.drawn[e.seat]:
             return _v(e.seat, "KAIGANG_HAND_LOCKED", f"seat {e.seat} is locked by its 开杠: it discards only the "
                       "tile it drew", "the drawn tile", e.tile)
         return _NONE
     if t is ev.OpeningWinDeclared:
         return _opening(ruleset, e, hb)
+    if t in (ev.Chowed, ev.Ponged, ev.KongExposed) and table.sea_offers:
+        return _v(e.seat, "SEA_BOTTOM_ORDER", "no chow, pong or kong on the 海底 tile", "win only", t.__name__)
     if t in (ev.Chowed, ev.Ponged):
         hb.dealer_acted = True
         if e.seat < hb.n and hb.locked[e.seat]:
@@ -122,6 +130,8 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
         return _NONE
     if t is ev.BirdsDrawn:
         return _birds(ruleset, table, e, hb)
+    if t is ev.HandSettled:
+        return _birds_missing(ruleset, table, hb)
     return _NONE
 
 
@@ -146,7 +156,8 @@ def _kong(ruleset: Ruleset, table, e, hb: HandBook) -> list:
     mode = e.mode if e.mode is not ev.UNSET else "replace"
     need = ruleset.kaigang_count if mode == "reveal" else 1
     out: list = []
-    if undrawn(table) < need:
+    if undrawn(table) < need and not (type(e) is ev.KongExposed and undrawn(table) <= 0):
+        # (an exposed kong of the last discard is CLAIM_ON_LAST_DISCARD, the claim's finding)
         out += _v(s, "KONG_WITHOUT_REPLACEMENT", f"a {mode} kong with {undrawn(table)} undrawn tile(s)",
                   f">= {need}", undrawn(table))
     if mode == "reveal" and 0 <= s < hb.n:
@@ -233,6 +244,16 @@ def _birds(ruleset: Ruleset, table, e: ev.BirdsDrawn, hb: HandBook) -> list:
         return _v(None, "BIRD_TILES_WRONG", f"birds from {e.source}; the rules draw them from {source}", source, e.source)
     if origin is not None and e.origin != origin:
         return _v(None, "BIRD_TILES_WRONG", f"birds counted from seat {e.origin}, not seat {origin}", origin, e.origin)
+    return _NONE
+
+
+def _birds_missing(ruleset: Ruleset, table, hb: HandBook) -> list:
+    """BIRD_TILES_WRONG (§10.3): birds are drawn after every winning moment the rules give
+    them to, and never on a drawn hand."""
+    if hb.true and not hb.birds and hb.logged_origin is None:
+        count, _source = bird_rules.count_due(ruleset, undrawn(table))
+        if count:
+            return _v(None, "BIRD_TILES_WRONG", "no birds drawn after the win", count, 0)
     return _NONE
 
 

@@ -323,3 +323,63 @@ OPTION_ROOMS.update({
     "ex07_qianggang_bao": lambda: ex07_qianggang(True),
 })
 NEAR_MISSES["nm_guohu"] = (ex11_guohu, ["WIN_DURING_GUOHU"])
+
+
+def ex06_variant(seat1: str = "777p 123s 456s 34m 88m", reveal: str = "5s 8m", locked_discard: str = "") -> GameBuilder:
+    """§13.6 with changes: seat 1's hand, the revealed tiles; ``locked_discard``: nobody wins on
+    the reveal (1p 9s) and seat 1 later throws a 5s: the 5s it drew (``"5s"``, legal), or the
+    5s of its 456s after drawing another tile (``"held"``: KAIGANG_HAND_LOCKED); seat 3 wins on
+    the 5s (small win, 1 → 3: 1, birds 1m 1m on seat 3: 3)."""
+    s = ChangshaScene("cs-ex06v")
+    s.hand(0, {0: "7p", 1: seat1, 3: "234m 567m 456p 34s 88s"},
+           reserve=f"{reveal} 4m 6p 5s 1m 1m", avoid="2m 5m 2s 5s 7p")
+    s.discard(0, "7p")
+    s.kong_exposed(1, 0, "7p")
+    s.b.events[-1] = _with_mode(s.b.events[-1], "reveal")
+    s.reveal(1, reveal)
+    if not locked_discard:
+        s.win([(3, ["gangshang_pao"], 1, 6)], "discard", "5s", from_seat=1)
+        s.birds("4m 6p", 3)
+        s.settle([(1, 3, 6, "win")])
+        return s.close()
+    s.go_around(2, 3)
+    s.draw(1, "5s" if locked_discard == "5s" else None)
+    s.discard(1, "5s")
+    s.win([(3, ["jihu"], 0, 1)], "discard", "5s", from_seat=1)
+    s.birds("1m 1m", 3)
+    s.settle([(1, 3, 3, "win")])
+    return s.close()
+
+
+def nm_wrong_bird_origin() -> GameBuilder:
+    """§13.1 with the birds counted from seat 1 (the discarder) and paid so: 1 → 2: 1
+    (BIRD_TILES_WRONG; the corrected ledger counts from the winner: 2)."""
+    b = ex01_small_discard_win()
+    import msgspec
+    from schema import events as ev
+    b.events = [msgspec.structs.replace(e, origin=1) if type(e) is ev.BirdsDrawn else e for e in b.events]
+    return repaid(b, [(1, 2, 1, "win")])
+
+
+def nm_sea_out_of_order() -> GameBuilder:
+    """§13.3 with the 海底 offered first to seat 0, not to seat 3 whose draw it is."""
+    b = ex03_opening_wins_drawn()
+    import msgspec
+    from schema import events as ev
+    offers = [i for i, e in enumerate(b.events) if type(e) is ev.LastTileOffered]
+    del b.events[offers[0]]  # seat 3, whose draw it is, is never offered it
+    b.events = [msgspec.structs.replace(e, seq=i) for i, e in enumerate(b.events)]
+    return b
+
+
+EXAMPLES.update({
+    "ex06_locked_discards_the_drawn_tile": lambda: ex06_variant(reveal="1p 9s", locked_discard="5s"),
+})
+NEAR_MISSES.update({
+    "nm_kaigang_not_ready": (lambda: ex06_variant(seat1="777p 123s 456s 34m 89m"), ["KAIGANG_NOT_READY"]),
+    "nm_kaigang_three_revealed": (lambda: ex06_variant(reveal="5s 8m 1p"), ["KAIGANG_REVEAL_WRONG"]),
+    "nm_kaigang_hand_locked": (lambda: ex06_variant(reveal="1p 9s", locked_discard="held"),
+                               ["KAIGANG_HAND_LOCKED"]),
+    "nm_wrong_bird_origin": (nm_wrong_bird_origin, ["BIRD_TILES_WRONG"]),
+    "nm_sea_out_of_order": (nm_sea_out_of_order, ["SEA_BOTTOM_ORDER"]),
+})
