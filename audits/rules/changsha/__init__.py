@@ -111,8 +111,13 @@ def next_drawer(ruleset, table) -> Optional[int]:
 
 
 def table_facts(ruleset, table, won=None) -> HandFacts:
-    """The hand's dealer (the hand book adds the opening wins, the moment and the birds)."""
-    return HandFacts(None, None, None, table.dealer)
+    """The hand's dealer, its opening wins and birds as the table holds them (the audit's hand
+    book replaces them with the valid opening wins, the whole moment and the judged birds)."""
+    openings = [0] * len(table.hands)
+    for seat, names, _tiles in table.opening_wins:
+        openings[seat] += len(names)
+    cf = settlement.ChangshaFacts(tuple(openings), tuple(table.birds), table.bird_origin)
+    return HandFacts(None, None, cf, table.dealer)
 
 
 CHANGSHA = RuleFamily(
@@ -195,7 +200,13 @@ CHANGSHA = RuleFamily(
                  event_checks=event_checks),
     codes={"below_min_fan": "WIN_BELOW_MIN_FAN", "rob_kong_exposed": "ROB_EXPOSED_KONG",
            "rob_kong_concealed": "ROB_CONCEALED_KONG"},
-    data={"observe_after": play.OBSERVE_AFTER},
+    # the shared ground's simulator moves (new-families.md §1): 起手胡 declared after the deal,
+    # 开杠 when ready after the kong, the 海底 offered round the table
+    data={"observe_after": play.OBSERVE_AFTER,
+          "opening_wins": qishou.declaration,
+          "may_reveal": lambda ruleset, counts, melds: bool(wins.waits(ruleset, counts, melds)),
+          "reveal_count": lambda ruleset: ruleset.kaigang_count,
+          "sea_offer": True},
 )
 
 __all__ = ["CHANGSHA", "birds", "fans", "play", "qishou", "settlement", "wins"]

@@ -90,6 +90,40 @@ def held_wins(ruleset: Ruleset, counts: Sequence[int]) -> list[str]:
     return out
 
 
+#: the opening wins proved by the whole hand shown
+_WHOLE_HAND = ("qs_banban", "qs_queyise", "qs_yizhihua")
+
+
+def _proof(name: str, c: Sequence[int]) -> list[int]:
+    """The fewest tiles that prove one holding of ``name`` (§4.2's shown tiles)."""
+    if name == "qs_sixi":
+        t = next(t for t in range(27) if c[t] >= 4)
+        return [t] * 4
+    if name == "qs_liuliushun":
+        ts = [t for t in range(27) if c[t] >= 3][:2]
+        return [t for t in ts for _ in range(3)]
+    if name == "qs_bubugao":
+        t = next(t for t in range(27) if t % 9 <= 6 and c[t] >= 2 and c[t + 1] >= 2 and c[t + 2] >= 2)
+        return [t, t, t + 1, t + 1, t + 2, t + 2]
+    if name == "qs_jintongyunv":
+        return [10, 10, 19, 19]
+    r = next(r for r in range(9) if all(c[9 * s + r] >= 2 for s in range(3)))
+    return [9 * s + r for s in range(3) for _ in range(2)]
+
+
+def declaration(ruleset: Ruleset, counts: Sequence[int]) -> Optional[tuple[list[str], list[int]]]:
+    """Every opening win the dealt ``counts`` hold and the tiles that prove them: the whole
+    hand when more than one is declared or one of them is judged on the whole hand, else the
+    one win's proof.  None: the hand holds none."""
+    names = held_wins(ruleset, counts)
+    if not names:
+        return None
+    whole = [t for t in range(27) for _ in range(counts[t])]
+    if len(names) > 1 or names[0] in _WHOLE_HAND:
+        return names, whole
+    return names, _proof(names[0], counts)
+
+
 def _proves(name: str, shown: Counter, counts: Sequence[int], whole: bool) -> bool:
     """The shown tiles prove the win: the whole hand for 板板胡 / 缺一色 / 一枝花, else the
     sets that make it (§4.2's "shown tiles")."""
@@ -128,4 +162,4 @@ def check_declaration(ruleset: Ruleset, dealt: Optional[Sequence[int]], names: S
     return None
 
 
-__all__ = ["EXTRA_WINS", "HOLDS", "SEED_WINS", "check_declaration", "enabled", "held_wins", "times"]
+__all__ = ["EXTRA_WINS", "HOLDS", "SEED_WINS", "check_declaration", "declaration", "enabled", "held_wins", "times"]
