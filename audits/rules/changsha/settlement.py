@@ -180,6 +180,8 @@ def explain_pair(ruleset: Ruleset, n: int, how: Optional[str], winners: Sequence
     bao = how == "robbed_kong" and bool(ruleset.qianggang_bao)
     if bao or not winners and not any(cf.openings):
         return None
+    if any(k[2] not in PAIR_REASONS for k in set(want) | set(have)):
+        return None  # another group's money (kongs): its own code
     wrong = {(p, x): have.get(k, 0) for k in set(want) | set(have) for p, x, _r in [k]
              if want.get(k, 0) != have.get(k, 0)}
     pairs = base_pairs(ruleset, n, cf.openings, winners, how, from_seat)
