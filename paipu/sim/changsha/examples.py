@@ -383,3 +383,31 @@ NEAR_MISSES.update({
     "nm_wrong_bird_origin": (nm_wrong_bird_origin, ["BIRD_TILES_WRONG"]),
     "nm_sea_out_of_order": (nm_sea_out_of_order, ["SEA_BOTTOM_ORDER"]),
 })
+
+
+def ex12_tianhe_haohua() -> GameBuilder:
+    """天胡 with 豪华七小对 (§9.3): the dealer's dealt 1111p 22p 33p 55p 66p 88m win at once: 天胡 +
+    七小对 + 豪华, U = 3, H = 18 from each.  Birds 3s 9m from seat 0 hit seats 2 and 0:
+    1 → 0: 37, 2 → 0: 55, 3 → 0: 37."""
+    s = ChangshaScene("cs-ex12")
+    s.hand(0, {0: "1111p 22p 33p 55p 66p 88m"}, reserve="3s 9m")
+    s.win([(0, ["tianhe", "qidui", "haohua"], 3, 18)], "self_draw", "8m")
+    s.birds("3s 9m", 0)
+    s.settle([(1, 0, 37, "win"), (2, 0, 55, "win"), (3, 0, 37, "win")])
+    return s.close()
+
+
+def ex13_dihe() -> GameBuilder:
+    """地胡 (``dihe_scope = dealer_first_discard``): seat 1 (123m 456m 789p 34s 55s) wins the
+    dealer's first discard 2s: U = 1, H = 6.  Birds 1m 1m from seat 1 hit it twice:
+    0 → 1: 6 × 3 + 1 = 19."""
+    s = ChangshaScene("cs-ex13")
+    s.hand(0, {0: "2s", 1: "123m 456m 789p 34s 55s"}, reserve="1m 1m", avoid="2s 5s")
+    s.discard(0, "2s")
+    s.win([(1, ["dihe"], 1, 6)], "discard", "2s", from_seat=0)
+    s.birds("1m 1m", 1)
+    s.settle([(0, 1, 19, "win")])
+    return s.close()
+
+
+EXAMPLES.update({"ex12_tianhe_haohua": ex12_tianhe_haohua, "ex13_dihe": ex13_dihe})
