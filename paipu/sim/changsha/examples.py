@@ -66,14 +66,22 @@ def ex10_classic_sheet() -> GameBuilder:
     return s.close()
 
 
+def _room(make: Callable[[], GameBuilder], doc: str) -> Callable[[], GameBuilder]:
+    """``make`` with its README line."""
+    make.__doc__ = doc
+    return make
+
+
 EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "ex01_small_discard_win": ex01_small_discard_win,
     "ex02_dealer_self_draw": ex02_dealer_self_draw,
     "ex10_classic_sheet": ex10_classic_sheet,
 }
 OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
-    "ex02_bird_mode_double": lambda: ex02_dealer_self_draw("double"),
-    "ex02_bird_mode_plus_point": lambda: ex02_dealer_self_draw("plus_point"),
+    "ex02_bird_mode_double": _room(lambda: ex02_dealer_self_draw("double"),
+                                   "§13.2 with bird_mode = double (翻倍): 1 → 0: 5, 2 → 0: 9, 3 → 0: 5."),
+    "ex02_bird_mode_plus_point": _room(lambda: ex02_dealer_self_draw("plus_point"),
+                                       "§13.2 with bird_mode = plus_point (中鸟 +1): 1 → 0: 4, 2 → 0: 5, 3 → 0: 4."),
 }
 
 
@@ -164,8 +172,10 @@ EXAMPLES.update({
     "ex06_gangshang_pao": ex06_gangshang_pao,
 })
 OPTION_ROOMS.update({
-    "ex05_shuang_gangkai_double": lambda: ex05_gangshang_kaihua(both=True),
-    "ex05_shuang_gangkai_single": lambda: ex05_gangshang_kaihua(both=True, single=True),
+    "ex05_shuang_gangkai_double": _room(lambda: ex05_gangshang_kaihua(both=True),
+                                        "§13.5 with the reveal 6m 3m: both complete, 双杠开花 (U = 2): +85."),
+    "ex05_shuang_gangkai_single": _room(lambda: ex05_gangshang_kaihua(both=True, single=True),
+                                        "§13.5 with the reveal 6m 3m under shuang_gangkai = single: +43."),
 })
 
 
@@ -316,11 +326,14 @@ EXAMPLES.update({
     "ex04_duidui_qingyise": ex04_duidui_qingyise,
     "ex07_qianggang": ex07_qianggang,
     "ex09_jiangjiang": ex09_jiangjiang,
-    "ex11_guohu_after_own_draw": lambda: ex11_guohu(True),
+    "ex11_guohu_after_own_draw": _room(lambda: ex11_guohu(True),
+                                       "§13.11 after seat 3's own draw its win on seat 1's 5s is legal: 1 → 3: 3."),
 })
 OPTION_ROOMS.update({
-    "ex04_dealer_bonus_per_unit": lambda: ex04_duidui_qingyise(True),
-    "ex07_qianggang_bao": lambda: ex07_qianggang(True),
+    "ex04_dealer_bonus_per_unit": _room(lambda: ex04_duidui_qingyise(True),
+                                        "§13.4 with dealer_bonus = per_unit: 0 → 1: (6 + 1) × 2 × 3 = 42."),
+    "ex07_qianggang_bao": _room(lambda: ex07_qianggang(True),
+                                "§13.7 with qianggang_bao (包): the adder pays the three shares, 2 → 0: 45."),
 })
 NEAR_MISSES["nm_guohu"] = (ex11_guohu, ["WIN_DURING_GUOHU"])
 
@@ -373,12 +386,21 @@ def nm_sea_out_of_order() -> GameBuilder:
 
 
 EXAMPLES.update({
-    "ex06_locked_discards_the_drawn_tile": lambda: ex06_variant(reveal="1p 9s", locked_discard="5s"),
+    "ex06_locked_discards_the_drawn_tile": _room(
+        lambda: ex06_variant(reveal="1p 9s", locked_discard="5s"),
+        "§13.6 with the reveal 1p 9s won by nobody: seat 1 is locked, later draws 5s and throws it; seat 3 "
+        "wins on it: 1 → 3: 3."),
 })
 NEAR_MISSES.update({
-    "nm_kaigang_not_ready": (lambda: ex06_variant(seat1="777p 123s 456s 34m 89m"), ["KAIGANG_NOT_READY"]),
-    "nm_kaigang_three_revealed": (lambda: ex06_variant(reveal="5s 8m 1p"), ["KAIGANG_REVEAL_WRONG"]),
-    "nm_kaigang_hand_locked": (lambda: ex06_variant(reveal="1p 9s", locked_discard="held"),
+    "nm_kaigang_not_ready": (_room(lambda: ex06_variant(seat1="777p 123s 456s 34m 89m"),
+                                   "§13.6 with 89m for 88m: seat 1 is not ready after its kong, no 开杠."),
+                             ["KAIGANG_NOT_READY"]),
+    "nm_kaigang_three_revealed": (_room(lambda: ex06_variant(reveal="5s 8m 1p"),
+                                        "§13.6 with three tiles revealed (kaigang_count = 2)."),
+                                  ["KAIGANG_REVEAL_WRONG"]),
+    "nm_kaigang_hand_locked": (_room(lambda: ex06_variant(reveal="1p 9s", locked_discard="held"),
+                                     "§13.6, nobody wins the reveal 1p 9s; locked seat 1 later throws the 5s "
+                                     "it held, not the tile it drew."),
                                ["KAIGANG_HAND_LOCKED"]),
     "nm_wrong_bird_origin": (nm_wrong_bird_origin, ["BIRD_TILES_WRONG"]),
     "nm_sea_out_of_order": (nm_sea_out_of_order, ["SEA_BOTTOM_ORDER"]),
