@@ -101,8 +101,10 @@ def score_counts(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld],
     return Score(True, True, names or ["jihu"], units, units, h, reason=_HOW_WORDS[ctx.how], steps=steps)
 
 
-def score_hand(ruleset: Ruleset, tiles: Sequence[int], melds: Sequence[Meld], ctx: WinContext) -> Score:
-    """``ScoringRules.score``: the best reading of the concealed tiles (with the winning tile)."""
+def score_hand(ruleset: Ruleset, tiles: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
+               passed_win: bool = False) -> Score:
+    """``ScoringRules.score``: the best reading of the concealed tiles (with the winning tile);
+    ``passed_win`` is the walker's pass rule's (过胡), not the score's."""
     return score_counts(ruleset, counts_of(tiles), melds, ctx)
 
 

@@ -56,6 +56,10 @@ def _facts(facts: HandFacts) -> ChangshaFacts:
         return book.facts(corrected)
     if isinstance(extra, ChangshaFacts):
         return extra
+    if isinstance(extra, dict):  # ``paipu hand``'s request: birds, their origin, opening wins by seat
+        openings = extra.get("openings") or {}
+        return ChangshaFacts(tuple(openings.get(s, 0) for s in range(4)), tuple(extra.get("birds") or ()),
+                             extra.get("bird_origin"))
     return ChangshaFacts()
 
 
