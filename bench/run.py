@@ -71,6 +71,14 @@ XUZHOU_MIXES = [
 ]
 
 
+#: Changsha 长沙麻将 mixes (its own corpus: the Changsha row, audit time per event ≤ 1.2× Qujing's).
+CHANGSHA_MIXES = [
+    ("changsha", {}),
+    ("changsha", {"bird_mode": "double", "dealer_bonus": "per_unit"}),
+    ("changsha-jiajiang", {"multi_win": False, "kaigang_count": 4}),
+]
+
+
 #: The Sichuan corpora (``--sichuan``): one per preset.
 SICHUAN_MIXES = {"sichuan": [("sichuan", {})], "sichuan-xuezhan": [("sichuan-xuezhan", {})]}
 
@@ -440,6 +448,8 @@ def main() -> None:
                     help="only the audit on --jobs 2 against a Dask LocalCluster of 2 workers (local:2)")
     ap.add_argument("--xuzhou", action="store_true",
                     help="only the Xuzhou row: audit time per event against Qujing's corpus")
+    ap.add_argument("--changsha", action="store_true",
+                    help="only the Changsha row: audit time per event against Qujing's corpus")
     ap.add_argument("--guangdong-only", action="store_true",
                     help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
     ap.add_argument("--ingest-cluster-only", action="store_true",
@@ -539,6 +549,19 @@ def main() -> None:
               f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {x_us:.2f} µs)", flush=True)
         return x_us / q_us
 
+    def changsha_row() -> float:
+        """The Changsha row: a Changsha corpus of as many hands, audited with 1 job; the time per
+        event against Qujing's corpus in CPU time (the two taking turns)."""
+        cpath, cev, chands = build_corpus(args.hands, args.seed, CHANGSHA_MIXES, "corpus-changsha")
+        secs, _ = median_time(lambda: full_audit(cpath, 1), args.runs)
+        print(f"  {'3c full audit, Changsha':<28} {secs:8.3f} s  {cev / secs / 1e6:7.3f} M events/s  "
+              f"{chands / secs:9.0f} hands/s   ({chands} hands)", flush=True)
+        q_ms, c_ms = per_hand_cpu((path, hands), (cpath, chands), args.runs)
+        q_us, c_us = 1e3 * q_ms * hands / events, 1e3 * c_ms * chands / cev
+        print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, changsha {c_ms:.3f} ms ({cev / chands:.0f} "
+              f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {c_us:.2f} µs)", flush=True)
+        return c_us / q_us
+
     def sichuan_rows() -> dict[str, float]:
         """The Sichuan rows: a corpus per preset, audited with 1 job; the time per hand
         against Qujing's corpus in CPU time (the two taking turns)."""
@@ -569,6 +592,11 @@ def main() -> None:
     if args.xuzhou:
         stage("3 full audit, 1 job (qujing)", lambda: full_audit(path, 1))
         print(f"\n  Xuzhou / Qujing audit time per event (CPU)   {xuzhou_row():6.2f}×  (≤ 1.2×)")
+        return
+
+    if args.changsha:
+        stage("3 full audit, 1 job (qujing)", lambda: full_audit(path, 1))
+        print(f"\n  Changsha / Qujing audit time per event (CPU)   {changsha_row():6.2f}×  (≤ 1.2×)")
         return
 
     if args.sichuan:
@@ -604,6 +632,7 @@ def main() -> None:
     gd_speed = guangdong_row()
     sc_time = sichuan_rows()
     xz_time = xuzhou_row()
+    cs_time = changsha_row()
     cluster2 = cluster_row(stage, path, audit2)
     ingest_times = ingest_rows()
     small_games_row(args.small_games)
@@ -640,6 +669,7 @@ def main() -> None:
     for preset, ratio in sc_time.items():
         print(f"  {preset + ' / Qujing time (CPU/hand)':<37} {ratio:5.2f}×  (≤ 1.0×)")
     print(f"  Xuzhou / Qujing time (CPU/event)      {xz_time:5.2f}×  (≤ 1.2×)")
+    print(f"  Changsha / Qujing time (CPU/event)    {cs_time:5.2f}×  (≤ 1.2×)")
     print(f"  local:2 / jobs 2 (time; cluster cost) {cluster2 / audit2:6.2f}×")
     print(f"  win check / mahjong agari (counts)    {theirs / ours:6.1f}×  (≥ 10×)")
     print(f"  win check / mahjong agari (keys)      {theirs / ours_keys:6.1f}×  (≥ 10×)")
