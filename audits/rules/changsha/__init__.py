@@ -17,31 +17,48 @@ from __future__ import annotations
 
 from typing import Optional
 
+from replay.table import KEY_STEP, SUIT_OF
 from schema import events as ev
 
 from .. import passes
 from ..family import (BillingRules, ClaimRules, HandFacts, OwnRules, RuleFamily, ScoringRules,
                       SettlementRules, TableRules, Violation, WinContext, WinRules)
 from ..guangdong import table as guangdong_table
+from ..hands import is_complete_keys
 from ..qujing import claims as qujing_claims
 from ..qujing import settlement as qujing_settlement
 from . import birds, fans, play, qishou, settlement, wins
 
 
 def _seat_waits(ruleset, counts, keys, held, melds):
-    """A wait entry for every 3k+1 hand (exact answers are cached per tile by ``completes``):
-    将将胡 needs no shape, so no shape table can rule a hand out."""
-    return [{}] if held % 3 == 1 else False
+    """``WinRules.seat_waits``: the wait entry ``[{tile: completes}, suit keys, all 将]`` when one
+    tile could complete the hand (a superset: one free tile in the shared suit tables, seven
+    pairs one short with no meld, or every tile a 将 tile for 将将胡, which needs no shape),
+    else False."""
+    if held % 3 != 1:
+        return False
+    jiang = wins.all_jiang(counts, melds)
+    if jiang or is_complete_keys(keys[0], keys[1], keys[2], keys[3], 1) or \
+            (not melds and counts.count(1) + counts.count(3) <= 1):
+        return [{}, tuple(keys), jiang]
+    return False
 
 
 def _completes(ruleset, entry, counts, melds, tile) -> bool:
-    """The hand with ``tile`` from another seat is a legal win by its tiles (§9.1 item 2)."""
+    """``WinRules.completes``: the hand with ``tile`` from another seat is a legal win by its
+    tiles (§9.1 item 2): the shape tables or 将将胡 first, then the exact test; cached."""
     cache = entry[0]
     got = cache.get(tile)
     if got is None:
-        c = list(counts)
-        c[tile] += 1
-        got = cache[tile] = wins.is_winning(ruleset, c, melds, "discard")
+        k = list(entry[1])
+        k[SUIT_OF[tile]] += KEY_STEP[tile]
+        got = False
+        if (entry[2] and wins.is_jiang(tile)) or is_complete_keys(k[0], k[1], k[2], k[3], 0) or \
+                (not melds and counts[tile] & 1):
+            c = list(counts)
+            c[tile] += 1
+            got = wins.is_winning(ruleset, c, melds, "discard")
+        cache[tile] = got
     return got
 
 

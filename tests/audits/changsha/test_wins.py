@@ -162,3 +162,33 @@ def test_opening_declaration_checks():
     assert qishou.check_declaration(CS, dealt, ["qs_banban"], parse_hand("1111m234p567s258m"), (), False) is not None
     assert qishou.check_declaration(CS, dealt, ["qs_sixi"], parse_hand("1111m"), ("qs_sixi",), False) is not None
     assert qishou.check_declaration(CS, dealt, ["qs_bubugao"], parse_hand("1111m"), (), False) is not None
+
+
+def test_the_wait_entry_is_a_superset_and_completes_is_exact():
+    import random
+
+    from audits.rules.changsha import CHANGSHA
+    from audits.rules.hands import hand_keys
+    rng = random.Random(5)
+    fam = CHANGSHA.wins
+    checked = wins_seen = 0
+    for _ in range(1500):
+        m = rng.choice((0, 0, 1, 2))
+        melds = tuple(pong(rng.choice(["2m", "5p", "8s", "3m", "7p"])) for _ in range(m))
+        jiang = rng.random() < 0.2
+        pool = [t for t in range(27) if not jiang or t % 9 in (1, 4, 7)]
+        c = [0] * 34
+        while sum(c) < 13 - 3 * m:
+            t = rng.choice(pool)
+            if c[t] < 3:
+                c[t] += 1
+        entry = fam.seat_waits(CS, c, hand_keys(c), sum(c), melds)
+        for t in range(27):
+            d = list(c)
+            d[t] += 1
+            exact = wins.is_winning(CS, d, melds, "discard")
+            got = bool(entry) and fam.completes(CS, entry, c, melds, t)
+            assert got == exact, (c, melds, t)
+            checked += 1
+            wins_seen += exact
+    assert checked == 1500 * 27 and wins_seen > 50
