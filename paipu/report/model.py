@@ -28,6 +28,13 @@ from schema.tiles import TILE_NAMES, TileError, parse_hand
 
 from .names import CLAIMS, CLOSE_REASONS, FAN_ENGLISH, HOW, REASONS, WINDS, rule_name
 
+#: fan names in Chinese, as every family names them (for the opening wins and the table's extras)
+from audits.rules.registry import FAMILIES as _FAMILIES  # noqa: E402
+FAN_CHINESE: dict[str, str] = {}
+for _f in _FAMILIES.values():
+    for _k, _v in _f.scoring.fan_chinese.items():
+        FAN_CHINESE.setdefault(_k, _v)
+
 _T = TILE_NAMES
 
 
@@ -52,6 +59,30 @@ class _Names:
         if 0 <= seat < len(self.players):
             return self.players[seat]
         return f"seat {seat}"
+
+
+def _mode(e: ev.Event) -> str:
+    """A kong's mode in words: tiles revealed after it (开杠), or nothing (a replacement)."""
+    return ", to reveal tiles (开杠)" if getattr(e, "mode", None) == "reveal" else ""
+
+
+def table_extras(st: TableState) -> list[str]:
+    """What the table shows beyond hands and discards, in words, tiles as ``[5m]`` tokens: the
+    turned indicator, the opening wins declared (起手胡), tiles revealed after a kong (开杠),
+    the 海底 offers and the birds (扎鸟) — the new families' particulars, empty elsewhere."""
+    t = tile_token
+    out = []
+    if st.indicator is not None:
+        out.append(f"indicator {t(_T[st.indicator])}" + (f" → wild {t(_T[st.wild])}" if st.wild is not None else ""))
+    for seat, names, _tiles in st.opening_wins:
+        out.append(f"seat {seat} 起手胡: " + ", ".join(FAN_CHINESE.get(n, n) for n in names))
+    if st.revealed:
+        out.append("开杠 revealed: " + " ".join(t(_T[x]) for x in st.revealed))
+    if st.sea_offers:
+        out.append("海底 offers: " + ", ".join(f"seat {s} {'takes' if a else 'declines'}" for s, a in st.sea_offers))
+    if st.birds:
+        out.append(f"birds 扎鸟 from seat {st.bird_origin}: " + " ".join(t(_T[x]) for x in st.birds))
+    return out
 
 
 def describe(e: ev.Event, who: _Names) -> str:
@@ -84,11 +115,25 @@ def describe(e: ev.Event, who: _Names) -> str:
         return f"{who(e.seat)} pongs (碰) {t(e.tile)} from {who(e.from_seat)} with {' '.join(t(x) for x in e.tiles)}."
     if isinstance(e, ev.KongExposed):
         return (f"{who(e.seat)} kongs (直杠) {t(e.tile)} from {who(e.from_seat)} with "
-                f"{' '.join(t(x) for x in e.tiles)}.")
+                f"{' '.join(t(x) for x in e.tiles)}{_mode(e)}.")
     if isinstance(e, ev.KongAdded):
-        return f"{who(e.seat)} adds {t(e.tile)} to the pong of {t(e.kind)} (补杠)."
+        return f"{who(e.seat)} adds {t(e.tile)} to the pong of {t(e.kind)} (补杠){_mode(e)}."
     if isinstance(e, ev.KongConcealed):
-        return f"{who(e.seat)} declares a concealed kong (暗杠): {' '.join(t(x) for x in e.tiles)}."
+        return f"{who(e.seat)} declares a concealed kong (暗杠): {' '.join(t(x) for x in e.tiles)}{_mode(e)}."
+    # the new families' events (shared/design/new-families.md §1)
+    if isinstance(e, ev.OpeningWinDeclared):
+        names = ", ".join(f"{FAN_CHINESE.get(n, n)} {n}" for n in e.names)
+        return f"{who(e.seat)} declares the opening win(s) (起手胡) {names}, showing {' '.join(t(x) for x in e.tiles)}."
+    if isinstance(e, ev.KongRevealed):
+        return f"开杠: {' '.join(t(x) for x in e.tiles)} turned face up for {who(e.seat)}'s kong."
+    if isinstance(e, ev.LastTileOffered):
+        return f"The last tile (海底) is offered to {who(e.seat)}: {'taken' if e.accepted else 'declined'}."
+    if isinstance(e, ev.BirdsDrawn):
+        return f"Birds (扎鸟) {' '.join(t(x) for x in e.tiles)}, counted from {who(e.origin)}."
+    if isinstance(e, ev.IndicatorTurned):
+        return f"The indicator {t(e.tile)} is turned: {t(e.wild)} is wild."
+    if isinstance(e, ev.TileSetAside):
+        return f"{who(e.seat)} sets {t(e.tile)} aside."
     if isinstance(e, ev.HandWon):
         names = " and ".join(who(w.seat) for w in e.winners)
         how = HOW.get(e.how, e.how)
@@ -172,6 +217,7 @@ def frame_of(i: int, st: TableState, e: ev.Event, marks: list, who: _Names) -> d
         "m": [[[m.kind, _tiles(m.tiles), m.from_seat, m.wilds] for m in ms] for ms in st.melds],
         "r": ["".join(("*" if c >= 0 else "") + _T[t] for t, c in ds) for ds in st.discards],
         "tail": _tiles(st.tail), "undrawn": st.undrawn, "marks": marks, "findings": [],
+        "x": table_extras(st),
     }
 
 
