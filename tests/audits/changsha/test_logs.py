@@ -35,3 +35,11 @@ def test_the_texts_money():
     assert final(cx.nm_birds_left_out()) == [37, -3, -29, -5]
     # an opening win the tiles do not hold is paid nothing: 2 → 0: 12 × 2 + 1 only
     assert final(cx.nm_opening_not_held()) == [25, 0, -25, 0]
+
+
+def test_explain_derives_each_pair_step_by_step():
+    from audits.audit import explain_records
+    _audit, recs = explain_records(log_of(cx.nm_birds_left_out()))
+    steps = [s for r in recs for s in r.get("steps", [])]
+    assert any("seat 2 → seat 0: A = Q 2 + H 12 = 14; m = n(0) + n(2) = 1" in s and s.endswith("= 29") for s in steps)
+    assert any(s.startswith("dealer seat 0; birds") for s in steps)
