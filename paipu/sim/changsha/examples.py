@@ -433,3 +433,23 @@ def ex13_dihe() -> GameBuilder:
 
 
 EXAMPLES.update({"ex12_tianhe_haohua": ex12_tianhe_haohua, "ex13_dihe": ex13_dihe})
+
+
+def ex03_sea_declined_by_all() -> GameBuilder:
+    """§13.3's aside: every seat declines the 海底: the hand is drawn with the tile undrawn
+    (``remaining 1``) and the opening wins are paid as in §13.3; seat 3, the first offered,
+    deals next."""
+    s = ChangshaScene("cs-ex03-declined")
+    s.hand(0, {1: "3m 4m 6m 7m 9m 1p 3p 4p 6p 7p 1s 7s 9s", 3: "1111m"})
+    s.opening(3, ["qs_sixi"], "1111m")
+    s.opening(1, ["qs_banban"], "3m 4m 6m 7m 9m 1p 3p 4p 6p 7p 1s 7s 9s")
+    seat = s.until(s.opening_round(0), 1)
+    for k in range(4):
+        s.offer((seat + k) % 4, False)
+    s.b.exhausted(1)
+    s.settle([(0, 3, 2, "qishou"), (0, 3, 1, "dealer"), (1, 3, 2, "qishou"), (2, 3, 2, "qishou"),
+              (0, 1, 2, "qishou"), (0, 1, 1, "dealer"), (2, 1, 2, "qishou"), (3, 1, 2, "qishou")])
+    return s.close()
+
+
+EXAMPLES["ex03_sea_declined_by_all"] = ex03_sea_declined_by_all
