@@ -94,6 +94,10 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
         return _NONE
     if t is ev.TileDrawn:
         hb.dealer_acted = True
+        if hb.reveal_due is not None:
+            seat, hb.reveal_due = hb.reveal_due, None
+            return _v(seat, "KAIGANG_REVEAL_WRONG", f"seat {seat}'s 开杠 was followed by a draw, not by its "
+                      "revealed tiles", "KongRevealed", "TileDrawn")
         hb.drawn[e.seat] = TILE_INDEX[e.tile] if e.seat < hb.n else None
         if e.source == "wall" and undrawn(table) == 1 and not any(acc for _s, acc in table.sea_offers):
             return _v(e.seat, "SEA_BOTTOM_ORDER", "the last tile (海底) is drawn only after it is offered",
@@ -156,6 +160,9 @@ def _kong(ruleset: Ruleset, table, e, hb: HandBook) -> list:
     mode = e.mode if e.mode is not ev.UNSET else "replace"
     need = ruleset.kaigang_count if mode == "reveal" else 1
     out: list = []
+    if 0 <= s < hb.n and hb.locked[s] and (type(e) is ev.KongExposed or TILE_INDEX[e.kind] != hb.drawn[s]):
+        out += _v(s, "KAIGANG_HAND_LOCKED", f"seat {s} is locked by its 开杠: a kong only with the tile it drew",
+                  "a kong of the drawn tile", e.kind)
     if undrawn(table) < need and not (type(e) is ev.KongExposed and undrawn(table) <= 0):
         # (an exposed kong of the last discard is CLAIM_ON_LAST_DISCARD, the claim's finding)
         out += _v(s, "KONG_WITHOUT_REPLACEMENT", f"a {mode} kong with {undrawn(table)} undrawn tile(s)",

@@ -453,3 +453,23 @@ def ex03_sea_declined_by_all() -> GameBuilder:
 
 
 EXAMPLES["ex03_sea_declined_by_all"] = ex03_sea_declined_by_all
+
+
+def nm_kaigang_replaced() -> GameBuilder:
+    """§13.5 with a 补张 replacement drawn after the 开杠 kong instead of the reveal (the 6m drawn
+    from the tail completes the hand: an ordinary self-draw, as logged here)."""
+    s = ChangshaScene("cs-nm-kaigang-replaced")
+    s.hand(0, {2: "5555s 234m 678p 45m 8m"}, reserve="8m 6m 2p 9s", avoid="3m 6m 8m")
+    s.discard(0)
+    s.pass_turn(1)
+    s.draw(2, "8m")
+    s.kong_concealed(2, "5s")
+    s.b.events[-1] = _with_mode(s.b.events[-1], "reveal")
+    s.replacement(2, "6m")
+    s.win([(2, ["jihu"], 0, 2)], "self_draw", "6m")
+    s.birds("2p 9s", 2)
+    s.settle([(0, 2, 5, "win"), (1, 2, 4, "win"), (3, 2, 6, "win")])
+    return s.close()
+
+
+NEAR_MISSES["nm_kaigang_replaced"] = (nm_kaigang_replaced, ["KAIGANG_REVEAL_WRONG"])

@@ -54,3 +54,24 @@ def test_claim_on_kong_reveal():
     assert CHANGSHA.own.event_checks(r, _table(), pong) == []
     assert CHANGSHA.own.event_checks(resolve("changsha", {"kaigang_claims": "all"}),
                                      _table([TILE_INDEX["5s"]]), pong) == []
+
+
+def test_a_locked_hand_kongs_only_with_its_drawn_tile():
+    from audits.rules.changsha import play
+    r = resolve("changsha")
+    hb = play.hand_book(r, 4, 0)
+    hb.locked[1] = True
+    hb.drawn[1] = TILE_INDEX["9p"]
+    table = SimpleNamespace(undrawn=30, tail=[], sea_offers=())
+    other = ev.KongConcealed("g", 5, None, seat=1, kind="7p", tiles=["7p"] * 4)
+    drawn = ev.KongConcealed("g", 5, None, seat=1, kind="9p", tiles=["9p"] * 4)
+    assert [v.code for _s, v in play.observe(r, table, other, hb, None, False)] == ["KAIGANG_HAND_LOCKED"]
+    assert play.observe(r, table, drawn, hb, None, False) == []
+    hb.locked[1] = False  # near miss: a free hand kongs what it likes
+    assert play.observe(r, table, other, hb, None, False) == []
+
+
+def test_a_reveal_kong_followed_by_a_draw():
+    from tests.audits.helpers import log_of as _log
+    assert [f.code for f in audit_game(_log(cx.nm_kaigang_replaced())).findings] == ["KAIGANG_REVEAL_WRONG"]
+    assert audit_game(_log(cx.ex05_gangshang_kaihua())).findings == []
