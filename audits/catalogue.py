@@ -212,6 +212,24 @@ _ENTRIES += [
     ("wins", "WIN_PAIR_NOT_258", "error", "A win the ruleset makes need a 2-5-8 pair (将) has one."),
 ]
 
+# --- Changsha 长沙麻将 (changsha.md §14) --------------------------------------------------------
+_ENTRIES += [
+    ("wins", "QISHOU_INVALID", "error",
+     "An opening win (起手胡) is declared before the dealer's first action, held by the dealt tiles, proved by "
+     "the shown tiles, once, and enabled by the ruleset."),
+    ("scoring", "QISHOU_PAYMENT_MISMATCH", "error",
+     "A pair's total is right but for the opening-win base (起手胡)."),
+    ("claims", "KAIGANG_NOT_READY", "error", "开杠 (a kong that reveals tiles) only by a seat ready after the kong."),
+    ("table", "KAIGANG_REVEAL_WRONG", "error",
+     "The tiles revealed after 开杠: the ruleset's count, from where it says, undrawn, and only after a 开杠 kong."),
+    ("claims", "KAIGANG_HAND_LOCKED", "error",
+     "After 开杠 the konger's hand is locked: it discards the tile it drew and never chows or pongs."),
+    ("claims", "CLAIM_ON_KONG_REVEAL", "error", "Only 胡 on a tile revealed after 开杠 (kaigang_claims = win_only)."),
+    ("table", "BIRD_TILES_WRONG", "error",
+     "Birds (扎鸟): the ruleset's count, from where it says, counted from the right seat, only after a win."),
+    ("scoring", "BIRD_MISMATCH", "error", "A pair's total is right but for the bird factor (扎鸟)."),
+]
+
 #: The shared codes catalogued before any family emits them (the walker's and the new families'
 #: steps, new-families.md §4: 5, 6 and the families); a family that emits one removes it here
 #: (tests/audits/test_audit_codes.py keeps the two apart).

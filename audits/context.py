@@ -277,9 +277,15 @@ class AuditContext:
         """The seat's concealed tiles, with the tile won on when it came from another seat."""
         h = self.table.hands[seat]
         tiles = [k for k in range(NUM_KINDS) for _ in range(h[k])]
-        if how != "self_draw" and tile is not None:
+        if tile is not None and (how != "self_draw" or self.own_revealed(seat, tile)):
             tiles.append(tile)
         return tiles
+
+    def own_revealed(self, seat: int, tile: int) -> bool:
+        """``tile`` lies face up after ``seat``'s own kong (开杠, new-families.md §1): a self-draw
+        on it takes it from the reveal, not from the hand."""
+        t = self.table
+        return bool(t.revealed) and t.revealed_by == seat and tile in t.revealed
 
     def win_context(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None,
                     winners: int = 1) -> WinContext:

@@ -80,13 +80,14 @@ def net_of(transfers: Iterable[ev.Transfer], n: int) -> list[int]:
     return net
 
 
-def sums_by_pair(transfers: Iterable[ev.Transfer], reasons: Optional[tuple[str, ...]] = None
-                 ) -> dict[tuple[int, int, str], int]:
-    """Amounts per (payer, payee, reason) for the given reasons (all when None), zero sums dropped."""
+def sums_by_pair(transfers: Iterable[ev.Transfer], reasons: Optional[tuple[str, ...]] = None,
+                 totals: bool = False) -> dict[tuple[int, int, str], int]:
+    """Amounts per (payer, payee, reason) for the given reasons (all when None), zero sums dropped;
+    ``totals``: one amount per (payer, payee), under the group's first reason."""
     out: dict[tuple[int, int, str], int] = {}
     for t in transfers:
         if reasons is None or t.reason in reasons:
-            k = (t.payer, t.payee, t.reason)
+            k = (t.payer, t.payee, reasons[0] if totals and reasons else t.reason)
             out[k] = out.get(k, 0) + t.amount
     return {k: v for k, v in out.items() if v}
 

@@ -79,6 +79,18 @@ WUHAN_MIXES = [
 ]
 
 
+#: Changsha 长沙麻将 mixes (its own corpus: the Changsha row, audit time per event ≤ 1.2× Qujing's).
+CHANGSHA_MIXES = [
+    ("changsha", {}),
+    ("changsha", {"bird_mode": "double", "dealer_bonus": "per_unit"}),
+    ("changsha-jiajiang", {"multi_win": False, "kaigang_count": 4}),
+]
+
+
+#: The families measured per event against Qujing (``--xuzhou``, ``--wuhan``, … run one row).
+PER_EVENT_MIXES = {"xuzhou": XUZHOU_MIXES, "wuhan": WUHAN_MIXES, "changsha": CHANGSHA_MIXES}
+
+
 #: The Sichuan corpora (``--sichuan``): one per preset.
 SICHUAN_MIXES = {"sichuan": [("sichuan", {})], "sichuan-xuezhan": [("sichuan-xuezhan", {})]}
 
@@ -461,6 +473,8 @@ def main() -> None:
                     help="only the Wuhan row: audit time per event against Qujing's (≤ 1.2×)")
     ap.add_argument("--xuzhou", action="store_true",
                     help="only the Xuzhou row: audit time per event against Qujing's corpus")
+    ap.add_argument("--changsha", action="store_true",
+                    help="only the Changsha row: audit time per event against Qujing's corpus")
     ap.add_argument("--guangdong-only", action="store_true",
                     help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
     ap.add_argument("--ingest-cluster-only", action="store_true",
@@ -554,31 +568,19 @@ def main() -> None:
               f"({gevents / ghands:.0f} against {events / hands:.0f} events a hand)", flush=True)
         return q_ms / g_ms
 
-    def xuzhou_row() -> float:
-        """The Xuzhou row: a Xuzhou corpus of as many hands, audited with 1 job; the time per
-        event against Qujing's corpus in CPU time (the two taking turns)."""
-        xpath, xev, xhands = build_corpus(args.hands, args.seed, XUZHOU_MIXES, "corpus-xuzhou")
-        secs, _ = median_time(lambda: full_audit(xpath, 1), args.runs)
-        print(f"  {'3x full audit, Xuzhou':<28} {secs:8.3f} s  {xev / secs / 1e6:7.3f} M events/s  "
-              f"{xhands / secs:9.0f} hands/s   ({xhands} hands)", flush=True)
-        q_ms, x_ms = per_hand_cpu((path, hands), (xpath, xhands), args.runs)
-        q_us, x_us = 1e3 * q_ms * hands / events, 1e3 * x_ms * xhands / xev
-        print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, xuzhou {x_ms:.3f} ms ({xev / xhands:.0f} "
-              f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {x_us:.2f} µs)", flush=True)
-        return x_us / q_us
-
-    def wuhan_row() -> float:
-        """The Wuhan row: a Wuhan corpus of as many hands, audited with 1 job; the time per
-        event against Qujing's corpus in CPU time (the two taking turns)."""
-        wpath, wev, whands = build_corpus(args.hands, args.seed, WUHAN_MIXES, "corpus-wuhan")
-        secs, _ = median_time(lambda: full_audit(wpath, 1), args.runs)
-        print(f"  {'3w full audit, Wuhan':<28} {secs:8.3f} s  {wev / secs / 1e6:7.3f} M events/s  "
-              f"{whands / secs:9.0f} hands/s   ({whands} hands)", flush=True)
-        q_ms, w_ms = per_hand_cpu((path, hands), (wpath, whands), args.runs)
-        q_us, w_us = 1e3 * q_ms * hands / events, 1e3 * w_ms * whands / wev
-        print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, wuhan {w_ms:.3f} ms ({wev / whands:.0f} "
-              f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {w_us:.2f} µs)", flush=True)
-        return w_us / q_us
+    def per_event_row(family: str) -> float:
+        """A new family's row: a corpus of its mixes (:data:`PER_EVENT_MIXES`) of as many hands,
+        audited with 1 job; the time per event against Qujing's corpus in CPU time (the two
+        taking turns)."""
+        fpath, fev, fhands = build_corpus(args.hands, args.seed, PER_EVENT_MIXES[family], f"corpus-{family}")
+        secs, _ = median_time(lambda: full_audit(fpath, 1), args.runs)
+        print(f"  {'3 full audit, ' + family:<28} {secs:8.3f} s  {fev / secs / 1e6:7.3f} M events/s  "
+              f"{fhands / secs:9.0f} hands/s   ({fhands} hands)", flush=True)
+        q_ms, f_ms = per_hand_cpu((path, hands), (fpath, fhands), args.runs)
+        q_us, f_us = 1e3 * q_ms * hands / events, 1e3 * f_ms * fhands / fev
+        print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, {family} {f_ms:.3f} ms ({fev / fhands:.0f} "
+              f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {f_us:.2f} µs)", flush=True)
+        return f_us / q_us
 
     def sichuan_rows() -> dict[str, float]:
         """The Sichuan rows: a corpus per preset, audited with 1 job; the time per hand
@@ -607,12 +609,11 @@ def main() -> None:
         print(f"\n  Guangdong / Qujing audit speed per hand (CPU)   {guangdong_row():6.2f}×  (≥ 1×)")
         return
 
-    if args.wuhan:
-        print(f"\n  Wuhan / Qujing audit time per event (CPU)    {wuhan_row():6.2f}×  (≤ 1.2×)")
-        return
-    if args.xuzhou:
+    only = [f for f in PER_EVENT_MIXES if getattr(args, f)]
+    if only:
         stage("3 full audit, 1 job (qujing)", lambda: full_audit(path, 1))
-        print(f"\n  Xuzhou / Qujing audit time per event (CPU)   {xuzhou_row():6.2f}×  (≤ 1.2×)")
+        for family in only:
+            print(f"\n  {family} / Qujing audit time per event (CPU)   {per_event_row(family):6.2f}×  (≤ 1.2×)")
         return
 
     if args.sichuan:
@@ -647,7 +648,7 @@ def main() -> None:
     audit2 = stage("4 full audit, --jobs 2", lambda: full_audit(path, 2))
     gd_speed = guangdong_row()
     sc_time = sichuan_rows()
-    xz_time = xuzhou_row()
+    per_event = {family: per_event_row(family) for family in PER_EVENT_MIXES}
     checks = checks_rows(args, by_event=False)
     cluster2 = cluster_row(stage, path, audit2)
     ingest_times = ingest_rows()
@@ -684,7 +685,8 @@ def main() -> None:
     print(f"  Guangdong / Qujing audit speed (CPU/hand) {gd_speed:5.2f}×  (≥ 1×)")
     for preset, ratio in sc_time.items():
         print(f"  {preset + ' / Qujing time (CPU/hand)':<37} {ratio:5.2f}×  (≤ 1.0×)")
-    print(f"  Xuzhou / Qujing time (CPU/event)      {xz_time:5.2f}×  (≤ 1.2×)")
+    for family, ratio in per_event.items():
+        print(f"  {family + ' / Qujing time (CPU/event)':<37} {ratio:5.2f}×  (≤ 1.2×)")
     for family, ratio in checks.items():
         print(f"  {'full audit / replay, ' + family + ' (CPU)':<37} {ratio:5.2f}×  (≤ 2×)")
     print(f"  local:2 / jobs 2 (time; cluster cost) {cluster2 / audit2:6.2f}×")

@@ -134,7 +134,9 @@ def evaluate(req: dict) -> dict:
              # families whose wild comes from a turned indicator, and whose money knows the dealer
              "indicator", "dealer",
              # the family's own table facts (RuleFamily.wins.request_context: Wuhan's seats' fans)
-             "context"}
+             "context",
+             # families with tiles revealed after a kong and birds (Changsha 开杠, 扎鸟)
+             "reveal", "birds", "bird_origin", "openings"}
     unknown = set(req) - known
     if unknown:
         raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
@@ -201,7 +203,7 @@ def evaluate(req: dict) -> dict:
                      # Guangdong: 门风 / 圈风, 天/地/人和, 海底, 一炮三响
                      seat_wind=seat_wind, round_wind=round_wind, heavenly=heavenly,
                      last_tile=bool(req.get("last_tile")), winners=winners,
-                     dianganghua=bool(req.get("dianganghua")))
+                     dianganghua=bool(req.get("dianganghua")), kong_reveal=_reveal(req.get("reveal"), how))
     if ctx.after_kong and how != "self_draw":
         raise InputError("--after-kong (杠上开花) is a self-draw from the tail pool")
     if ctx.dianganghua and not ctx.after_kong:
@@ -230,10 +232,42 @@ def evaluate(req: dict) -> dict:
         seat = req.get("seat")
         if seat is not None:
             out["transfers"] = _transfers(family, ruleset, how, sc.points, seat, req.get("from_seat"),
-                                          req.get("dealer"))
+                                          req.get("dealer"), _extras(req))
     else:
         out["payments"] = []
     return out
+
+
+def _reveal(value: Any, how: str) -> int:
+    """开杠 (``--reveal N``): a self-draw on one's own revealed tiles, N of which complete the
+    hand (2: 双杠开花); a discard win on a tile another seat revealed (杠上炮): 1."""
+    if value in (None, 0, False, ""):
+        return 0
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise InputError(f"reveal is the number of revealed tiles that complete the hand, not {value!r}") from None
+    if how == "robbed_kong" or not 1 <= n <= 4 or (how == "discard" and n != 1):
+        raise InputError("--reveal: 1..4 completing tiles for the konger's self-draw, 1 for a win on another's reveal")
+    return n
+
+
+def _extras(req: dict) -> Optional[dict]:
+    """The settlement's extra facts a request names, for the families that read them: the birds
+    (tiles, the seat counted from) and the opening wins per seat (``{seat: count}``)."""
+    birds, origin, openings = req.get("birds"), req.get("bird_origin"), req.get("openings")
+    if not birds and origin is None and not openings:
+        return None
+    try:
+        tiles = parse_hand(str(birds).replace(" ", "")) if birds else []
+    except TileError as e:
+        raise InputError(f"--birds: {e}") from None
+    try:
+        counts = {int(k): int(v) for k, v in (openings or {}).items()}
+        origin = None if origin is None else int(origin)
+    except (TypeError, ValueError, AttributeError):
+        raise InputError("--bird-origin is a seat; openings map seats to counts") from None
+    return {"birds": tiles, "bird_origin": origin, "openings": counts}
 
 
 #: Winds as a request names them (or 0..3), 东 南 西 北.
@@ -277,7 +311,7 @@ def _with_indicator(family: RuleFamily, ruleset: Ruleset, indicator: Any) -> Rul
 
 
 def _transfers(family: RuleFamily, ruleset: Ruleset, how: str, points: int, seat: Any,
-               from_seat: Any, dealer: Any = None) -> list[dict]:
+               from_seat: Any, dealer: Any = None, extra: Optional[dict] = None) -> list[dict]:
     """The win's transfers by seat, as the family settles them (no bets, no 点鸡; the
     dealer's bonus where the family pays one and ``dealer`` is given)."""
     n = ruleset.players
@@ -294,7 +328,7 @@ def _transfers(family: RuleFamily, ruleset: Ruleset, how: str, points: int, seat
         raise InputError("the winner cannot be the discarder or the kong adder (--from-seat)")
     try:
         settled = family.settlement.settle(ruleset, [0] * n, [(seat, points)], how, from_seat,
-                                           HandFacts(None, None, None, dealer),
+                                           HandFacts(None, None, extra, dealer),
                                            clamp=False)
     except ValueError as e:
         raise InputError(str(e)) from None
@@ -377,6 +411,10 @@ def register(app: typer.Typer) -> None:
         context: Optional[List[str]] = typer.Option(None, "--context", "-c",
                                                     help="The family's table facts key=value (Wuhan: seat_fans, "
                                                          "haidi, third_feeder, feeder_ready)"),
+        reveal: int = typer.Option(0, "--reveal",
+                                   help="开杠: won on revealed tiles (N completing the konger's hand; 1 on another's, Changsha)"),
+        birds: Optional[str] = typer.Option(None, "--birds", help="扎鸟: the bird tiles, e.g. 7m4p (Changsha)"),
+        bird_origin: Optional[int] = typer.Option(None, "--bird-origin", help="The seat birds count from (Changsha)"),
         preset: str = typer.Option("qujing-xiaoji", "--preset", help="Ruleset preset"),
         option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Ruleset option key=value"),
         as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout"),
@@ -419,7 +457,8 @@ def register(app: typer.Typer) -> None:
                "void": void, "last_tile": last_tile, "dianganghua": dianganghua,
                "heavenly": "tianhe" if tianhe else ("dihe" if dihe else ("renhe" if renhe else "")),
                "seat_wind": seat_wind, "round_wind": round_wind, "winners": winners,
-               "dealer": dealer, "indicator": indicator}
+               "dealer": dealer, "indicator": indicator, "reveal": reveal, "birds": birds,
+               "bird_origin": bird_origin}
         if context:
             try:
                 req["context"] = dict(_context_pair(c) for c in context)

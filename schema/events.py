@@ -101,6 +101,10 @@ FanName = Literal[
     # Wuhan 红中赖子杠 (wuhan.md §7.3; jihu, duidui, qingyise, jiangyise, quanqiuren, gangshang_kaihua,
     # haidi, qianggang, yinghu are shared above)
     "fengyise",
+    # Changsha 长沙麻将 (changsha.md §4, §9.3; the shared names above keep their place): 豪华 and the
+    # opening wins 四喜, 板板胡, 缺一色, 六六顺, 步步高, 金童玉女, 一枝花, 三同
+    "haohua", "qs_sixi", "qs_banban", "qs_queyise", "qs_liuliushun", "qs_bubugao", "qs_jintongyunv",
+    "qs_yizhihua", "qs_santong",
 ]
 #: The fan names and transfer reasons the new families share (new-families.md §1, §3): on the
 #: wire before the families that award or pay them are registered; every other name and reason

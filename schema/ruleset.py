@@ -118,7 +118,7 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     #: 天胡 / 地胡 are worth 5 fan, replacing every other fan.
     tiandihu: bool = True
     #: 地胡 is the first self-draw only, or also a win on the dealer's first discard.
-    dihe_scope: Literal["first_draw", "first_draw_or_dealer_discard"] = "first_draw"
+    dihe_scope: Literal["first_draw", "first_draw_or_dealer_discard", "dealer_first_discard"] = "first_draw"
     #: 过水: a passed win bars lower-or-equal wins, every discard win, or nothing.
     guoshui: Literal["higher_fan", "any_discard", "off"] = "higher_fan"
     #: 过手碰: a passed pong bars that kind until one's own next action.
@@ -208,6 +208,44 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     bao_sanpu: Literal["qingyise", "qingyise_jiangyise", "off"] = "qingyise"
     #: 全求人 包: the discarder pays all when it was not ready, always, or never.
     quanqiuren_bao: Literal["if_not_ready", "always", "off"] = "if_not_ready"
+    # --- Changsha 长沙麻将 (family ``changsha``, changsha.md §11) -------------------------
+    # Shared options it reads: ``base``, ``first_dealer``, ``multi_win``, ``kong_payments``
+    # (``none``), ``guohu``, ``tiandihu``, ``dihe_scope``, ``qianggang_bao`` (rob_payment),
+    # ``dahu_stack`` (big_combine), ``dealer_bonus``.
+    #: 起手胡: each declared opening win is worth this many B from each other seat.
+    qishou_value: int = 2
+    #: the card-room opening wins 步步高, 金童玉女, 一枝花, 三同 are played too.
+    extra_qishou: bool = False
+    #: 四喜 / 六六顺 / 缺一色 count once per occurrence (four-of-a-kind, two triplets, missing suit).
+    qishou_repeat: bool = False
+    #: the birds multiply the opening bases too (off: they act on the hand base only).
+    qishou_birds: bool = True
+    #: 开杠: how many tiles are turned face up after a kong in mode ``reveal`` (2 or 4).
+    kaigang_count: int = 2
+    #: where the 开杠 tiles come from: anywhere undrawn (``free``) or the last undrawn tiles.
+    kaigang_source: Literal["free", "tail"] = "free"
+    #: claims on a revealed tile: only 胡 (``win_only``), or one chow / pong / kong as a discard.
+    kaigang_claims: Literal["win_only", "all"] = "win_only"
+    #: two revealed tiles completing the konger's hand: 杠上开花 counted twice, or once.
+    shuang_gangkai: Literal["double", "single"] = "double"
+    #: a 补张 replacement that completes the hand counts 杠上开花.
+    buzhang_kaihua: bool = False
+    #: 假将胡: a small win with any pair (off: the pair is 2, 5 or 8).
+    jiajiang_hu: bool = False
+    #: 全求人 also by self-draw (off: only on a discard).
+    quanqiuren_self_draw: bool = True
+    #: 全求人 needs a 将 pair (全求人吊将).
+    quanqiuren_258: bool = False
+    #: 扎鸟: birds drawn after a win (0, 1, 2, 4 or 6).
+    bird_count: int = 2
+    #: birds from the head of the undrawn wall (draw order) or its tail (last first).
+    bird_source: Literal["head", "tail"] = "head"
+    #: with no tile left, one bird repeats the last tile that left the wall, or none.
+    empty_wall_bird: Literal["last_tile", "none"] = "last_tile"
+    #: the seat birds count from: the winner (the giver on a multi-win) or the dealer.
+    bird_origin: Literal["winner", "dealer"] = "winner"
+    #: a pair's factor for m birds on its seats: × (1 + m), × 2^m, or + m B.
+    bird_mode: Literal["add_multiple", "double", "plus_point"] = "add_multiple"
 
     # --- options the new families share (shared/design/new-families.md §1) -----------------
     # Each default is what the three families above play; they reject any other value
@@ -260,6 +298,7 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             raise ValueError("烂牌 / 十风 / 十三幺 are not specified yet and cannot be enabled")
         if self.payment_cap < 0:
             raise ValueError("payment_cap must be 0 (no cap) or more")
+        _keeps_other_families_defaults(self)
         check = FAMILY_CHECKS.get(self.family)
         if check is not None:
             check(self)
@@ -349,6 +388,8 @@ def _check_sichuan(r: "Ruleset") -> None:
     """Sichuan (sichuan.md §1, §11): four seats, 108 suited tiles, no wilds, no chow."""
     _check_fan_cap(r, (2, 3, 4, 5, 6))
     _keeps_shared_defaults(r, "Sichuan")
+    if r.dihe_scope == "dealer_first_discard":
+        raise ValueError("dihe_scope dealer_first_discard is not a Sichuan value")
     if r.wilds:
         raise ValueError("Sichuan 素麻将 has no wild tiles (wilds must be empty)")
     if r.players != 4:
@@ -426,12 +467,78 @@ def _check_wuhan(r: "Ruleset") -> None:
     if r.dianji or r.yangzhu or r.qiaoluo or r.lianzhuang != "none" or r.dealer_bonus != "none" \
             or r.luanpai != "off" or r.wild_stand_in is not None:
         raise ValueError("点鸡 / 养猪 / 敲锣 / lianzhuang / dealer_bonus / luanpai / wild_stand_in are not Wuhan options")
+#: The Changsha options' defaults (changsha.md §11): every other family plays them only.
+CHANGSHA_DEFAULTS: dict[str, Any] = {
+    "qishou_value": 2, "extra_qishou": False, "qishou_repeat": False, "qishou_birds": True, "kaigang_count": 2,
+    "kaigang_source": "free", "kaigang_claims": "win_only", "shuang_gangkai": "double", "buzhang_kaihua": False,
+    "jiajiang_hu": False, "quanqiuren_self_draw": True, "quanqiuren_258": False, "bird_count": 2,
+    "bird_source": "head", "empty_wall_bird": "last_tile", "bird_origin": "winner", "bird_mode": "add_multiple",
+}
+
+
+def _check_changsha(r: "Ruleset") -> None:
+    """Changsha 长沙麻将 (changsha.md §1, §11): four seats, 108 suited tiles, no wilds, chow from
+    上家, no kong money; the shared options at the values the spec allows."""
+    if r.players != 4:
+        raise ValueError("Changsha is specified for four seats only")
+    if r.wilds:
+        raise ValueError("Changsha has no wild tiles (wilds must be empty; 红中 rooms are another ruleset)")
+    if not r.chow:
+        raise ValueError("Changsha plays chow from 上家 (chow must be true)")
+    if r.dianji or r.yangzhu or r.qiaoluo:
+        raise ValueError("点鸡 / 养猪 / 敲锣 are Qujing options, not Changsha ones")
+    if r.kong_payments != "none":
+        raise ValueError("Changsha pays nothing for kongs (kong_payments must be none)")
+    if r.qishou_value < 1:
+        raise ValueError("qishou_value must be at least 1")
+    if r.kaigang_count not in (2, 4):
+        raise ValueError("kaigang_count must be 2 or 4")
+    if r.bird_count not in (0, 1, 2, 4, 6):
+        raise ValueError("bird_count must be 0, 1, 2, 4 or 6")
+    if r.guohu not in ("any_discard", "higher_value", "off"):
+        raise ValueError("guohu must be any_discard (过胡 until one's own turn), higher_value or off")
+    if r.dihe_scope not in ("dealer_first_discard", "first_draw"):
+        raise ValueError("dihe_scope must be dealer_first_discard or first_draw")
+    if r.dealer_bonus not in ("plus_one", "per_unit", "none"):
+        raise ValueError("dealer_bonus must be plus_one (once per pair), per_unit or none")
+    if r.qianggang_bao is None or r.dahu_stack is None:
+        raise ValueError("qianggang_bao (rob_payment) and dahu_stack (big_combine) must be set")
+    if r.draw_reserve != 0:
+        raise ValueError("Changsha has no dead wall (draw_reserve must be 0)")
+    if r.wild_from != "preset" or r.wild_discard != "plain" or r.wild_stand_in is not None or r.payment_cap \
+            or r.lianzhuang != "none" or r.win_dealer is not None or r.discard_payers is not None \
+            or r.luanpai != "off":
+        raise ValueError("wild_from / wild_discard / wild_stand_in / payment_cap / lianzhuang / win_dealer / "
+                         "discard_payers / luanpai are not Changsha options")
+
+
+#: Each family's own options (its section of :class:`Ruleset`): every other family plays them
+#: at their defaults only (:func:`_keeps_other_families_defaults`).
+OWN_OPTIONS: dict[str, tuple[str, ...]] = {
+    "wuhan": ("fan_mode", "kong_after_call", "pi_tiles", "wild_max_four", "haidi", "pengpenghu_dahu",
+              "dahu_max_laizi", "laizi_gang_fan", "dealer_fan", "dahu_yinghu_fan", "kaihua_haidi_zimo",
+              "dahu_base", "dahu_bonus", "jinding", "yangguangding", "hading", "qihu", "qihu_basis",
+              "bao_sanpu", "quanqiuren_bao"),
+    "changsha": tuple(CHANGSHA_DEFAULTS),
+}
+
+
+def _keeps_other_families_defaults(r: "Ruleset") -> None:
+    """A family plays every other family's own options at their defaults only."""
+    defaults = {f.name: f.default for f in msgspec.structs.fields(Ruleset)}
+    for family, names in OWN_OPTIONS.items():
+        if family == r.family:
+            continue
+        for name in names:
+            if getattr(r, name) != defaults[name]:
+                raise ValueError(f"{name} is a {family} option, not one of {r.family} "
+                                 f"(it must stay {defaults[name]!r})")
 
 
 #: Each family's own validation (``_check_<family>``); a family it does not name (a new or
 #: toy family) checks its options where it is built.
 FAMILY_CHECKS = {"qujing": _check_qujing, "guangdong": _check_guangdong, "sichuan": _check_sichuan,
-                 "xuzhou": _check_xuzhou, "wuhan": _check_wuhan}
+                 "xuzhou": _check_xuzhou, "wuhan": _check_wuhan, "changsha": _check_changsha}
 
 
 PRESETS: dict[str, Ruleset] = {
@@ -458,6 +565,16 @@ PRESETS: dict[str, Ruleset] = {
                            wild_from="next", indicator_from="head", wild_discard="forbidden", guohu="off",
                            payment_cap=300, win_dealer="rotate", discard_payers="all", qianggang_bao=True,
                            dahu_stack="double", bao_precedence="sanpu_first"),
+    # Changsha 长沙麻将: 108 suited tiles, chow from 上家, 平胡 with a 2/5/8 pair, the four seed opening
+    # wins, 大胡 units of 6 added, 开杠 (two revealed tiles) or 补张, 海底漫游, 一炮多响, 2 birds (加倍),
+    # 庄闲 +1 once per pair, no kong money, 过胡 until one's own turn.
+    "changsha": Ruleset(family="changsha", wilds=(), chow=True, draw_reserve=0, guohu="any_discard",
+                        dihe_scope="dealer_first_discard", qianggang_bao=False, dahu_stack="add",
+                        dealer_bonus="plus_one"),
+    # identical, with the card-room additions 假将胡 and the four extra opening wins.
+    "changsha-jiajiang": Ruleset(family="changsha", wilds=(), chow=True, draw_reserve=0, guohu="any_discard",
+                                 dihe_scope="dealer_first_discard", qianggang_bao=False, dahu_stack="add",
+                                 dealer_bonus="plus_one", jiajiang_hu=True, extra_qishou=True),
 }
 
 

@@ -57,7 +57,7 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     got = list(e.transfers)
     # what is due without the floor is settled only when a group differs (the floor's question)
     _compare_transfers(ctx, e, how, lambda: expected_transfers(rules, n, how, logged_winners, frm, facts),
-                       paid, got, before)
+                       paid, got, before, (logged_winners, frm, facts))
     want_scores = [b + d for b, d in zip(before, net_of(got, n))]
     if list(e.scores) != want_scores:
         ctx.find("SCORE_CONTINUITY", e, expected=want_scores, actual=list(e.scores))
@@ -89,8 +89,9 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     ctx.audit.ledger_hands.append(t.hand)
     first = ctx.first_won
     if fam.table.dealer_after is not None:
+        more = {"table": t, "book": book} if fam.table.dealer_reads_table else {}
         ctx.next_dealer = fam.table.dealer_after(rules, t.dealer, ([x.seat for x in first.winners], first.how,
-                                                                   first.from_seat) if first else None, n)
+                                                                   first.from_seat) if first else None, n, **more)
     elif won:
         ctx.next_dealer = fam.table.next_dealer(t.dealer, [x.seat for x in won.winners], won.how, won.from_seat)
     else:
@@ -107,10 +108,14 @@ def _nets(transfers, reasons: tuple[str, ...], n: int) -> list[int]:
 
 def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
                        due_of: Callable[[], list[ev.Transfer]], paid: list[ev.Transfer], got: list[ev.Transfer],
-                       before: list[int]) -> None:
+                       before: list[int], hand=None) -> None:
     """Each group of transfers (the family's groups) against what the settlement pays
-    (``due_of``: what it would pay without the floor, settled when asked)."""
+    (``due_of``: what it would pay without the floor, settled when asked); a family with
+    ``pair_totals`` compares each group's total per (payer, payee)."""
     fam, n = ctx.family, ctx.n
+    if fam.settlement.pair_totals:
+        _compare_pair_totals(ctx, e, how, paid, got, hand)
+        return
     net_reasons, net_code = fam.settlement.net_reasons
     if sums_by_pair(paid) == sums_by_pair(got):
         # every pair's amount per reason agrees, so does every group and every net: only
@@ -140,6 +145,23 @@ def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
         ctx.find(net_code, e, expected=_nets(paid, net_reasons, n), actual=_nets(got, net_reasons, n),
                  message=f"what each player nets from the {' and '.join(_NET_WORDS.get(r, r) for r in net_reasons)} "
                          "payments differs from what the rules give")
+
+
+def _compare_pair_totals(ctx: AuditContext, e: ev.HandSettled, how: Optional[str], paid: list[ev.Transfer],
+                         got: list[ev.Transfer], hand) -> None:
+    """Each group's total per (payer, payee) against the settlement's; the family's
+    ``explain_pair`` may name what explains a wrong total (its birds, its opening base)."""
+    fam = ctx.family
+    for reasons, code in fam.settlement.transfer_groups:
+        want, have = sums_by_pair(paid, reasons, True), sums_by_pair(got, reasons, True)
+        if want == have:
+            continue
+        named = None
+        if fam.settlement.explain_pair is not None and hand is not None:
+            winners, frm, facts = hand
+            named = fam.settlement.explain_pair(ctx.rules, ctx.n, how, winners, frm, facts, want, have)
+        ctx.find(named or fam.settlement.transfer_code(how, code, want, have), e,
+                 expected=show_pairs(want), actual=show_pairs(have))
 
 
 def _paid_out_of_order(ctx: AuditContext, e: ev.HandSettled, win_reasons: tuple[str, ...],

@@ -338,6 +338,11 @@ def hand_drawn(ctx: AuditContext, e: ev.HandDrawn) -> None:
     t = ctx.table
     remaining = ctx.family.table.remaining(ctx.rules, t.undrawn, len(t.tail))
     reserve = ctx.family.table.reserve(ctx.rules, sum(t.kongs))
+    offers = t.sea_offers
+    if offers and len(offers) >= ctx.n and not any(taken for _seat, taken in offers):
+        # the last tile offered to every seat and declined by all (海底, LastTileOffered):
+        # the hand ends with it undrawn (new-families.md §1; the family judges the offers)
+        remaining -= 1
     if remaining > reserve:
         ctx.find("EXHAUSTIVE_DRAW_EARLY", e, expected=reserve, actual=remaining,
                  message=f"黄庄 declared with {remaining} tiles remaining (reserve {reserve})")

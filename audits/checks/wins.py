@@ -46,7 +46,9 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
         ld = ctx.last_draw
         s0 = seats[0] if seats else -1
         fresh = (ld is not None and ld.seat == s0) or (ctx.first_turn and s0 == t.dealer)
-        if len(seats) != 1 or not (fresh and t.phase == "discard" and t.turn == s0):
+        # a win on a tile revealed after the winner's own kong (开杠) is its self-draw
+        revealed = 0 <= s0 < ctx.n and ctx.own_revealed(s0, tile)
+        if len(seats) != 1 or not (revealed or fresh and t.phase == "discard" and t.turn == s0):
             ctx.find("TURN_ORDER", e, seat=seats[0] if seats else None,
                      expected=ld.seat if ld else "a player who just drew", actual=seats,
                      message="a self-draw win by a player who did not just draw")

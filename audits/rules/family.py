@@ -81,6 +81,10 @@ class WinContext:
     #: a self-draw of the replacement for a flower set aside (花上开花; new-families.md §1);
     #: a single-tile kong's replacement sets ``after_kong`` instead
     after_flower: bool = False
+    #: a win on a tile turned face up after a kong (开杠, new-families.md §1): for the konger's
+    #: self-draw, how many of the revealed tiles complete its hand; for another seat's win on
+    #: one, 1.  0: not a revealed tile
+    kong_reveal: int = 0
 
     @property
     def plain_tile(self) -> Optional[int]:
@@ -267,6 +271,9 @@ class TableRules:
     #: dealer; when set it replaces ``next_dealer`` (rotation that depends on options, or
     #: hands with several winning moments).  (Sichuan)
     dealer_after: Optional[Callable[..., int]] = None
+    #: ``dealer_after`` also gets ``table=`` (the hand's end: 海底 offers, reveals) and ``book=``
+    #: (the family's hand book, or None in the simulator).  (Changsha: the 海底 taker deals)
+    dealer_reads_table: bool = False
     #: (ruleset) -> where a kong replacement comes from when no tail pool is kept:
     #: ``tail`` (the wall's last tile, logged source "tail") or ``wall`` (the next tile).  (Guangdong)
     replacement_source: Optional[Callable[[Ruleset], str]] = None
@@ -440,6 +447,13 @@ class SettlementRules:
     #: pays them in seat order from the discarder's next seat; Guangdong compares transfers
     #: as sums only (guangdong.md §8.7: "the order of payments is not a finding").
     payment_order: bool = True
+    #: the reasons of a transfer group are compared as one total per (payer, payee): a log may
+    #: split a pair's money by reason or not (changsha.md §10.6).  False: per reason too.
+    pair_totals: bool = False
+    #: (ruleset, n, how, winners, from_seat, facts, expected, actual) -> the code that names
+    #: what explains a wrong pair total (a bird factor, an opening base), or None to keep the
+    #: group's code.  None: the group's code (``transfer_code``).
+    explain_pair: Optional[Callable[..., Optional[str]]] = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from schema.ruleset import Ruleset
 
 from .family import RuleFamily
+from .changsha import CHANGSHA
 from .guangdong import GUANGDONG
 from .qujing import QUJING
 from .sichuan import SICHUAN
@@ -25,6 +26,7 @@ FAMILIES: dict[str, RuleFamily] = {
     GUANGDONG.name: GUANGDONG,  # Guangdong 鸡平和 (guangdong.md)
     XUZHOU.name: XUZHOU,  # Xuzhou 徐州麻将 (xuzhou.md)
     WUHAN.name: WUHAN,  # Wuhan 红中赖子杠 (wuhan.md)
+    CHANGSHA.name: CHANGSHA,  # Changsha 长沙麻将 (changsha.md)
 }
 
 

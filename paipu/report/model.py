@@ -28,6 +28,13 @@ from schema.tiles import TILE_NAMES, TileError, parse_hand
 
 from .names import CLAIMS, CLOSE_REASONS, FAN_ENGLISH, HOW, REASONS, WINDS, rule_name
 
+#: fan names in Chinese, as every family names them (for the opening wins and the table's extras)
+from audits.rules.registry import FAMILIES as _FAMILIES  # noqa: E402
+FAN_CHINESE: dict[str, str] = {}
+for _f in _FAMILIES.values():
+    for _k, _v in _f.scoring.fan_chinese.items():
+        FAN_CHINESE.setdefault(_k, _v)
+
 _T = TILE_NAMES
 
 
@@ -52,6 +59,34 @@ class _Names:
         if 0 <= seat < len(self.players):
             return self.players[seat]
         return f"seat {seat}"
+
+
+def _mode(e: ev.Event) -> str:
+    """A kong's mode in words: tiles revealed after it (开杠), or nothing (a replacement)."""
+    return ", to reveal tiles (开杠)" if getattr(e, "mode", None) == "reveal" else ""
+
+
+def table_extras(st: TableState, who: _Names) -> list[str]:
+    """What the table shows beyond hands and discards, in words, tiles as ``[5m]`` tokens: the
+    turned indicator and its wild, tiles set aside (flowers, single-tile kongs), the opening
+    wins declared (起手胡), tiles revealed after a kong (开杠), the 海底 offers and the birds
+    (扎鸟) — the new families' particulars, empty elsewhere."""
+    t = tile_token
+    out = []
+    if st.indicator is not None:
+        out.append(f"indicator 翻牌 {t(_T[st.indicator])}" + (f" → wild {t(_T[st.wild])}" if st.wild is not None else ""))
+    for seat, tiles in enumerate(st.set_aside):
+        if tiles:
+            out.append(f"{who(seat)} set aside: " + " ".join(t(_T[x]) for x in tiles))
+    for seat, names, _tiles in st.opening_wins:
+        out.append(f"{who(seat)} 起手胡: " + ", ".join(FAN_CHINESE.get(n, n) for n in names))
+    if st.revealed:
+        out.append("开杠 revealed: " + " ".join(t(_T[x]) for x in st.revealed))
+    if st.sea_offers:
+        out.append("海底 offers: " + ", ".join(f"{who(s)} {'takes' if a else 'declines'}" for s, a in st.sea_offers))
+    if st.birds:
+        out.append(f"birds 扎鸟 from {who(st.bird_origin)}: " + " ".join(t(_T[x]) for x in st.birds))
+    return out
 
 
 def describe(e: ev.Event, who: _Names) -> str:
@@ -84,13 +119,23 @@ def describe(e: ev.Event, who: _Names) -> str:
         return f"{who(e.seat)} pongs (碰) {t(e.tile)} from {who(e.from_seat)} with {' '.join(t(x) for x in e.tiles)}."
     if isinstance(e, ev.KongExposed):
         return (f"{who(e.seat)} kongs (直杠) {t(e.tile)} from {who(e.from_seat)} with "
-                f"{' '.join(t(x) for x in e.tiles)}.")
+                f"{' '.join(t(x) for x in e.tiles)}{_mode(e)}.")
     if isinstance(e, ev.KongAdded):
-        return f"{who(e.seat)} adds {t(e.tile)} to the pong of {t(e.kind)} (补杠)."
+        return f"{who(e.seat)} adds {t(e.tile)} to the pong of {t(e.kind)} (补杠){_mode(e)}."
     if isinstance(e, ev.KongConcealed):
-        return f"{who(e.seat)} declares a concealed kong (暗杠): {' '.join(t(x) for x in e.tiles)}."
+        return f"{who(e.seat)} declares a concealed kong (暗杠): {' '.join(t(x) for x in e.tiles)}{_mode(e)}."
+    # the new families' events (shared/design/new-families.md §1)
+    if isinstance(e, ev.OpeningWinDeclared):
+        names = ", ".join(f"{FAN_CHINESE.get(n, n)} {n}" for n in e.names)
+        return f"{who(e.seat)} declares the opening win(s) (起手胡) {names}, showing {' '.join(t(x) for x in e.tiles)}."
+    if isinstance(e, ev.KongRevealed):
+        return f"开杠: {' '.join(t(x) for x in e.tiles)} turned face up for {who(e.seat)}'s kong."
+    if isinstance(e, ev.LastTileOffered):
+        return f"The last tile (海底) is offered to {who(e.seat)}: {'taken' if e.accepted else 'declined'}."
+    if isinstance(e, ev.BirdsDrawn):
+        return f"Birds (扎鸟) {' '.join(t(x) for x in e.tiles)}, counted from {who(e.origin)}."
     if isinstance(e, ev.IndicatorTurned):
-        return f"The indicator (翻牌) {t(e.tile)} is turned: the wild (癞子) of this hand is {t(e.wild)}."
+        return f"The indicator (翻牌) {t(e.tile)} is turned: the wild of this hand is {t(e.wild)}."
     if isinstance(e, ev.TileSetAside):
         return f"{who(e.seat)} sets {t(e.tile)} aside (补花 / 红中杠 / 癞子杠) and takes a replacement."
     if isinstance(e, ev.HandWon):
@@ -176,9 +221,7 @@ def frame_of(i: int, st: TableState, e: ev.Event, marks: list, who: _Names) -> d
         "m": [[[m.kind, _tiles(m.tiles), m.from_seat, m.wilds] for m in ms] for ms in st.melds],
         "r": ["".join(("*" if c >= 0 else "") + _T[t] for t, c in ds) for ds in st.discards],
         "tail": _tiles(st.tail), "undrawn": st.undrawn, "marks": marks, "findings": [],
-        # the new families' particulars: the turned indicator and its wild, tiles set aside
-        "ind": _tiles([st.indicator, st.wild]) if st.indicator is not None and st.wild is not None else "",
-        "aside": [_tiles(x) for x in st.set_aside] if any(st.set_aside) else [],
+        "x": table_extras(st, who),
     }
 
 

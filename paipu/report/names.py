@@ -104,6 +104,12 @@ FAN_ENGLISH: dict[str, str] = {
     "ruanhu": "win with wilds",
     # Xuzhou 徐州麻将
     "paopei": "completed with the wild running",
+    # Changsha 长沙麻将: 豪华 and the opening wins (起手胡)
+    "haohua": "luxury (a quad in seven pairs)", "haidi_pao": "win on the last tile's discard",
+    "qs_sixi": "opening: four of a kind", "qs_banban": "opening: no 2, 5 or 8",
+    "qs_queyise": "opening: a suit missing", "qs_liuliushun": "opening: two triplets",
+    "qs_bubugao": "opening: three stepped pairs", "qs_jintongyunv": "opening: pairs of 2p and 2s",
+    "qs_yizhihua": "opening: a lone 5 in a suit", "qs_santong": "opening: one pair in each suit",
 }
 
 #: Seat winds, by distance from the dealer.
@@ -141,6 +147,18 @@ RULE_NAMES.update({
     "WIN_NOT_OPENED": ("未开口胡牌", "a win before any call (开口)"),
     "WIN_HOLDING_PI": ("持红中胡牌", "a win while holding a 痞 tile (红中)"),
     "WIN_LAIZI_LIMIT": ("癞子过多", "a 屁胡 holding two or more 癞子"),
+})
+
+# Changsha 长沙麻将 (changsha.md §14)
+RULE_NAMES.update({
+    "QISHOU_INVALID": ("起手胡无效", "an opening win late, not held, not shown, repeated or not played"),
+    "QISHOU_PAYMENT_MISMATCH": ("起手胡分错误", "a pair's money off by its opening-win base"),
+    "KAIGANG_NOT_READY": ("未听牌开杠", "开杠 by a seat not ready after the kong"),
+    "KAIGANG_REVEAL_WRONG": ("开杠翻牌错误", "the tiles turned after 开杠: count, place or moment"),
+    "KAIGANG_HAND_LOCKED": ("开杠后换牌", "a hand locked by its 开杠 kept a drawn tile or claimed"),
+    "CLAIM_ON_KONG_REVEAL": ("碰吃开杠牌", "a chow, pong or kong of a tile turned by 开杠"),
+    "BIRD_TILES_WRONG": ("扎鸟错误", "the birds: count, place, the seat counted from, or none after a win"),
+    "BIRD_MISMATCH": ("中鸟分错误", "a pair's money off by its bird factor"),
 })
 
 #: How a hand was won.

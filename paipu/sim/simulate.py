@@ -39,6 +39,7 @@ from audits.rules import RuleFamily, family_of
 from audits.rules.family import PassBook, Score, WinContext
 from audits.rules.wilds import default_wild_of, hand_rules
 from replay import Replayer, Table
+from replay.melds import Meld
 from schema import events as ev
 from schema.builder import EPOCH, GameBuilder
 from schema.reader import encode_events
@@ -314,7 +315,8 @@ class _Game:
             # the next dealer, as the family rotates the deal
             if family.table.dealer_after is not None:  # rotation that reads the room's options
                 first = (list(result.winners), result.how_won, result.from_seat) if result.winners else None
-                dealer = family.table.dealer_after(rules, dealer, first, self.n)
+                more = {"table": self.table, "book": None} if family.table.dealer_reads_table else {}
+                dealer = family.table.dealer_after(rules, dealer, first, self.n, **more)
             else:
                 dealer = family.table.next_dealer(dealer, list(result.winners), result.how_won, result.from_seat)
             if family.settlement.game_over(rules, self.table.scores):
@@ -536,6 +538,16 @@ class _Hand:
         self.discard_rule = family.table.discard_rule or (
             default_discard_rule if self.rules.wild_discard != "plain" else None)
         self.dead = False
+        #: the shared ground's reveal and end-of-wall moves, as the family's data names them
+        #: (new-families.md §1): seats whose hands a 开杠 locked (they discard what they draw and
+        #: claim only wins), the tile a seat must throw (the 海底 taker's), the kong-mode rule
+        data = family.data
+        self.locked: set[int] = set()
+        self.forced: dict[int, int] = {}
+        self.may_reveal = data.get("may_reveal")
+        self.sea_offer = bool(data.get("sea_offer"))
+        #: the exposed kong just claimed is declared in mode ``reveal``
+        self.revealing = False
 
 
     # -- play ------------------------------------------------------------------
@@ -567,6 +579,7 @@ class _Hand:
         self.emit(ev.TilesDealt, hands=hands)
         if self.rules.wild_from != "preset":
             self._turn_indicator()
+        self._opening_wins()
         self.tail_next = self.tail_end - self.pool
         for seat in range(n):
             # a seat dealt many winds (wilds help) plays for the wind hands
@@ -597,6 +610,118 @@ class _Hand:
         self.rules = self.ask.rules = hand_rules(room, TILE_NAMES[wild])
         self.wild = self.ask.wild = self.family.table.wild_kinds(self.rules)
 
+    def _opening_wins(self) -> None:
+        """起手胡 (``OpeningWinDeclared``): each seat, from the dealer, declares the opening wins
+        its dealt tiles hold, as the family's ``data["opening_wins"]`` (ruleset, counts) ->
+        (names, tiles shown) finds them; the bot forgoes one now and then (no finding)."""
+        find = self.family.data.get("opening_wins")
+        if find is None:
+            return
+        for k in range(self.n):
+            seat = (self.dealer + k) % self.n
+            got = find(self.rules, self.table.hands[seat])
+            if got is not None and self.rng.random() < 0.9:
+                names, shown = got
+                self.emit(ev.OpeningWinDeclared, seat=seat, names=list(names), tiles=[TILE_NAMES[t] for t in shown])
+                for name in names:
+                    self.g.stats.bump(self.g.stats.fans, name)
+
+    def _kong_mode(self, seat: int, kind: int, from_hand: int) -> Optional[str]:
+        """The kong's mode where the family reveals tiles after a kong (开杠): ``reveal`` when the
+        family's ``may_reveal`` (ruleset, counts after, melds after) allows it, enough tiles
+        are left for its ``reveal_count``, and the bot chooses it; ``replace`` otherwise.
+        None: the family has no modes (the event carries none)."""
+        if self.may_reveal is None:
+            return None
+        table = self.table
+        count = self.family.data["reveal_count"](self.rules)
+        if self.tail_next - self.head + 1 < count or self.rng.random() < 0.3:
+            return "replace"
+        counts = list(table.hands[seat])
+        counts[kind] -= from_hand
+        # an added kong's pong already stands for its set
+        melds = list(table.melds[seat]) + ([Meld("kong_exposed", kind, (kind,) * 4)] if from_hand != 1 else [])
+        return "reveal" if self.may_reveal(self.rules, counts, melds) else "replace"
+
+    def _reveal(self, seat: int) -> None:
+        """开杠: the family's ``reveal_count`` tiles turned from the wall's head for ``seat``'s kong;
+        the konger wins on one first (its best, a self-draw), else every other seat that can win
+        on one (its best tile, a win on the konger's discard; 截和 under ``multi_win`` off), one
+        ``HandWon`` per tile.  Nobody winning: the tiles become the konger's discards, its hand is
+        locked from now on, and its 下家 draws next (the caller's part)."""
+        family, rules, table, n = self.family, self.rules, self.table, self.n
+        count = min(family.data["reveal_count"](rules), self.tail_next - self.head + 1)
+        tiles = self.wall[self.head:self.head + count]
+        self.head += count
+        self.emit(ev.KongRevealed, seat=seat, tiles=[TILE_NAMES[t] for t in tiles], source="wall")
+        self.locked.add(seat)
+        self.g.stats.bump(self.g.stats.claims, "kong_reveal")
+        best: Optional[tuple[int, Score]] = None
+        for t in tiles:
+            counts = list(table.hands[seat])
+            counts[t] += 1
+            if family.wins.is_winning(rules, counts, table.melds[seat]):
+                sc = family.scoring.score(rules, tiles_of(table.hands[seat]) + [t], table.melds[seat],
+                                          self.ask.context(seat, "self_draw", t))
+                if sc.wins and (best is None or sc.points > best[1].points):
+                    best = (t, sc)
+        if best is not None:
+            self._win([(seat, best[1])], "self_draw", best[0], None)
+        takers: dict[int, tuple[int, Score]] = {}
+        for k in range(1, n):
+            s = (seat + k) % n
+            for t in tiles:
+                sc = self.ask.win_from(s, t, "discard")
+                if sc is not None and self.ask.may_win_on(s, t) and (s not in takers or sc.points > takers[s][1].points):
+                    takers[s] = (t, sc)
+        if not takers:
+            self.g.stats.bump(self.g.stats.claims, "kong_reveal_failed")
+            return
+        order = [s for s in ((seat + k) % n for k in range(1, n)) if s in takers]
+        if not rules.multi_win:
+            order = order[:1]
+        self._win_on_reveal(seat, tiles, [(s, takers[s][0], takers[s][1]) for s in order])
+
+    def _win_on_reveal(self, seat: int, tiles: Sequence[int], wins: list[tuple[int, int, Score]]) -> None:
+        """The wins of other seats on the tiles ``seat`` revealed: one ``HandWon`` per tile (tile
+        order), the birds for the whole moment, the settlement (each winner paid by the konger)."""
+        stats = self.g.stats
+        merged: list[ev.Winner] = []
+        last = None
+        for t in dict.fromkeys(tiles):
+            ws = [ev.Winner(seat=s, fans=list(sc.fans), fan=sc.fan, points=sc.points) for s, tt, sc in wins if tt == t]
+            if ws:
+                last = self.emit(ev.HandWon, winners=ws, how="discard", tile=TILE_NAMES[t], from_seat=seat)
+                merged.extend(ws)
+        for _s, _t, sc in wins:
+            for f in sc.fans:
+                stats.bump(stats.fans, f)
+        stats.bump(stats.claims, "win_discard")
+        self.g.last_won = msgspec.structs.replace(last, winners=merged)
+        if self.family.settlement.birds_due is not None:
+            self._birds(wins[-1][1])
+        result = HandResult(winners=tuple(s for s, _t, _sc in wins), how="discard", from_seat=seat)
+        self._settle(result, [(s, sc.points) for s, _t, sc in wins])
+        stats.wins += 1
+        stats.winners += len(wins)
+        self._end(result)
+
+    def _sea_bottom(self, nxt: int) -> int:
+        """海底漫游 (the family's ``data["sea_offer"]``): with one undrawn tile left, it is offered
+        from the seat due to draw round the table; the first to accept draws it and must throw
+        it (unless it wins); nobody accepting ends the hand drawn with the tile undrawn."""
+        for k in range(self.n):
+            s = (nxt + k) % self.n
+            accept = self.rng.random() < 0.75
+            self.emit(ev.LastTileOffered, seat=s, accepted=accept)
+            if accept:
+                self.forced[s] = self.wall[self.head]
+                self.g.stats.bump(self.g.stats.claims, "sea_bottom_taken")
+                return s
+        self.emit(ev.HandDrawn, remaining=1)
+        self._end(HandResult(winners=(), how="drawn", from_seat=None))
+        raise AssertionError("unreachable")  # pragma: no cover
+
     def _set_aside_flowers(self, seat: int) -> Optional[tuple[int, bool]]:
         """补花: on its own turn a seat sets aside every flower it holds, each replaced at once
         as a kong is (the family's replacement); returns the last replacement drawn (no kong's:
@@ -615,22 +740,32 @@ class _Hand:
         after_call = False
         while True:
             t, after_kong = self._turn(seat, drew, after_call)
-            claim = self._claims(seat, t, after_kong)
+            # a turn that ended with 开杠 tiles nobody won on has no discard to claim
+            claim = self._claims(seat, t, after_kong) if t is not None else None
             if claim is not None:
                 seat, kind = claim
                 drew = None
                 after_call = True
                 if kind == "kong":
-                    drew = self._replacement(seat)
-                continue
+                    if self.revealing:
+                        self._reveal(seat)  # nobody won on the revealed tiles: the 下家 draws
+                    else:
+                        drew = self._replacement(seat)
+                        continue
+                else:
+                    continue
             nxt = (seat + 1) % n
             if family.table.remaining(rules, table.undrawn, len(table.tail)) <= (
                     self.reserves.get(sum(table.kongs)) or self.reserve()):
                 # the family's exhaustive draw (黄庄): drawn once the remaining tiles are down to its reserve
                 self.emit(ev.HandDrawn, remaining=self.ask.remaining())
                 self._end(HandResult(winners=(), how="drawn", from_seat=None))
+            if self.sea_offer and self.tail_next - self.head == 0:
+                nxt = self._sea_bottom(nxt)
             tile = self.wall[self.head]
             self.head += 1
+            if nxt in self.locked:
+                self.forced[nxt] = tile  # a locked hand throws what it draws
             self.book.clear(nxt)  # a seat's own draw ends its passes
             g.r.drawn(g.b.add_values(ev.TileDrawn, nxt, TILE_NAMES[tile], "wall"))  # :meth:`_Game.draw`
             seat, drew, after_call = nxt, (tile, False), False
@@ -652,17 +787,29 @@ class _Hand:
                 win = self.ask.self_draw_win(seat, drew[0], drew[1], flower)
                 if win is not None and not holds_out(self, seat, win):
                     self._win([(seat, win)], "self_draw", drew[0], None)
+            forced = self.forced.pop(seat, None)
+            if forced is not None:
+                # the 海底 taker, or a hand locked by its 开杠: it throws the tile it drew
+                g = self.g
+                g.r.discarded(g.b.add_values(ev.TileDiscarded, seat, TILE_NAMES[forced]))
+                return forced, kong_this_turn
             view = SeatView(self.wild, table.hands[seat], table.melds[seat], table.keys[seat])
             kong = choose_kong(self, seat, view)
             if kong is not None:
                 kind, own, added = kong
                 self.book.clear(seat)  # a seat's own kong ends its passes
+                mode = self._kong_mode(seat, kind, 1 if added else 4)
+                more = {"mode": mode} if mode == "reveal" else {}
                 if added:
-                    self.emit(ev.KongAdded, seat=seat, kind=TILE_NAMES[kind], tile=TILE_NAMES[own[0]])
+                    self.emit(ev.KongAdded, seat=seat, kind=TILE_NAMES[kind], tile=TILE_NAMES[own[0]], **more)
                     self._robbing(seat, own[0])
                 else:
                     self.emit(ev.KongConcealed, seat=seat, kind=TILE_NAMES[kind],
-                              tiles=[TILE_NAMES[x] for x in own])
+                              tiles=[TILE_NAMES[x] for x in own], **more)
+                if mode == "reveal":
+                    self.g.stats.bump(self.g.stats.claims, "kong_added" if added else "kong_concealed")
+                    self._reveal(seat)
+                    return None, True
                 self.g.stats.bump(self.g.stats.claims, "kong_added" if added else "kong_concealed")
                 if after_call:
                     self.g.stats.bump(self.g.stats.claims, "kong_after_call")
@@ -759,6 +906,15 @@ class _Hand:
         order = _ORDERS[self.n][d]
         self._kong_discard = after_kong  # for rescoring several winners (一炮三响)
         offers, could = claim_offers(self, order, d, t, after_kong)
+        for s in self.locked:
+            # a hand locked by its 开杠 claims only wins
+            if s in offers:
+                offers[s] = {c: v for c, v in offers[s].items() if c == "win"}
+                if not offers[s]:
+                    del offers[s]
+            if s in could:
+                could[s] = [c for c in could[s] if c == "win"]
+        self.revealing = False
         if not offers and not could:
             return None  # nobody could claim the discard: nothing to decide, log or book
         rng, family, rules, book = self.rng, self.family, self.rules, self.book
@@ -800,8 +956,10 @@ class _Hand:
         stats.bump(stats.claims, claim)
         if claim == "kong":
             own = offers[s]["kong"]
+            mode = self._kong_mode(s, t, 3)
+            self.revealing = mode == "reveal"
             self.emit(ev.KongExposed, seat=s, from_seat=d, kind=TILE_NAMES[t], tile=TILE_NAMES[t],
-                      tiles=[TILE_NAMES[x] for x in own])
+                      tiles=[TILE_NAMES[x] for x in own], **({"mode": mode} if self.revealing else {}))
             stats.bump(stats.claims, "kong_exposed_wild" if any(x != t for x in own) else "kong_exposed")
         elif claim == "pong":
             own = offers[s]["pong"]

@@ -55,7 +55,9 @@ def test_parse_option_reads_json_values():
 @pytest.mark.parametrize("family, tiles", [("qujing", 136), ("guangdong", 136), ("sichuan", 108),
                                            ("changsha", 108), ("hainan", 144), ("wuhan", 136)])
 def test_tile_count_is_the_family_set(family, tiles):
-    rules = Ruleset(family=family, wilds=()) if family != "wuhan" else PRESETS["wuhan-hzlzg"]
+    # a family with its own checks is built from its preset
+    preset = {"wuhan": "wuhan-hzlzg", "changsha": "changsha"}.get(family)
+    rules = PRESETS[preset] if preset else Ruleset(family=family, wilds=())
     assert rules.tile_count == tiles
 
 

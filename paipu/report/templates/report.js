@@ -84,10 +84,9 @@
     split(fr.tail).forEach(function (t, k) { tail.appendChild(tile(t, tm[k] ? markCls : '')); });
     if (!fr.tail) { tail.textContent = '—'; }
     document.getElementById('undrawn').textContent = fr.hand ? fr.undrawn + ' tiles undrawn' : '';
-    var indBox = document.getElementById('ind-box'), ind = document.getElementById('ind');
-    ind.textContent = '';
-    indBox.hidden = !fr.ind;
-    split(fr.ind || '').forEach(function (t) { ind.appendChild(tile(t, '')); });
+    var extras = document.getElementById('extras');
+    extras.textContent = '';
+    (fr.x || []).forEach(function (line) { var p = el('p', 'extra'); sentence(p, line); extras.appendChild(p); });
     var body = document.getElementById('seats');
     body.textContent = '';
     var n = fr.players.length, badSeats = {};

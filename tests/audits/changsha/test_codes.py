@@ -1,0 +1,77 @@
+"""Every Changsha finding code (changsha.md §14): a room that breaks the rule gives exactly
+its code, and the room it was made from (the near miss) audits clean."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from audits import audit_game
+from audits.rules.changsha import CHANGSHA
+from paipu.sim.changsha import examples as cx
+from schema import events as ev
+from schema.ruleset import resolve
+from schema.tiles import TILE_INDEX
+
+from ..helpers import log_of
+
+#: code -> (the room breaking it, its near miss that holds)
+CASES = {
+    "QISHOU_INVALID": ("nm_opening_not_held", "ex10_classic_sheet"),
+    "QISHOU_PAYMENT_MISMATCH": ("nm_opening_base_left_out", "ex10_classic_sheet"),
+    "KAIGANG_NOT_READY": ("nm_kaigang_not_ready", "ex06_gangshang_pao"),
+    "KAIGANG_REVEAL_WRONG": ("nm_kaigang_three_revealed", "ex06_gangshang_pao"),
+    "KAIGANG_HAND_LOCKED": ("nm_kaigang_hand_locked", "ex06_locked_discards_the_drawn_tile"),
+    "BIRD_TILES_WRONG": ("nm_wrong_bird_origin", "ex01_small_discard_win"),
+    "BIRD_MISMATCH": ("nm_birds_left_out", "ex10_classic_sheet"),
+    "SEA_BOTTOM_ORDER": ("nm_sea_out_of_order", "ex03_opening_wins_drawn"),
+    "WIN_PAIR_NOT_258": ("nm_pair_not_258", "ex01_small_discard_win"),
+    "WIN_DURING_GUOHU": ("nm_guohu", "ex11_guohu_after_own_draw"),
+}
+#: the codes the Changsha family emits, each tested here (test_audit_codes reads it)
+COVERED = set(CASES) | {"CLAIM_ON_KONG_REVEAL"}
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_code_and_its_near_miss(code):
+    bad, near = CASES[code]
+    make = cx.NEAR_MISSES[bad][0]
+    assert code in [f.code for f in audit_game(log_of(make())).findings]
+    assert audit_game(log_of(cx.EXAMPLES[near]())).findings == []
+
+
+def _table(revealed=(), undrawn=20):
+    return SimpleNamespace(revealed=list(revealed), undrawn=undrawn, tail=[])
+
+
+def test_claim_on_kong_reveal():
+    r = resolve("changsha")
+    pong = ev.Ponged("g", 1, None, seat=2, from_seat=1, tile="5s", tiles=["5s", "5s"])
+    found = CHANGSHA.own.event_checks(r, _table([TILE_INDEX["5s"]]), pong)
+    assert [v.code for v in found] == ["CLAIM_ON_KONG_REVEAL"]
+    # near misses: no tile lies revealed; or the room lets a revealed tile be claimed
+    assert CHANGSHA.own.event_checks(r, _table(), pong) == []
+    assert CHANGSHA.own.event_checks(resolve("changsha", {"kaigang_claims": "all"}),
+                                     _table([TILE_INDEX["5s"]]), pong) == []
+
+
+def test_a_locked_hand_kongs_only_with_its_drawn_tile():
+    from audits.rules.changsha import play
+    r = resolve("changsha")
+    hb = play.hand_book(r, 4, 0)
+    hb.locked[1] = True
+    hb.drawn[1] = TILE_INDEX["9p"]
+    table = SimpleNamespace(undrawn=30, tail=[], sea_offers=())
+    other = ev.KongConcealed("g", 5, None, seat=1, kind="7p", tiles=["7p"] * 4)
+    drawn = ev.KongConcealed("g", 5, None, seat=1, kind="9p", tiles=["9p"] * 4)
+    assert [v.code for _s, v in play.observe(r, table, other, hb, None, False)] == ["KAIGANG_HAND_LOCKED"]
+    assert play.observe(r, table, drawn, hb, None, False) == []
+    hb.locked[1] = False  # near miss: a free hand kongs what it likes
+    assert play.observe(r, table, other, hb, None, False) == []
+
+
+def test_a_reveal_kong_followed_by_a_draw():
+    from tests.audits.helpers import log_of as _log
+    assert [f.code for f in audit_game(_log(cx.nm_kaigang_replaced())).findings] == ["KAIGANG_REVEAL_WRONG"]
+    assert audit_game(_log(cx.ex05_gangshang_kaihua())).findings == []
