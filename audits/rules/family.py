@@ -233,6 +233,18 @@ class PassBook:
 WinJudge = Callable[[int, int, bool], bool]
 
 
+class Particular(NamedTuple):
+    """One row of what is particular to a family in a hand (``OwnRules.particulars``), shown
+    by the report page and ``--explain`` as they are: a ``label``, the ``tiles`` it is about
+    (tile names, drawn as tiles) and a ``text`` saying what they do."""
+
+    label: str
+    tiles: tuple[str, ...] = ()
+    text: str = ""
+    #: the tiles are the hand's wild kinds (the page marks them as wild on the table)
+    wild: bool = False
+
+
 class DiscardVerdict(NamedTuple):
     """A family's word on one discard (``TableRules.discard_rule``): ``dead``: the discard
     opens no claim and no win chance (a dead discard, 死牌); ``violation``: the rule the
@@ -485,6 +497,11 @@ class OwnRules:
     #: (ruleset, table, event) -> violations of the family's own rules on a rare event
     #: (a claim, a kong, a hand's start), judged on the table before the event applies.  (Guangdong)
     event_checks: Optional[Callable[..., list[Violation]]] = None
+    #: (room ruleset, one hand's events from its HandStarted) -> what is particular to the
+    #: family in that hand, as :class:`Particular` rows (the indicator and wilds, flowers,
+    #: birds, revealed tiles, levels), for the report page (each hand's settlement); read from the
+    #: log, judged by the family's own rules.  None: nothing particular.
+    particulars: Optional[Callable[..., list[Particular]]] = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -530,5 +547,5 @@ def variant(family: RuleFamily, **changes: Any) -> RuleFamily:
 
 
 __all__ = ["BillingRules", "Claim", "ClaimRules", "DiscardVerdict", "FeeEvent", "HandFacts", "Meld", "OwnRules",
-           "PARTS", "PassBook", "RuleFamily", "Score", "ScoringRules", "Settlement", "SettlementRules", "TableRules",
+           "PARTS", "Particular", "PassBook", "RuleFamily", "Score", "ScoringRules", "Settlement", "SettlementRules", "TableRules",
            "Violation", "WinContext", "WinHow", "WinJudge", "WinRules", "variant"]

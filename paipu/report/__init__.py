@@ -83,7 +83,9 @@ def page_data(model: dict) -> dict:
     """The part of the model the page's script reads (frames, hands, findings, wild tiles)."""
     return {
         "frames": model["frames"],
-        "hands": [{"hand": h["hand"], "first": h["first"], "last": h["last"]} for h in model["hands"]],
+        # each hand's wild kinds where its family names them (a turned indicator's wild)
+        "hands": [{"hand": h["hand"], "first": h["first"], "last": h["last"],
+                   "wilds": [t for p in h["particulars"] if p["wild"] for t in p["tiles"]]} for h in model["hands"]],
         "findings": [{k: f[k] for k in ("code", "zh", "en", "rule", "message", "seat", "frame", "seq")}
                      for f in model["findings"]],
         "wilds": model["room"]["wilds"],

@@ -259,12 +259,16 @@ def _pair_rows(recomputed: list, logged: list) -> list[dict]:
              "differs": rec.get((p, q, r), 0) != log.get((p, q, r), 0)} for p, q, r in keys]
 
 
-def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Optional[dict] = None) -> dict:
+def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Optional[dict] = None,
+                who: Optional["_Names"] = None) -> dict:
     winners = []
     res = rec["result"]
+    words = (lambda text: player_words(text, who)) if who is not None else str
     for w in rec["winners"]:
         item = {"seat": w["seat"], "picture": _picture(w["picture"]), "complete": w["complete"],
-                "logged_fan": w["logged_fan"], "logged_points": w["logged_points"], "command": None}
+                "logged_fan": w["logged_fan"], "logged_points": w["logged_points"], "command": None,
+                # the family's own derivation of the value (its Score.steps), shown instead of the fan table
+                "steps": [words(x) for x in w.get("steps", ())]}
         if res is not None and w["picture"] and w["picture"] != "?":
             try:
                 item["command"] = hand_command(w["picture"], res["tile"], res["how"], [f[0] for f in w.get("fans", [])],
@@ -286,6 +290,8 @@ def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Opt
         # the family's own derivation of the money (per-pair shares, caps, 包), line by line
         "steps": list(rec.get("steps") or []),
         "transfers": _pair_rows(rec["transfers"], rec["logged_transfers"]),
+        # the family's derivation of the payments (dealer bonuses, side bets), as --explain prints it
+        "steps": [words(x) for x in rec.get("steps", ())],
         "scores_after": rec["scores_after"], "logged_scores": rec["logged_scores"],
         "differs": rec["scores_after"] != rec["logged_scores"],
     }
@@ -389,7 +395,7 @@ def build_model(log: GameLog) -> dict:
         h = fr["hand"]
         if h and h not in by_hand:
             by_hand[h] = {"hand": h, "first": fr["i"], "last": fr["i"], "dealer": fr["dealer"],
-                          "settlement": None, "findings": []}
+                          "settlement": None, "findings": [], "particulars": []}
             hand_list.append(by_hand[h])
         if h:
             by_hand[h]["last"] = fr["i"]
@@ -402,12 +408,15 @@ def build_model(log: GameLog) -> dict:
         elif rec["kind"] == "hand":
             cur_hand, dealer = rec["hand"], rec["dealer"]
         elif rec["kind"] == "settlement":
-            s = _settlement(rec, cur_hand, dealer, game_rec)
+            s = _settlement(rec, cur_hand, dealer, game_rec, who)
             if cur_hand in by_hand:
                 by_hand[cur_hand]["settlement"] = s
     for fd in findings:
         if fd["hand"] in by_hand:
             by_hand[fd["hand"]]["findings"].append(fd["n"])
+    for h, rows in hand_particulars(log, audit.ruleset, who).items():
+        if h in by_hand:
+            by_hand[h]["particulars"] = rows
 
     # the corrected ledger and who owes whom
     ledger_rows = []
@@ -443,6 +452,38 @@ def build_model(log: GameLog) -> dict:
         "final_logged": list(audit.logged_scores[-1]) if audit.logged_scores else [],
         "final_corrected": list(audit.ledger[-1]) if audit.ledger else [],
     }
+
+
+def hand_particulars(log: GameLog, ruleset, who: "_Names") -> dict[int, list[dict]]:
+    """What is particular to the room's family in each hand, by hand number: the family's
+    ``OwnRules.particulars`` rows (label, tiles, text, whether the tiles are the hand's wild
+    kinds), asked with each hand's events; none for a family without the hook."""
+    if ruleset is None:
+        return {}
+    from audits.rules import UnknownFamily, family_of
+
+    try:
+        hook = family_of(ruleset).own.particulars
+    except UnknownFamily:
+        return {}
+    if hook is None:
+        return {}
+    hands: dict[int, list[ev.Event]] = {}
+    events: Optional[list[ev.Event]] = None
+    for e in log.events:
+        if type(e) is ev.HandStarted:
+            events = hands.setdefault(e.hand, [])
+        if events is not None:
+            events.append(e)
+    out = {}
+    for h, evs in hands.items():
+        try:
+            rows = hook(ruleset, evs)
+        except (ValueError, KeyError, IndexError, TileError):  # a hand the family cannot read: nothing shown
+            continue
+        out[h] = [{"label": p.label, "tiles": list(p.tiles), "text": player_words(p.text, who), "wild": p.wild}
+                  for p in rows]
+    return out
 
 
 _PAIR = re.compile(r"^(\d+)->(\d+) (-?\d+) (\w+)$")
@@ -503,4 +544,5 @@ def room_rule(rule: str, family: Optional[str]) -> str:
     return _PAREN.sub(keep, rule)
 
 
-__all__ = ["build_model", "describe", "frame_of", "marks_of", "player_words", "room_rule", "tile_token"]
+__all__ = ["build_model", "describe", "frame_of", "hand_particulars", "marks_of", "player_words", "room_rule",
+           "tile_token"]

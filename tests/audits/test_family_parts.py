@@ -37,8 +37,11 @@ def test_the_parts_are_the_familys_fields_and_no_hook_is_in_two():
             assert hook not in seen, f"{hook} in {seen.get(hook)} and {part}"
             seen[hook] = part
     # the 61 hooks of the flat interface, plus the five new families' five (birds_due with the
-    # simulator), plus the settlement's derivation for --explain (Xuzhou)
-    assert len(seen) + 3 == 61 + 5 + 1 + 2  # + paipu hand's request_context, score_transfers (Wuhan)
+    # simulator), plus the settlement's derivation for --explain (Xuzhou), plus what the report
+    # page shows of a hand (own.particulars)
+    # + paipu hand's request_context, score_transfers (Wuhan); + dealer_reads_table, pair_totals,
+    # explain_pair (Changsha)
+    assert len(seen) + 3 == 61 + 5 + 1 + 1 + 2 + 3
 
 
 @pytest.mark.parametrize("name", sorted(FAMILIES))
@@ -56,6 +59,7 @@ def test_the_shared_ground_of_the_new_families_is_nothing_in_todays_families(nam
     assert family.table.next_drawer is None
     assert family.scoring.payer_points is None
     assert family.settlement.birds_due is None
+    assert family.own.particulars is None
 
 
 def test_a_discard_verdict_is_plain_unless_told():

@@ -220,3 +220,29 @@ def test_the_readme_screenshot(browser, tmp_path, monkeypatch):
     _assert_quiet(browser, page)
     if os.environ.get("PAIPU_WRITE_DOCS"):
         shutil.copy(shot, DOCS / "report.png")
+
+
+def test_a_xuzhou_page_shows_the_indicator_and_the_pei(browser, tmp_path):
+    """A hand's particulars (the family's rows: indicator, 配子, 白板 standing in, dead 配子
+    discards) beside its settlement, and the hand's 配子 marked wild on the table."""
+    from selenium.webdriver.common.keys import Keys
+
+    log = SAMPLES / "xuzhou" / "clean" / "xz_ex10_dead_pei.jsonl"
+    page = _report(log, tmp_path / "xuzhou.html")
+    _open(browser, page)
+    rows = browser.find_elements("css selector", "#hand-1 dl.particulars dt")
+    labels = [dt.text for dt in rows]
+    assert labels[:3] == ["indicator 翻牌", "配子 wild", "白板 stands in"] and labels[3].startswith("配子 discarded")
+    shown = {dt.text: [t.get_attribute("data-tile") for t in
+                       dt.find_element("xpath", "following-sibling::dd[1]").find_elements("css selector", ".tile")]
+             for dt in rows}
+    assert shown["indicator 翻牌"] == ["4p"] and shown["配子 wild"] == ["5p"] and shown["白板 stands in"] == ["5z"]
+    assert rows[0].is_displayed()
+    # the table after the deal: the hand's 配子 (5p) are marked wild, no other tile is
+    browser.execute_script("document.activeElement && document.activeElement.blur()")
+    for _ in range(3):
+        _press(browser, Keys.ARROW_RIGHT)
+    wild = browser.find_elements("css selector", "#seats .tile.wild")
+    assert wild and {t.get_attribute("data-tile") for t in wild} == {"5p"}
+    browser.save_screenshot(str(tmp_path / "xuzhou-particulars.png"))
+    _assert_quiet(browser, page)

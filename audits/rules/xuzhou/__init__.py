@@ -11,9 +11,13 @@
 
 from __future__ import annotations
 
-from schema import events as ev
+from typing import Sequence
 
-from ..family import (BillingRules, ClaimRules, OwnRules, RuleFamily, ScoringRules,
+from schema import events as ev
+from schema.ruleset import Ruleset
+from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES
+
+from ..family import (BillingRules, ClaimRules, OwnRules, Particular, RuleFamily, ScoringRules,
                       SettlementRules, TableRules, WinContext, WinRules)
 from ..guangdong import table as guangdong_table
 from ..qujing import claims as qujing_claims
@@ -37,6 +41,40 @@ def event_checks(ruleset, table, event) -> list:
     if type(event) is ev.HandStarted:
         return []
     return guangdong_table.event_checks(ruleset, table, event)
+
+
+def particulars(room: Ruleset, events: Sequence[ev.Event]) -> list[Particular]:
+    """``OwnRules.particulars`` (§3): the hand's indicator, its 配子 W (and 白板 standing in
+    for it while W is another kind), and the 配子 discarded, which the family's
+    ``discard_rule`` makes dead (nobody may claim or win on them) or forbidden.  Read
+    from the hand's ``IndicatorTurned`` (the walker plays the hand with its logged W)."""
+    turned = next((e for e in events if type(e) is ev.IndicatorTurned), None)
+    if turned is None:
+        return [Particular("配子 wild", (), "no indicator turned: the hand has no 配子")] \
+            if room.wild_from != "preset" else []
+    rules = wilds.hand_rules(room, turned.wild)
+    hand_pei = pei.pei(rules)
+    indicator = TILE_INDEX[turned.tile]
+    how = "the next kind" if room.wild_from == "next" else "the indicator's own kind"
+    named = ""
+    if indicator < NUM_KINDS and pei.wild_of(room, indicator) != hand_pei.wild:
+        named = f"; the indicator makes {TILE_NAMES[pei.wild_of(room, indicator)]} wild, the log names {turned.wild}"
+    rows = [Particular("indicator 翻牌", (turned.tile,), f"turned from the {turned.source}; 配子 = {how} "
+                                                         f"(wild_from = {room.wild_from}){named}"),
+            Particular("配子 wild", (turned.wild,), "in a win it stands for any kind with room (four a kind, "
+                                                    "the indicator counted) or for itself; in no meld", wild=True)]
+    if hand_pei.stand_in is not None:
+        rows.append(Particular("白板 stands in", (TILE_NAMES[hand_pei.stand_in],),
+                               f"a natural {turned.wild} in every use (no 配子 stands for 白板)"))
+    rule = XUZHOU.table.discard_rule  # the family's word on a discard; Xuzhou's reads no table
+    dead = [e for e in events if type(e) is ev.TileDiscarded and TILE_INDEX[e.tile] < NUM_KINDS
+            and rule(rules, None, e.seat, TILE_INDEX[e.tile]).dead]
+    if dead:
+        state = "forbidden and dead" if room.wild_discard == "forbidden" else "dead"
+        rows.append(Particular(f"配子 discarded ({state})", tuple(e.tile for e in dead),
+                               "by " + ", ".join(f"seat {e.seat}" for e in dead)
+                               + ": nobody may claim or win on them"))
+    return rows
 
 
 XUZHOU = RuleFamily(
@@ -118,9 +156,10 @@ XUZHOU = RuleFamily(
     ),
     own=OwnRules(
         event_checks=event_checks,
+        particulars=particulars,
     ),
     codes={"below_min_fan": "WIN_BELOW_MIN_FAN", "rob_kong_exposed": "ROB_EXPOSED_KONG",
            "rob_kong_concealed": "ROB_CONCEALED_KONG"},
 )
 
-__all__ = ["XUZHOU", "pei", "win_context"]
+__all__ = ["XUZHOU", "particulars", "pei", "win_context"]

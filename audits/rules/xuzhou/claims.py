@@ -45,23 +45,19 @@ def _special(ruleset: Ruleset, own: Sequence[int], what: str) -> list[Violation]
     return []
 
 
-def _fold(ruleset: Ruleset, tiles: Sequence[int]) -> list[int]:
-    return [pei.fold(ruleset, t) for t in tiles]
-
-
 def check_chow(ruleset: Ruleset, n: int, seat: int, from_seat: int, discard: int,
                own: Sequence[int]) -> list[Violation]:
     """吃 from the 上家: a run of three natural tiles (白板 as W)."""
     bad = _special(ruleset, own, "chow")
     return bad or qujing.check_chow(_plain(ruleset), n, seat, from_seat, pei.fold(ruleset, discard),
-                                    _fold(ruleset, own))
+                                    pei.fold_all(ruleset, own))
 
 
 def check_pong(ruleset: Ruleset, seat: int, from_seat: int, discard: int, own: Sequence[int]) -> list[Violation]:
     """碰: two natural tiles of the discard's kind (白板 as W)."""
     bad = _special(ruleset, own, "pong")
     return bad or qujing.check_pong(_plain(ruleset), seat, from_seat, pei.fold(ruleset, discard),
-                                    _fold(ruleset, own))
+                                    pei.fold_all(ruleset, own))
 
 
 def check_exposed_kong(ruleset: Ruleset, seat: int, from_seat: int, kind: int, discard: int,
@@ -69,7 +65,7 @@ def check_exposed_kong(ruleset: Ruleset, seat: int, from_seat: int, kind: int, d
     """明杠 on a discard: three natural tiles of its kind."""
     bad = _special(ruleset, own, "kong")
     return bad or qujing.check_exposed_kong(_plain(ruleset), seat, from_seat, pei.fold(ruleset, kind),
-                                            pei.fold(ruleset, discard), _fold(ruleset, own))
+                                            pei.fold(ruleset, discard), pei.fold_all(ruleset, own))
 
 
 def check_added_kong(ruleset: Ruleset, kind: int, tile: int) -> list[Violation]:
@@ -81,7 +77,7 @@ def check_added_kong(ruleset: Ruleset, kind: int, tile: int) -> list[Violation]:
 def check_concealed_kong(ruleset: Ruleset, kind: int, own: Sequence[int]) -> list[Violation]:
     """暗杠: four natural tiles of one kind."""
     bad = _special(ruleset, own, "kong")
-    return bad or qujing.check_concealed_kong(_plain(ruleset), pei.fold(ruleset, kind), _fold(ruleset, own))
+    return bad or qujing.check_concealed_kong(_plain(ruleset), pei.fold(ruleset, kind), pei.fold_all(ruleset, own))
 
 
 # --- what a hand could do (the audit's "who could take this discard", the bots) --------

@@ -57,13 +57,13 @@ def is_paopei(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequen
     return not wins.standard(ruleset, natural, 0, use, melds)
 
 
-def _names(ruleset: Ruleset, counts: list[int], melds: Sequence[Meld], ctx: WinContext) -> list[list[str]]:
-    """Each shape the hand holds as its names (平和 first), 天和 added."""
-    naturals, wilds = pei.split(ruleset, counts, ctx.plain_tile)
-    use = pei.use_of(ruleset, melds)
+def _names(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int], melds: Sequence[Meld],
+           ctx: WinContext) -> list[list[str]]:
+    """Each shape the hand (split by :func:`.pei.split`) holds as its names (平和 first),
+    天和 added."""
     tian = ["tianhe"] if ctx.heavenly == "tianhe" else []
     out = []
-    for shape in wins.shapes(ruleset, counts, melds, ctx.plain_tile):
+    for shape in wins.shapes_of(ruleset, naturals, wilds, use, melds):
         names = [shape]
         if shape == "jihu" and is_paopei(ruleset, naturals, wilds, use, melds):
             names.append("paopei")
@@ -82,18 +82,18 @@ def reading_fans(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Mel
                  ctx: WinContext) -> Iterator[tuple[list[str], int, None]]:
     """Every shape the hand holds with its names and fan 0; a 平和 is also read without
     ``paopei`` (naming it is no finding)."""
-    for names in _names(ruleset, _counts(concealed), melds, ctx):
+    naturals, wilds = pei.split(ruleset, _counts(concealed), ctx.plain_tile)
+    for names in _names(ruleset, naturals, wilds, pei.use_of(ruleset, melds), melds, ctx):
         yield names, 0, None
         if "paopei" in names:
             yield [n for n in names if n != "paopei"], 0, None
 
 
-def _reading(ruleset: Ruleset, counts: list[int], melds: Sequence[Meld], ctx: WinContext):
+def _reading(naturals: Sequence[int], wilds: int, melds: Sequence[Meld]):
     """A standard reading of a hand without 配子 (its groups, for ``paipu hand`` and
     ``--explain``).  With 配子 the names say how they ran (跑配成牌 or read as W): the
     search over what each 配子 stands for is left out of the audit's path (it would cost
     more than the whole win check)."""
-    naturals, wilds = pei.split(ruleset, counts, ctx.plain_tile)
     if wilds:
         return None
     for r in hands.readings(naturals, 0, None, bool(melds)):
@@ -105,21 +105,22 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
                passed_win: bool = False) -> Score:
     """Score ``concealed`` (the winning tile included) + ``melds``: the shape names, fan 0,
     P = U × B, and the derivation (``steps``) for ``--explain``."""
-    counts = _counts(concealed)
+    naturals, wilds = pei.split(ruleset, _counts(concealed), ctx.plain_tile)
     u = unit(ruleset, ctx.how)
     p = u * ruleset.base
-    readings = _names(ruleset, counts, melds, ctx)
+    readings = _names(ruleset, naturals, wilds, pei.use_of(ruleset, melds), melds, ctx)
     if not readings:
         return Score(False, False, [], 0, 0, p, None, "not a complete hand (平和, 七对"
                      + ("" if ruleset.luanpai == "off" else ", 乱牌") + ")")
     names = readings[0]
-    w = pei.pei(ruleset).wild
-    steps = [f"1. 配子 W = {pei.name(w)}" + (f", 白板 reads as {pei.name(w)}" if pei.pei(ruleset).stand_in is not None
+    hand_pei = pei.pei(ruleset)
+    w = hand_pei.wild
+    steps = [f"1. 配子 W = {pei.name(w)}" + (f", 白板 reads as {pei.name(w)}" if hand_pei.stand_in is not None
                                             else "") + f"; shape: " + " + ".join(f"{CHINESE[n]} {n}" for n in names),
              "2. 不计番: every name is worth 0, fan 0",
              f"3. P = U × B = {u} × {ruleset.base} = {p} (U = "
              + ("zimo_units, a self-draw)" if ctx.how == "self_draw" else "dianpao_units, a discard or rob)")]
-    r = _reading(ruleset, counts, melds, ctx) if "jihu" in names else None
+    r = _reading(naturals, wilds, melds) if "jihu" in names else None
     return Score(True, True, names, 0, 0, p, r, "", steps)
 
 

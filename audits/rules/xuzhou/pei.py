@@ -113,6 +113,13 @@ def fold(ruleset: Ruleset, tile: int) -> int:
     return p.wild if tile == p.stand_in else tile  # stand_in is None unless it reads as W
 
 
+def fold_all(ruleset: Ruleset, tiles: Sequence[int]) -> list[int]:
+    """:func:`fold` of each tile (the hand's 配子 facts looked up once)."""
+    p = pei(ruleset)
+    w, white = p.wild, p.stand_in
+    return [w if t == white else t for t in tiles]
+
+
 def is_pei(ruleset: Ruleset, tile: int) -> bool:
     """The tile is a 配子 (a W tile) this hand."""
     return pei(ruleset).wild == tile
@@ -122,5 +129,5 @@ def name(tile: Optional[int]) -> str:
     return "-" if tile is None else TILE_NAMES[tile]
 
 
-__all__ = ["Pei", "fold", "indicator_of", "is_pei", "next_kind", "pei", "previous_kind", "split", "use_of",
+__all__ = ["Pei", "fold", "fold_all", "indicator_of", "is_pei", "next_kind", "pei", "previous_kind", "split", "use_of",
            "wild_of"]

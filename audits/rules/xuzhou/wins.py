@@ -121,7 +121,13 @@ def shapes(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = (),
     """The winning shapes the hand holds, in order: ``jihu`` (平和), ``qidui``, and the
     乱牌 name; empty when the hand is not a win (WIN_INCOMPLETE)."""
     naturals, wilds = pei.split(ruleset, counts, plain)
-    use = pei.use_of(ruleset, melds)
+    return shapes_of(ruleset, naturals, wilds, pei.use_of(ruleset, melds), melds)
+
+
+def shapes_of(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int],
+              melds: Sequence[Meld]) -> list[str]:
+    """:func:`shapes` of a hand already split into natural counts, 配子 held and ``use``
+    (the scorer splits a hand once for its shapes, names and reading)."""
     out = []
     if standard(ruleset, naturals, wilds, use, melds):
         out.append("jihu")
@@ -255,4 +261,4 @@ def describe_wait(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld]
 
 
 __all__ = ["BAZHI", "completes", "describe_wait", "drawn_within_waits", "is_luanpai", "is_qidui", "is_winning",
-           "passes_gate", "seat_waits", "shapes", "standard", "waits"]
+           "passes_gate", "seat_waits", "shapes", "shapes_of", "standard", "waits"]

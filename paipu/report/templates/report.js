@@ -1,8 +1,14 @@
 (function () {
   'use strict';
   var D = JSON.parse(document.getElementById('report-data').textContent);
-  var F = D.frames, H = D.hands, wilds = {}, cur = 0, active = null;
-  D.wilds.forEach(function (w) { wilds[w] = true; });
+  var F = D.frames, H = D.hands, roomWilds = {}, handWilds = {}, wilds = roomWilds, cur = 0, active = null;
+  D.wilds.forEach(function (w) { roomWilds[w] = true; });
+  // a hand whose family names its own wild kinds (a turned indicator's wild) marks those
+  H.forEach(function (h) {
+    if (!h.wilds || !h.wilds.length) { return; }
+    handWilds[h.hand] = {};
+    h.wilds.forEach(function (w) { handWilds[h.hand][w] = true; });
+  });
   var WINDS = ['东', '南', '西', '北'];
   var MELD = { chow: '吃 chow', pong: '碰 pong', kong_exposed: '直杠 kong', kong_added: '补杠 kong', kong_concealed: '暗杠 kong' };
   // the moment of play in words (the replay's phase names are not for players)
@@ -57,6 +63,7 @@
   function render(i) {
     cur = Math.max(0, Math.min(F.length - 1, i));
     var fr = F[cur], bad = fr.findings.length > 0, markCls = bad ? 'bad' : 'moved';
+    wilds = handWilds[fr.hand] || roomWilds;
     viewer.setAttribute('data-frame', String(cur));
     viewer.setAttribute('data-seq', String(fr.seq));
     slider.value = String(cur);
