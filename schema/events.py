@@ -98,6 +98,10 @@ FanName = Literal[
     "jiangyise", "shisanlan", "yinghu", "ruanhu",
     # Xuzhou 徐州麻将 (xuzhou.md §7; jihu, qidui, shisanlan, shisanyao, tianhe are shared above)
     "paopei",
+    # Wenzhou 温州麻将 (wenzhou.md §8; yinghu, ruanhu, quanqiuren 单吊, tianhe, dihe, duidui, qingyise,
+    # hunyise, gangshang_kaihua are shared above)
+    "badui", "sancaishen", "sancaishen_bare", "sancai_guiwei", "zhongfabai", "caishen_niudui",
+    "shuangcai_guiwei",
 ]
 #: The fan names and transfer reasons the new families share (new-families.md §1, §3): on the
 #: wire before the families that award or pay them are registered; every other name and reason

@@ -406,12 +406,14 @@ def _check_wenzhou(r: "Ruleset") -> None:
         raise ValueError("draw_dealer must be stay, stay_same_level, pass_if_kong or next")
     if r.dihe_scope not in ("dealer_first_discard", "first_round_shangjia"):
         raise ValueError("dihe_scope must be dealer_first_discard or first_round_shangjia")
+    if r.guohu != "off":
+        raise ValueError("no pass rule is specified: guohu must be off")
     if r.draw_reserve < 0:
         raise ValueError("draw_reserve must be at least 0")
     if r.dianji or r.yangzhu or r.qiaoluo:
         raise ValueError("点鸡 / 养猪 / 敲锣 are Qujing options, not Wenzhou ones (买底 is maidi)")
     if r.payment_cap or r.win_dealer is not None or r.qianggang_bao is not None or r.dahu_stack is not None \
-            or r.guohu is not None or r.dealer_bonus != "none" or r.luanpai != "off":
+            or r.dealer_bonus != "none" or r.luanpai != "off":
         raise ValueError("payment_cap / win_dealer / qianggang_bao / dahu_stack / guohu / dealer_bonus / luanpai "
                          "are not Wenzhou options")
 
@@ -446,7 +448,7 @@ PRESETS: dict[str, Ruleset] = {
     "wenzhou": Ruleset(family="wenzhou", wilds=(), chow=True, draw_reserve=16, draw_dealer="stay",
                        dihe_scope="dealer_first_discard", multi_win=False, wild_from="same",
                        indicator_from="head", wild_discard="forbidden", wild_stand_in="5z",
-                       lianzhuang="multiply", discard_payers="all", last_discard_claims="all"),
+                       lianzhuang="multiply", discard_payers="all", last_discard_claims="all", guohu="off"),
 }
 
 

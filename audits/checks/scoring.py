@@ -84,7 +84,10 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     ctx.audit.ledger.append(list(ctx.ledger))
     ctx.audit.ledger_hands.append(t.hand)
     first = ctx.first_won
-    if fam.table.dealer_after is not None:
+    if fam.table.rotation is not None:
+        ctx.next_dealer, ctx.next_level = fam.table.rotation(
+            rules, t, ([x.seat for x in first.winners], first.how, first.from_seat) if first else None, n)
+    elif fam.table.dealer_after is not None:
         ctx.next_dealer = fam.table.dealer_after(rules, t.dealer, ([x.seat for x in first.winners], first.how,
                                                                    first.from_seat) if first else None, n)
     elif won:

@@ -267,6 +267,12 @@ class TableRules:
     #: dealer; when set it replaces ``next_dealer`` (rotation that depends on options, or
     #: hands with several winning moments).  (Sichuan)
     dealer_after: Optional[Callable[..., int]] = None
+    #: (ruleset, table, first winning moment (seats, how, from_seat) or None, n) -> (the next
+    #: hand's dealer or None: not audited, its dealer level or None: not audited); when set it
+    #: replaces ``dealer_after`` and ``next_dealer`` (rotation with dealer levels, 连庄: the
+    #: table is the hand just settled, its logged ``dealer_level`` and kongs included).
+    #: The walker checks a logged ``HandStarted.dealer_level`` against it (DEALER_ROTATION).
+    rotation: Optional[Callable[..., tuple[Optional[int], Optional[int]]]] = None
     #: (ruleset) -> where a kong replacement comes from when no tail pool is kept:
     #: ``tail`` (the wall's last tile, logged source "tail") or ``wall`` (the next tile).  (Guangdong)
     replacement_source: Optional[Callable[[Ruleset], str]] = None

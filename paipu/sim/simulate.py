@@ -256,6 +256,8 @@ class _Game:
         self.seats4 = seats
         opts = {k: v for k, v in cfg.options.items() if k != "players"}
         self.creator = rng.randrange(self.n)
+        #: the next hand's dealer level (连庄), for families whose ``rotation`` counts one
+        self.level = 1
         # a 20分敲锣 room opens every player at its start points (the family's check_room judges it)
         start_points = self.family.settlement.start_points(rules)
         self.b = GameBuilder(self.game_id, preset=cfg.preset, seats=seats, options=opts, creator=self.creator,
@@ -309,7 +311,13 @@ class _Game:
                 charged = True
                 self.charge_fee()
             # the next dealer, as the family rotates the deal
-            if family.table.dealer_after is not None:  # rotation that reads the room's options
+            if family.table.rotation is not None:  # rotation with dealer levels (连庄)
+                first = (list(result.winners), result.how_won, result.from_seat) if result.winners else None
+                dealer, self.level = family.table.rotation(rules, self.table, first, self.n)
+                if dealer is None:  # not fixed by the rules (seats re-drawn): the room names one
+                    dealer = self.rng.randrange(self.n)
+                self.level = self.level or 1
+            elif family.table.dealer_after is not None:  # rotation that reads the room's options
                 first = (list(result.winners), result.how_won, result.from_seat) if result.winners else None
                 dealer = family.table.dealer_after(rules, dealer, first, self.n)
             else:
@@ -541,8 +549,9 @@ class _Hand:
         g, n, rng = self.g, self.n, self.rng
         wall = shuffled_wall(self)
         self.wall = wall
+        level = {"dealer_level": g.level} if g.family.table.rotation is not None else {}
         self.emit(ev.HandStarted, hand=self.number, dealer=self.dealer,
-                  wall=[TILE_NAMES[t] for t in wall] if g.cfg.include_wall else None, dice=None)
+                  wall=[TILE_NAMES[t] for t in wall] if g.cfg.include_wall else None, dice=None, **level)
         # side bets (养猪, 下嘴): each player bets once before the deal, one of the bets the
         # family allows in this room (the bot bets nothing half the time); none where it allows none
         bets = [x for x in (0, 0, 1, 2) if self.family.settlement.check_bet(self.rules, x, False, False) is None]

@@ -1,0 +1,123 @@
+"""Wenzhou play rules (wenzhou.md §2, §5, §8.2): the discard order (出牌顺序), the 财神 never
+discarded, kongs on the reserve, 天和 / 地和 and the 买底 moment.
+
+**Discard order** (§5, ``honour_first``): a *single honour* of a seat is an honour kind of
+which its concealed hand holds exactly one tile (白板 counts as kind W, so it is an honour
+only if W is; 财神 never count).  While a seat holds a single honour its discard is a
+single honour (rule 2); if the discard just before this one, by another seat, was honour
+kind h and the seat holds a single h, it discards h (rule 3; a discard it has just claimed
+is that discard).  A discard breaking either is one HONOUR_DISCARD_ORDER.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from schema import events as ev
+from schema.ruleset import Ruleset
+from schema.tiles import TILE_NAMES
+
+from .. import wilds
+from ..family import DiscardVerdict, Violation, WinContext
+from . import caishen
+from .settlement import level_of
+
+_PLAIN = DiscardVerdict(False, None)
+
+
+def natural_count(ruleset: Ruleset, counts, kind: int) -> int:
+    """Natural tiles of ``kind`` held: 白板 count as W while they stand in; 财神 never count."""
+    w = caishen.wild(ruleset)
+    white = caishen.facts.pei(ruleset).stand_in
+    if kind == w:
+        return counts[white] if white is not None else 0
+    if kind == white:
+        return 0
+    return counts[kind]
+
+
+def single_honours(ruleset: Ruleset, counts) -> list[int]:
+    """The honour kinds (白板 read as W) the concealed counts hold exactly one of."""
+    return [k for k in caishen.HONOURS if natural_count(ruleset, counts, k) == 1]
+
+
+def honour_violation(ruleset: Ruleset, counts, seat: int, tile: int,
+                     previous: Optional[tuple[int, int]]) -> Optional[Violation]:
+    """The discard-order rule (§5) for ``tile`` discarded from ``counts`` (before the discard),
+    ``previous`` the hand's latest discard (seat, tile) or None."""
+    singles = single_honours(ruleset, counts)
+    if not singles:
+        return None
+    kind = caishen.fold(ruleset, tile)
+    broken = []
+    if previous is not None and previous[0] != seat:
+        h = caishen.fold(ruleset, previous[1])
+        if h in singles and kind != h:
+            broken.append(f"rule 3: it holds a single {TILE_NAMES[h]} just discarded")
+            singles = [h]
+    if kind not in singles and not broken:
+        broken.append("rule 2: it holds a single honour")
+    if not broken:
+        return None
+    want = [TILE_NAMES[k] for k in singles]
+    return Violation("HONOUR_DISCARD_ORDER", f"seat {seat} discarded {TILE_NAMES[tile]} ("
+                     + "; ".join(broken) + ")", want, TILE_NAMES[tile])
+
+
+def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdict:
+    """``TableRules.discard_rule``: a 财神 is never discarded (SPECIAL_TILE_DISCARDED, the
+    shared ``wild_discard = forbidden``), then the discard order (HONOUR_DISCARD_ORDER)."""
+    verdict = wilds.default_discard_rule(ruleset, table, seat, tile)
+    if verdict.violation is not None or not ruleset.honour_first:
+        return verdict
+    v = honour_violation(ruleset, table.hands[seat], seat, tile, table.latest_discard)
+    return _PLAIN if v is None else DiscardVerdict(False, v)
+
+
+def _calls(table) -> bool:
+    """Any chow, pong or exposed kong so far (a concealed kong is not a call)."""
+    return any(m.kind != "kong_concealed" for melds in table.melds for m in melds)
+
+
+def heavenly(ruleset: Ruleset, table, seat: int, how: str) -> str:
+    """天和 / 地和 (§8.2) from the table before the win: 天和 the dealer's dealt 17 tiles, before
+    any discard or kong; 地和 by ``dihe_scope``: a non-dealer on the dealer's first discard
+    before any call (the dealer's own concealed kong is not one), or a win in the first
+    go-around on one's 上家's discard."""
+    dealer = table.dealer
+    discards = sum(len(d) for d in table.discards)
+    if how == "self_draw":
+        if seat == dealer and discards == 0 and not any(table.melds) and sum(table.received[seat]) == 17:
+            return "tianhe"
+        return ""
+    last = table.last_discard
+    if how != "discard" or last is None or seat == dealer or _calls(table):
+        return ""
+    if ruleset.dihe_scope == "dealer_first_discard":
+        return "dihe" if discards == 1 and last[0] == dealer else ""
+    n = len(table.discards)
+    return "dihe" if last[0] == (seat - 1) % n and not table.discards[seat] else ""
+
+
+def win_context(ruleset: Ruleset, table, seat: int, how: str, tile, after_kong: bool, kong_discard: bool,
+                winners: int = 1) -> WinContext:
+    """How a Wenzhou hand was won: 天和 / 地和 are the moments the score names."""
+    return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard,
+                      heavenly=heavenly(ruleset, table, seat, how), winners=winners)
+
+
+def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
+    """A kong needs a tile left for its replacement (R ≥ 1: the reserve serves kongs, §2,
+    KONG_WITHOUT_REPLACEMENT); a 买底 bet only before a dealership's first hand (§9.3)."""
+    t = type(event)
+    if t in (ev.KongExposed, ev.KongAdded, ev.KongConcealed) and table.undrawn <= 0:
+        return [Violation("KONG_WITHOUT_REPLACEMENT", "a kong with no undrawn tile left for its replacement",
+                          ">= 1 undrawn tile", 0)]
+    if t is ev.PigBetPlaced and ruleset.maidi and level_of(table) != 1:
+        return [Violation("YANGZHU_BET_INVALID", f"a 买底 bet in a hand dealt at level {level_of(table)} "
+                          "(bets come before a dealership's first hand)", "level 1", level_of(table))]
+    return []
+
+
+__all__ = ["discard_rule", "event_checks", "heavenly", "honour_violation", "natural_count", "single_honours",
+           "win_context"]
