@@ -161,6 +161,9 @@ class HandFacts(NamedTuple):
     extra: Any = None
     #: the hand's dealer (None: not known, e.g. ``paipu hand`` without ``--dealer``)
     dealer: Optional[int] = None
+    #: the dealer's level L (连庄; None: not known, read as 1), for families whose dealer
+    #: pairs are paid by level (``paipu hand --level``)
+    dealer_level: Optional[int] = None
 
 
 class PassBook:

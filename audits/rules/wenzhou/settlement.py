@@ -63,7 +63,8 @@ def table_facts(ruleset: Ruleset, table, won=None) -> HandFacts:
     w = caishen.wild(ruleset)
     held = [table.hands[s][w] if w is not None else 0 for s in range(n)]
     kongs = [[m.kind for m in table.melds[s] if m.kind in KONG_VALUES] for s in range(n)]
-    return HandFacts(None, None, Facts(level_of(table), bought, held, kongs), table.dealer)
+    level = level_of(table)
+    return HandFacts(None, None, Facts(level, bought, held, kongs), table.dealer, level)
 
 
 def hand_facts(ruleset: Ruleset, received, bets: Sequence[int]) -> HandFacts:
@@ -77,7 +78,7 @@ def pair_base(ruleset: Ruleset, facts: HandFacts, winner: int, payer: int) -> tu
     f: Optional[Facts] = facts.extra
     if dealer is None or dealer not in (winner, payer):
         return ruleset.base, f"B = {ruleset.base}"
-    level = f.level if f is not None else 1
+    level = f.level if f is not None else (facts.dealer_level or 1)
     d = money.pair_base(ruleset, level, True)
     k = (f.bought[winner] + f.bought[payer]) if f is not None and f.bought is not None else 0
     if k:
