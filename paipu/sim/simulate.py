@@ -550,11 +550,15 @@ class _Hand:
         wall = shuffled_wall(self)
         self.wall = wall
         level = {"dealer_level": g.level} if g.family.table.rotation is not None else {}
-        self.emit(ev.HandStarted, hand=self.number, dealer=self.dealer,
-                  wall=[TILE_NAMES[t] for t in wall] if g.cfg.include_wall else None, dice=None, **level)
+        e_started = self.emit(ev.HandStarted, hand=self.number, dealer=self.dealer,
+                              wall=[TILE_NAMES[t] for t in wall] if g.cfg.include_wall else None, dice=None, **level)
         # side bets (养猪, 下嘴): each player bets once before the deal, one of the bets the
         # family allows in this room (the bot bets nothing half the time); none where it allows none
         bets = [x for x in (0, 0, 1, 2) if self.family.settlement.check_bet(self.rules, x, False, False) is None]
+        checks = self.family.own.event_checks
+        if bets and checks is not None and checks(self.rules, self.table, ev.PigBetPlaced(
+                g.game_id, 0, e_started.at, seat=0, bet=bets[0])):
+            bets = []  # the family allows no bet in this hand (Wenzhou 买底: a dealership's first hand only)
         if bets:
             for s in range(n):
                 self.emit(ev.PigBetPlaced, seat=s, bet=rng.choice(bets))

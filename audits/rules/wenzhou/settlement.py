@@ -60,7 +60,7 @@ def table_facts(ruleset: Ruleset, table, won=None) -> HandFacts:
     bought = None
     if ruleset.maidi:
         bought = [(b[1] if b is not None else 0) for b in (list(table.last_bets) + [None] * n)[:n]]
-    w = caishen.wild(ruleset)
+    w = table.wild if table.wild is not None and table.wild < 34 else caishen.wild(ruleset)  # the logged W
     held = [table.hands[s][w] if w is not None else 0 for s in range(n)]
     kongs = [[m.kind for m in table.melds[s] if m.kind in KONG_VALUES] for s in range(n)]
     level = level_of(table)
