@@ -144,7 +144,14 @@ def f_wild_kind_next(ctx: _Ctx):
 
 def f_indicator_missing(ctx: _Ctx):
     """A hand played without its turned indicator."""
-    i = ctx.pick(_indicators(ctx))
+    def plain_first_discard(i: int) -> bool:
+        # the dealer's first discard, read without a 财神, keeps the discard order (the one fault planted)
+        nxt = ctx.events[i + 1]
+        if type(nxt) is not ev.TileDiscarded:
+            return True
+        t = ctx.before(i).table
+        return play.honour_violation(t.ruleset, t.hands[nxt.seat], nxt.seat, _T[nxt.tile], None) is None
+    i = ctx.pick([i for i in _indicators(ctx) if plain_first_discard(i)])
     nxt = ctx.events[i + 1]
     return _cut(ctx, i, [msgspec.structs.replace(nxt, seq=i)], i)
 
