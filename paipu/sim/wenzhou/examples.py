@@ -196,14 +196,58 @@ def badui() -> GameBuilder:
     return s.close()
 
 
+def ex06_side_options(payers: str = "all") -> GameBuilder:
+    """§12.6 买底, 财神钱 and 杠算分 at once: hand 1 (seat 0 at level 1, bets 1, 0, 0, 1) is drawn;
+    in hand 2 (level 2, D_2 = 2, W = 9p) seat 2 makes a concealed kong of 6m and seat 3 wins
+    seat 1's 7p soft; seat 0 holds two 财神, seat 3 one.  Win 6 / 1 / 1; 财神钱 seat 0 +2 from
+    each, seat 3 +1 from each; 杠算分 seat 2 +2 from each: −3, −6, +2, +7
+    (``discarder_for_all``: seat 1 pays the win's 8: +3, −13, +3, +7)."""
+    opts = {"maidi": True, "caishenqian": True, "kong_payments": "at_end"}
+    if payers != "all":
+        opts["discard_payers"] = payers
+    s = WenzhouScene("wz-ex06" + ("b" if payers != "all" else "a"), opts)
+    s.hand(0, {}, indicator="9p", bets=(1, 0, 0, 1))
+    s.discard(0)
+    s.until(1, 16)
+    s.drawn()
+    s.hand(0, {0: "9p 9p", 2: "6666m", 3: "123m 789m 123p 234s 6p 99s 9p"}, indicator="9p", level=2,
+           reserve="7p", avoid="5p 8p 7p 9s 6m")
+    s.discard(0)
+    s.pass_turn(1)
+    s.draw(2)
+    s.kong_concealed(2, "6m")
+    s.replacement(2)
+    s.discard(2)
+    s.pass_turn(3)
+    s.pass_turn(0)
+    s.draw(1, "7p")
+    s.discard(1, "7p")
+    s.win([(3, ["ruanhu"], 0, 1)], "discard", "7p", from_seat=1)
+    win = [(0, 3, 6, "win"), (1, 3, 1, "win"), (2, 3, 1, "win")] if payers == "all" else [(1, 3, 8, "win")]
+    s.settle(win + [(1, 0, 2, "caishen"), (2, 0, 2, "caishen"), (3, 0, 2, "caishen"),
+                    (0, 3, 1, "caishen"), (1, 3, 1, "caishen"), (2, 3, 1, "caishen"),
+                    (0, 2, 2, "kong"), (1, 2, 2, "kong"), (3, 2, 2, "kong")])
+    return s.close()
+
+
+def _named(fn: Callable[[], GameBuilder], doc: str) -> Callable[[], GameBuilder]:
+    """``fn`` with its own line in the sample README."""
+    fn.__doc__ = doc
+    return fn
+
+
 #: the clean rooms with the text's money
 EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "ex01_soft_discard": ex01_soft_discard,
     "ex02_dealer_level_2": ex02_dealer_level_2,
     "ex03_dandiao": ex03_dandiao,
-    "ex03_caishen_dandiao_self_draw": lambda: ex03_dandiao(caishen_last=True),
+    "ex03_caishen_dandiao_self_draw": _named(lambda: ex03_dandiao(caishen_last=True),
+                                             "§12.3 财神单钓: seat 3's last tile is a 财神; it self-draws 7s: "
+                                             "单吊 ×4 (软), each pays 4, +12."),
     "ex04a_bare_sancaishen": ex04_sancaishen,
-    "ex04b_sancaishen": lambda: ex04_sancaishen("b"),
+    "ex04b_sancaishen": _named(lambda: ex04_sancaishen("b"), "§12.4 (b) 三财神 with a standard shape, "
+                               "jinjie1: ×4, 8 / 4 / 4, +16."),
+    "ex06_side_options": ex06_side_options,
     "ex05_jiehe": ex05_jiehe,
     "ex07_levels": ex07_levels,
     "ex08_dihe": ex08_dihe,
@@ -213,11 +257,18 @@ EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
 
 #: one room per option value that changes the money
 OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
-    "ex01_discarder_for_all": lambda: ex01_soft_discard("discarder_for_all"),
-    "ex02_jinjie2": lambda: ex02_dealer_level_2("jinjie2"),
-    "ex04c_lazila": lambda: ex04_sancaishen("c"),
-    "ex07_after_fourth_pass": lambda: ex07_levels("pass"),
-    "ex08_first_round_shangjia": lambda: ex08_dihe("first_round_shangjia"),
+    "ex01_discarder_for_all": _named(lambda: ex01_soft_discard("discarder_for_all"),
+                                     "§12.1 with discard_payers = discarder_for_all: seat 1 pays 3."),
+    "ex02_jinjie2": _named(lambda: ex02_dealer_level_2("jinjie2"),
+                           "§12.2 with lianzhuang = jinjie2: D_2 = 4, each pays 8, +24."),
+    "ex04c_lazila": _named(lambda: ex04_sancaishen("c"), "§12.4 (c) lazila, three 财神 归位 as 5s: ×8, "
+                           "16 / 8 / 8, +32."),
+    "ex06_discarder_for_all": _named(lambda: ex06_side_options("discarder_for_all"),
+                                     "§12.6 with discarder_for_all: seat 1 pays the win's 8: +3, −13, +3, +7."),
+    "ex07_after_fourth_pass": _named(lambda: ex07_levels("pass"), "§12.7 with after_fourth = pass: seat 1 "
+                                     "deals hand 5 at level 1."),
+    "ex08_first_round_shangjia": _named(lambda: ex08_dihe("first_round_shangjia"),
+                                        "§12.8 with dihe_scope = first_round_shangjia: no 地和, 1 / 1 / 1."),
 }
 
 

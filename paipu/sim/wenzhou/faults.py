@@ -50,10 +50,9 @@ def f_dealer_kept_after_others_won(ctx: _Ctx):
     for i in _wins(ctx, lambda i, e, t: t.dealer not in [x.seat for x in e.winners] and t.dealer_level < 4):
         nxt = next((k for k in range(i, len(ctx.events)) if type(ctx.events[k]) is ev.HandStarted), None)
         if nxt is not None:
-            t = ctx.before(i).table
-            cands.append((nxt, t.dealer, t.dealer_level + 1))
-    i, dealer, level = ctx.pick(cands)
-    return _cut(ctx, i, [msgspec.structs.replace(ctx.events[i], dealer=dealer, dealer_level=level)], i)
+            cands.append((nxt, ctx.before(i).table.dealer))
+    i, dealer = ctx.pick(cands)
+    return _cut(ctx, i, [msgspec.structs.replace(ctx.events[i], dealer=dealer)], i)
 
 
 def f_level_base_missing(ctx: _Ctx):

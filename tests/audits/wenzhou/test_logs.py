@@ -35,6 +35,8 @@ def test_the_texts_money():
     assert final(xx.ex04_sancaishen("b")) == [-8, 16, -4, -4]
     assert final(xx.ex04_sancaishen("c")) == [-16, 32, -8, -8]
     assert final(xx.ex05_jiehe()) == [-2, 6, -2, -2]
+    assert final(xx.ex06_side_options()) == [-3, -6, 2, 7]
+    assert final(xx.ex06_side_options("discarder_for_all")) == [3, -13, 3, 7]
     assert final(xx.ex07_levels()) == [48, -16, -16, -16]
     assert final(xx.ex08_dihe()) == [-4, -4, -4, 12]
     assert final(xx.ex08_dihe("first_round_shangjia")) == [-1, -1, -1, 3]
