@@ -71,6 +71,14 @@ XUZHOU_MIXES = [
 ]
 
 
+#: Wenzhou 温州麻将 mixes (its own corpus: the Wenzhou row, audit time per event ≤ 1.2× Qujing's).
+WENZHOU_MIXES = [
+    ("wenzhou", {}),
+    ("wenzhou", {"maidi": True, "caishenqian": True, "kong_payments": "at_end"}),
+    ("wenzhou", {"lianzhuang": "jinjie2", "extra_shuangfan": "teshu", "lazila": True}),
+]
+
+
 #: The Sichuan corpora (``--sichuan``): one per preset.
 SICHUAN_MIXES = {"sichuan": [("sichuan", {})], "sichuan-xuezhan": [("sichuan-xuezhan", {})]}
 
@@ -440,6 +448,8 @@ def main() -> None:
                     help="only the audit on --jobs 2 against a Dask LocalCluster of 2 workers (local:2)")
     ap.add_argument("--xuzhou", action="store_true",
                     help="only the Xuzhou row: audit time per event against Qujing's corpus")
+    ap.add_argument("--wenzhou", action="store_true",
+                    help="only the Wenzhou row: audit time per event against Qujing's corpus")
     ap.add_argument("--guangdong-only", action="store_true",
                     help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
     ap.add_argument("--ingest-cluster-only", action="store_true",
@@ -526,18 +536,26 @@ def main() -> None:
               f"({gevents / ghands:.0f} against {events / hands:.0f} events a hand)", flush=True)
         return q_ms / g_ms
 
-    def xuzhou_row() -> float:
-        """The Xuzhou row: a Xuzhou corpus of as many hands, audited with 1 job; the time per
-        event against Qujing's corpus in CPU time (the two taking turns)."""
-        xpath, xev, xhands = build_corpus(args.hands, args.seed, XUZHOU_MIXES, "corpus-xuzhou")
+    def per_event_row(family: str, mixes, row: str) -> float:
+        """A family's row: a corpus of its rooms of as many hands, audited with 1 job; the time
+        per event against Qujing's corpus in CPU time (the two taking turns)."""
+        xpath, xev, xhands = build_corpus(args.hands, args.seed, mixes, f"corpus-{family}")
         secs, _ = median_time(lambda: full_audit(xpath, 1), args.runs)
-        print(f"  {'3x full audit, Xuzhou':<28} {secs:8.3f} s  {xev / secs / 1e6:7.3f} M events/s  "
+        print(f"  {row + ' full audit, ' + family.capitalize():<28} {secs:8.3f} s  {xev / secs / 1e6:7.3f} M events/s  "
               f"{xhands / secs:9.0f} hands/s   ({xhands} hands)", flush=True)
         q_ms, x_ms = per_hand_cpu((path, hands), (xpath, xhands), args.runs)
         q_us, x_us = 1e3 * q_ms * hands / events, 1e3 * x_ms * xhands / xev
-        print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, xuzhou {x_ms:.3f} ms ({xev / xhands:.0f} "
+        print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, {family} {x_ms:.3f} ms ({xev / xhands:.0f} "
               f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {x_us:.2f} µs)", flush=True)
         return x_us / q_us
+
+    def xuzhou_row() -> float:
+        """The Xuzhou row (time per event against Qujing's)."""
+        return per_event_row("xuzhou", XUZHOU_MIXES, "3x")
+
+    def wenzhou_row() -> float:
+        """The Wenzhou row (time per event against Qujing's)."""
+        return per_event_row("wenzhou", WENZHOU_MIXES, "3w")
 
     def sichuan_rows() -> dict[str, float]:
         """The Sichuan rows: a corpus per preset, audited with 1 job; the time per hand
@@ -569,6 +587,11 @@ def main() -> None:
     if args.xuzhou:
         stage("3 full audit, 1 job (qujing)", lambda: full_audit(path, 1))
         print(f"\n  Xuzhou / Qujing audit time per event (CPU)   {xuzhou_row():6.2f}×  (≤ 1.2×)")
+        return
+
+    if args.wenzhou:
+        stage("3 full audit, 1 job (qujing)", lambda: full_audit(path, 1))
+        print(f"\n  Wenzhou / Qujing audit time per event (CPU)   {wenzhou_row():6.2f}×  (≤ 1.2×)")
         return
 
     if args.sichuan:
@@ -604,6 +627,7 @@ def main() -> None:
     gd_speed = guangdong_row()
     sc_time = sichuan_rows()
     xz_time = xuzhou_row()
+    wz_time = wenzhou_row()
     cluster2 = cluster_row(stage, path, audit2)
     ingest_times = ingest_rows()
     small_games_row(args.small_games)
@@ -640,6 +664,7 @@ def main() -> None:
     for preset, ratio in sc_time.items():
         print(f"  {preset + ' / Qujing time (CPU/hand)':<37} {ratio:5.2f}×  (≤ 1.0×)")
     print(f"  Xuzhou / Qujing time (CPU/event)      {xz_time:5.2f}×  (≤ 1.2×)")
+    print(f"  Wenzhou / Qujing time (CPU/event)     {wz_time:5.2f}×  (≤ 1.2×)")
     print(f"  local:2 / jobs 2 (time; cluster cost) {cluster2 / audit2:6.2f}×")
     print(f"  win check / mahjong agari (counts)    {theirs / ours:6.1f}×  (≥ 10×)")
     print(f"  win check / mahjong agari (keys)      {theirs / ours_keys:6.1f}×  (≥ 10×)")
