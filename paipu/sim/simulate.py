@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
-from typing import Any, Iterable, Iterator, Optional, Sequence
+from typing import Any, Collection, Iterable, Iterator, Optional, Sequence
 
 import msgspec
 
@@ -660,7 +660,10 @@ class _Hand:
                     drew, flower = replaced, True
             if drew is not None:
                 win = self.ask.self_draw_win(seat, drew[0], drew[1], flower)
-                if win is not None and not holds_out(self, seat, win):
+                # a bot holding out still wins when every tile it holds is a wild it may not discard
+                if win is not None and (not holds_out(self, seat, win) or (
+                        self.rules.wild_discard == "forbidden"
+                        and _only_wilds_left(self.wild, table.hands[seat], ()))):
                     self._win([(seat, win)], "self_draw", drew[0], None)
             view = SeatView(self.wild, table.hands[seat], table.melds[seat], table.keys[seat])
             kong = choose_kong(self, seat, view)
@@ -1009,6 +1012,11 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
         kongs = exposed_kongs(rules, counts, t)
         pong = could_pong(rules, counts, t)
         chows = chow_options(rules, counts, t, s, d) if not last else []
+        if rules.wild_discard == "forbidden" and (pong or chows):
+            # a claim after which the seat would hold only wilds it may not discard is not made
+            if pong and _only_wilds_left(hand.wild, counts, (t, t)):
+                pong = False
+            chows = [p for p in chows if not _only_wilds_left(hand.wild, counts, p)]
         if win is None and not kongs and not pong and not chows:
             if illegal == s and hand.rng.random() < 0.5:
                 bad = wild_pong_tiles(hand.wild, counts, t)
@@ -1045,6 +1053,14 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
         if c:
             could[s] = c
     return offers, could
+
+
+def _only_wilds_left(wild: Collection[int], counts: Sequence[int], used: Sequence[int]) -> bool:
+    """After a meld made with ``used`` from ``counts``, every tile left is a wild kind."""
+    left = list(counts)
+    for k in used:
+        left[k] -= 1
+    return all(not c or k in wild for k, c in enumerate(left))
 
 
 def decide_claims(hand: "_Hand", offers: dict[int, dict[str, Any]], d: int, t: int) -> dict[int, str]:
