@@ -61,13 +61,10 @@ def f_level_base_missing(ctx: _Ctx):
         return t.dealer_level >= 2 and t.ruleset.discard_payers == "all"
     i = ctx.pick(_wins(ctx, dealer_pair))
     e = ctx.events[i]
-    t = ctx.before(i).table
     w = e.winners[0]
     transfers = [ev.Transfer(payer=p, payee=w.seat, amount=w.points, reason="win") for p in range(4) if p != w.seat]
     base, _ = _settlement(_after(ctx, i), e, None)
-    extra = [x for x in base.transfers if x.reason != "win"]
-    del t
-    return _settle_after(ctx, i, e, transfers + extra)
+    return _settle_after(ctx, i, e, transfers + [x for x in base.transfers if x.reason != "win"])
 
 
 def _after(ctx: _Ctx, i: int):
