@@ -10,6 +10,10 @@ from paipu.sim.wenzhou import examples as xx
 
 from ..helpers import log_of
 
+#: The Wenzhou-only catalogue codes these rooms and the fault classes near-miss
+#: (tests/paipu/test_wenzhou_sim.py plants CAISHEN_MONEY_MISMATCH in simulated rooms).
+WENZHOU_CODES = {"HONOUR_DISCARD_ORDER", "WIN_CAISHEN_DANDIAO_DISCARD", "CAISHEN_MONEY_MISMATCH"}
+
 
 @pytest.mark.parametrize("name", sorted({**xx.EXAMPLES, **xx.OPTION_ROOMS}))
 def test_room_audits_clean_with_the_texts_money(name):
@@ -58,3 +62,9 @@ def test_explain_derives_each_payment():
     rec = [r for r in records if r["kind"] == "settlement"][-1]
     assert "seat 1 → seat 0: D_2 = 2 (multiply); × M 2 = 4" in rec["steps"]
     assert rec["steps"][0].startswith("dealer seat 0 at level 2")
+
+
+def test_the_wenzhou_codes_are_met():
+    from paipu.sim.wenzhou.faults import FAULTS
+    found = {code for _, code in xx.NEAR_MISSES.values()} | {f.code for f in FAULTS.values()}
+    assert WENZHOU_CODES <= found
