@@ -186,11 +186,29 @@ def evaluate(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], 
     return True, "", best_m, best, steps
 
 
+#: the last hands evaluated: (id of the ruleset, tiles, melds, context) -> (ruleset, result); the
+#: audit asks twice for a win on a discard (the single-winner rule, then the win itself)
+_LAST: dict[tuple, tuple] = {}
+
+
+def _evaluated(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext):
+    key = (id(ruleset), tuple(concealed), tuple(melds), ctx)
+    got = _LAST.get(key)
+    if got is not None and got[0] is ruleset:
+        return got[1]
+    if len(_LAST) > 64:  # bounded: only the moment's few hands are asked again
+        _LAST.clear()
+    result = evaluate(ruleset, concealed, melds, ctx)
+    _LAST[key] = (ruleset, result)
+    return result
+
+
 def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
                passed_win: bool = False) -> Score:
     """Score ``concealed`` (the winning tile included) + ``melds``: the names of the chosen
     reading, fan = log2 M, points = B × M, and the derivation (``steps``)."""
-    complete, code, m, names, steps = evaluate(ruleset, concealed, melds, ctx)
+    complete, code, m, names, steps = _evaluated(ruleset, concealed, melds, ctx)
+    names, steps = list(names), list(steps)
     if not complete:
         return Score(False, False, [], 0, 0, 0, None, "not a winning hand (5 sets + 牛, 硬八对"
                      + (", 软八对" if ruleset.soft_badui else "") + ", or three 财神 at one's own turn)")
@@ -203,9 +221,9 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
 def reading_fans(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld],
                  ctx: WinContext) -> Iterator[tuple[list[str], int, None]]:
     """The chosen reading's names and fan (every reading of the highest M carries them)."""
-    complete, code, m, names, _ = evaluate(ruleset, concealed, melds, ctx)
+    complete, code, m, names, _ = _evaluated(ruleset, concealed, melds, ctx)
     if complete and not code:
-        yield names, m.bit_length() - 1, None
+        yield list(names), m.bit_length() - 1, None
 
 
 def winner_points(ruleset: Ruleset, winner, score: Optional[Score] = None) -> int:

@@ -11,7 +11,7 @@ is that discard).  A discard breaking either is one HONOUR_DISCARD_ORDER.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from schema import events as ev
 from schema.ruleset import Ruleset
@@ -25,20 +25,47 @@ from .settlement import level_of
 _PLAIN = DiscardVerdict(False, None)
 
 
+class _Honours(NamedTuple):
+    """One hand's honour facts: W, the active stand-in (白板 while it reads as W) and the honour
+    kinds counted as they lie (the 财神 kind and the stand-in left out)."""
+
+    wild: Optional[int]
+    white: Optional[int]
+    plain: tuple[int, ...]
+
+
+_HONOURS: dict[int, tuple[Ruleset, _Honours]] = {}
+
+
+def _honours(ruleset: Ruleset) -> _Honours:
+    """The :class:`_Honours` of the hand's ruleset (cached per ruleset object: asked on every discard)."""
+    got = _HONOURS.get(id(ruleset))
+    if got is None or got[0] is not ruleset:
+        p = caishen.facts.pei(ruleset)
+        plain = tuple(k for k in caishen.HONOURS if k != p.wild and k != p.stand_in)
+        if len(_HONOURS) > 4096:  # bounded: a long audit keeps a small memory
+            _HONOURS.clear()
+        got = _HONOURS[id(ruleset)] = (ruleset, _Honours(p.wild, p.stand_in, plain))
+    return got[1]
+
+
 def natural_count(ruleset: Ruleset, counts, kind: int) -> int:
     """Natural tiles of ``kind`` held: 白板 count as W while they stand in; 财神 never count."""
-    w = caishen.wild(ruleset)
-    white = caishen.facts.pei(ruleset).stand_in
-    if kind == w:
-        return counts[white] if white is not None else 0
-    if kind == white:
+    h = _honours(ruleset)
+    if kind == h.wild:
+        return counts[h.white] if h.white is not None else 0
+    if kind == h.white:
         return 0
     return counts[kind]
 
 
 def single_honours(ruleset: Ruleset, counts) -> list[int]:
     """The honour kinds (白板 read as W) the concealed counts hold exactly one of."""
-    return [k for k in caishen.HONOURS if natural_count(ruleset, counts, k) == 1]
+    h = _honours(ruleset)
+    out = [k for k in h.plain if counts[k] == 1]
+    if h.wild is not None and h.wild >= 27 and h.white is not None and counts[h.white] == 1:
+        out.append(h.wild)
+    return out
 
 
 def honour_violation(ruleset: Ruleset, counts, seat: int, tile: int,
@@ -48,13 +75,14 @@ def honour_violation(ruleset: Ruleset, counts, seat: int, tile: int,
     singles = single_honours(ruleset, counts)
     if not singles:
         return None
-    kind = caishen.fold(ruleset, tile)
+    h = _honours(ruleset)
+    kind = h.wild if tile == h.white and h.white is not None else tile
     broken = []
     if previous is not None and previous[0] != seat:
-        h = caishen.fold(ruleset, previous[1])
-        if h in singles and kind != h:
-            broken.append(f"rule 3: it holds a single {TILE_NAMES[h]} just discarded")
-            singles = [h]
+        last = h.wild if previous[1] == h.white and h.white is not None else previous[1]
+        if last in singles and kind != last:
+            broken.append(f"rule 3: it holds a single {TILE_NAMES[last]} just discarded")
+            singles = [last]
     if kind not in singles and not broken:
         broken.append("rule 2: it holds a single honour")
     if not broken:
@@ -67,10 +95,16 @@ def honour_violation(ruleset: Ruleset, counts, seat: int, tile: int,
 def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdict:
     """``TableRules.discard_rule``: a 财神 is never discarded (SPECIAL_TILE_DISCARDED, the
     shared ``wild_discard = forbidden``), then the discard order (HONOUR_DISCARD_ORDER)."""
-    verdict = wilds.default_discard_rule(ruleset, table, seat, tile)
-    if verdict.violation is not None or not ruleset.honour_first:
-        return verdict
-    v = honour_violation(ruleset, table.hands[seat], seat, tile, table.latest_discard)
+    h = _honours(ruleset)
+    if tile == h.wild:
+        return wilds.default_discard_rule(ruleset, table, seat, tile)
+    if not ruleset.honour_first:
+        return _PLAIN
+    hand = table.hands[seat]
+    # the common case first (a C-speed look at the honours): no honour held once, no order to keep
+    if 1 not in hand[27:34]:
+        return _PLAIN
+    v = honour_violation(ruleset, hand, seat, tile, table.latest_discard)
     return _PLAIN if v is None else DiscardVerdict(False, v)
 
 

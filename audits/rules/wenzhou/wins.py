@@ -54,9 +54,27 @@ def guiwei(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[
     return out
 
 
-def standard(naturals: Sequence[int], wilds: int, use: Sequence[int]) -> bool:
+def _binding_use(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int]):
+    """The ``use`` that can change whether the hand is complete, or None when none can (the
+    engine's fast path): a kind's room binds only where its naturals, melds and indicator with
+    every 财神 held would pass four; the stand-in's room 0 never binds (no natural 白板 is left
+    to join, and a group of 财神 alone may take any other kind)."""
+    if not wilds:
+        return None
+    white = caishen.facts.pei(ruleset).stand_in
+    for k, x in enumerate(use):
+        if x and k != white and naturals[k] + x + wilds > 4:
+            if white is None:
+                return use
+            out = list(use)
+            out[white] = 0
+            return out
+    return None
+
+
+def standard(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int]) -> bool:
     """Five sets and a pair (melds already counted as sets), 财神 as wilds with room."""
-    return hands.is_complete(naturals, wilds, use)
+    return hands.is_complete(naturals, wilds, _binding_use(ruleset, naturals, wilds, use))
 
 
 def hard_standard(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int]) -> bool:
@@ -106,8 +124,8 @@ def shape(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = (),
     """The :class:`Shape` of concealed counts (the winning tile included) + melds."""
     naturals, wilds = caishen.split(ruleset, counts, plain)
     use = caishen.use_of(ruleset, melds)
-    std = standard(naturals, wilds, use)
-    hard = std and hard_standard(ruleset, naturals, wilds, use)
+    std = standard(ruleset, naturals, wilds, use)
+    hard = std and (not wilds or hard_standard(ruleset, naturals, wilds, use))
     return Shape(std, hard, badui(ruleset, naturals, wilds, use, bool(melds)), wilds)
 
 
@@ -117,7 +135,7 @@ def bare_sancaishen(ruleset: Ruleset, counts: Sequence[int], plain: Optional[int
 
 
 def _wins(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int], melds: Sequence[Meld]) -> bool:
-    if standard(naturals, wilds, use):
+    if standard(ruleset, naturals, wilds, use):
         return True
     b = badui(ruleset, naturals, wilds, use, bool(melds))
     return b == "hard" or (b == "soft" and ruleset.soft_badui)
