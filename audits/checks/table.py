@@ -65,7 +65,7 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
             ctx.find("DEALER_ROTATION", e, seat=e.dealer, expected=f"dealer_level {want_level}",
                      actual=f"dealer_level {level}",
                      message=f"hand {e.hand} is logged at dealer level {level}, not {want_level}")
-    if e.wall is not None and any(TILE_INDEX[x] >= ctx.set_limit for x in e.wall):
+    if e.wall is not None and not _names_below(ctx.set_limit).issuperset(e.wall):
         label = SET_LABELS[ctx.set_limit][0]
         ctx.find("TILE_NOT_IN_SET", e, message=f"the wall holds tiles outside {label}")
     ctx.apply(e)
@@ -77,6 +77,17 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
         ctx.hand_book = ctx.family.own.hand_book(ctx.rules, ctx.n, e.dealer)
     if ctx.explained is not None:
         ctx.explained.append({"kind": "hand", "hand": e.hand, "dealer": e.dealer})
+
+
+_NAMES_BELOW: dict[int, frozenset[str]] = {}
+
+
+def _names_below(limit: int) -> frozenset[str]:
+    """The tile names of the kinds below ``limit`` (a set's tiles; looked up once per set)."""
+    got = _NAMES_BELOW.get(limit)
+    if got is None:
+        got = _NAMES_BELOW[limit] = frozenset(name for name, k in TILE_INDEX.items() if k < limit)
+    return got
 
 
 def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
