@@ -230,6 +230,19 @@ _ENTRIES += [
     ("scoring", "BIRD_MISMATCH", "error", "A pair's total is right but for the bird factor (扎鸟)."),
 ]
 
+# --- Wenzhou 温州麻将 (wenzhou.md §13; new-families.md §2, family-only) -----------------------
+_ENTRIES += [
+    ("claims", "HONOUR_DISCARD_ORDER", "error",
+     "出牌顺序 (honour_first): a seat holding a single honour (白板 read as the wild's kind) discards a single "
+     "honour, and one holding a single of the honour just discarded discards it."),
+    ("wins", "WIN_CAISHEN_DANDIAO_DISCARD", "error",
+     "财神单钓: a seat waiting with a 财神 alone (the rest complete sets) wins by self-draw only "
+     "(caishen_dandiao = self_draw_only)."),
+    ("scoring", "CAISHEN_MONEY_MISMATCH", "error",
+     "财神钱 (caishenqian): each seat collects n × B from each other seat for the n 财神 it holds at the end "
+     "of the hand, 6 × B for a winner holding all three."),
+]
+
 #: The shared codes catalogued before any family emits them (the walker's and the new families'
 #: steps, new-families.md §4: 5, 6 and the families); a family that emits one removes it here
 #: (tests/audits/test_audit_codes.py keeps the two apart).

@@ -104,6 +104,8 @@ class AuditContext:
         self.ledger: list[int] = []
         #: the dealer the next hand must have (None before the first settlement)
         self.next_dealer: Optional[int] = None
+        #: the next hand's dealer level by the family's ``rotation`` (None: not audited)
+        self.next_level: Optional[int] = None
         self.settled_hands = 0
         self.fee_events: list[ev.FeeCharged] = []
         #: the log line of each FeeCharged, by seq (a billing finding points at its charge)

@@ -71,6 +71,14 @@ XUZHOU_MIXES = [
 ]
 
 
+#: Wenzhou 温州麻将 mixes (its own corpus: the Wenzhou row, audit time per event ≤ 1.2× Qujing's).
+WENZHOU_MIXES = [
+    ("wenzhou", {}),
+    ("wenzhou", {"maidi": True, "caishenqian": True, "kong_payments": "at_end"}),
+    ("wenzhou", {"lianzhuang": "jinjie2", "extra_shuangfan": "teshu", "lazila": True}),
+]
+
+
 #: Wuhan 红中赖子杠 mixes (its own corpus: the Wuhan row, audit time per event ≤ 1.2× Qujing's).
 WUHAN_MIXES = [
     ("wuhan-hzlzg", {}),
@@ -88,7 +96,8 @@ CHANGSHA_MIXES = [
 
 
 #: The families measured per event against Qujing (``--xuzhou``, ``--wuhan``, … run one row).
-PER_EVENT_MIXES = {"xuzhou": XUZHOU_MIXES, "wuhan": WUHAN_MIXES, "changsha": CHANGSHA_MIXES}
+PER_EVENT_MIXES = {"xuzhou": XUZHOU_MIXES, "wuhan": WUHAN_MIXES, "changsha": CHANGSHA_MIXES,
+                   "wenzhou": WENZHOU_MIXES}
 
 
 #: The Sichuan corpora (``--sichuan``): one per preset.
@@ -475,6 +484,8 @@ def main() -> None:
                     help="only the Xuzhou row: audit time per event against Qujing's corpus")
     ap.add_argument("--changsha", action="store_true",
                     help="only the Changsha row: audit time per event against Qujing's corpus")
+    ap.add_argument("--wenzhou", action="store_true",
+                    help="only the Wenzhou row: audit time per event against Qujing's corpus")
     ap.add_argument("--guangdong-only", action="store_true",
                     help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
     ap.add_argument("--ingest-cluster-only", action="store_true",

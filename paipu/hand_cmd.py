@@ -120,7 +120,10 @@ def _payments(family: RuleFamily, ruleset: Ruleset, how: str, points: int) -> li
         amounts = sorted({t.amount for t in settled.transfers})
         return [{"payer": "each_other_player", "amount": a} for a in amounts]
     role = "discarder" if how == "discard" else "kong_adder"
-    return [{"payer": role, "amount": sum(t.amount for t in settled.transfers if t.payer == other)}]
+    out = [{"payer": role, "amount": sum(t.amount for t in settled.transfers if t.payer == other)}]
+    # families where every loser pays a discard win too (Wenzhou): the others' amounts
+    others = sorted({t.amount for t in settled.transfers if t.payer != other})
+    return out + [{"payer": "each_other_player", "amount": a} for a in others]
 
 
 def evaluate(req: dict) -> dict:
@@ -136,7 +139,9 @@ def evaluate(req: dict) -> dict:
              # the family's own table facts (RuleFamily.wins.request_context: Wuhan's seats' fans)
              "context",
              # families with tiles revealed after a kong and birds (Changsha 开杠, 扎鸟)
-             "reveal", "birds", "bird_origin", "openings"}
+             "reveal", "birds", "bird_origin", "openings",
+             # families whose money depends on the dealer's level (连庄, Wenzhou)
+             "dealer_level"}
     unknown = set(req) - known
     if unknown:
         raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
@@ -160,8 +165,9 @@ def evaluate(req: dict) -> dict:
     how = req.get("how", "self_draw")
     if how not in HOWS:
         raise InputError(f"how must be one of {', '.join(HOWS)}, not {how!r}")
-    if len(melds) > 4:
-        raise InputError("a hand has at most four melds")
+    size = ruleset.hand_size  # 13, or 16 in the 16-tile families
+    if len(melds) > size // 3:
+        raise InputError(f"a hand has at most {size // 3} melds")
     physical = Counter(concealed)
     for m in melds:
         physical.update(m.tiles)
@@ -170,7 +176,7 @@ def evaluate(req: dict) -> dict:
     over = [tile_name(t) for t, n in physical.items() if n > 4]
     if over:
         raise InputError(f"more than four of {', '.join(over)} in the hand and melds")
-    need = 14 - 3 * len(melds)
+    need = size + 1 - 3 * len(melds)
     n = len(concealed) + (1 if tile is not None else 0)
     out: dict[str, Any] = {"preset": preset, "hand": hand_s, "tile": req.get("tile"),
                            "melds": [f"{m.kind}:{''.join(tile_name(t) for t in m.tiles)}" for m in melds],
@@ -179,8 +185,8 @@ def evaluate(req: dict) -> dict:
         # the family's waits: a kind whose four tiles the player already holds cannot come
         ws = family.wins.waits(ruleset, counts_of(concealed), melds)
         out.update({"wins": False, "complete": False, "waits": [tile_name(t) for t in ws],
-                    "reason": "13-tile hand: waits listed (a drawn chicken completes any waiting hand)"
-                    if ws else "13-tile hand: not waiting"})
+                    "reason": f"{size}-tile hand: waits listed (a drawn wild completes any waiting hand)"
+                    if ws else f"{size}-tile hand: not waiting"})
         return out
     if n != need:
         raise InputError(f"the concealed hand has {n} tiles with the winning tile; with {len(melds)} meld(s) "
@@ -232,7 +238,7 @@ def evaluate(req: dict) -> dict:
         seat = req.get("seat")
         if seat is not None:
             out["transfers"] = _transfers(family, ruleset, how, sc.points, seat, req.get("from_seat"),
-                                          req.get("dealer"), _extras(req))
+                                          req.get("dealer"), _extras(req), req.get("dealer_level"))
     else:
         out["payments"] = []
     return out
@@ -311,7 +317,8 @@ def _with_indicator(family: RuleFamily, ruleset: Ruleset, indicator: Any) -> Rul
 
 
 def _transfers(family: RuleFamily, ruleset: Ruleset, how: str, points: int, seat: Any,
-               from_seat: Any, dealer: Any = None, extra: Optional[dict] = None) -> list[dict]:
+               from_seat: Any, dealer: Any = None, extra: Optional[dict] = None,
+               level: Any = None) -> list[dict]:
     """The win's transfers by seat, as the family settles them (no bets, no 点鸡; the
     dealer's bonus where the family pays one and ``dealer`` is given)."""
     n = ruleset.players
@@ -319,8 +326,11 @@ def _transfers(family: RuleFamily, ruleset: Ruleset, how: str, points: int, seat
         seat = int(seat)
         from_seat = None if from_seat is None else int(from_seat)
         dealer = None if dealer is None else int(dealer)
+        level = None if level is None else int(level)
     except (TypeError, ValueError):
-        raise InputError("--seat, --from-seat and --dealer are seat numbers") from None
+        raise InputError("--seat, --from-seat and --dealer are seat numbers, --level a number") from None
+    if level is not None and level < 1:
+        raise InputError(f"--level is the dealer's level (1 or more), not {level}")
     for name, value in (("--seat", seat), ("--from-seat", from_seat), ("--dealer", dealer)):
         if value is not None and not 0 <= value < n:
             raise InputError(f"{name} {value} is not a seat of a {n}-player table (0..{n - 1})")
@@ -328,7 +338,7 @@ def _transfers(family: RuleFamily, ruleset: Ruleset, how: str, points: int, seat
         raise InputError("the winner cannot be the discarder or the kong adder (--from-seat)")
     try:
         settled = family.settlement.settle(ruleset, [0] * n, [(seat, points)], how, from_seat,
-                                           HandFacts(None, None, extra, dealer),
+                                           HandFacts(None, None, extra, dealer, level),
                                            clamp=False)
     except ValueError as e:
         raise InputError(str(e)) from None
@@ -397,17 +407,21 @@ def register(app: typer.Typer) -> None:
         passed_win: bool = typer.Option(False, "--passed-win", help="过胡: the player passed a win since their last action"),
         void: Optional[str] = typer.Option(None, "--void", help="定缺: the winner's declared void suit (m, p or s; Sichuan)"),
         last_tile: bool = typer.Option(False, "--last-tile", help="海底: won on the last wall tile or the final discard"),
-        tianhe: bool = typer.Option(False, "--tianhe", help="天胡: the dealer's 14 dealt tiles (Sichuan)"),
-        dihe: bool = typer.Option(False, "--dihe", help="地胡 / 地和: a non-dealer's first self-draw (Sichuan, Guangdong)"),
+        tianhe: bool = typer.Option(False, "--tianhe", help="天胡: the dealer's dealt tiles (Sichuan, Wenzhou)"),
+        dihe: bool = typer.Option(False, "--dihe", help="地胡 / 地和: a non-dealer's first self-draw (Sichuan, Guangdong), "
+                                                           "the dealer's first discard (Wenzhou)"),
         renhe: bool = typer.Option(False, "--renhe", help="人和: a win on a discard before one's first draw (Guangdong)"),
         seat_wind: Optional[str] = typer.Option(None, "--seat-wind", help="门风: east, south, west or north (Guangdong)"),
         round_wind: Optional[str] = typer.Option(None, "--round-wind", help="圈风: east, south, west or north (Guangdong)"),
         winners: int = typer.Option(1, "--winners", help="Winners on the discard (3: 一炮三响, Guangdong)"),
         seat: Optional[int] = typer.Option(None, "--seat", help="Winner's seat, to list transfers by seat"),
         from_seat: Optional[int] = typer.Option(None, "--from-seat", help="Discarder / kong adder seat"),
-        dealer: Optional[int] = typer.Option(None, "--dealer", help="The hand's dealer seat (坐庄 bonuses, Xuzhou)"),
+        dealer: Optional[int] = typer.Option(None, "--dealer", help="The hand's dealer seat (坐庄 bonuses, Xuzhou; "
+                                             "dealer pairs, Wenzhou)"),
+        level: Optional[int] = typer.Option(None, "--level", help="The dealer's level 连庄 (Wenzhou: D_L)"),
         indicator: Optional[str] = typer.Option(None, "--indicator",
-                                                help="The turned indicator: the wild is the family's (Xuzhou 配子)"),
+                                                help="The turned indicator: the wild is the family's (Xuzhou 配子, "
+                                                     "Wenzhou 财神)"),
         context: Optional[List[str]] = typer.Option(None, "--context", "-c",
                                                     help="The family's table facts key=value (Wuhan: seat_fans, "
                                                          "haidi, third_feeder, feeder_ready)"),
@@ -458,7 +472,7 @@ def register(app: typer.Typer) -> None:
                "heavenly": "tianhe" if tianhe else ("dihe" if dihe else ("renhe" if renhe else "")),
                "seat_wind": seat_wind, "round_wind": round_wind, "winners": winners,
                "dealer": dealer, "indicator": indicator, "reveal": reveal, "birds": birds,
-               "bird_origin": bird_origin}
+               "bird_origin": bird_origin, "dealer_level": level}
         if context:
             try:
                 req["context"] = dict(_context_pair(c) for c in context)

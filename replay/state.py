@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator, Optional
 
 from schema import events as ev
+from msgspec import UNSET
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX, TILE_NAMES, format_hand, NUM_KINDS, tiles_of
 
@@ -114,7 +115,7 @@ class Replayer:
             flowers_held=tuple(tuple(x) for x in w.flowers_held),
             opening_wins=tuple(w.opening_wins), birds=tuple(w.birds), bird_origin=w.bird_origin,
             revealed=tuple(w.revealed), sea_offers=tuple(w.sea_offers), dealer_streak=w.dealer_streak,
-            last_bets=tuple(w.last_bets),
+            last_bets=tuple(w.last_bets), dealer_level=w.dealer_level, latest_discard=w.latest_discard,
         )
 
     # Fast read-only access for the audit's hot path (no copies; do not mutate).
@@ -203,6 +204,8 @@ class Replayer:
         if w.hand and e.dealer != w.dealer:
             w.dealer_changes += 1
         w.dealer_streak = w.dealer_streak + 1 if w.hand and e.dealer == w.dealer else 0
+        w.dealer_level = e.dealer_level if e.dealer_level is not UNSET else None
+        w.latest_discard = None
         w.hand = e.hand
         w.dealer = e.dealer
         w.turn = e.dealer
@@ -325,7 +328,7 @@ class Replayer:
         w.keys[seat][SUIT_OF[t]] -= KEY_STEP[t]
         w.held[seat] -= 1
         w.discards[seat].append([t, -1])
-        w.last_discard = (seat, t)
+        w.last_discard = w.latest_discard = (seat, t)
         w.turn = (seat + 1) % len(w.players) if not w.out else self.next_in(seat)
         w.phase = "draw"
         w.pending_kong = None

@@ -73,6 +73,10 @@ class TableState(msgspec.Struct, frozen=True, gc=False):
     sea_offers: tuple[tuple[int, bool], ...] = ()
     #: Hands in a row the dealer dealt before this one (连庄).
     dealer_streak: int = 0
+    #: The dealer's level as logged (``HandStarted.dealer_level``), None when not logged.
+    dealer_level: Optional[int] = None
+    #: The hand's latest discard as (seat, tile), claimed or not, kept through draws.
+    latest_discard: Optional[tuple[int, int]] = None
     #: Per seat: (hand, bet) of its last side bet, kept across hands (None: none yet).
     last_bets: tuple[Optional[tuple[int, int]], ...] = ()
 
@@ -107,6 +111,7 @@ class Table:
         "revealed", "revealed_by", "sea_offers", "dealer_streak", "last_bets", "last_won",
         # how the seat on turn got its 14th tile: "wall", "tail" (a replacement), None (a claim)
         "turn_draw",
+        "dealer_level", "latest_discard",
     )
 
     def __init__(self) -> None:
@@ -190,6 +195,11 @@ class Table:
         self.sea_offers: list[tuple[int, bool]] = []
         #: Hands in a row the dealer dealt before this one (0 in a first hand or a new dealer).
         self.dealer_streak = 0
+        #: The dealer's level as logged (HandStarted.dealer_level; None when not logged).
+        self.dealer_level: Optional[int] = None
+        #: The hand's latest discard (seat, tile), claimed or not, kept through draws (unlike
+        #: ``last_discard``, the discard still open to claims).
+        self.latest_discard: Optional[tuple[int, int]] = None
         #: Per seat: (hand, bet) of its last side bet (PigBetPlaced), kept across hands.
         self.last_bets: list[Optional[tuple[int, int]]] = []
         #: (how, from_seat, tile kind, seq) of the HandWon that won the hand: a HandWon

@@ -105,6 +105,10 @@ FanName = Literal[
     # opening wins 四喜, 板板胡, 缺一色, 六六顺, 步步高, 金童玉女, 一枝花, 三同
     "haohua", "qs_sixi", "qs_banban", "qs_queyise", "qs_liuliushun", "qs_bubugao", "qs_jintongyunv",
     "qs_yizhihua", "qs_santong",
+    # Wenzhou 温州麻将 (wenzhou.md §8; yinghu, ruanhu, quanqiuren 单吊, tianhe, dihe, duidui, qingyise,
+    # hunyise, gangshang_kaihua are shared above)
+    "badui", "sancaishen", "sancaishen_bare", "sancai_guiwei", "zhongfabai", "caishen_niudui",
+    "shuangcai_guiwei",
 ]
 #: The fan names and transfer reasons the new families share (new-families.md §1, §3): on the
 #: wire before the families that award or pay them are registered; every other name and reason

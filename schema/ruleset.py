@@ -90,7 +90,7 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     #: 杠上开花包杠 also after further kongs in the turn that began with the exposed kong.
     gangkai_bao_chain: bool = True
     #: kong payments: none, or settled on a win (cancelled on 流局).
-    kong_payments: Literal["none", "on_win"] = "none"
+    kong_payments: Literal["none", "on_win", "at_end"] = "none"
     # --- Sichuan 四川麻将 (成都) and 血战到底 (family ``sichuan``, sichuan.md §11) ------------
     # ``base`` and ``fan_cap`` above are shared (``fan_cap`` 2 is allowed here).
     #: the hand ends at the first winning moment, or 血战到底 (winners leave until three won).
@@ -118,7 +118,8 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     #: 天胡 / 地胡 are worth 5 fan, replacing every other fan.
     tiandihu: bool = True
     #: 地胡 is the first self-draw only, or also a win on the dealer's first discard.
-    dihe_scope: Literal["first_draw", "first_draw_or_dealer_discard", "dealer_first_discard"] = "first_draw"
+    dihe_scope: Literal["first_draw", "first_draw_or_dealer_discard", "dealer_first_discard",
+                        "first_round_shangjia"] = "first_draw"
     #: 过水: a passed win bars lower-or-equal wins, every discard win, or nothing.
     guoshui: Literal["higher_fan", "any_discard", "off"] = "higher_fan"
     #: 过手碰: a passed pong bars that kind until one's own next action.
@@ -141,7 +142,7 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     #: a wait on a kind with no unseen copy still counts (查大叫).
     dead_wait_counts: bool = True
     #: next dealer after a hand with no win: the dealer's 下家 (``next``) or the dealer.
-    draw_dealer: Literal["next", "stay"] = "next"
+    draw_dealer: Literal["next", "stay", "stay_same_level", "pass_if_kong"] = "next"
     #: the first dealer is whoever the log names (``any``) or the room's creator.
     first_dealer: Literal["any", "creator"] = "any"
     #: a kong replacement is the last undrawn tile (``tail``) or the next one (``head``).
@@ -246,6 +247,32 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     bird_origin: Literal["winner", "dealer"] = "winner"
     #: a pair's factor for m birds on its seats: × (1 + m), × 2^m, or + m B.
     bird_mode: Literal["add_multiple", "double", "plus_point"] = "add_multiple"
+    # --- Wenzhou 温州麻将 (family ``wenzhou``, wenzhou.md §10) -------------------------------
+    # Shared options it reads: ``base``, ``chow``, ``draw_reserve``, ``indicator_from``,
+    # ``wild_from`` (same), ``wild_discard`` (forbidden), ``wild_stand_in``, ``multi_win`` (off),
+    # ``lianzhuang``, ``discard_payers``, ``kong_payments`` (``at_end``), ``draw_dealer``, ``dihe_scope``.
+    #: 烧中发: a 财神 cannot stand for 中 or 发 either.
+    shaozhongfa: bool = False
+    #: 出牌顺序: single honours are discarded first, and a single of the honour just discarded.
+    honour_first: bool = True
+    #: 财神单钓: a seat waiting with a 财神 alone wins by self-draw only, or also on a discard.
+    caishen_dandiao: Literal["self_draw_only", "free"] = "self_draw_only"
+    #: a soft 八对 (a 财神 standing for another kind) is a win worth ×1.
+    soft_badui: bool = False
+    #: the bare 三财神 win is also allowed on a discard.
+    sancaishen_on_discard: bool = False
+    #: 硬牌 ×2 on any win without a 财神 standing in (``any_win``) or on a self-draw only.
+    ying_scope: Literal["any_win", "self_draw_only"] = "any_win"
+    #: 双翻 hands besides the seed's five: none, 碰碰和, or the 特殊双翻 set.
+    extra_shuangfan: Literal["none", "pengpeng", "teshu"] = "none"
+    #: 辣子辣: three 财神 held and all 归位 is ×8.
+    lazila: bool = False
+    #: 买底 / 顶底 side bets at each new dealership.
+    maidi: bool = False
+    #: 财神钱: money per 财神 held at the end of every hand.
+    caishenqian: bool = False
+    #: after a level-4 hand: seats are re-drawn (``redraw``, not audited) or the 下家 deals (``pass``).
+    after_fourth: Literal["redraw", "pass"] = "redraw"
 
     # --- options the new families share (shared/design/new-families.md §1) -----------------
     # Each default is what the three families above play; they reject any other value
@@ -374,6 +401,8 @@ def _check_guangdong(r: "Ruleset") -> None:
         raise ValueError("Guangdong 鸡平和 fixes 爆和 at 3 (fan_cap = 3)")
     if r.dianji or r.yangzhu or r.qiaoluo:
         raise ValueError("点鸡 / 养猪 / 敲锣 are Qujing options, not Guangdong ones")
+    if r.kong_payments == "at_end":
+        raise ValueError("kong_payments must be none or on_win")
     if not 0 <= r.min_fan <= 3:
         raise ValueError("min_fan must be 0, 1, 2 or 3")
     if r.seven_pairs_fan not in (None, 4, 5, 6):
@@ -398,6 +427,8 @@ def _check_sichuan(r: "Ruleset") -> None:
         raise ValueError("Sichuan 不可以吃: chow cannot be enabled")
     if r.dianji or r.yangzhu or r.qiaoluo:
         raise ValueError("点鸡 / 养猪 / 敲锣 are Qujing options, not Sichuan ones")
+    if r.draw_dealer not in ("next", "stay") or r.dihe_scope not in ("first_draw", "first_draw_or_dealer_discard"):
+        raise ValueError("draw_dealer must be next or stay and dihe_scope first_draw or first_draw_or_dealer_discard")
     if r.longqidui_fan not in (3, 4):
         raise ValueError("longqidui_fan must be 3 or 4")
     if r.huazhu_penalty != "cap" and (not isinstance(r.huazhu_penalty, int) or r.huazhu_penalty < 1):
@@ -423,6 +454,8 @@ def _check_xuzhou(r: "Ruleset") -> None:
         raise ValueError("luanpai must be shisanlan, shisanyao or off")
     if r.dealer_bonus not in ("plus_one", "double", "none"):
         raise ValueError("dealer_bonus must be plus_one, double or none")
+    if r.draw_dealer not in ("next", "stay"):
+        raise ValueError("draw_dealer must be next or stay")
     if r.dianpao_units < 1 or r.zimo_units < 1:
         raise ValueError("dianpao_units and zimo_units must be at least 1")
     if r.draw_reserve < 0:
@@ -520,6 +553,8 @@ OWN_OPTIONS: dict[str, tuple[str, ...]] = {
               "dahu_base", "dahu_bonus", "jinding", "yangguangding", "hading", "qihu", "qihu_basis",
               "bao_sanpu", "quanqiuren_bao"),
     "changsha": tuple(CHANGSHA_DEFAULTS),
+    "wenzhou": ("shaozhongfa", "honour_first", "caishen_dandiao", "soft_badui", "sancaishen_on_discard",
+                "ying_scope", "extra_shuangfan", "lazila", "maidi", "caishenqian", "after_fourth"),
 }
 
 
@@ -535,10 +570,50 @@ def _keeps_other_families_defaults(r: "Ruleset") -> None:
                                  f"(it must stay {defaults[name]!r})")
 
 
+def _check_wenzhou(r: "Ruleset") -> None:
+    """Wenzhou 温州麻将 (wenzhou.md §1, §10): four seats, 136 tiles, one 财神 kind per hand (the
+    turned tile's own kind) with 白板 standing in, a 财神 never discarded, one winner (截和)."""
+    if r.players != 4:
+        raise ValueError("Wenzhou is specified for four seats only")
+    if r.wild_from != "same":
+        raise ValueError("Wenzhou's 财神 is the turned tile's own kind: wild_from must be same")
+    if len(r.wilds) > 1:
+        raise ValueError("Wenzhou plays one 财神 kind per hand (wilds names at most one tile)")
+    if r.wild_discard != "forbidden":
+        raise ValueError("a 财神 is never discarded: wild_discard must be forbidden")
+    if r.wild_stand_in != "5z":
+        raise ValueError("Wenzhou's stand-in is 白板 (wild_stand_in 5z)")
+    if r.multi_win:
+        raise ValueError("one winner only (截和): multi_win must be off")
+    if not r.chow:
+        raise ValueError("Wenzhou allows 吃 from the 上家: chow must be on")
+    if r.lianzhuang not in ("multiply", "jinjie1", "jinjie2"):
+        raise ValueError("the 进阶 level base (lianzhuang) must be multiply, jinjie1 or jinjie2")
+    if r.discard_payers not in ("all", "discarder_for_all"):
+        raise ValueError("discard_payers must be all or discarder_for_all")
+    if r.kong_payments not in ("none", "at_end"):
+        raise ValueError("kong_payments (杠算分) must be none or at_end")
+    if r.draw_dealer not in ("stay", "stay_same_level", "pass_if_kong", "next"):
+        raise ValueError("draw_dealer must be stay, stay_same_level, pass_if_kong or next")
+    if r.dihe_scope not in ("dealer_first_discard", "first_round_shangjia"):
+        raise ValueError("dihe_scope must be dealer_first_discard or first_round_shangjia")
+    if r.guohu != "off":
+        raise ValueError("no pass rule is specified: guohu must be off")
+    if r.draw_reserve < 0:
+        raise ValueError("draw_reserve must be at least 0")
+    if r.dianji or r.yangzhu or r.qiaoluo:
+        raise ValueError("点鸡 / 养猪 / 敲锣 are Qujing options, not Wenzhou ones (买底 is maidi)")
+    if r.payment_cap or r.win_dealer is not None or r.qianggang_bao is not None or r.dahu_stack is not None \
+            or r.dealer_bonus != "none" or r.luanpai != "off":
+        raise ValueError("payment_cap / win_dealer / qianggang_bao / dahu_stack / guohu / dealer_bonus / luanpai "
+                         "are not Wenzhou options")
+
+
 #: Each family's own validation (``_check_<family>``); a family it does not name (a new or
 #: toy family) checks its options where it is built.
 FAMILY_CHECKS = {"qujing": _check_qujing, "guangdong": _check_guangdong, "sichuan": _check_sichuan,
-                 "xuzhou": _check_xuzhou, "wuhan": _check_wuhan, "changsha": _check_changsha}
+                 "xuzhou": _check_xuzhou, "wuhan": _check_wuhan, "changsha": _check_changsha,
+                 "wenzhou": _check_wenzhou}
 
 
 PRESETS: dict[str, Ruleset] = {
@@ -575,6 +650,13 @@ PRESETS: dict[str, Ruleset] = {
     "changsha-jiajiang": Ruleset(family="changsha", wilds=(), chow=True, draw_reserve=0, guohu="any_discard",
                                  dihe_scope="dealer_first_discard", qianggang_bao=False, dahu_stack="add",
                                  dealer_bonus="plus_one", jiajiang_hu=True, extra_qishou=True),
+    # Wenzhou 温州麻将: 16 + 1 tiles, a 财神 per hand (the turned tile's own kind, 3 wilds) with 白板
+    # standing in, honours first, chow from 上家, one winner, 软 ×1 / 硬 ×2 / 双翻 ×4, every loser
+    # pays, the dealer's pairs at the level base 1..4 × B; 16 tiles kept back for kongs.
+    "wenzhou": Ruleset(family="wenzhou", wilds=(), chow=True, draw_reserve=16, draw_dealer="stay",
+                       dihe_scope="dealer_first_discard", multi_win=False, wild_from="same",
+                       indicator_from="head", wild_discard="forbidden", wild_stand_in="5z",
+                       lianzhuang="multiply", discard_payers="all", last_discard_claims="all", guohu="off"),
 }
 
 

@@ -25,6 +25,9 @@ def bet_placed(ctx: AuditContext, e: ev.PigBetPlaced) -> None:
         v = ctx.family.settlement.check_bet(ctx.rules, e.bet, ctx.bet_placed[seat], dealt)
         if v is not None:
             ctx.find(v.code, e, seat=seat, expected=v.expected, actual=v.actual, message=v.message)
+        elif ctx.family.own.event_checks is not None:
+            # the family's own rules on a side bet (Wenzhou 买底: only before a dealership's first hand)
+            ctx.violated(ctx.family.own.event_checks(ctx.rules, ctx.table, e), e, seat)
         ctx.bet_placed[seat] = True
     ctx.apply(e)
 
@@ -88,7 +91,10 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     ctx.audit.ledger.append(list(ctx.ledger))
     ctx.audit.ledger_hands.append(t.hand)
     first = ctx.first_won
-    if fam.table.dealer_after is not None:
+    if fam.table.rotation is not None:
+        ctx.next_dealer, ctx.next_level = fam.table.rotation(
+            rules, t, ([x.seat for x in first.winners], first.how, first.from_seat) if first else None, n)
+    elif fam.table.dealer_after is not None:
         more = {"table": t, "book": book} if fam.table.dealer_reads_table else {}
         ctx.next_dealer = fam.table.dealer_after(rules, t.dealer, ([x.seat for x in first.winners], first.how,
                                                                    first.from_seat) if first else None, n, **more)

@@ -7,6 +7,8 @@ context (the reducer's one checked path) and updates the context's memories.
 
 from __future__ import annotations
 
+from msgspec import UNSET
+
 from schema import events as ev
 from schema.ruleset import RulesetError, resolve
 from schema.tiles import ALL_KINDS, NUM_KINDS, TILE_INDEX, TILE_NAMES, copies_in_set, format_hand
@@ -55,6 +57,14 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
         want = ctx.family.table.first_dealer(ctx.table.creator)
     if want is not None and e.dealer != want:
         ctx.find("DEALER_ROTATION", e, seat=e.dealer, expected=want, actual=e.dealer)
+    # a logged dealer level (连庄): 1 in the first hand, then the family's rotation
+    level = e.dealer_level
+    if level is not UNSET:
+        want_level = 1 if ctx.table.hand == 0 else ctx.next_level
+        if want_level is not None and level != want_level:
+            ctx.find("DEALER_ROTATION", e, seat=e.dealer, expected=f"dealer_level {want_level}",
+                     actual=f"dealer_level {level}",
+                     message=f"hand {e.hand} is logged at dealer level {level}, not {want_level}")
     if e.wall and max(map(TILE_INDEX.__getitem__, e.wall)) >= ctx.set_limit:
         label = SET_LABELS[ctx.set_limit][0]
         ctx.find("TILE_NOT_IN_SET", e, message=f"the wall holds tiles outside {label}")
@@ -67,6 +77,17 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
         ctx.hand_book = ctx.family.own.hand_book(ctx.rules, ctx.n, e.dealer)
     if ctx.explained is not None:
         ctx.explained.append({"kind": "hand", "hand": e.hand, "dealer": e.dealer})
+
+
+_NAMES_BELOW: dict[int, frozenset[str]] = {}
+
+
+def _names_below(limit: int) -> frozenset[str]:
+    """The tile names of the kinds below ``limit`` (a set's tiles; looked up once per set)."""
+    got = _NAMES_BELOW.get(limit)
+    if got is None:
+        got = _NAMES_BELOW[limit] = frozenset(name for name, k in TILE_INDEX.items() if k < limit)
+    return got
 
 
 def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:

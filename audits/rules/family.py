@@ -165,6 +165,9 @@ class HandFacts(NamedTuple):
     extra: Any = None
     #: the hand's dealer (None: not known, e.g. ``paipu hand`` without ``--dealer``)
     dealer: Optional[int] = None
+    #: the dealer's level L (连庄; None: not known, read as 1), for families whose dealer
+    #: pairs are paid by level (``paipu hand --level``)
+    dealer_level: Optional[int] = None
 
 
 class PassBook:
@@ -286,6 +289,12 @@ class TableRules:
     #: ``dealer_after`` also gets ``table=`` (the hand's end: 海底 offers, reveals) and ``book=``
     #: (the family's hand book, or None in the simulator).  (Changsha: the 海底 taker deals)
     dealer_reads_table: bool = False
+    #: (ruleset, table, first winning moment (seats, how, from_seat) or None, n) -> (the next
+    #: hand's dealer or None: not audited, its dealer level or None: not audited); when set it
+    #: replaces ``dealer_after`` and ``next_dealer`` (rotation with dealer levels, 连庄: the
+    #: table is the hand just settled, its logged ``dealer_level`` and kongs included).
+    #: The walker checks a logged ``HandStarted.dealer_level`` against it (DEALER_ROTATION).
+    rotation: Optional[Callable[..., tuple[Optional[int], Optional[int]]]] = None
     #: (ruleset) -> where a kong replacement comes from when no tail pool is kept:
     #: ``tail`` (the wall's last tile, logged source "tail") or ``wall`` (the next tile).  (Guangdong)
     replacement_source: Optional[Callable[[Ruleset], str]] = None

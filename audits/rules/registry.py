@@ -17,6 +17,7 @@ from .guangdong import GUANGDONG
 from .qujing import QUJING
 from .sichuan import SICHUAN
 from .wuhan import WUHAN
+from .wenzhou import WENZHOU
 from .xuzhou import XUZHOU
 
 #: ``Ruleset.family`` -> its rule family (one line per family).
@@ -27,6 +28,7 @@ FAMILIES: dict[str, RuleFamily] = {
     XUZHOU.name: XUZHOU,  # Xuzhou 徐州麻将 (xuzhou.md)
     WUHAN.name: WUHAN,  # Wuhan 红中赖子杠 (wuhan.md)
     CHANGSHA.name: CHANGSHA,  # Changsha 长沙麻将 (changsha.md)
+    WENZHOU.name: WENZHOU,  # Wenzhou 温州麻将 (wenzhou.md)
 }
 
 

@@ -97,9 +97,12 @@ def describe(e: ev.Event, who: _Names) -> str:
     if isinstance(e, ev.RoomResized):
         return f"The room is resized to {len(e.seats)} seats: {', '.join(e.seats)}."
     if isinstance(e, ev.HandStarted):
-        return f"Hand {e.hand} starts; {who(e.dealer)} deals (庄)."
+        level = f" at level {e.dealer_level} (连庄)" if e.dealer_level is not ev.UNSET else ""
+        return f"Hand {e.hand} starts; {who(e.dealer)} deals (庄){level}."
+    if isinstance(e, ev.IndicatorTurned):
+        return f"The indicator {t(e.tile)} is turned (翻牌): the hand's wild is {t(e.wild)}."
     if isinstance(e, ev.PigBetPlaced):
-        return f"{who(e.seat)} bets {e.bet} on 养猪."
+        return f"{who(e.seat)} places a side bet of {e.bet} (养猪 / 下嘴 / 买底)."
     if isinstance(e, ev.TilesDealt):
         return "The tiles are dealt."
     if isinstance(e, ev.TailTurned):
@@ -395,10 +398,20 @@ def build_model(log: GameLog) -> dict:
         h = fr["hand"]
         if h and h not in by_hand:
             by_hand[h] = {"hand": h, "first": fr["i"], "last": fr["i"], "dealer": fr["dealer"],
-                          "settlement": None, "findings": [], "particulars": []}
+                          "settlement": None, "findings": [], "particulars": [], "level": None,
+                          "indicator": None, "wild": None}
             hand_list.append(by_hand[h])
         if h:
             by_hand[h]["last"] = fr["i"]
+    # what a hand turned and at which dealer level (families with a per-hand wild, 连庄 levels)
+    hand_no = 0
+    for e in log.events[:len(frames)]:
+        if type(e) is ev.HandStarted:
+            hand_no = e.hand
+            if hand_no in by_hand and e.dealer_level is not ev.UNSET:
+                by_hand[hand_no]["level"] = e.dealer_level
+        elif type(e) is ev.IndicatorTurned and hand_no in by_hand:
+            by_hand[hand_no]["indicator"], by_hand[hand_no]["wild"] = e.tile, e.wild
     cur_hand = None
     dealer = None
     game_rec: Optional[dict] = None

@@ -110,6 +110,11 @@ FAN_ENGLISH: dict[str, str] = {
     "qs_queyise": "opening: a suit missing", "qs_liuliushun": "opening: two triplets",
     "qs_bubugao": "opening: three stepped pairs", "qs_jintongyunv": "opening: pairs of 2p and 2s",
     "qs_yizhihua": "opening: a lone 5 in a suit", "qs_santong": "opening: one pair in each suit",
+    # Wenzhou 温州麻将
+    "badui": "eight pairs without wilds", "sancaishen": "three wilds in a winning shape",
+    "sancaishen_bare": "three wilds held (no shape needed)", "sancai_guiwei": "three wilds as themselves",
+    "zhongfabai": "red, green and white", "caishen_niudui": "a pair of wilds",
+    "shuangcai_guiwei": "two wilds as themselves",
 }
 
 #: Seat winds, by distance from the dealer.
@@ -185,3 +190,10 @@ CLOSE_REASONS = {"hands_done": "all hands played", "knocked_out": "a player reac
 def rule_name(code: str) -> tuple[str, str]:
     """(Chinese, English) name of a finding code; the code itself when unnamed."""
     return RULE_NAMES.get(code, (code, code.replace("_", " ").lower()))
+
+# Wenzhou 温州麻将 (wenzhou.md §13)
+RULE_NAMES.update({
+    "HONOUR_DISCARD_ORDER": ("未先打单张字牌", "a single honour kept while discarding another tile"),
+    "WIN_CAISHEN_DANDIAO_DISCARD": ("财神单钓点炮胡", "a 财神 single wait won on a discard"),
+    "CAISHEN_MONEY_MISMATCH": ("财神钱算错", "wrong 财神 money"),
+})

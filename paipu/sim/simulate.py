@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
-from typing import Any, Iterable, Iterator, Optional, Sequence
+from typing import Any, Collection, Iterable, Iterator, Optional, Sequence
 
 import msgspec
 
@@ -260,6 +260,8 @@ class _Game:
         self.seats4 = seats
         opts = {k: v for k, v in cfg.options.items() if k != "players"}
         self.creator = rng.randrange(self.n)
+        #: the next hand's dealer level (连庄), for families whose ``rotation`` counts one
+        self.level = 1
         # a 20分敲锣 room opens every player at its start points (the family's check_room judges it)
         start_points = self.family.settlement.start_points(rules)
         self.b = GameBuilder(self.game_id, preset=cfg.preset, seats=seats, options=opts, creator=self.creator,
@@ -313,7 +315,13 @@ class _Game:
                 charged = True
                 self.charge_fee()
             # the next dealer, as the family rotates the deal
-            if family.table.dealer_after is not None:  # rotation that reads the room's options
+            if family.table.rotation is not None:  # rotation with dealer levels (连庄)
+                first = (list(result.winners), result.how_won, result.from_seat) if result.winners else None
+                dealer, self.level = family.table.rotation(rules, self.table, first, self.n)
+                if dealer is None:  # not fixed by the rules (seats re-drawn): the room names one
+                    dealer = self.rng.randrange(self.n)
+                self.level = self.level or 1
+            elif family.table.dealer_after is not None:  # rotation that reads the room's options
                 first = (list(result.winners), result.how_won, result.from_seat) if result.winners else None
                 more = {"table": self.table, "book": None} if family.table.dealer_reads_table else {}
                 dealer = family.table.dealer_after(rules, dealer, first, self.n, **more)
@@ -556,11 +564,16 @@ class _Hand:
         g, n, rng = self.g, self.n, self.rng
         wall = shuffled_wall(self)
         self.wall = wall
-        self.emit(ev.HandStarted, hand=self.number, dealer=self.dealer,
-                  wall=[TILE_NAMES[t] for t in wall] if g.cfg.include_wall else None, dice=None)
+        level = {"dealer_level": g.level} if g.family.table.rotation is not None else {}
+        e_started = self.emit(ev.HandStarted, hand=self.number, dealer=self.dealer,
+                              wall=[TILE_NAMES[t] for t in wall] if g.cfg.include_wall else None, dice=None, **level)
         # side bets (养猪, 下嘴): each player bets once before the deal, one of the bets the
         # family allows in this room (the bot bets nothing half the time); none where it allows none
         bets = [x for x in (0, 0, 1, 2) if self.family.settlement.check_bet(self.rules, x, False, False) is None]
+        checks = self.family.own.event_checks
+        if bets and checks is not None and checks(self.rules, self.table, ev.PigBetPlaced(
+                g.game_id, 0, e_started.at, seat=0, bet=bets[0])):
+            bets = []  # the family allows no bet in this hand (Wenzhou 买底: a dealership's first hand only)
         if bets:
             for s in range(n):
                 self.emit(ev.PigBetPlaced, seat=s, bet=rng.choice(bets))
@@ -785,7 +798,10 @@ class _Hand:
                     drew, flower = replaced, True
             if drew is not None:
                 win = self.ask.self_draw_win(seat, drew[0], drew[1], flower)
-                if win is not None and not holds_out(self, seat, win):
+                # a bot holding out still wins when every tile it holds is a wild it may not discard
+                if win is not None and (not holds_out(self, seat, win) or (
+                        self.rules.wild_discard == "forbidden"
+                        and _only_wilds_left(self.wild, table.hands[seat], ()))):
                     self._win([(seat, win)], "self_draw", drew[0], None)
             forced = self.forced.pop(seat, None)
             if forced is not None:
@@ -1157,6 +1173,11 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
         kongs = exposed_kongs(rules, counts, t)
         pong = could_pong(rules, counts, t)
         chows = chow_options(rules, counts, t, s, d) if not last else []
+        if rules.wild_discard == "forbidden" and (pong or chows):
+            # a claim after which the seat would hold only wilds it may not discard is not made
+            if pong and _only_wilds_left(hand.wild, counts, (t, t)):
+                pong = False
+            chows = [p for p in chows if not _only_wilds_left(hand.wild, counts, p)]
         if win is None and not kongs and not pong and not chows:
             if illegal == s and hand.rng.random() < 0.5:
                 bad = wild_pong_tiles(hand.wild, counts, t)
@@ -1193,6 +1214,14 @@ def claim_offers(hand: "_Hand", order: Sequence[int], d: int, t: int, after_kong
         if c:
             could[s] = c
     return offers, could
+
+
+def _only_wilds_left(wild: Collection[int], counts: Sequence[int], used: Sequence[int]) -> bool:
+    """After a meld made with ``used`` from ``counts``, every tile left is a wild kind."""
+    left = list(counts)
+    for k in used:
+        left[k] -= 1
+    return all(not c or k in wild for k, c in enumerate(left))
 
 
 def decide_claims(hand: "_Hand", offers: dict[int, dict[str, Any]], d: int, t: int) -> dict[int, str]:

@@ -20,7 +20,7 @@ HANDS = ["123456789m1234p5p", "123456789p1234s", "456789s12345z77z", "1112223334
 def rooms(monkeypatch):
     """Presets of two new-family rulesets (the reducer knows no family, only the set and hand size)."""
     monkeypatch.setitem(rs.PRESETS, "hn", rs.Ruleset(family="hainan", wilds=()))
-    monkeypatch.setitem(rs.PRESETS, "wz", rs.Ruleset(family="wenzhou", wilds=()))
+    monkeypatch.setitem(rs.PRESETS, "wz", rs.PRESETS["wenzhou"])
 
 
 def started(preset: str = "qujing-xiaoji", hands=HANDS, dealer: int = 0) -> GameBuilder:

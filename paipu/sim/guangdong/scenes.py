@@ -37,6 +37,11 @@ class Scene:
         self.b = GameBuilder(game, preset=preset, options=options or {}, creator=creator,
                              server="paipu-samples", build="1.0", fee=0)
         self.b.open()
+        from schema.ruleset import resolve
+        rules = resolve(preset, options or None)
+        #: tiles a hand holds between turns (13, or 16) and in the set, from the room's ruleset
+        self.size = rules.hand_size
+        self.tile_count = rules.tile_count
         self.scores = [0, 0, 0, 0]
         self.number = 0
         self.pool: Counter = Counter()
@@ -87,7 +92,7 @@ class Scene:
                 self.hands[s][t] += 1
         self.reserve(reserve)
         for s in range(4):
-            want = 14 if s == dealer else 13
+            want = self.size + 1 if s == dealer else self.size
             if len(dealt[s]) > want:
                 raise ValueError(f"seat {s} dealt {len(dealt[s])} tiles")
             while len(dealt[s]) < want:
@@ -101,7 +106,7 @@ class Scene:
             self.b.events[-1] = msgspec.structs.replace(e, **winds)
         self.b.deal(*[sorted(d, key=TILE_NAMES.index) for d in dealt])
         self.dealer = dealer
-        self.undrawn = 136 - 53
+        self.undrawn = self.tile_count - (4 * self.size + 1)
 
     def draw(self, seat: int, tile: Optional[str] = None, source: str = "wall") -> str:
         """``seat`` draws ``tile`` (a reserved or named tile) or a filler."""

@@ -1,0 +1,157 @@
+"""Wenzhou play rules (wenzhou.md §2, §5, §8.2): the discard order (出牌顺序), the 财神 never
+discarded, kongs on the reserve, 天和 / 地和 and the 买底 moment.
+
+**Discard order** (§5, ``honour_first``): a *single honour* of a seat is an honour kind of
+which its concealed hand holds exactly one tile (白板 counts as kind W, so it is an honour
+only if W is; 财神 never count).  While a seat holds a single honour its discard is a
+single honour (rule 2); if the discard just before this one, by another seat, was honour
+kind h and the seat holds a single h, it discards h (rule 3; a discard it has just claimed
+is that discard).  A discard breaking either is one HONOUR_DISCARD_ORDER.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+from schema import events as ev
+from schema.ruleset import Ruleset
+from schema.tiles import TILE_NAMES
+
+from .. import wilds
+from ..family import DiscardVerdict, Violation, WinContext
+from . import caishen
+from .settlement import level_of
+
+_PLAIN = DiscardVerdict(False, None)
+
+
+class _Honours(NamedTuple):
+    """One hand's honour facts: W, the active stand-in (白板 while it reads as W) and the honour
+    kinds counted as they lie (the 财神 kind and the stand-in left out)."""
+
+    wild: Optional[int]
+    white: Optional[int]
+    plain: tuple[int, ...]
+
+
+_HONOURS: dict[int, tuple[Ruleset, _Honours]] = {}
+
+
+def _honours(ruleset: Ruleset) -> _Honours:
+    """The :class:`_Honours` of the hand's ruleset (cached per ruleset object: asked on every discard)."""
+    got = _HONOURS.get(id(ruleset))
+    if got is None or got[0] is not ruleset:
+        p = caishen.facts.pei(ruleset)
+        plain = tuple(k for k in caishen.HONOURS if k != p.wild and k != p.stand_in)
+        if len(_HONOURS) > 4096:  # bounded: a long audit keeps a small memory
+            _HONOURS.clear()
+        got = _HONOURS[id(ruleset)] = (ruleset, _Honours(p.wild, p.stand_in, plain))
+    return got[1]
+
+
+def natural_count(ruleset: Ruleset, counts, kind: int) -> int:
+    """Natural tiles of ``kind`` held: 白板 count as W while they stand in; 财神 never count."""
+    h = _honours(ruleset)
+    if kind == h.wild:
+        return counts[h.white] if h.white is not None else 0
+    if kind == h.white:
+        return 0
+    return counts[kind]
+
+
+def single_honours(ruleset: Ruleset, counts) -> list[int]:
+    """The honour kinds (白板 read as W) the concealed counts hold exactly one of."""
+    h = _honours(ruleset)
+    out = [k for k in h.plain if counts[k] == 1]
+    if h.wild is not None and h.wild >= 27 and h.white is not None and counts[h.white] == 1:
+        out.append(h.wild)
+    return out
+
+
+def honour_violation(ruleset: Ruleset, counts, seat: int, tile: int,
+                     previous: Optional[tuple[int, int]]) -> Optional[Violation]:
+    """The discard-order rule (§5) for ``tile`` discarded from ``counts`` (before the discard),
+    ``previous`` the hand's latest discard (seat, tile) or None."""
+    singles = single_honours(ruleset, counts)
+    if not singles:
+        return None
+    h = _honours(ruleset)
+    kind = h.wild if tile == h.white and h.white is not None else tile
+    broken = []
+    if previous is not None and previous[0] != seat:
+        last = h.wild if previous[1] == h.white and h.white is not None else previous[1]
+        if last in singles and kind != last:
+            broken.append(f"rule 3: it holds a single {TILE_NAMES[last]} just discarded")
+            singles = [last]
+    if kind not in singles and not broken:
+        broken.append("rule 2: it holds a single honour")
+    if not broken:
+        return None
+    want = [TILE_NAMES[k] for k in singles]
+    return Violation("HONOUR_DISCARD_ORDER", f"seat {seat} discarded {TILE_NAMES[tile]} ("
+                     + "; ".join(broken) + ")", want, TILE_NAMES[tile])
+
+
+def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdict:
+    """``TableRules.discard_rule``: a 财神 is never discarded (SPECIAL_TILE_DISCARDED, the
+    shared ``wild_discard = forbidden``), then the discard order (HONOUR_DISCARD_ORDER)."""
+    h = _honours(ruleset)
+    if tile == h.wild:
+        return wilds.default_discard_rule(ruleset, table, seat, tile)
+    if not ruleset.honour_first:
+        return _PLAIN
+    hand = table.hands[seat]
+    # the common case first (a C-speed look at the honours): no honour held once, no order to keep
+    if 1 not in hand[27:34]:
+        return _PLAIN
+    v = honour_violation(ruleset, hand, seat, tile, table.latest_discard)
+    return _PLAIN if v is None else DiscardVerdict(False, v)
+
+
+def _calls(table) -> bool:
+    """Any chow, pong or exposed kong so far (a concealed kong is not a call)."""
+    return any(m.kind != "kong_concealed" for melds in table.melds for m in melds)
+
+
+def heavenly(ruleset: Ruleset, table, seat: int, how: str) -> str:
+    """天和 / 地和 (§8.2) from the table before the win: 天和 the dealer's dealt 17 tiles, before
+    any discard or kong; 地和 by ``dihe_scope``: a non-dealer on the dealer's first discard
+    before any call (the dealer's own concealed kong is not one), or a win in the first
+    go-around on one's 上家's discard."""
+    dealer = table.dealer
+    discards = sum(len(d) for d in table.discards)
+    if how == "self_draw":
+        if seat == dealer and discards == 0 and not any(table.melds) and sum(table.received[seat]) == 17:
+            return "tianhe"
+        return ""
+    last = table.last_discard
+    if how != "discard" or last is None or seat == dealer or _calls(table):
+        return ""
+    if ruleset.dihe_scope == "dealer_first_discard":
+        return "dihe" if discards == 1 and last[0] == dealer else ""
+    n = len(table.discards)
+    return "dihe" if last[0] == (seat - 1) % n and not table.discards[seat] else ""
+
+
+def win_context(ruleset: Ruleset, table, seat: int, how: str, tile, after_kong: bool, kong_discard: bool,
+                winners: int = 1) -> WinContext:
+    """How a Wenzhou hand was won: 天和 / 地和 are the moments the score names."""
+    return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard,
+                      heavenly=heavenly(ruleset, table, seat, how), winners=winners)
+
+
+def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
+    """A kong needs a tile left for its replacement (R ≥ 1: the reserve serves kongs, §2,
+    KONG_WITHOUT_REPLACEMENT); a 买底 bet only before a dealership's first hand (§9.3)."""
+    t = type(event)
+    if t in (ev.KongExposed, ev.KongAdded, ev.KongConcealed) and table.undrawn <= 0:
+        return [Violation("KONG_WITHOUT_REPLACEMENT", "a kong with no undrawn tile left for its replacement",
+                          ">= 1 undrawn tile", 0)]
+    if t is ev.PigBetPlaced and ruleset.maidi and level_of(table) != 1:
+        return [Violation("YANGZHU_BET_INVALID", f"a 买底 bet in a hand dealt at level {level_of(table)} "
+                          "(bets come before a dealership's first hand)", "level 1", level_of(table))]
+    return []
+
+
+__all__ = ["discard_rule", "event_checks", "heavenly", "honour_violation", "natural_count", "single_honours",
+           "win_context"]
