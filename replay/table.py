@@ -105,6 +105,7 @@ class Table:
         # the new families' facts as logged (shared/design/new-families.md §1)
         "indicator", "wild", "set_aside", "flowers_held", "opening_wins", "birds", "bird_origin",
         "revealed", "revealed_by", "sea_offers", "dealer_streak", "last_bets", "last_won",
+        "resume_turn",
     )
 
     def __init__(self) -> None:
@@ -193,3 +194,6 @@ class Table:
         #: (how, from_seat, tile kind, seq) of the HandWon that won the hand: a HandWon
         #: right after it belongs to the same moment.
         self.last_won: Optional[tuple[str, Optional[int], int, int]] = None
+        #: The seat whose turn resumes once the replacement of a tile set aside out of turn is
+        #: drawn (a non-dealer's opening 补花 leaves the turn with the dealer), else None.
+        self.resume_turn: Optional[int] = None

@@ -81,6 +81,9 @@ class WinContext:
     #: a self-draw of the replacement for a flower set aside (花上开花; new-families.md §1);
     #: a single-tile kong's replacement sets ``after_kong`` instead
     after_flower: bool = False
+    #: the flowers the winner has set aside (``Table.set_aside``, 1f..8f as 34..41), for
+    #: families whose seat flowers score (海南 位置花); () where unknown or none
+    flowers: tuple[int, ...] = ()
 
     @property
     def plain_tile(self) -> Optional[int]:

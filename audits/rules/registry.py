@@ -13,6 +13,7 @@ from schema.ruleset import Ruleset
 
 from .family import RuleFamily
 from .guangdong import GUANGDONG
+from .hainan import HAINAN
 from .qujing import QUJING
 from .sichuan import SICHUAN
 from .xuzhou import XUZHOU
@@ -23,6 +24,7 @@ FAMILIES: dict[str, RuleFamily] = {
     SICHUAN.name: SICHUAN,  # Sichuan 四川麻将 and 血战到底 (sichuan.md)
     GUANGDONG.name: GUANGDONG,  # Guangdong 鸡平和 (guangdong.md)
     XUZHOU.name: XUZHOU,  # Xuzhou 徐州麻将 (xuzhou.md)
+    HAINAN.name: HAINAN,  # Hainan 海南麻将 (hainan.md)
 }
 
 
