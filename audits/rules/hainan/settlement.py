@@ -31,7 +31,7 @@ from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX
 
 from .. import money
-from ..family import HandFacts, Settlement, WinContext, WinHow
+from ..family import HandFacts, Settlement, WinHow
 from ..guangdong.settlement import play_order
 from . import fans
 
@@ -200,7 +200,7 @@ def _win(ruleset: Ruleset, f: HainanFacts, n: int, w: int, p: int, how: str, frm
         extra = e if l == frm else 0
         out.append(Transfer(payer=l, payee=w, amount=shares[l] + extra, reason="win"))
         lines.append(f"seat {l} → seat {w}: s = P {p} × u {unit(ruleset, f, w, l)} / B {b} = {shares[l]}"
-                     + (f" + e {e} (the feeder)" if extra else "") + f" = {shares[l] + extra}")
+                     + (f"; + e {e} (the feeder) = {shares[l] + extra}" if extra else ""))
 
 
 def _kongs(ruleset: Ruleset, f: HainanFacts, n: int, out: list, lines: list) -> None:
