@@ -107,7 +107,9 @@ HAINAN = RuleFamily(
     ),
     codes={"below_min_fan": "WIN_BELOW_MIN_FAN", "rob_kong_exposed": "ROB_EXPOSED_KONG",
            "rob_kong_concealed": "ROB_CONCEALED_KONG"},
-    data={"observers": {ev.TileDiscarded: table.discard_observer}, "observe_after": frozenset()},
+    data={"observers": {ev.TileDiscarded: table.discard_observer}, "observe_after": frozenset(),
+          # the simulator's opening 补花 (by seat or by round, ``opening_buhua``) before the dealer acts
+          "opening_set_aside": True},
 )
 
 __all__ = ["HAINAN", "fans", "settlement", "table", "wins"]

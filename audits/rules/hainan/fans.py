@@ -145,6 +145,7 @@ def multiplier(ruleset: Ruleset, names: Sequence[str]) -> tuple[int, str]:
         return m, "m = " + " + ".join(f"{CHINESE[n]} {ADDITIVE[n]}" for n in held) + f" = {m}"
     if "shisanlan" in held or "shisanyao" in held:
         return 13, "m = 13 (十三幺 alone)"
+    held = [n for n in held if n in MULTIPLICATIVE]  # 混一色 has no factor
     m = 1
     for n in held:
         m *= MULTIPLICATIVE[n]

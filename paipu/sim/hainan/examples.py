@@ -319,6 +319,21 @@ def ex09_zimo() -> GameBuilder:
     return s.close()
 
 
+def opt_shisanyao() -> GameBuilder:
+    """``luanpai = shisanyao`` (the implementations' 十三幺: the 13 terminals and honours plus
+    one): seat 1 holds one of each and takes seat 2's 1m: 门清 + 十三幺, fan 2; seat 2 pays 2,
+    seats 0 and 3 pay 1."""
+    s = HainanScene("hn-opt-shisanyao", {"luanpai": "shisanyao"})
+    s.hand(0, {1: "19m 19p 19s 1234567z", 2: "1m"}, avoid="1m 9m 1p 9p 1s 9s 1z 2z 3z 4z 5z 6z 7z")
+    s.discard(0)
+    s.pass_turn(1)
+    s.draw(2)
+    s.discard(2, "1m")
+    s.win([(1, ["menqing", "shisanyao"], 2, 1)], "discard", "1m", from_seat=2)
+    s.settle([(0, 1, 1, "win"), (2, 1, 2, "win"), (3, 1, 1, "win")])
+    return s.close()
+
+
 # --- near misses: one rule broken each ---------------------------------------------------
 
 def nm_below_fan_flower() -> GameBuilder:
@@ -385,6 +400,7 @@ OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
     "opt_lianzhuang_multiply": lambda: ex08_dealer_options("multiply"),
     "opt_lianzhuang_add": lambda: ex08_dealer_options("add"),
     "opt_dealer_unit_bonus": lambda: ex08_dealer_options("add_bonus"),
+    "opt_shisanyao": opt_shisanyao,
 }
 
 #: name -> (room, the one finding it must give).

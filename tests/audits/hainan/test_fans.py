@@ -121,6 +121,9 @@ def test_hand_multipliers():
     assert score(dragon, how="self_draw", r=rules(hand_multiplier="multiplicative")).points == 2 * 3
     assert score("147m 25p 369s 123567z", how="self_draw", r=rules(hand_multiplier="multiplicative")).points == 26
     assert score("123m 456m 789p 345s 99s", r=rules(hand_multiplier="additive")).points == 1  # 平胡 1
+    mixed = "123m 456m 789m 111z 99m"  # 混一色: 2 additive, no factor multiplicative
+    assert score(mixed, r=rules(hand_multiplier="additive")).points == 2
+    assert score(mixed, r=rules(hand_multiplier="multiplicative")).points == 1
 
 
 def test_fan_finding_names():
