@@ -14,6 +14,8 @@ LOGS = sorted(SAMPLES.glob("clean/*.jsonl")) + sorted(SAMPLES.glob("faulty/*.jso
 GUANGDONG = sorted(SAMPLES.glob("guangdong/clean/*.jsonl")) + sorted(SAMPLES.glob("guangdong/faulty/*.jsonl"))
 # Xuzhou 徐州麻将 (sample_logs/xuzhou/, its own README)
 XUZHOU = sorted(SAMPLES.glob("xuzhou/clean/*.jsonl")) + sorted(SAMPLES.glob("xuzhou/faulty/*.jsonl"))
+# Hainan 海南麻将 (sample_logs/hainan/, its own README)
+HAINAN = sorted(SAMPLES.glob("hainan/clean/*.jsonl")) + sorted(SAMPLES.glob("hainan/faulty/*.jsonl"))
 
 
 def test_there_are_samples_of_every_kind():
@@ -43,7 +45,15 @@ def test_the_xuzhou_samples_are_listed_in_their_readme():
         assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/xuzhou/README.md"
 
 
-@pytest.mark.parametrize("path", LOGS + GUANGDONG + XUZHOU, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_hainan_samples_are_listed_in_their_readme():
+    readme = (SAMPLES / "hainan" / "README.md").read_text(encoding="utf-8")
+    assert len([p for p in HAINAN if p.parent.name == "clean"]) >= 25  # §12 and the option rooms
+    assert len([p for p in HAINAN if p.parent.name == "faulty"]) >= 15  # near misses and fault classes
+    for p in HAINAN:
+        assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/hainan/README.md"
+
+
+@pytest.mark.parametrize("path", LOGS + GUANGDONG + XUZHOU + HAINAN, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_sample_log_audits_as_expected(path):
     expected = json.loads(path.with_suffix(".expected.json").read_text(encoding="utf-8"))
     logs, orphans = read_games([str(path)])

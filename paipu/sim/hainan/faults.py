@@ -187,8 +187,7 @@ def f_flower_money_undue(ctx: _Ctx):
 # --- the table -------------------------------------------------------------------------------
 
 def f_flower_kept(ctx: _Ctx):
-    """A non-dealer's opening 补花 put off until its first turn (it kept a dealt flower past the
-    dealer's first action)."""
+    """A non-dealer's dealt flower kept past the dealer's first action (its 补花 put off a turn)."""
     _room(ctx)
     cands = []
     for i, e, r in ctx.walk():
