@@ -63,6 +63,12 @@ GUANGDONG_MIXES = [
 ]
 
 
+#: Hainan 海南麻将 mixes (its own corpus: the Hainan row, audit time per event ≤ 1.2× Qujing's).
+HAINAN_MIXES = [
+    ("hainan", {}),
+    ("hainan", {"opening_buhua": "by_round", "hand_multiplier": "additive", "genpai": "always"}),
+    ("hainan", {"min_fan": 0, "lianzhuang": "multiply", "flower_money": "sets"}),
+]
 #: Xuzhou 徐州麻将 mixes (its own corpus: the Xuzhou row, audit time per event ≤ 1.2× Qujing's).
 XUZHOU_MIXES = [
     ("xuzhou", {}),
@@ -440,6 +446,8 @@ def main() -> None:
                     help="only the audit on --jobs 2 against a Dask LocalCluster of 2 workers (local:2)")
     ap.add_argument("--xuzhou", action="store_true",
                     help="only the Xuzhou row: audit time per event against Qujing's corpus")
+    ap.add_argument("--hainan", action="store_true",
+                    help="only the Hainan row: audit time per event against Qujing's corpus")
     ap.add_argument("--guangdong-only", action="store_true",
                     help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
     ap.add_argument("--ingest-cluster-only", action="store_true",
@@ -539,6 +547,19 @@ def main() -> None:
               f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {x_us:.2f} µs)", flush=True)
         return x_us / q_us
 
+    def per_event_row(label: str, mixes: list, corpus: str) -> float:
+        """A family's row: its corpus of as many hands, audited with 1 job; the time per event
+        against Qujing's corpus in CPU time (the two taking turns)."""
+        fpath, fev, fhands = build_corpus(args.hands, args.seed, mixes, corpus)
+        secs, _ = median_time(lambda: full_audit(fpath, 1), args.runs)
+        print(f"  {'3 full audit, ' + label:<28} {secs:8.3f} s  {fev / secs / 1e6:7.3f} M events/s  "
+              f"{fhands / secs:9.0f} hands/s   ({fhands} hands)", flush=True)
+        q_ms, f_ms = per_hand_cpu((path, hands), (fpath, fhands), args.runs)
+        q_us, f_us = 1e3 * q_ms * hands / events, 1e3 * f_ms * fhands / fev
+        print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, {label} {f_ms:.3f} ms ({fev / fhands:.0f} "
+              f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {f_us:.2f} µs)", flush=True)
+        return f_us / q_us
+
     def sichuan_rows() -> dict[str, float]:
         """The Sichuan rows: a corpus per preset, audited with 1 job; the time per hand
         against Qujing's corpus in CPU time (the two taking turns)."""
@@ -569,6 +590,12 @@ def main() -> None:
     if args.xuzhou:
         stage("3 full audit, 1 job (qujing)", lambda: full_audit(path, 1))
         print(f"\n  Xuzhou / Qujing audit time per event (CPU)   {xuzhou_row():6.2f}×  (≤ 1.2×)")
+        return
+
+    if args.hainan:
+        stage("3 full audit, 1 job (qujing)", lambda: full_audit(path, 1))
+        ratio = per_event_row("Hainan", HAINAN_MIXES, "corpus-hainan")
+        print(f"\n  Hainan / Qujing audit time per event (CPU)   {ratio:6.2f}×  (≤ 1.2×)")
         return
 
     if args.sichuan:
@@ -604,6 +631,7 @@ def main() -> None:
     gd_speed = guangdong_row()
     sc_time = sichuan_rows()
     xz_time = xuzhou_row()
+    hn_time = per_event_row("Hainan", HAINAN_MIXES, "corpus-hainan")
     cluster2 = cluster_row(stage, path, audit2)
     ingest_times = ingest_rows()
     small_games_row(args.small_games)
@@ -640,6 +668,7 @@ def main() -> None:
     for preset, ratio in sc_time.items():
         print(f"  {preset + ' / Qujing time (CPU/hand)':<37} {ratio:5.2f}×  (≤ 1.0×)")
     print(f"  Xuzhou / Qujing time (CPU/event)      {xz_time:5.2f}×  (≤ 1.2×)")
+    print(f"  Hainan / Qujing time (CPU/event)      {hn_time:5.2f}×  (≤ 1.2×)")
     print(f"  local:2 / jobs 2 (time; cluster cost) {cluster2 / audit2:6.2f}×")
     print(f"  win check / mahjong agari (counts)    {theirs / ours:6.1f}×  (≥ 10×)")
     print(f"  win check / mahjong agari (keys)      {theirs / ours_keys:6.1f}×  (≥ 10×)")

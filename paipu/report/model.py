@@ -24,7 +24,7 @@ from replay import ReplayError, Replayer, TableState
 from schema import events as ev
 from schema.reader import GameLog
 from schema.ruleset import PRESETS
-from schema.tiles import TILE_NAMES, TileError, parse_hand
+from schema.tiles import CHINESE_NAMES, TILE_INDEX, TILE_NAMES, TileError, parse_hand
 
 from .names import CLAIMS, CLOSE_REASONS, FAN_ENGLISH, HOW, REASONS, WINDS, rule_name
 
@@ -172,6 +172,8 @@ def frame_of(i: int, st: TableState, e: ev.Event, marks: list, who: _Names) -> d
         "m": [[[m.kind, _tiles(m.tiles), m.from_seat, m.wilds] for m in ms] for ms in st.melds],
         "r": ["".join(("*" if c >= 0 else "") + _T[t] for t, c in ds) for ds in st.discards],
         "tail": _tiles(st.tail), "undrawn": st.undrawn, "marks": marks, "findings": [],
+        # tiles each seat has set aside this hand (补花 flowers, single-tile kongs), where any
+        "sa": [_tiles(x) for x in st.set_aside] if any(st.set_aside) else None,
     }
 
 
@@ -224,7 +226,8 @@ def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Opt
         if w["complete"]:
             item.update(fans=[{"id": f, "zh": zh, "en": FAN_ENGLISH.get(f, f), "value": v} for f, zh, v in w["fans"]],
                         fan=w["fan"], cap=w["cap"], capped=w["capped"], base=w["base"], points=w["points"],
-                        differs=(w["fan"] != w["logged_fan"] or w["points"] != w["logged_points"]))
+                        differs=(w["fan"] != w["logged_fan"] or w["points"] != w["logged_points"]),
+                        steps=list(w.get("steps") or []))
         else:
             item.update(fans=[], differs=True)
         winners.append(item)
@@ -233,10 +236,29 @@ def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Opt
         "result": None if res is None else {"how": HOW.get(res["how"], res["how"]), "tile": res["tile"],
                                             "from_seat": res["from_seat"], "self_draw": res["how"] == "self_draw"},
         "winners": winners, "bets": rec["bets"], "tallies": rec["tallies"],
+        # the family's derivation of the corrected settlement, one line per payment (--explain's)
+        "steps": list(rec.get("steps") or []),
         "transfers": _pair_rows(rec["transfers"], rec["logged_transfers"]),
         "scores_after": rec["scores_after"], "logged_scores": rec["logged_scores"],
         "differs": rec["scores_after"] != rec["logged_scores"],
     }
+
+
+def _set_aside_words(compact: str) -> str:
+    """Tiles set aside as the page writes them: ``3f7f`` -> ``秋 3f, 菊 7f``."""
+    names = [compact[k:k + 2] for k in range(0, len(compact), 2)]
+    return ", ".join(f"{CHINESE_NAMES[TILE_INDEX[x]]} {x}" for x in names)
+
+
+def _particulars(rules) -> list[str]:
+    """What is particular to the room's family, in words (its ``RuleFamily.data["particulars"]``:
+    flowers, seat flowers, rates …); [] for a family that states none."""
+    if rules is None:
+        return []
+    from audits.rules import FAMILIES
+    family = FAMILIES.get(rules.family)
+    say = family.data.get("particulars") if family is not None else None
+    return list(say(rules)) if say is not None else []
 
 
 def _ruleset_rows(opened: Optional[ev.GameOpened], rules) -> list[dict]:
@@ -341,6 +363,8 @@ def build_model(log: GameLog) -> dict:
             hand_list.append(by_hand[h])
         if h:
             by_hand[h]["last"] = fr["i"]
+            if fr.get("sa"):
+                by_hand[h]["set_aside"] = [_set_aside_words(x) for x in fr["sa"]]
     cur_hand = None
     dealer = None
     game_rec: Optional[dict] = None
@@ -380,6 +404,7 @@ def build_model(log: GameLog) -> dict:
         "start_points": opened.start_points if opened else 0,
         "ruleset": _ruleset_rows(opened, audit.ruleset),
         "wilds": list(audit.ruleset.wilds) if audit.ruleset else [],
+        "particulars": _particulars(audit.ruleset),
         "opened_at": opened.at.isoformat() if opened else "",
     }
     return {

@@ -109,7 +109,9 @@ HAINAN = RuleFamily(
            "rob_kong_concealed": "ROB_CONCEALED_KONG"},
     data={"observers": {ev.TileDiscarded: table.discard_observer}, "observe_after": frozenset(),
           # the simulator's opening 补花 (by seat or by round, ``opening_buhua``) before the dealer acts
-          "opening_set_aside": True},
+          "opening_set_aside": True,
+          # the report page's lines on what is particular to the room (flowers, seat flowers, rates)
+          "particulars": table.particulars},
 )
 
 __all__ = ["HAINAN", "fans", "settlement", "table", "wins"]

@@ -101,16 +101,16 @@ def _rob_without_fan(ruleset: Ruleset, table, seat: int, tile: int) -> bool:
 
 
 def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
-    """Who pays every share for each seat that could be the winner (§9.3), the first case
-    that applies: 无番抢杠, 三道, 四道, 海底包牌."""
+    """Who pays every share for each logged winner (§9.3), the first case that applies:
+    无番抢杠, 三道, 四道, 海底包牌."""
     if won is None:
         return {}
     n = len(table.melds)
     how, frm = won.how, won.from_seat
     tile = TILE_INDEX[won.tile]
     out: dict[int, Liability] = {}
-    for w in range(n):
-        if w == frm:
+    for w in (x.seat for x in won.winners):
+        if w == frm or not 0 <= w < n:
             continue
         if how == "robbed_kong" and frm is not None:
             if _rob_without_fan(ruleset, table, w, tile):

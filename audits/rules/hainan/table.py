@@ -144,5 +144,31 @@ def observe(ruleset: Ruleset, table, event, book, ctx, after) -> list:
     return out
 
 
-__all__ = ["discard_observer", "event_checks", "in_opening", "observe", "remaining", "replacement_source", "reserve", "tail_pool",
+def particulars(ruleset: Ruleset) -> list[str]:
+    """What the report page states as particular to a Hainan room (``RuleFamily.data``)."""
+    b = ruleset.base
+    gate = "有番才能胡: a discard win needs a 番 source; a self-draw needs none" if ruleset.min_fan else \
+        "无番 room (min_fan 0): any complete hand may win"
+    dealer = {"none": "B", "add": "B + n (连庄 n)", "multiply": "B × (n + 1)"}[ruleset.lianzhuang]
+    kv = ruleset.kong_values
+    return [
+        f"144 tiles: 8 flowers 春夏秋冬梅兰菊竹, each set aside and replaced from the {ruleset.kong_replacement} "
+        f"(补花; opening {ruleset.opening_buhua.replace('_', ' ')})",
+        "seat flowers (位置花, a 番): dealer 春 梅, 下家 夏 兰, 对家 秋 菊, 上家 冬 竹",
+        gate,
+        f"rates r: 1 on a discard or robbing, 2 自摸, 3 杠上开花 / 花上开花; each other seat pays u × r × m, "
+        f"the discarder {b} more",
+        f"unit u = {b}; with the dealer {dealer}"
+        + (f" + {ruleset.dealer_unit_bonus}" if ruleset.dealer_unit_bonus else "")
+        + f"; hand multiplier m: {ruleset.hand_multiplier}",
+        f"kong money u × {kv[0]} / {kv[1]} / {kv[2]} (直 / 补 / 暗) on won hands"
+        + ("; 包杠 on the dealer's first discard" if ruleset.baogang else ""),
+        "包牌: 三道" + (" / 四道" if ruleset.bao_sidao else "") + ", 无番抢杠"
+        + (f", 海底 at R <= {ruleset.haidi_bao_from}" if ruleset.haidi_bao else "")
+        + f"; 跟牌 {ruleset.genpai.replace('_', ' ')}; flower money {ruleset.flower_money}",
+        f"黄庄 at {ruleset.draw_reserve} tiles left: no payments, the dealer deals again",
+    ]
+
+
+__all__ = ["discard_observer", "particulars", "event_checks", "in_opening", "observe", "remaining", "replacement_source", "reserve", "tail_pool",
            "win_context"]
