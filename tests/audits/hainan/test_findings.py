@@ -160,3 +160,35 @@ def test_huangzhuang_at_fifteen():
     s.until(s.opening_round(0), 14)
     s.drawn()
     assert codes(s.close())[0] == "EXHAUSTIVE_DRAW_MISSED"
+
+
+def test_jiehu_one_winner_the_first_from_the_discarders_xiajia():
+    for winner, want in ((1, []), (2, ["CLAIM_PRIORITY"])):
+        s = HainanScene(f"hn-jiehu-{winner}")
+        s.hand(0, {1: "123m 456m 789p 555z 2p", 2: "123s 456s 789s 666z 2p", 3: "2p"}, avoid="2p 5z 6z")
+        s.discard(0)
+        s.pass_turn(1)
+        s.pass_turn(2)
+        s.draw(3)
+        s.discard(3, "2p")
+        s.b.declare(1, "win")
+        s.b.declare(2, "win")
+        fans = ["menqing", "jiang258", "sanyuan"]
+        s.win([(winner, fans, 3, 1)], "discard", "2p", from_seat=3, declare=False)
+        s.settle([(3, winner, 2, "win")] + [(p, winner, 1, "win") for p in range(4) if p not in (3, winner)])
+        assert codes(s.close()) == want
+
+
+def test_the_last_discard_is_only_won_on():
+    for opts, want in (({}, ["CLAIM_ON_LAST_DISCARD"]), ({"last_discard_claims": "all"}, [])):
+        s = HainanScene("hn-last", opts)
+        s.hand(0, {2: "77s"}, reserve="7s", avoid="7s")
+        seat = s.until(s.opening_round(0), 16)
+        s.draw(seat, "7s") if seat != 2 else None
+        if seat == 2:
+            raise AssertionError("the scene expects another seat to throw the last discard")
+        s.discard(seat, "7s")
+        s.pong(2, seat, "7s")
+        s.discard(2)
+        s.drawn()
+        assert codes(s.close()) == want, opts
