@@ -665,6 +665,11 @@ class _Hand:
                 replaced = self._set_aside_flowers(seat)
                 if replaced is not None:
                     drew, flower = replaced, True
+                if table.flowers_held[seat]:
+                    # the wall's last tile was a flower and no tile is left to replace it: the
+                    # hand is drawn there (no legal discard: a held flower is never played)
+                    self.emit(ev.HandDrawn, remaining=self.ask.remaining())
+                    self._end(HandResult(winners=(), how="drawn", from_seat=None))
             if drew is not None:
                 win = self.ask.self_draw_win(seat, drew[0], drew[1], flower)
                 if win is not None and not holds_out(self, seat, win):
