@@ -15,7 +15,7 @@ from typing import Callable
 
 from schema.builder import GameBuilder
 
-from .scenes import HainanScene, reopened  # noqa: F401
+from .scenes import HainanScene
 
 
 def ex01_jiang258() -> GameBuilder:

@@ -9,10 +9,9 @@ from __future__ import annotations
 import msgspec
 
 from audits.rules import family_of
-from audits.rules.hainan import fans as hn_fans
 from audits.rules.hainan import settlement
 from schema import events as ev
-from schema.tiles import TILE_INDEX, TILE_NAMES
+from schema.tiles import TILE_INDEX
 
 from ..fault_kit import Fault, FaultBench, NotApplicable, _Ctx, _cut, _first_fee, _mk
 from ..guangdong.faults import _settle_after, _settlement  # the same rewrites: a hand re-settled
@@ -126,6 +125,33 @@ def f_bao_undue(ctx: _Ctx):
     bao = ev.Transfer(payer=e.from_seat, payee=e.winners[0].seat, amount=sum(t.amount for t in win),
                       reason="bao_sandao")
     return _reset_win(ctx, i, [t for t in paid if t.reason != "win"] + [bao])
+
+
+def f_sandao_not_liable(ctx: _Ctx):
+    """A 三道 / 四道 win paid by every seat as an ordinary win (the feeder owes every share)."""
+    cands = []
+    for i in _wins(ctx):
+        paid = _paid(ctx, i)
+        if any(t.reason == "bao_sandao" for t in paid):
+            cands.append((i, paid))
+    i, paid = ctx.pick(cands)
+    e = ctx.events[i]
+    w = e.winners[0]
+    rules = ctx.before(i).table.ruleset
+    f = settlement._facts(_facts_of(ctx, i))
+    plain = f._replace(liable={})
+    lines: list = []
+    shares: list = []
+    settlement._win(rules, plain, 4, w.seat, w.points, e.how, e.from_seat, shares, lines)
+    return _reset_win(ctx, i, [t for t in paid if t.reason != "bao_sandao"] + shares)
+
+
+def _facts_of(ctx: _Ctx, i: int):
+    """The settlement facts of HandWon ``i`` (the table after it)."""
+    e = ctx.events[i]
+    r = ctx.before(i)
+    r.apply(msgspec.structs.replace(e, seq=r.table.seq + 1))
+    return family_of(r.table.ruleset).settlement.table_facts(r.table.ruleset, r.table, e)
 
 
 def f_kong_money_missing(ctx: _Ctx):
@@ -246,6 +272,7 @@ ROWS = [
     ("hn_zimo_rate_one", "POINTS_MISMATCH", "scoring", f_zimo_rate_one),
     ("hn_feeder_extra_missing", "TRANSFER_MISMATCH", "scoring", f_feeder_extra_missing),
     ("hn_bao_undue", "BAO_UNDUE", "scoring", f_bao_undue),
+    ("hn_sandao_not_liable", "BAO_PAYER", "scoring", f_sandao_not_liable),
     ("hn_kong_money_missing", "KONG_PAYMENT_MISMATCH", "scoring", f_kong_money_missing),
     ("hn_kong_money_at_draw", "KONG_PAYMENT_UNDUE", "scoring", f_kong_money_at_draw),
     ("hn_genpai_undue", "GENPAI_MISMATCH", "scoring", f_genpai_undue),
