@@ -192,3 +192,14 @@ def test_the_last_discard_is_only_won_on():
         s.discard(2)
         s.drawn()
         assert codes(s.close()) == want, opts
+
+
+def test_a_logged_ling_wind_follows_the_passes_of_the_deal():
+    # the 令 wind is 东 until the deal has passed four times; the seat winds follow the dealer
+    b = hx.ex01_jiang258()
+    first = lambda es: next(i for i, e in enumerate(es) if type(e) is ev.HandStarted)  # noqa: E731
+    east = _edit(b, first, lambda e: msgspec.structs.replace(e, round_wind="east",
+                                                                 seat_winds=["east", "south", "west", "north"]))
+    assert codes(east) == []
+    south = _edit(hx.ex01_jiang258(), first, lambda e: msgspec.structs.replace(e, round_wind="south"))
+    assert codes(south) == ["ROUND_WIND_MISMATCH"]
