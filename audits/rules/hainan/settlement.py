@@ -61,7 +61,9 @@ class HainanFacts(NamedTuple):
 
     dealer: int
     streak: int
-    liable: dict
+    #: winner seat -> its :class:`Liability` (named ``bao``, not ``liable``: the family's own
+    #: derivation words each liability; the shared --explain line is Guangdong's 3·P wording)
+    bao: dict
     kongs: list
     genpai: bool
     flowers: list
@@ -189,7 +191,7 @@ def _win(ruleset: Ruleset, f: HainanFacts, n: int, w: int, p: int, how: str, frm
     b = ruleset.base
     shares = {l: p * unit(ruleset, f, w, l) // b for l in others(w, n)}
     e = b if how != "self_draw" else 0
-    bao = f.liable.get(w)
+    bao = f.bao.get(w)
     if bao is not None:
         total = sum(shares.values()) + e
         out.append(Transfer(payer=bao.payer, payee=w, amount=total, reason=bao.reason))

@@ -139,7 +139,7 @@ def f_sandao_not_liable(ctx: _Ctx):
     w = e.winners[0]
     rules = ctx.before(i).table.ruleset
     f = settlement._facts(_facts_of(ctx, i))
-    plain = f._replace(liable={})
+    plain = f._replace(bao={})
     lines: list = []
     shares: list = []
     settlement._win(rules, plain, 4, w.seat, w.points, e.how, e.from_seat, shares, lines)
