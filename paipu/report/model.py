@@ -364,7 +364,7 @@ def build_model(log: GameLog) -> dict:
         if h:
             by_hand[h]["last"] = fr["i"]
             if fr.get("sa"):
-                by_hand[h]["set_aside"] = [_set_aside_words(x) for x in fr["sa"]]
+                by_hand[h]["set_aside"] = [[seat, _set_aside_words(x)] for seat, x in enumerate(fr["sa"]) if x]
     cur_hand = None
     dealer = None
     game_rec: Optional[dict] = None

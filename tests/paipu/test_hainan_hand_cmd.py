@@ -58,3 +58,22 @@ def test_batch_with_flowers():
            "how": "discard", "seat_wind": "south", "flowers": ["6f"]}
     r = hand("--batch", input=json.dumps(req) + "\n")
     assert r.exit_code == 0 and json.loads(r.output.splitlines()[0])["fans"] == ["zhenghua"]
+
+
+def test_the_report_page_shows_the_familys_particulars():
+    from paipu.report.model import build_model
+    from paipu.sim.hainan import examples as hx
+    from schema.reader import GameLog
+    b = hx.ex03_gangshang(True)
+    m = build_model(GameLog(b.game, "t.jsonl", list(b.events), list(range(1, len(b.events) + 1)), None, True))
+    text = " ".join(m["room"]["particulars"])
+    assert "春夏秋冬梅兰菊竹" in text and "位置花" in text and "3 杠上开花 / 花上开花" in text
+    hand = m["hands"][0]
+    assert hand["set_aside"] == [[1, "春 1f, 夏 2f, 秋 3f, 冬 4f"]]
+    assert any("kong (kong_concealed, v 2)" in line for line in hand["settlement"]["steps"])
+    assert hand["settlement"]["winners"][0]["steps"][2] == "3. r = 3 (杠上开花)"
+    # near miss: a family that states nothing particular shows nothing
+    from paipu.sim.xuzhou import examples as xx
+    b = xx.ex03_dealer_self_draw()
+    m = build_model(GameLog(b.game, "t.jsonl", list(b.events), list(range(1, len(b.events) + 1)), None, True))
+    assert m["room"]["particulars"] == [] and "set_aside" not in m["hands"][0]
