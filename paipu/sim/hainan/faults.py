@@ -158,14 +158,10 @@ def f_kong_money_missing(ctx: _Ctx):
     """A won hand's kong money left out (明杠暗杠都要钱)."""
     i = ctx.pick(_wins(ctx, lambda i, e, t: any(m.is_kong for ms in t.melds for m in ms)))
     paid = _paid(ctx, i)
-    if not any(t.reason in ("kong", "bao_gang") for t in paid):
-        raise NotApplicable("the kong was robbed")
-    kept = [t for t in paid if t.reason not in ("kong", "bao_gang")]
-    if any(t.reason == "bao_gang" for t in paid):
-        kept += [t for t in paid if t.reason == "kong"]
-    else:
-        kept += [t for t in paid if t.reason == "kong"][:-1]
-    return _reset_win(ctx, i, kept)
+    kongs = [k for k, t in enumerate(paid) if t.reason == "kong"]
+    if not kongs:
+        raise NotApplicable("no kong money but 包杠 (its omission is BAO_PAYER), or the kong was robbed")
+    return _reset_win(ctx, i, [t for k, t in enumerate(paid) if k != kongs[-1]])
 
 
 def f_kong_money_at_draw(ctx: _Ctx):
