@@ -307,6 +307,7 @@ class Replayer:
         w.turn = seat
         w.phase = "discard"
         w.last_discard = None
+        w.turn_draw = e.source
         w.seq = e.seq
         if w.resume_turn is not None and e.source == "tail":
             # the replacement of a tile set aside out of turn: the turn returns (opening 补花)

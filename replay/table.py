@@ -105,6 +105,8 @@ class Table:
         # the new families' facts as logged (shared/design/new-families.md §1)
         "indicator", "wild", "set_aside", "flowers_held", "opening_wins", "birds", "bird_origin",
         "revealed", "revealed_by", "sea_offers", "dealer_streak", "last_bets", "last_won",
+        # how the seat on turn got its 14th tile: "wall", "tail" (a replacement), None (a claim)
+        "turn_draw",
         "resume_turn",
     )
 
@@ -194,6 +196,9 @@ class Table:
         #: (how, from_seat, tile kind, seq) of the HandWon that won the hand: a HandWon
         #: right after it belongs to the same moment.
         self.last_won: Optional[tuple[str, Optional[int], int, int]] = None
+        #: The source of the draw that gave the seat on turn its tiles this turn (``wall`` or
+        #: ``tail``), or None after a claim or before any draw (end-of-wall phases read it).
+        self.turn_draw: Optional[str] = None
         #: The seat whose turn resumes once the replacement of a tile set aside out of turn is
         #: drawn (a non-dealer's opening 补花 leaves the turn with the dealer), else None.
         self.resume_turn: Optional[int] = None

@@ -98,6 +98,9 @@ FanName = Literal[
     "jiangyise", "shisanlan", "yinghu", "ruanhu",
     # Xuzhou 徐州麻将 (xuzhou.md §7; jihu, qidui, shisanlan, shisanyao, tianhe are shared above)
     "paopei",
+    # Wuhan 红中赖子杠 (wuhan.md §7.3; jihu, duidui, qingyise, jiangyise, quanqiuren, gangshang_kaihua,
+    # haidi, qianggang, yinghu are shared above)
+    "fengyise",
     # Hainan 海南麻将 (hainan.md §6, §11; the other sources and ways are shared above): 二五八将,
     # 位置花, 花上开花, and 杠 (a kong as a 番 source, option kong_fan)
     "jiang258", "zhenghua", "huashang_kaihua", "gang",

@@ -55,9 +55,9 @@ def test_parse_option_reads_json_values():
 @pytest.mark.parametrize("family, tiles", [("qujing", 136), ("guangdong", 136), ("sichuan", 108),
                                            ("changsha", 108), ("hainan", 144), ("wuhan", 136)])
 def test_tile_count_is_the_family_set(family, tiles):
-    # a family with its own checks is built from its preset (Hainan's options are not the defaults)
-    r = PRESETS[family] if family in PRESETS else Ruleset(family=family, wilds=())
-    assert r.tile_count == tiles
+    # a family with its own checks is built from its preset (its options are not the defaults)
+    rules = {"wuhan": PRESETS["wuhan-hzlzg"], "hainan": PRESETS["hainan"]}.get(family) or Ruleset(family=family, wilds=())
+    assert rules.tile_count == tiles
 
 
 @pytest.mark.parametrize("family, size", [("qujing", 13), ("sichuan", 13), ("wenzhou", 16), ("xuzhou", 13)])
@@ -76,7 +76,7 @@ def test_fan_cap_is_each_familys_own_check():
     with pytest.raises(ValueError, match="爆和"):
         Ruleset(family="guangdong", wilds=(), fan_cap=4)
     # a family without a fan cap (a new family) is not held to 3..6
-    assert Ruleset(family="wuhan", wilds=(), fan_cap=0).fan_cap == 0
+    assert resolve("wuhan-hzlzg", {"fan_cap": 0}).fan_cap == 0
 
 
 def test_shared_options_default_to_todays_play():
