@@ -495,8 +495,7 @@ def _check_hainan(r: "Ruleset") -> None:
 #: Each family's own validation (``_check_<family>``); a family it does not name (a new or
 #: toy family) checks its options where it is built.
 FAMILY_CHECKS = {"qujing": _check_qujing, "guangdong": _check_guangdong, "sichuan": _check_sichuan,
-                 "xuzhou": _check_xuzhou, "wuhan": _check_wuhan}
-                 "xuzhou": _check_xuzhou, "hainan": _check_hainan}
+                 "xuzhou": _check_xuzhou, "wuhan": _check_wuhan, "hainan": _check_hainan}
 
 
 PRESETS: dict[str, Ruleset] = {
