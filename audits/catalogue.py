@@ -243,6 +243,19 @@ _ENTRIES += [
      "of the hand, 6 × B for a winner holding all three."),
 ]
 
+# --- Hainan 海南麻将 (hainan.md §13; new-families.md §2, family-only) -----------------------
+_ENTRIES += [
+    ("table", "FLOWER_NOT_SET_ASIDE", "error",
+     "A flower is never discarded, claimed, melded or in a win: its owner sets it aside (补花) before its next "
+     "action, dealt flowers before the dealer's first action (Hainan)."),
+    ("scoring", "GENPAI_MISMATCH", "error",
+     "跟牌: the dealer pays each other seat one unit when the first four discards are the same kind in seat order "
+     "with no claim between (on won hands, or also at 黄庄 by genpai); not otherwise (Hainan)."),
+    ("scoring", "FLOWER_PAYMENT_MISMATCH", "error",
+     "Flower money only with flower_money = sets: a complete 春夏秋冬 or 梅兰菊竹 collects its value from each "
+     "other seat on a won hand (Hainan)."),
+]
+
 #: The shared codes catalogued before any family emits them (the walker's and the new families'
 #: steps, new-families.md §4: 5, 6 and the families); a family that emits one removes it here
 #: (tests/audits/test_audit_codes.py keeps the two apart).

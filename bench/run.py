@@ -63,6 +63,12 @@ GUANGDONG_MIXES = [
 ]
 
 
+#: Hainan 海南麻将 mixes (its own corpus: the Hainan row, audit time per event ≤ 1.2× Qujing's).
+HAINAN_MIXES = [
+    ("hainan", {}),
+    ("hainan", {"opening_buhua": "by_round", "hand_multiplier": "additive", "genpai": "always"}),
+    ("hainan", {"min_fan": 0, "lianzhuang": "multiply", "flower_money": "sets"}),
+]
 #: Xuzhou 徐州麻将 mixes (its own corpus: the Xuzhou row, audit time per event ≤ 1.2× Qujing's).
 XUZHOU_MIXES = [
     ("xuzhou", {}),
@@ -97,7 +103,7 @@ CHANGSHA_MIXES = [
 
 #: The families measured per event against Qujing (``--xuzhou``, ``--wuhan``, … run one row).
 PER_EVENT_MIXES = {"xuzhou": XUZHOU_MIXES, "wuhan": WUHAN_MIXES, "changsha": CHANGSHA_MIXES,
-                   "wenzhou": WENZHOU_MIXES}
+                   "wenzhou": WENZHOU_MIXES, "hainan": HAINAN_MIXES}
 
 
 #: The Sichuan corpora (``--sichuan``): one per preset.
@@ -486,6 +492,8 @@ def main() -> None:
                     help="only the Changsha row: audit time per event against Qujing's corpus")
     ap.add_argument("--wenzhou", action="store_true",
                     help="only the Wenzhou row: audit time per event against Qujing's corpus")
+    ap.add_argument("--hainan", action="store_true",
+                    help="only the Hainan row: audit time per event against Qujing's corpus")
     ap.add_argument("--guangdong-only", action="store_true",
                     help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
     ap.add_argument("--ingest-cluster-only", action="store_true",
@@ -700,6 +708,7 @@ def main() -> None:
         print(f"  {family + ' / Qujing time (CPU/event)':<37} {ratio:5.2f}×  (≤ 1.2×)")
     for family, ratio in checks.items():
         print(f"  {'full audit / replay, ' + family + ' (CPU)':<37} {ratio:5.2f}×  (≤ 2×)")
+    print(f"  Hainan / Qujing time (CPU/event)      {hn_time:5.2f}×  (≤ 1.2×)")
     print(f"  local:2 / jobs 2 (time; cluster cost) {cluster2 / audit2:6.2f}×")
     print(f"  win check / mahjong agari (counts)    {theirs / ours:6.1f}×  (≥ 10×)")
     print(f"  win check / mahjong agari (keys)      {theirs / ours_keys:6.1f}×  (≥ 10×)")

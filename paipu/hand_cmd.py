@@ -141,7 +141,9 @@ def evaluate(req: dict) -> dict:
              # families with tiles revealed after a kong and birds (Changsha 开杠, 扎鸟)
              "reveal", "birds", "bird_origin", "openings",
              # families whose money depends on the dealer's level (连庄, Wenzhou)
-             "dealer_level"}
+             "dealer_level",
+             # families with flowers set aside (Hainan: 位置花, 花上开花)
+             "flowers", "after_flower"}
     unknown = set(req) - known
     if unknown:
         raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
@@ -162,6 +164,9 @@ def evaluate(req: dict) -> dict:
     except TileError as e:
         raise InputError(str(e)) from None
     melds = _melds_from(req.get("melds"), ruleset)
+    if any(t >= 34 for t in concealed) or tile is not None and tile >= 34 \
+            or any(t >= 34 for m in melds for t in m.tiles):
+        raise InputError("a flower is never in a hand or a meld: name the flowers set aside with --flowers")
     how = req.get("how", "self_draw")
     if how not in HOWS:
         raise InputError(f"how must be one of {', '.join(HOWS)}, not {how!r}")
@@ -192,6 +197,7 @@ def evaluate(req: dict) -> dict:
         raise InputError(f"the concealed hand has {n} tiles with the winning tile; with {len(melds)} meld(s) "
                          f"it needs {need}")
     full = concealed + ([tile] if tile is not None else [])
+    flowers = _flowers(req.get("flowers"))
     void = req.get("void")
     if void not in (None, "", "m", "p", "s"):
         raise InputError(f"--void is a suit (m, p or s), not {void!r}")
@@ -209,7 +215,11 @@ def evaluate(req: dict) -> dict:
                      # Guangdong: 门风 / 圈风, 天/地/人和, 海底, 一炮三响
                      seat_wind=seat_wind, round_wind=round_wind, heavenly=heavenly,
                      last_tile=bool(req.get("last_tile")), winners=winners,
-                     dianganghua=bool(req.get("dianganghua")), kong_reveal=_reveal(req.get("reveal"), how))
+                     dianganghua=bool(req.get("dianganghua")), kong_reveal=_reveal(req.get("reveal"), how),
+                     # Hainan: the winner's flowers set aside (位置花) and 花上开花
+                     flowers=flowers, after_flower=bool(req.get("after_flower")))
+    if ctx.after_flower and (how != "self_draw" or ctx.after_kong):
+        raise InputError("--after-flower (花上开花) is a self-draw of a flower's replacement, not with --after-kong")
     if ctx.after_kong and how != "self_draw":
         raise InputError("--after-kong (杠上开花) is a self-draw from the tail pool")
     if ctx.dianganghua and not ctx.after_kong:
@@ -300,6 +310,19 @@ def _wind(value: Any, name: str) -> int:
     if isinstance(value, int) and 0 <= value < 4:
         return value
     raise InputError(f"{name} is one of {', '.join(WIND_NAMES)}, not {value!r}")
+
+
+def _flowers(value: Any) -> tuple[int, ...]:
+    """The flowers set aside (``"3f6f"`` or a list), each once; () when absent."""
+    if not value:
+        return ()
+    try:
+        got = parse_hand("".join(value) if isinstance(value, list) else str(value))
+    except TileError as e:
+        raise InputError(f"--flowers: {e}") from None
+    if any(t < 34 for t in got) or len(set(got)) != len(got):
+        raise InputError("--flowers names flowers 1f..8f, each at most once")
+    return tuple(got)
 
 
 def _with_indicator(family: RuleFamily, ruleset: Ruleset, indicator: Any) -> Ruleset:
@@ -429,6 +452,10 @@ def register(app: typer.Typer) -> None:
                                    help="开杠: won on revealed tiles (N completing the konger's hand; 1 on another's, Changsha)"),
         birds: Optional[str] = typer.Option(None, "--birds", help="扎鸟: the bird tiles, e.g. 7m4p (Changsha)"),
         bird_origin: Optional[int] = typer.Option(None, "--bird-origin", help="The seat birds count from (Changsha)"),
+        flowers: Optional[str] = typer.Option(None, "--flowers",
+                                              help="Flowers the winner set aside, e.g. 3f6f (Hainan 位置花)"),
+        after_flower: bool = typer.Option(False, "--after-flower",
+                                          help="花上开花: self-drawn on the replacement of a flower (Hainan)"),
         preset: str = typer.Option("qujing-xiaoji", "--preset", help="Ruleset preset"),
         option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Ruleset option key=value"),
         as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout"),
@@ -472,7 +499,8 @@ def register(app: typer.Typer) -> None:
                "heavenly": "tianhe" if tianhe else ("dihe" if dihe else ("renhe" if renhe else "")),
                "seat_wind": seat_wind, "round_wind": round_wind, "winners": winners,
                "dealer": dealer, "indicator": indicator, "reveal": reveal, "birds": birds,
-               "bird_origin": bird_origin, "dealer_level": level}
+               "bird_origin": bird_origin, "dealer_level": level,
+               "flowers": flowers, "after_flower": after_flower}
         if context:
             try:
                 req["context"] = dict(_context_pair(c) for c in context)

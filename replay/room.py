@@ -73,6 +73,7 @@ def reset_seats(r, n: int) -> None:
     w.sea_offers = []
     w.last_won = None
     w.turn_draw = None
+    w.resume_turn = None
 
 
 def seated(r, rules: Any, n: int, e: ev.Event) -> Any:

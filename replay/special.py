@@ -54,6 +54,10 @@ def tile_set_aside(r, e: ev.TileSetAside) -> None:
     else:
         r.take(seat, (t,), e)
     w.set_aside[seat].append(t)
+    if seat != w.turn and w.phase == "discard":
+        # out of turn (the opening 补花 of a seat other than the dealer): once its replacement
+        # is drawn the turn returns to the seat that was to act
+        w.resume_turn = w.turn
     w.turn = seat
     w.phase = "replacement"
     w.pending_kong = seat

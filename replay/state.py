@@ -312,6 +312,10 @@ class Replayer:
         w.last_discard = None
         w.turn_draw = e.source
         w.seq = e.seq
+        if w.resume_turn is not None and e.source == "tail":
+            # the replacement of a tile set aside out of turn: the turn returns (opening 补花)
+            w.turn = w.resume_turn
+            w.resume_turn = None
 
     def _discarded(self, e: ev.TileDiscarded) -> None:
         w = self._w

@@ -112,6 +112,7 @@ class Table:
         # how the seat on turn got its 14th tile: "wall", "tail" (a replacement), None (a claim)
         "turn_draw",
         "dealer_level", "latest_discard",
+        "resume_turn",
     )
 
     def __init__(self) -> None:
@@ -208,3 +209,6 @@ class Table:
         #: The source of the draw that gave the seat on turn its tiles this turn (``wall`` or
         #: ``tail``), or None after a claim or before any draw (end-of-wall phases read it).
         self.turn_draw: Optional[str] = None
+        #: The seat whose turn resumes once the replacement of a tile set aside out of turn is
+        #: drawn (a non-dealer's opening 补花 leaves the turn with the dealer), else None.
+        self.resume_turn: Optional[int] = None

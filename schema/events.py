@@ -109,6 +109,9 @@ FanName = Literal[
     # hunyise, gangshang_kaihua are shared above)
     "badui", "sancaishen", "sancaishen_bare", "sancai_guiwei", "zhongfabai", "caishen_niudui",
     "shuangcai_guiwei",
+    # Hainan 海南麻将 (hainan.md §6, §11; the other sources and ways are shared above): 二五八将,
+    # 位置花, 花上开花, and 杠 (a kong as a 番 source, option kong_fan)
+    "jiang258", "zhenghua", "huashang_kaihua", "gang",
 ]
 #: The fan names and transfer reasons the new families share (new-families.md §1, §3): on the
 #: wire before the families that award or pay them are registered; every other name and reason

@@ -273,6 +273,39 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     caishenqian: bool = False
     #: after a level-4 hand: seats are re-drawn (``redraw``, not audited) or the 下家 deals (``pass``).
     after_fourth: Literal["redraw", "pass"] = "redraw"
+    # --- Hainan 海南麻将 (family ``hainan``, hainan.md §10) ----------------------------------
+    # Shared options it reads: ``base``, ``chow``, ``kong_replacement``, ``draw_reserve`` (15),
+    # ``last_discard_claims``, ``guohu`` (off / same_tile), ``luanpai`` (十三幺: shisanlan /
+    # shisanyao / both), ``min_fan`` (the 番 gate: 1 on, 0 off), ``lianzhuang`` (none / add /
+    # multiply), ``kong_payments`` (on_win), ``multi_win`` (off), ``draw_dealer`` (stay).
+    #: opening 补花: each seat sets aside all its flowers in turn from the dealer (``by_seat``),
+    #: or one flower per seat per round (``by_round``).
+    opening_buhua: Literal["by_seat", "by_round"] = "by_seat"
+    #: 七对: four equal tiles count as two pairs.
+    qidui_four_as_two: bool = True
+    #: 门清 holds with concealed kongs.
+    menqing_concealed_kong: bool = False
+    #: any kong is a 番 source (``gang``).
+    kong_fan: bool = False
+    #: 庄闲: points added to the unit of every pair with the dealer (an integer, not × B).
+    dealer_unit_bonus: int = 0
+    #: the hand multiplier m: 1 (``none``, the seed: 番 are no multiple), the additive table or
+    #: the multiplicative one (hainan.md §9.1).
+    hand_multiplier: Literal["none", "additive", "multiplicative"] = "none"
+    #: kong money per other seat, in units: (直杠, 补杠, 暗杠).
+    kong_values: tuple[int, int, int] = (1, 1, 2)
+    #: 包杠: a 直杠 on the dealer's first discard is paid by the dealer alone.
+    baogang: bool = True
+    #: 四道: four claims between winner and feeder make the feeder pay a self-draw alone.
+    bao_sidao: bool = True
+    #: 海底包牌: a discard win on a discard made at R <= ``haidi_bao_from`` is paid by the discarder alone.
+    haidi_bao: bool = False
+    haidi_bao_from: int = 19
+    #: 跟牌: paid on a won hand (``on_win``), also at 黄庄 (``always``), or never (``off``).
+    genpai: Literal["on_win", "always", "off"] = "on_win"
+    #: flower money: none, or 真花 sets (all of 春夏秋冬 or 梅兰菊竹) × ``flower_set_value`` units.
+    flower_money: Literal["none", "sets"] = "none"
+    flower_set_value: int = 1
 
     # --- options the new families share (shared/design/new-families.md §1) -----------------
     # Each default is what the three families above play; they reject any other value
@@ -555,6 +588,9 @@ OWN_OPTIONS: dict[str, tuple[str, ...]] = {
     "changsha": tuple(CHANGSHA_DEFAULTS),
     "wenzhou": ("shaozhongfa", "honour_first", "caishen_dandiao", "soft_badui", "sancaishen_on_discard",
                 "ying_scope", "extra_shuangfan", "lazila", "maidi", "caishenqian", "after_fourth"),
+    "hainan": ("opening_buhua", "qidui_four_as_two", "menqing_concealed_kong", "kong_fan", "dealer_unit_bonus",
+               "hand_multiplier", "kong_values", "baogang", "bao_sidao", "haidi_bao", "haidi_bao_from", "genpai",
+               "flower_money", "flower_set_value"),
 }
 
 
@@ -609,11 +645,44 @@ def _check_wenzhou(r: "Ruleset") -> None:
                          "are not Wenzhou options")
 
 
+def _check_hainan(r: "Ruleset") -> None:
+    """Hainan 海南麻将 (hainan.md §1, §10): four seats, 144 tiles with flowers, no wilds, one
+    winner per tile, the 番 gate as ``min_fan`` 1 (or 0), kong money on won hands."""
+    if r.players != 4:
+        raise ValueError("Hainan is specified for four seats only (seat flowers and 包牌 name four positions)")
+    if r.wilds or r.wild_from != "preset" or r.wild_discard != "plain" or r.wild_stand_in is not None:
+        raise ValueError("Hainan has no wild tiles (wilds must be empty)")
+    if r.multi_win:
+        raise ValueError("截胡: one winner per tile (multi_win must be off)")
+    if r.min_fan not in (0, 1):
+        raise ValueError("min_fan is the 番 gate: 1 (有番才能胡) or 0 (无番)")
+    if r.guohu not in ("off", "same_tile"):
+        raise ValueError("guohu must be off or same_tile")
+    if r.luanpai not in ("shisanlan", "shisanyao", "both"):
+        raise ValueError("luanpai (十三幺) must be shisanlan, shisanyao or both")
+    if r.lianzhuang not in ("none", "add", "multiply"):
+        raise ValueError("lianzhuang must be none, add or multiply")
+    if r.kong_payments != "on_win":
+        raise ValueError("明杠暗杠都要钱: kong_payments must be on_win")
+    if r.draw_dealer != "stay":
+        raise ValueError("黄庄，则由庄家继续坐庄: draw_dealer must be stay")
+    if r.draw_reserve < 0 or r.dealer_unit_bonus < 0 or r.haidi_bao_from < 0 or r.flower_set_value < 0:
+        raise ValueError("draw_reserve, dealer_unit_bonus, haidi_bao_from and flower_set_value must be at least 0")
+    if len(r.kong_values) != 3 or min(r.kong_values) < 0:
+        raise ValueError("kong_values are three integers >= 0 (直杠, 补杠, 暗杠)")
+    if r.dianji or r.yangzhu or r.qiaoluo:
+        raise ValueError("点鸡 / 养猪 / 敲锣 are Qujing options, not Hainan ones")
+    if r.payment_cap or r.win_dealer is not None or r.discard_payers is not None or r.qianggang_bao is not None \
+            or r.dahu_stack is not None or r.dealer_bonus != "none":
+        raise ValueError("payment_cap / win_dealer / discard_payers / qianggang_bao / dahu_stack / dealer_bonus "
+                         "are not Hainan options (the dealer's points are dealer_unit_bonus)")
+
+
 #: Each family's own validation (``_check_<family>``); a family it does not name (a new or
 #: toy family) checks its options where it is built.
 FAMILY_CHECKS = {"qujing": _check_qujing, "guangdong": _check_guangdong, "sichuan": _check_sichuan,
                  "xuzhou": _check_xuzhou, "wuhan": _check_wuhan, "changsha": _check_changsha,
-                 "wenzhou": _check_wenzhou}
+                 "wenzhou": _check_wenzhou, "hainan": _check_hainan}
 
 
 PRESETS: dict[str, Ruleset] = {
@@ -657,6 +726,10 @@ PRESETS: dict[str, Ruleset] = {
                        dihe_scope="dealer_first_discard", multi_win=False, wild_from="same",
                        indicator_from="head", wild_discard="forbidden", wild_stand_in="5z",
                        lianzhuang="multiply", discard_payers="all", last_discard_claims="all", guohu="off"),
+    # Hainan 海南麻将: 144 tiles (flowers, 补花 from the tail), chow from 上家, 有番才能胡 (a self-draw
+    # needs none), 截胡, flat rates 1 / 2 / 3 with the feeder's extra, kong money, 三道 包牌, 黄庄 at 15.
+    "hainan": Ruleset(family="hainan", wilds=(), chow=True, draw_reserve=15, draw_dealer="stay",
+                      multi_win=False, min_fan=1, guohu="off", luanpai="shisanlan", kong_payments="on_win"),
 }
 
 

@@ -18,6 +18,8 @@ XUZHOU = sorted(SAMPLES.glob("xuzhou/clean/*.jsonl")) + sorted(SAMPLES.glob("xuz
 CHANGSHA = sorted(SAMPLES.glob("changsha/clean/*.jsonl")) + sorted(SAMPLES.glob("changsha/faulty/*.jsonl"))
 # Wenzhou 温州麻将 (sample_logs/wenzhou/, its own README)
 WENZHOU = sorted(SAMPLES.glob("wenzhou/clean/*.jsonl")) + sorted(SAMPLES.glob("wenzhou/faulty/*.jsonl"))
+# Hainan 海南麻将 (sample_logs/hainan/, its own README)
+HAINAN = sorted(SAMPLES.glob("hainan/clean/*.jsonl")) + sorted(SAMPLES.glob("hainan/faulty/*.jsonl"))
 
 
 def test_there_are_samples_of_every_kind():
@@ -47,6 +49,14 @@ def test_the_xuzhou_samples_are_listed_in_their_readme():
         assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/xuzhou/README.md"
 
 
+def test_the_hainan_samples_are_listed_in_their_readme():
+    readme = (SAMPLES / "hainan" / "README.md").read_text(encoding="utf-8")
+    assert len([p for p in HAINAN if p.parent.name == "clean"]) >= 25  # §12 and the option rooms
+    assert len([p for p in HAINAN if p.parent.name == "faulty"]) >= 15  # near misses and fault classes
+    for p in HAINAN:
+        assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/hainan/README.md"
+
+
 def test_the_wenzhou_samples_are_listed_in_their_readme():
     readme = (SAMPLES / "wenzhou" / "README.md").read_text(encoding="utf-8")
     assert len([p for p in WENZHOU if p.parent.name == "clean"]) >= 15  # §12 and the option rooms
@@ -63,7 +73,7 @@ def test_the_changsha_samples_are_listed_in_their_readme():
         assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/changsha/README.md"
 
 
-@pytest.mark.parametrize("path", LOGS + GUANGDONG + XUZHOU + CHANGSHA + WENZHOU, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", LOGS + GUANGDONG + XUZHOU + CHANGSHA + WENZHOU + HAINAN, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_sample_log_audits_as_expected(path):
     expected = json.loads(path.with_suffix(".expected.json").read_text(encoding="utf-8"))
     logs, orphans = read_games([str(path)])

@@ -85,6 +85,9 @@ class WinContext:
     #: self-draw, how many of the revealed tiles complete its hand; for another seat's win on
     #: one, 1.  0: not a revealed tile
     kong_reveal: int = 0
+    #: the flowers the winner has set aside (``Table.set_aside``, 1f..8f as 34..41), for
+    #: families whose seat flowers score (海南 位置花); () where unknown or none
+    flowers: tuple[int, ...] = ()
 
     @property
     def plain_tile(self) -> Optional[int]:

@@ -14,6 +14,7 @@ from schema.ruleset import Ruleset
 from .family import RuleFamily
 from .changsha import CHANGSHA
 from .guangdong import GUANGDONG
+from .hainan import HAINAN
 from .qujing import QUJING
 from .sichuan import SICHUAN
 from .wuhan import WUHAN
@@ -29,6 +30,7 @@ FAMILIES: dict[str, RuleFamily] = {
     WUHAN.name: WUHAN,  # Wuhan 红中赖子杠 (wuhan.md)
     CHANGSHA.name: CHANGSHA,  # Changsha 长沙麻将 (changsha.md)
     WENZHOU.name: WENZHOU,  # Wenzhou 温州麻将 (wenzhou.md)
+    HAINAN.name: HAINAN,  # Hainan 海南麻将 (hainan.md)
 }
 
 

@@ -24,7 +24,7 @@ from replay import ReplayError, Replayer, TableState
 from schema import events as ev
 from schema.reader import GameLog
 from schema.ruleset import PRESETS
-from schema.tiles import TILE_NAMES, TileError, parse_hand
+from schema.tiles import CHINESE_NAMES, TILE_INDEX, TILE_NAMES, TileError, parse_hand
 
 from .names import CLAIMS, CLOSE_REASONS, FAN_ENGLISH, HOW, REASONS, WINDS, rule_name
 
@@ -281,7 +281,8 @@ def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Opt
         if w["complete"]:
             item.update(fans=[{"id": f, "zh": zh, "en": FAN_ENGLISH.get(f, f), "value": v} for f, zh, v in w["fans"]],
                         fan=w["fan"], cap=w["cap"], capped=w["capped"], base=w["base"], points=w["points"],
-                        differs=(w["fan"] != w["logged_fan"] or w["points"] != w["logged_points"]))
+                        differs=(w["fan"] != w["logged_fan"] or w["points"] != w["logged_points"]),
+                        steps=list(w.get("steps") or []))
         else:
             item.update(fans=[], differs=True)
         winners.append(item)
@@ -291,6 +292,7 @@ def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Opt
                                             "from_seat": res["from_seat"], "self_draw": res["how"] == "self_draw"},
         "winners": winners, "bets": rec["bets"], "tallies": rec["tallies"],
         # the family's own derivation of the money (per-pair shares, caps, 包), line by line
+        # the family's derivation of the corrected settlement, one line per payment (--explain's)
         "steps": list(rec.get("steps") or []),
         "transfers": _pair_rows(rec["transfers"], rec["logged_transfers"]),
         # the family's derivation of the payments (dealer bonuses, side bets), as --explain prints it
@@ -298,6 +300,23 @@ def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Opt
         "scores_after": rec["scores_after"], "logged_scores": rec["logged_scores"],
         "differs": rec["scores_after"] != rec["logged_scores"],
     }
+
+
+def _set_aside_words(compact: str) -> str:
+    """Tiles set aside as the page writes them: ``3f7f`` -> ``秋 3f, 菊 7f``."""
+    names = [compact[k:k + 2] for k in range(0, len(compact), 2)]
+    return ", ".join(f"{CHINESE_NAMES[TILE_INDEX[x]]} {x}" for x in names)
+
+
+def _particulars(rules) -> list[str]:
+    """What is particular to the room's family, in words (its ``RuleFamily.data["particulars"]``:
+    flowers, seat flowers, rates …); [] for a family that states none."""
+    if rules is None:
+        return []
+    from audits.rules import FAMILIES
+    family = FAMILIES.get(rules.family)
+    say = family.data.get("particulars") if family is not None else None
+    return list(say(rules)) if say is not None else []
 
 
 def _ruleset_rows(opened: Optional[ev.GameOpened], rules) -> list[dict]:
@@ -412,6 +431,8 @@ def build_model(log: GameLog) -> dict:
                 by_hand[hand_no]["level"] = e.dealer_level
         elif type(e) is ev.IndicatorTurned and hand_no in by_hand:
             by_hand[hand_no]["indicator"], by_hand[hand_no]["wild"] = e.tile, e.wild
+            if fr.get("aside"):
+                by_hand[h]["set_aside"] = [[seat, _set_aside_words(x)] for seat, x in enumerate(fr["aside"]) if x]
     cur_hand = None
     dealer = None
     game_rec: Optional[dict] = None
@@ -454,6 +475,7 @@ def build_model(log: GameLog) -> dict:
         "start_points": opened.start_points if opened else 0,
         "ruleset": _ruleset_rows(opened, audit.ruleset),
         "wilds": list(audit.ruleset.wilds) if audit.ruleset else [],
+        "particulars": _particulars(audit.ruleset),
         "opened_at": opened.at.isoformat() if opened else "",
     }
     return {

@@ -165,6 +165,14 @@ RULE_NAMES.update({
     "BIRD_TILES_WRONG": ("扎鸟错误", "the birds: count, place, the seat counted from, or none after a win"),
     "BIRD_MISMATCH": ("中鸟分错误", "a pair's money off by its bird factor"),
 })
+# Hainan 海南麻将 (hainan.md §13)
+RULE_NAMES.update({
+    "FLOWER_NOT_SET_ASIDE": ("花牌未补花", "a flower kept, played or won with instead of set aside"),
+    "GENPAI_MISMATCH": ("跟牌错误", "跟牌 paid wrongly (the dealer's first discard followed by all)"),
+    "FLOWER_PAYMENT_MISMATCH": ("花钱错误", "flower money paid wrongly"),
+})
+FAN_ENGLISH.update({"jiang258": "2-5-8 pair", "zhenghua": "own seat flower", "huashang_kaihua": "win on a flower's "
+                    "replacement", "gang": "kong", "menqing": "concealed hand", "longqidui": "seven pairs with four"})
 
 #: How a hand was won.
 HOW = {"self_draw": "自摸 self-draw", "discard": "点炮 on a discard", "robbed_kong": "抢杠 robbing a kong"}

@@ -601,6 +601,8 @@ class _Hand:
                 self.flavour[seat] = "winds"
         if self.pool:
             self.emit(ev.TailTurned, tiles=[TILE_NAMES[wall[self.tail_end - k]] for k in range(self.pool)])
+        if self.family.data.get("opening_set_aside"):
+            self._opening_set_aside()
         try:
             self._loop()
         except _HandOver as over:
@@ -746,6 +748,24 @@ class _Hand:
             drew = (self._replacement(seat)[0], False)
         return drew
 
+    def _opening_set_aside(self) -> None:
+        """The opening 补花 of a family that asks for it (``RuleFamily.data["opening_set_aside"]``):
+        after the deal, before the dealer's first action, the seats in turn from the dealer set
+        their flowers aside, each replaced from the tail — every flower of a seat (a replacement
+        flower too) before the next seat (``opening_buhua = by_seat``), or one flower per seat
+        per round until none is held (``by_round``)."""
+        table, n = self.table, self.n
+        order = [(self.dealer + k) % n for k in range(n)]
+        if getattr(self.rules, "opening_buhua", "by_seat") != "by_round":
+            for seat in order:
+                self._set_aside_flowers(seat)
+            return
+        while any(table.flowers_held[s] for s in order) and self.head <= self.tail_next:
+            for seat in order:
+                if table.flowers_held[seat] and self.head <= self.tail_next:
+                    self.emit(ev.TileSetAside, seat=seat, tile=TILE_NAMES[table.flowers_held[seat][0]])
+                    self._replacement(seat)
+
     def _loop(self) -> None:
         n, family, rules, table, g = self.n, self.family, self.rules, self.table, self.g
         seat = self.dealer
@@ -796,6 +816,11 @@ class _Hand:
                 replaced = self._set_aside_flowers(seat)
                 if replaced is not None:
                     drew, flower = replaced, True
+                if table.flowers_held[seat]:
+                    # the wall's last tile was a flower and no tile is left to replace it: the
+                    # hand is drawn there (no legal discard: a held flower is never played)
+                    self.emit(ev.HandDrawn, remaining=self.ask.remaining())
+                    self._end(HandResult(winners=(), how="drawn", from_seat=None))
             if drew is not None:
                 win = self.ask.self_draw_win(seat, drew[0], drew[1], flower)
                 # a bot holding out still wins when every tile it holds is a wild it may not discard

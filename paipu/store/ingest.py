@@ -283,7 +283,9 @@ def _play(cur: _HandAcc, t: type, e: Any, ok: bool) -> None:
         cur.draws += 1
         if ok:
             cur.sdraws[seat] += 1
-            cur.got[seat][TILE_INDEX[e.tile]] += 1
+            k = TILE_INDEX[e.tile]
+            if k < NUM_KINDS:  # a flower is outside a hand's 34 counts (set aside, never played)
+                cur.got[seat][k] += 1
         if cur.first_draw is None and e.source == "wall":
             cur.first_draw, cur.first_draw_seq = e.tile, e.seq
     elif t is ev.TileDiscarded:
@@ -295,7 +297,9 @@ def _play(cur: _HandAcc, t: type, e: Any, ok: bool) -> None:
             if s < cur.n:
                 got = cur.got[s]
                 for x in tiles:
-                    got[TILE_INDEX[x]] += 1
+                    k = TILE_INDEX[x]
+                    if k < NUM_KINDS:  # flowers dealt are outside the 34 counts
+                        got[k] += 1
     elif t is ev.Ponged:
         if ok:
             cur.pongs[seat] += 1

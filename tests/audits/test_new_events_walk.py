@@ -110,10 +110,11 @@ def test_an_indicator_that_is_a_fifth_copy_is_an_overcount(watcher):
 @pytest.fixture
 def flower_room(monkeypatch):
     """The toy's rules under a 144-tile family name (the set is the family's, TILE_SETS)."""
-    monkeypatch.setitem(rs.PRESETS, "toy-144", rs.Ruleset(family="hainan", wilds=(), chow=False))
-    register(variant(TOY, name="hainan"))
+    monkeypatch.setitem(rs.TILE_SETS, "toy-144", 144)
+    monkeypatch.setitem(rs.PRESETS, "toy-144", rs.Ruleset(family="toy-144", wilds=(), chow=False))
+    register(variant(TOY, name="toy-144"))
     yield
-    FAMILIES.pop("hainan", None)
+    FAMILIES.pop("toy-144", None)
 
 
 def flower_drawn(preset: str, flowers=("3f",)):

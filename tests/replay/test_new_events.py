@@ -19,7 +19,7 @@ HANDS = ["123456789m1234p5p", "123456789p1234s", "456789s12345z77z", "1112223334
 @pytest.fixture
 def rooms(monkeypatch):
     """Presets of two new-family rulesets (the reducer knows no family, only the set and hand size)."""
-    monkeypatch.setitem(rs.PRESETS, "hn", rs.Ruleset(family="hainan", wilds=()))
+    monkeypatch.setitem(rs.PRESETS, "hn", rs.PRESETS["hainan"])
     monkeypatch.setitem(rs.PRESETS, "wz", rs.PRESETS["wenzhou"])
 
 
@@ -77,6 +77,29 @@ def test_flowers_are_held_outside_the_counts_and_set_aside(rooms):
     b.draw(0, "9p", source="tail")
     w = replay(b).table
     assert w.phase == "discard" and w.hands[0][T("9p")] == 1 and w.held[0] == 14
+
+
+def test_an_opening_set_aside_out_of_turn_returns_the_turn_once_replaced(rooms):
+    """补花 in the opening by a seat other than the dealer: once its replacement is drawn the
+    dealer is to act again (the turn is not left with the seat that set its flower aside)."""
+    b = started("hn", hands=["123456789m1234p5p", "2f23456789p1234s", "456789s12345z77z", "1112223334445m"])
+    b.set_aside(1, "2f")
+    w = replay(b).table
+    assert (w.phase, w.turn, w.resume_turn) == ("replacement", 1, 0)
+    b.draw(1, "9p", source="tail")
+    w = replay(b).table
+    assert (w.phase, w.turn, w.resume_turn) == ("discard", 0, None) and w.held[1] == 13
+    b.discard(0, "5p")  # the dealer's first discard is in turn
+    assert replay(b).table.turn == 1
+
+
+def test_a_set_aside_on_ones_own_turn_keeps_the_turn(rooms):
+    """The near miss: the dealer's own 补花 leaves the turn with the dealer, nothing to resume."""
+    b = started("hn", hands=["1f123456789m1234p", "123456789p1234s", "456789s12345z77z", "1112223334445m"])
+    b.set_aside(0, "1f")
+    b.draw(0, "9p", source="tail")
+    w = replay(b).table
+    assert (w.phase, w.turn, w.resume_turn) == ("discard", 0, None)
 
 
 def test_a_flower_drawn_is_held_and_a_kind_can_be_set_aside():

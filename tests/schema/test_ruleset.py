@@ -56,7 +56,7 @@ def test_parse_option_reads_json_values():
                                            ("changsha", 108), ("hainan", 144), ("wuhan", 136)])
 def test_tile_count_is_the_family_set(family, tiles):
     # a family with its own checks is built from its preset
-    preset = {"wuhan": "wuhan-hzlzg", "changsha": "changsha"}.get(family)
+    preset = {"wuhan": "wuhan-hzlzg", "changsha": "changsha", "hainan": "hainan"}.get(family)
     rules = PRESETS[preset] if preset else Ruleset(family=family, wilds=())
     assert rules.tile_count == tiles
 

@@ -1,0 +1,329 @@
+"""Hainan settlement (hainan.md §9): the win, kong money, 包牌, 跟牌, flower money; 黄庄.
+
+A hand is settled only when it is won (跟牌 under ``genpai = always`` excepted).  Every step's
+transfers are summed per (payer, payee, reason); their order is no finding.
+
+* **Unit** u(a, b) (§9.1.2): B between two non-dealers; a pair with the dealer has the shared
+  连庄 base (:func:`audits.rules.money.pair_base`, level n + 1) plus ``dealer_unit_bonus``.
+* **The win** (§9.1): each other seat l owes s_l = u(w, l) × r × m = P × u(w, l) / B, with
+  P = B × r × m as logged; on a discard win (a robbing) the discarder (adder) owes e = B more.
+* **Liability** (§9.3): 无番抢杠 (the adder, ``qianggang``), 三道 (``bao_sandao``: three claims
+  between the winner and the discarder), 四道 (a self-draw, four claims), 海底包牌
+  (``bao_haidi``): the liable seat pays Σ s_l + e alone.
+* **Kong money** (§9.2): every kong standing at the end of a won hand, u(g, l) × v from each
+  other seat (``kong_values``); 包杠: a 直杠 on the dealer's first discard is the dealer's alone.
+* **跟牌** (§9.4): the first four discards equal, in seat order from the dealer, unclaimed:
+  the dealer pays each other seat u(dealer, l).
+* **Flowers** (§9.5): with ``flower_money = sets`` a complete 春夏秋冬 or 梅兰菊竹 collects
+  u × ``flower_set_value`` from each other seat.
+
+The facts are read from the reducer's neutral table (:func:`table_facts`): ``fed`` (claims,
+claimer and feeder), the per-seat ``discards`` with their claimers (the play order), the
+melds (kongs standing), ``set_aside`` (flowers), ``undrawn``, ``dealer_streak``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional, Sequence
+
+from schema.events import Transfer
+from schema.ruleset import Ruleset
+from schema.tiles import TILE_INDEX
+
+from .. import money
+from ..family import HandFacts, Settlement, WinHow
+from ..guangdong.settlement import play_order
+from . import fans
+
+#: The liability reasons of the win group (§9.3) and how ``--explain`` words each reason.
+BAO_REASONS = ("qianggang", "bao_sandao", "bao_haidi")
+LABELS = {
+    "win": "pays", "qianggang": "pays every share (无番抢杠: the adder)", "bao_sandao": "pays every share (三道 / 四道 包牌)",
+    "bao_haidi": "pays every share (海底包牌)", "kong": "pays for a kong", "bao_gang": "pays the kong alone (包杠)",
+    "genpai": "pays 跟牌", "flower": "pays flower money (真花)",
+}
+#: Kong money per kind: the index into ``kong_values`` (直杠, 补杠, 暗杠).
+KONG_INDEX = {"kong_exposed": 0, "kong_added": 1, "kong_concealed": 2}
+
+
+class Liability(NamedTuple):
+    """A seat liable for a win (§9.3): who pays every share, the reason, and why, in words."""
+
+    payer: int
+    reason: str
+    why: str
+
+
+class HainanFacts(NamedTuple):
+    """What the settlement reads from the table: the dealer and its streak n, each possible
+    winner's liability (by seat), the kongs standing as (seat, meld kind, 包杠), whether 跟牌
+    happened, and each seat's flowers set aside."""
+
+    dealer: int
+    streak: int
+    #: winner seat -> its :class:`Liability` (named ``bao``, not ``liable``: the family's own
+    #: derivation words each liability; the shared --explain line is Guangdong's 3·P wording)
+    bao: dict
+    kongs: list
+    genpai: bool
+    flowers: list
+
+
+NO_FACTS = HainanFacts(-1, 0, {}, [], False, [])
+
+
+def unit(ruleset: Ruleset, facts: HainanFacts, a: int, b: int) -> int:
+    """u(a, b) (§9.1.2): B, or for a dealer pair the 连庄 base (level n + 1) + ``dealer_unit_bonus``."""
+    if facts.dealer in (a, b):
+        return money.pair_base(ruleset, facts.streak + 1, True) + ruleset.dealer_unit_bonus
+    return ruleset.base
+
+
+def others(seat: int, n: int) -> list[int]:
+    """The other seats, in order from the seat's 下家."""
+    return [(seat + k) % n for k in range(1, n)]
+
+
+# --- the facts ---------------------------------------------------------------------------
+
+def claims_between(fed, a: int, b: int) -> int:
+    """道 (§9.3): chows and pongs a made on b's discards plus those b made on a's (a 直杠 is no
+    claim here; a pong later upgraded to a 补杠 still counts: ``fed`` keeps the claim)."""
+    return sum(1 for claimer, feeder, kind, _ in fed
+               if kind in ("chow", "pong") and {claimer, feeder} == {a, b})
+
+
+def _rob_without_fan(ruleset: Ruleset, table, seat: int, tile: int) -> bool:
+    """无番抢杠 (§7): the robber's reading holds no 番 source but 抢杠."""
+    from . import table as hn_table  # the win context is the family's table reading
+    concealed = [k for k in range(34) for _ in range(table.hands[seat][k])] + [tile]
+    ctx = hn_table.win_context(ruleset, table, seat, "robbed_kong", tile, False, False)
+    sc = fans.score_hand(ruleset, concealed, table.melds[seat], ctx)
+    return sc.complete and sc.fan <= 1
+
+
+def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
+    """Who pays every share for each logged winner (§9.3), the first case that applies:
+    无番抢杠, 三道, 四道, 海底包牌."""
+    if won is None:
+        return {}
+    n = len(table.melds)
+    how, frm = won.how, won.from_seat
+    tile = TILE_INDEX[won.tile]
+    out: dict[int, Liability] = {}
+    for w in (x.seat for x in won.winners):
+        if w == frm or not 0 <= w < n:
+            continue
+        if how == "robbed_kong" and frm is not None:
+            if _rob_without_fan(ruleset, table, w, tile):
+                out[w] = Liability(frm, "qianggang", f"无番抢杠: seat {w} robs with no 番 but 抢杠; the adder pays all")
+            continue
+        if how == "discard" and frm is not None:
+            k = claims_between(table.fed, w, frm)
+            if k >= 3:
+                out[w] = Liability(frm, "bao_sandao", f"三道: {k} claims between seat {w} and seat {frm}")
+                continue
+            if ruleset.haidi_bao and table.undrawn <= ruleset.haidi_bao_from:
+                out[w] = Liability(frm, "bao_haidi",
+                                   f"海底包牌: the discard was made at R = {table.undrawn} <= {ruleset.haidi_bao_from}")
+            continue
+        if how == "self_draw" and ruleset.bao_sidao:
+            for x in others(w, n):
+                k = claims_between(table.fed, w, x)
+                if k >= 4:
+                    out[w] = Liability(x, "bao_sandao", f"四道: {k} claims between seat {w} and seat {x}")
+                    break
+    return out
+
+
+def genpai_happened(table) -> bool:
+    """跟牌 (§9.4): the dealer's first discard followed by the 下家, 对家 and 上家 each
+    discarding the same kind as their first discard, with no chow, pong or 直杠 in between."""
+    n = len(table.discards)
+    first = play_order(table)[:n]
+    if len(first) < n:
+        return False
+    d = table.dealer
+    tile = first[0][1]
+    return all(seat == (d + i) % n and t == tile for i, (seat, t, _c) in enumerate(first)) and \
+        all(claimer < 0 for _s, _t, claimer in first[:-1])
+
+
+def kongs_standing(table) -> list[tuple[int, str, bool]]:
+    """Every kong at the end of the hand as (seat, kind, 包杠): a 直杠 on the dealer's first
+    discard is 包杠 (a robbed kong stands again as a pong and earns nothing)."""
+    d = table.dealer
+    first = table.discards[d][0] if 0 <= d < len(table.discards) and table.discards[d] else None
+    out = []
+    for s, melds in enumerate(table.melds):
+        for m in melds:
+            if m.is_kong:
+                bao = m.kind == "kong_exposed" and m.from_seat == d and first is not None and \
+                    first[0] == m.of and first[1] == s
+                out.append((s, m.kind, bao))
+    return out
+
+
+def table_facts(ruleset: Ruleset, table, won=None) -> HandFacts:
+    """The hand's facts for the settlement (the dealer is also ``HandFacts.dealer``)."""
+    flowers = [tuple(f for f in got if f >= 34) for got in table.set_aside] or [() for _ in table.melds]
+    extra = HainanFacts(table.dealer, table.dealer_streak, liabilities(ruleset, table, won), kongs_standing(table),
+                        genpai_happened(table), flowers)
+    return HandFacts(None, None, extra, table.dealer)
+
+
+def hand_facts(ruleset: Ruleset, received, bets) -> HandFacts:
+    """No bets or tallies in this ruleset (the table's facts are read by :func:`table_facts`)."""
+    return HandFacts(None, None)
+
+
+def _facts(facts: HandFacts) -> HainanFacts:
+    if isinstance(facts.extra, HainanFacts):
+        return facts.extra
+    return NO_FACTS._replace(dealer=facts.dealer if facts.dealer is not None else -1)
+
+
+# --- the settlement ------------------------------------------------------------------------
+
+def _win(ruleset: Ruleset, f: HainanFacts, n: int, w: int, p: int, how: str, frm: Optional[int],
+         out: list, lines: list) -> None:
+    """The win (§9.1): shares s_l = P × u(w, l) / B, the feeder's e = B, or a liable seat."""
+    b = ruleset.base
+    shares = {l: p * unit(ruleset, f, w, l) // b for l in others(w, n)}
+    e = b if how != "self_draw" else 0
+    bao = f.bao.get(w)
+    if bao is not None:
+        total = sum(shares.values()) + e
+        out.append(Transfer(payer=bao.payer, payee=w, amount=total, reason=bao.reason))
+        lines.append(f"{bao.why}: seat {bao.payer} → seat {w}: Σ s_l "
+                     + " + ".join(str(shares[l]) for l in others(w, n)) + (f" + e {e}" if e else "") + f" = {total}")
+        return
+    for l in others(w, n):
+        extra = e if l == frm else 0
+        out.append(Transfer(payer=l, payee=w, amount=shares[l] + extra, reason="win"))
+        lines.append(f"seat {l} → seat {w}: s = P {p} × u {unit(ruleset, f, w, l)} / B {b} = {shares[l]}"
+                     + (f"; + e {e} (the feeder) = {shares[l] + extra}" if extra else ""))
+
+
+def _kongs(ruleset: Ruleset, f: HainanFacts, n: int, out: list, lines: list) -> None:
+    """Kong money (§9.2) for every kong standing; 包杠 by the dealer alone."""
+    for g, kind, bao in f.kongs:
+        v = ruleset.kong_values[KONG_INDEX[kind]]
+        if bao and ruleset.baogang:
+            total = sum(unit(ruleset, f, g, l) * ruleset.kong_values[0] for l in others(g, n))
+            out.append(Transfer(payer=f.dealer, payee=g, amount=total, reason="bao_gang"))
+            lines.append(f"包杠: seat {g}'s 直杠 on the dealer's first discard: seat {f.dealer} → seat {g}: {total}")
+            continue
+        for l in others(g, n):
+            amount = unit(ruleset, f, g, l) * v
+            out.append(Transfer(payer=l, payee=g, amount=amount, reason="kong"))
+            lines.append(f"kong ({kind}, v {v}): seat {l} → seat {g}: u {unit(ruleset, f, g, l)} × {v} = {amount}")
+
+
+def _genpai(ruleset: Ruleset, f: HainanFacts, n: int, out: list, lines: list) -> None:
+    for l in others(f.dealer, n):
+        amount = unit(ruleset, f, f.dealer, l)
+        out.append(Transfer(payer=f.dealer, payee=l, amount=amount, reason="genpai"))
+        lines.append(f"跟牌: seat {f.dealer} (dealer) → seat {l}: u = {amount}")
+
+
+def _flowers(ruleset: Ruleset, f: HainanFacts, n: int, out: list, lines: list) -> None:
+    for s, got in enumerate(f.flowers):
+        have = set(got)
+        sets = sum(1 for group in (range(34, 38), range(38, 42)) if have.issuperset(group))
+        if not sets:
+            continue
+        for l in others(s, n):
+            amount = unit(ruleset, f, s, l) * ruleset.flower_set_value * sets
+            out.append(Transfer(payer=l, payee=s, amount=amount, reason="flower"))
+            lines.append(f"真花: seat {s} holds {sets} flower set(s): seat {l} → seat {s}: {amount}")
+
+
+def derive(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how: Optional[WinHow],
+           from_seat: Optional[int], facts: HandFacts) -> tuple[list[Transfer], list[str]]:
+    """The hand's transfers and their derivation, one line per payment.  ``how`` None: 黄庄;
+    a logged win with no legal winner (``winners`` empty) is paid nothing."""
+    f = _facts(facts)
+    out: list[Transfer] = []
+    lines: list[str] = [f"dealer seat {f.dealer}, 连庄 n = {f.streak} ({ruleset.lianzhuang}), "
+                        f"dealer_unit_bonus {ruleset.dealer_unit_bonus}, B = {ruleset.base}"]
+    if how is None:
+        lines.append("黄庄: no transfers" + (" but 跟牌 (genpai = always)" if ruleset.genpai == "always" and f.genpai
+                                             else "") + "; kong money cancelled")
+        if ruleset.genpai == "always" and f.genpai:
+            _genpai(ruleset, f, n, out, lines)
+        return out, lines
+    if not winners:
+        return [], lines + ["no legal win: no transfers"]
+    if how != "self_draw" and from_seat is None:
+        raise ValueError("a discard or robbed-kong win needs from_seat")
+    w, p = winners[0]
+    _win(ruleset, f, n, w, p, how, from_seat, out, lines)
+    _kongs(ruleset, f, n, out, lines)
+    if f.genpai and ruleset.genpai != "off":
+        _genpai(ruleset, f, n, out, lines)
+    if ruleset.flower_money == "sets":
+        _flowers(ruleset, f, n, out, lines)
+    return [t for t in out if t.amount > 0], lines
+
+
+def settle(ruleset: Ruleset, scores: Sequence[int], winners: Sequence[tuple[int, int]] = (),
+           how: Optional[WinHow] = None, from_seat: Optional[int] = None,
+           facts: HandFacts = HandFacts(None, None), clamp: bool = True) -> Settlement:
+    """Settle one hand (§9); no score floor (``clamp`` is accepted and ignored)."""
+    transfers, _ = derive(ruleset, len(scores), winners, how, from_seat, facts)
+    after = list(scores)
+    for t in transfers:
+        after[t.payer] -= t.amount
+        after[t.payee] += t.amount
+    return Settlement(transfers, after, False)
+
+
+def derivation(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how: Optional[WinHow],
+               from_seat: Optional[int], facts: HandFacts) -> list[str]:
+    """``SettlementRules.derivation``: the corrected settlement, one line per payment."""
+    return derive(ruleset, n, winners, how, from_seat, facts)[1]
+
+
+def payer_points(ruleset: Ruleset, winner, score, facts: HandFacts) -> dict[int, int]:
+    """``ScoringRules.payer_points``: each listed payer's share s_l = P × u(w, l) / B (before
+    the feeder's extra and liabilities)."""
+    f = _facts(facts)
+    p = score.points if score is not None and score.complete else winner.points
+    return {x.seat: p * unit(ruleset, f, winner.seat, x.seat) // ruleset.base
+            for x in (getattr(winner, "payers", None) or ())}
+
+
+def transfer_code(how: Optional[str], code: str, expected=None, actual=None) -> str:
+    """The code of a transfer mismatch in a group: a liability paid by the wrong seat or missing
+    is BAO_PAYER (a robbing's QIANGGANG_PAYER), one with no liability BAO_UNDUE; kong money
+    where none is due KONG_PAYMENT_UNDUE, 包杠 paid wrong BAO_PAYER / BAO_UNDUE."""
+    expected = expected or {}
+    actual = actual or {}
+    want = {r for _, _, r in expected}
+    got = {r for _, _, r in actual}
+    if code == "KONG_PAYMENT_MISMATCH":
+        if "bao_gang" in want and want != got:
+            return "BAO_PAYER"
+        if "bao_gang" in got and "bao_gang" not in want:
+            return "BAO_UNDUE"
+        return "KONG_PAYMENT_UNDUE" if not expected else code
+    if code != "TRANSFER_MISMATCH":
+        return code
+    if how == "robbed_kong" and ("qianggang" in want or "qianggang" in got):
+        return "QIANGGANG_PAYER"
+    if want & set(BAO_REASONS):
+        return "BAO_PAYER"
+    if got & set(BAO_REASONS):
+        return "BAO_UNDUE"
+    return code
+
+
+def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
+    """No score floor: a game ends when the room closes."""
+    return False
+
+
+__all__ = ["BAO_REASONS", "HainanFacts", "LABELS", "Liability", "claims_between", "derivation", "derive", "game_over",
+           "genpai_happened", "hand_facts", "kongs_standing", "liabilities", "payer_points", "settle", "table_facts",
+           "transfer_code", "unit"]

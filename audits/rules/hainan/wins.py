@@ -1,0 +1,144 @@
+"""Hainan 海南麻将 win shapes (hainan.md §5): 4 sets + a pair (melds count as sets), 七对
+(four equal tiles as two pairs by ``qidui_four_as_two``) and 十三幺 — the seed's unconnected
+hand (``luanpai = shisanlan``), thirteen orphans (``shisanyao``) or either (``both``).
+
+There are no wild tiles and a flower is never in a hand (the reducer keeps flowers outside
+the counts).  As in every family the audit asks :func:`seat_waits` for each discard, a
+superset test on the reducer's base-5 suit keys, and :func:`completes`, exact and cached in
+the seat's entry ``[keys, {tile: completes}]`` until the hand changes.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from replay.melds import Meld
+from replay.state import KEY_STEP, SUIT_OF
+from schema.ruleset import Ruleset
+
+from .. import hands
+from ..qujing.wins import physical_held  # the same fact: copies held, concealed and melded
+# 十三烂 and 十三幺 are the shared special hands (audits/rules/special_hands.py), without wilds
+from ..special_hands import ORPHANS, is_shisanlan, is_shisanyao
+
+
+def seven_pairs(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
+    """七对 (§5): 14 concealed tiles, no melds, seven pairs; four equal tiles are two pairs
+    only with ``qidui_four_as_two``."""
+    if melds or not hands.is_seven_pairs(counts, 0, False):
+        return False
+    return ruleset.qidui_four_as_two or max(counts) <= 2
+
+
+def luanpai_names(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[str]:
+    """The 十三幺 shapes (§5, ``luanpai``) a concealed 14-tile hand holds: ``shisanlan``
+    (no two equal; within a suit any two ranks differ by 3 or more) and/or ``shisanyao``
+    (the 13 terminals and honours plus one of them)."""
+    if melds:
+        return []
+    mode = ruleset.luanpai
+    out = []
+    if mode in ("shisanlan", "both") and is_shisanlan(counts):
+        out.append("shisanlan")
+    if mode in ("shisanyao", "both") and is_shisanyao(counts):
+        out.append("shisanyao")
+    return out
+
+
+def is_winning(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = (),
+               plain: Optional[int] = None) -> bool:
+    """Concealed counts (the winning tile included) + melds form a §5 shape."""
+    use = hands.meld_use_of(melds) if melds else None
+    if hands.is_complete(counts, 0, use):
+        return True
+    if melds:
+        return False
+    return seven_pairs(ruleset, counts) or bool(luanpai_names(ruleset, counts))
+
+
+#: A suit key (base 5, 1 most significant) holds only its 1 and 9 when ``key % 5**8 < 5``.
+_NOT_ONE = 5 ** 8
+
+
+def _orphans_only(keys: Sequence[int]) -> bool:
+    return keys[0] % _NOT_ONE < 5 and keys[1] % _NOT_ONE < 5 and keys[2] % _NOT_ONE < 5
+
+
+def _spaced_one_short(counts: Sequence[int]) -> bool:
+    """13 tiles of 13 kinds, each suit spaced by 3 or more (a 十三烂 needs one more kind)."""
+    if max(counts) > 1:
+        return False
+    for s in range(3):
+        mask = 0
+        for r in range(9):
+            if counts[9 * s + r]:
+                mask |= 1 << r
+        if mask & (mask >> 1) or mask & (mask >> 2):
+            return False
+    return True
+
+
+def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], held: int,
+               melds: Sequence[Meld]) -> "list | bool":
+    """The seat's wait entry when one tile could complete its hand (听牌), else False: a
+    superset test (the standard shape with one free tile; with no melds 七对, 十三烂 or
+    十三幺 one short)."""
+    if held % 3 != 1:
+        return False
+    if hands.is_complete_keys(keys[0], keys[1], keys[2], keys[3], 1):
+        return [tuple(keys), {}]
+    if not melds and held == 13:
+        if counts.count(1) + counts.count(3) <= 1:  # counts are 0..4: seven pairs one short
+            return [tuple(keys), {}]
+        mode = ruleset.luanpai
+        if mode != "shisanlan" and _orphans_only(keys) and sum(1 for k in ORPHANS if counts[k]) >= 12:
+            return [tuple(keys), {}]
+        if mode != "shisanyao" and _spaced_one_short(counts):
+            return [tuple(keys), {}]
+    return False
+
+
+def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> bool:
+    """Is the hand complete with ``tile`` (from another seat or drawn: no wilds, so the same)?
+    Exact, cached in the entry."""
+    keys, cache = entry
+    got = cache.get(tile)
+    if got is None:
+        k = list(keys)
+        k[SUIT_OF[tile]] += KEY_STEP[tile]
+        got = hands.is_complete_keys(k[0], k[1], k[2], k[3], 0)
+        if not got and not melds:
+            c = list(counts)
+            c[tile] += 1
+            got = is_winning(ruleset, c, melds)
+        cache[tile] = got
+    return got
+
+
+def drawn_within_waits(ruleset: Ruleset, counts: Sequence[int]) -> bool:
+    """No tile counts differently drawn than discarded (no wilds): the wait entry answers a draw."""
+    return True
+
+
+def waits(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[int]:
+    """The tiles that complete a 13-tile (3k+1) hand; a kind held four times cannot come."""
+    held = physical_held(counts, melds)
+    out = []
+    c = list(counts)
+    for t in range(34):
+        if held[t] >= 4:
+            continue
+        c[t] += 1
+        if is_winning(ruleset, c, melds):
+            out.append(t)
+        c[t] -= 1
+    return out
+
+
+def describe_wait(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> str:
+    """No special waits are named in this ruleset."""
+    return ""
+
+
+__all__ = ["completes", "describe_wait", "drawn_within_waits", "is_winning", "luanpai_names", "seat_waits",
+           "seven_pairs", "waits"]

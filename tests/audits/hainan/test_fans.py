@@ -1,0 +1,138 @@
+"""The 番 gate and its sources (hainan.md §6), the rate (§9.1.1) and the hand multiplier
+(§9.1.3): each source holding and a near miss that does not hold it."""
+
+import pytest
+
+from .helpers import chow, kong, pong, rules, score
+
+
+def test_pinghu_all_chows_and_a_plain_pair():
+    assert "pinghu" in score("123m 456m 789p 345s 99s", [], "discard").fans
+
+
+@pytest.mark.parametrize("pair", ["77z", "33z", "11z"])  # 中, the seat wind (西 for position 2), the 令 wind (东)
+def test_pinghu_is_barred_by_a_scoring_pair(pair):
+    assert "pinghu" not in score(f"123m 456m 789p 345s {pair}").fans
+
+
+def test_pinghu_needs_no_pong():
+    assert "pinghu" not in score("123m 456m 789p 99s", [pong("5s")]).fans
+
+
+def test_menqing_and_concealed_kongs():
+    assert "menqing" in score("123m 456m 789p 345s 99s").fans
+    held = "123m 456m 345s 99s"
+    assert "menqing" not in score(held, [kong("7p")]).fans
+    assert "menqing" in score(held, [kong("7p")], r=rules(menqing_concealed_kong=True)).fans
+    assert "menqing" not in score(held, [kong("7p", "kong_exposed", 1)], r=rules(menqing_concealed_kong=True)).fans
+
+
+def test_duidui_four_pong_type_sets():
+    assert "duidui" in score("111m 555p 99s", [pong("3s"), kong("7s")]).fans
+    assert "duidui" not in score("123m 555p 99s", [pong("3s"), kong("7s")]).fans
+
+
+def test_qingyise_and_hunyise():
+    assert "qingyise" in score("123m 456m 789m 111m 99m").fans
+    assert "hunyise" in score("123m 456m 789m 111z 99m").fans
+    got = score("123m 456m 789p 111z 99m").fans
+    assert "hunyise" not in got and "qingyise" not in got
+
+
+def test_jiang258_pair():
+    assert "jiang258" in score("123m 456m 789p 111z 55s").fans
+    assert "jiang258" not in score("123m 456m 789p 111z 44s").fans
+
+
+def test_sanyuan_once_per_dragon_set():
+    sc = score("123m 555z 666z 22s", [pong("7z")])
+    assert sc.fans.count("sanyuan") == 3
+    assert "sanyuan" not in score("123m 456m 789p 123s 55z").fans  # a dragon pair is no set
+
+
+def test_menfeng_and_quanfeng():
+    assert score("123m 456m 789p 333z 22s", seat_wind=2).fans.count("menfeng") == 1
+    assert "menfeng" not in score("123m 456m 789p 333z 22s", seat_wind=1).fans
+    assert "quanfeng" in score("123m 456m 789p 222z 22s", round_wind=1).fans
+    assert "quanfeng" not in score("123m 456m 789p 222z 22s", round_wind=0, seat_wind=0).fans
+
+
+def test_zhenghua_the_seats_own_flowers():
+    hand, melds = "456s 789s 33p", [pong("9p"), chow("1m")]
+    assert score(hand, melds, seat_wind=1, flowers="6f").fans == ["zhenghua"]  # 兰 is the 下家's
+    assert score(hand, melds, seat_wind=1, flowers="2f").fans == ["zhenghua"]  # 夏 too
+    assert score(hand, melds, seat_wind=1, flowers="3f 7f").fans == []  # 秋 菊 are the 对家's
+    assert score(hand, melds, seat_wind=2, flowers="3f 7f").fans == ["zhenghua"]
+
+
+def test_qidui_and_four_as_two():
+    assert "qidui" in score("11m 22m 33p 44p 55s 66s 77z").fans
+    four = "11m 11m 33p 44p 55s 66s 77z"
+    assert "qidui" in score(four).fans
+    assert not score(four, r=rules(qidui_four_as_two=False)).complete
+
+
+def test_shisanlan_and_the_orphans_option():
+    assert "shisanlan" in score("147m 25p 369s 123567z").fans
+    assert not score("147m 24p 369s 123567z").complete
+    orphans = "19m 19p 19s 1234567z 1z"
+    assert not score(orphans).complete
+    assert "shisanyao" in score(orphans, r=rules(luanpai="shisanyao")).fans
+    assert score(orphans, r=rules(luanpai="both")).complete and score("147m 25p 369s 123567z", r=rules(luanpai="both")).complete
+
+
+def test_qianggang_is_a_source():
+    sc = score("34s 678p 789p 33p 5s", [pong("9m")], how="robbed_kong")
+    assert sc.fans == ["qianggang"] and sc.fan == 1 and sc.wins
+
+
+def test_kong_fan_option():
+    assert "gang" not in score("123m 456m 22s", [pong("3s"), kong("7s")], how="self_draw").fans
+    assert score("123m 456m 22s", [pong("3s"), kong("7s")], how="self_draw", r=rules(kong_fan=True)).fans.count("gang") == 1
+
+
+def test_the_gate_bars_a_discard_win_without_fan_and_not_a_self_draw():
+    hand, melds = "456s 789s 33p", [pong("9p"), chow("1m")]
+    assert not score(hand, melds, "discard", seat_wind=1).wins
+    assert score(hand, melds, "discard", seat_wind=1, r=rules(min_fan=0)).wins  # 无番 rooms
+    sd = score(hand, melds, "self_draw", seat_wind=1)
+    assert sd.wins and sd.fans == ["zimo"] and sd.fan == 0 and sd.points == 2
+
+
+def test_rates_one_two_three():
+    hand, melds = "456s 789s 33p", [pong("9p"), chow("1m")]
+    assert score(hand, melds, "discard", seat_wind=1, flowers="2f").points == 1
+    assert score(hand, melds, "self_draw", seat_wind=1).points == 2
+    gk = score(hand, melds, "self_draw", seat_wind=1, after_kong=True)
+    assert gk.points == 3 and gk.fans == ["gangshang_kaihua"]
+    hk = score(hand, melds, "self_draw", seat_wind=1, after_flower=True)
+    assert hk.points == 3 and hk.fans == ["huashang_kaihua"]
+    assert score(hand, melds, "self_draw", seat_wind=1, r=rules(base=3)).points == 6
+
+
+def test_hand_multipliers():
+    hand, melds = "111p 555p 777p 99p", [pong("3p")]
+    assert score(hand, melds, "self_draw", seat_wind=0, r=rules(base=2)).points == 4
+    assert score(hand, melds, "self_draw", seat_wind=0, r=rules(base=2, hand_multiplier="additive")).points == 28
+    assert score(hand, melds, "self_draw", seat_wind=0, r=rules(base=2, hand_multiplier="multiplicative")).points == 16
+    dragon = "11m 11m 33p 44p 55s 66s 77z"
+    sc = score(dragon, how="self_draw", r=rules(hand_multiplier="additive"))
+    assert "longqidui" in sc.fans and sc.points == 2 * 5  # 龙七对 replaces 七对
+    assert score(dragon, how="self_draw", r=rules(hand_multiplier="multiplicative")).points == 2 * 3
+    assert score("147m 25p 369s 123567z", how="self_draw", r=rules(hand_multiplier="multiplicative")).points == 26
+    assert score("123m 456m 789p 345s 99s", r=rules(hand_multiplier="additive")).points == 1  # 平胡 1
+    mixed = "123m 456m 789m 111z 99m"  # 混一色: 2 additive, no factor multiplicative
+    assert score(mixed, r=rules(hand_multiplier="additive")).points == 2
+    assert score(mixed, r=rules(hand_multiplier="multiplicative")).points == 1
+
+
+def test_fan_finding_names():
+    from schema.events import Winner
+    from audits.rules.hainan.fans import fan_finding
+    r = rules()
+    sc = score("123m 456m 789p 345s 55s")  # pinghu menqing jiang258
+    assert fan_finding(r, Winner(seat=2, fans=["pinghu", "jiang258"], fan=2, points=1), sc) == "FAN_NAMES_DIFFER"
+    assert fan_finding(r, Winner(seat=2, fans=["pinghu", "jiang258"], fan=3, points=1), sc) == "FAN_MISMATCH"
+    assert fan_finding(r, Winner(seat=2, fans=["duidui"], fan=1, points=1), sc) == "FAN_MISMATCH"
+    hk = score("456s 789s 33p", [pong("9p"), chow("1m")], "self_draw", seat_wind=1, after_flower=True)
+    assert fan_finding(r, Winner(seat=1, fans=["gangshang_kaihua"], fan=0, points=3), hk) == "FAN_NAMES_DIFFER"

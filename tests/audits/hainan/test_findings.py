@@ -1,0 +1,205 @@
+"""Each check of hainan.md §13 on a worked-example room with one thing changed: the
+finding it must give (the unchanged room, audited clean in test_logs, is the near miss)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from audits import audit_game
+from paipu.sim.hainan import examples as hx
+from paipu.sim.hainan.scenes import HainanScene, reopened, repaid
+from schema import events as ev
+
+from ..helpers import log_of
+
+
+#: The codes hainan.md §13 adds to the catalogue, each triggered here with a clean near miss.
+HAINAN_CODES = {"FLOWER_NOT_SET_ASIDE", "SET_ASIDE_INVALID", "GENPAI_MISMATCH", "FLOWER_PAYMENT_MISMATCH"}
+
+
+def codes(b) -> list[str]:
+    return [f.code for f in audit_game(log_of(b)).findings]
+
+
+def test_bao_sandao_paid_as_an_ordinary_win_is_bao_payer():
+    assert codes(repaid(hx.ex04_sandao(), [(0, 2, 1, "win"), (1, 2, 2, "win"), (3, 2, 1, "win")])) == ["BAO_PAYER"]
+
+
+def test_bao_on_another_feeder_is_bao_undue():
+    assert codes(repaid(hx.ex04_sandao(3), [(3, 2, 4, "bao_sandao")])) == ["BAO_UNDUE"]
+
+
+def test_sidao_four_claims_make_a_self_draw_liable():
+    # the 四道 case: a fourth claim from seat 1 (12 tiles down), then a self-draw: seat 1 pays 6
+    s = HainanScene("hn-sidao")
+    s.hand(0, {2: "23p 56p 88s 78m 5s", 1: "1p 4p 8s 9m"}, reserve="5s", avoid="6m 9m 5s 8s 1p 4p 7p")
+    s.discard(0)
+    for tile, own, claim in (("1p", "23p", "chow"), ("4p", "56p", "chow"), ("8s", None, "pong"), ("9m", "78m", "chow")):
+        s.draw(1)
+        s.discard(1, tile)
+        if claim == "chow":
+            s.chow(2, 1, tile, own)
+        else:
+            s.pong(2, 1, tile)
+        s.discard(2)
+        if tile != "9m":
+            s.go_around(3, 2)
+    s.go_around(3, 3)
+    s.draw(2, "5s")
+    s.win([(2, ["jiang258", "zimo"], 1, 2)], "self_draw", "5s")
+    s.settle([(1, 2, 6, "bao_sandao")])
+    assert codes(s.close()) == []
+    b = s.b
+    assert codes(reopened(b, bao_sidao=False)) == ["BAO_UNDUE"]
+
+
+def test_qianggang_paid_wrong_is_qianggang_payer():
+    # 无番抢杠 paid as an ordinary rob, and 有番抢杠 paid wholly by the adder
+    assert codes(repaid(hx.ex05_qianggang(False), [(0, 1, 2, "win"), (2, 1, 1, "win"), (3, 1, 1, "win")])) == \
+        ["QIANGGANG_PAYER"]
+    assert codes(repaid(hx.ex05_qianggang(True), [(0, 1, 4, "qianggang")])) == ["QIANGGANG_PAYER"]
+
+
+def test_kong_money_for_a_robbed_kong_is_undue():
+    assert codes(repaid(hx.ex05_qianggang(False), [(0, 1, 4, "qianggang"), (1, 0, 1, "kong"), (2, 0, 1, "kong"),
+                                                   (3, 0, 1, "kong")])) == ["KONG_PAYMENT_UNDUE"]
+
+
+def test_kong_money_wrong_amount():
+    money = [(p, 3, 3, "win") for p in (0, 1, 2)] + [(p, 3, 1, "kong") for p in (0, 1, 2)]
+    assert codes(repaid(hx.ex03_gangshang(), money)) == ["KONG_PAYMENT_MISMATCH"]
+
+
+def test_baogang_missing_or_undue():
+    win = [(3, 1, 2, "win"), (0, 1, 1, "win"), (2, 1, 1, "win")]
+    assert codes(repaid(hx.ex06_baogang(), win + [(p, 2, 1, "kong") for p in (0, 1, 3)])) == ["BAO_PAYER"]
+    assert codes(repaid(hx.ex06_baogang(False), win + [(0, 2, 3, "bao_gang")])) == ["BAO_UNDUE"]
+
+
+def test_genpai_missing_undue_or_paid_at_a_draw():
+    win = [(p, 3, 2, "win") for p in (0, 1, 2)]
+    assert codes(repaid(hx.ex07_genpai(), win)) == ["GENPAI_MISMATCH"]
+    assert codes(repaid(hx.ex07_genpai(drawn=True), [(0, p, 1, "genpai") for p in (1, 2, 3)])) == ["GENPAI_MISMATCH"]
+    assert codes(reopened(hx.ex07_genpai(), genpai="off")) == ["GENPAI_MISMATCH"]
+    other = [(p, 2, 2, "win") for p in (0, 1, 3)] + [(0, p, 1, "genpai") for p in (1, 2, 3)]
+    assert codes(repaid(hx.ex04_sandao(-1), other)) == ["GENPAI_MISMATCH"]
+
+
+def test_flower_money_only_under_sets():
+    assert codes(reopened(hx.ex03_gangshang(True), flower_money="none")) == ["FLOWER_PAYMENT_MISMATCH"]
+    money = [(p, 3, 3, "win") for p in (0, 1, 2)] + [(p, 3, 2, "kong") for p in (0, 1, 2)]
+    assert codes(repaid(hx.ex03_gangshang(True), money)) == ["FLOWER_PAYMENT_MISMATCH"]
+
+
+def test_win_shares_wrong_is_transfer_mismatch():
+    assert codes(repaid(hx.ex01_jiang258(), [(0, 2, 1, "win"), (1, 2, 1, "win"), (3, 2, 1, "win")])) == \
+        ["TRANSFER_MISMATCH"]
+
+
+def test_points_wrong_is_points_mismatch():
+    from paipu.sim.hainan.scenes import rescored
+    b = rescored(hx.ex02_zimo_without_fan(), ["zimo"], 0, 1)
+    assert "POINTS_MISMATCH" in codes(b)
+
+
+def _edit(b, index_of, change):
+    """Replace the event found by ``index_of`` with ``change(event)`` (None drops it)."""
+    i = index_of(b.events)
+    e = change(b.events[i])
+    b.events[i:i + 1] = [] if e is None else [e]
+    seq = 0
+    out = []
+    for e in b.events:
+        out.append(msgspec.structs.replace(e, seq=seq))
+        seq += 1
+    b.events = out
+    return b
+
+
+def test_a_flower_kept_past_the_opening_is_flower_not_set_aside():
+    # seat 1 keeps its dealt 秋 (no 补花) and its hand is one short after the chow: dropped set-aside
+    def drop(events):
+        return next(i for i, e in enumerate(events) if type(e) is ev.TileSetAside)
+    b = hx.ex02_zimo_without_fan()
+    b = _edit(b, drop, lambda e: None)
+    b = _edit(b, lambda es: next(i for i, e in enumerate(es) if type(e) is ev.TileDrawn and e.source == "tail"),
+              lambda e: None)
+    got = codes(b)
+    assert got and got[0] == "FLOWER_NOT_SET_ASIDE"
+
+
+def test_only_a_flower_is_set_aside():
+    b = hx.ex02_zimo_without_fan()
+    b = _edit(b, lambda es: next(i for i, e in enumerate(es) if type(e) is ev.TileSetAside),
+              lambda e: msgspec.structs.replace(e, tile="2m"))
+    assert "SET_ASIDE_INVALID" in codes(b)
+
+
+def test_a_set_aside_needs_a_tail_replacement():
+    b = hx.ex02_zimo_without_fan()
+    b = _edit(b, lambda es: next(i for i, e in enumerate(es) if type(e) is ev.TileDrawn and e.source == "tail"),
+              lambda e: msgspec.structs.replace(e, source="wall"))
+    assert codes(b)[0] == "KONG_REPLACEMENT_NOT_FROM_TAIL"
+
+
+def test_the_dealer_keeps_the_deal_after_a_draw():
+    b = hx.ex06_huangzhuang()
+    b = _edit(b, lambda es: [i for i, e in enumerate(es) if type(e) is ev.HandStarted][1],
+              lambda e: msgspec.structs.replace(e, dealer=1))
+    assert "DEALER_ROTATION" in codes(b)
+
+
+def test_huangzhuang_at_fifteen():
+    s = HainanScene("hn-early")
+    s.hand(0, {})
+    s.until(s.opening_round(0), 16)
+    s.drawn()
+    assert codes(s.close()) == ["EXHAUSTIVE_DRAW_EARLY"]
+    s = HainanScene("hn-late")
+    s.hand(0, {})
+    s.until(s.opening_round(0), 14)
+    s.drawn()
+    assert codes(s.close())[0] == "EXHAUSTIVE_DRAW_MISSED"
+
+
+def test_jiehu_one_winner_the_first_from_the_discarders_xiajia():
+    for winner, want in ((1, []), (2, ["CLAIM_PRIORITY"])):
+        s = HainanScene(f"hn-jiehu-{winner}")
+        s.hand(0, {1: "123m 456m 789p 555z 2p", 2: "123s 456s 789s 666z 2p", 3: "2p"}, avoid="2p 5z 6z")
+        s.discard(0)
+        s.pass_turn(1)
+        s.pass_turn(2)
+        s.draw(3)
+        s.discard(3, "2p")
+        s.b.declare(1, "win")
+        s.b.declare(2, "win")
+        fans = ["menqing", "jiang258", "sanyuan"]
+        s.win([(winner, fans, 3, 1)], "discard", "2p", from_seat=3, declare=False)
+        s.settle([(3, winner, 2, "win")] + [(p, winner, 1, "win") for p in range(4) if p not in (3, winner)])
+        assert codes(s.close()) == want
+
+
+def test_the_last_discard_is_only_won_on():
+    for opts, want in (({}, ["CLAIM_ON_LAST_DISCARD"]), ({"last_discard_claims": "all"}, [])):
+        s = HainanScene("hn-last", opts)
+        s.hand(0, {2: "77s"}, reserve="7s", avoid="7s")
+        seat = s.until(s.opening_round(0), 16)
+        s.draw(seat, "7s") if seat != 2 else None
+        if seat == 2:
+            raise AssertionError("the scene expects another seat to throw the last discard")
+        s.discard(seat, "7s")
+        s.pong(2, seat, "7s")
+        s.discard(2)
+        s.drawn()
+        assert codes(s.close()) == want, opts
+
+
+def test_a_logged_ling_wind_follows_the_passes_of_the_deal():
+    # the 令 wind is 东 until the deal has passed four times; the seat winds follow the dealer
+    b = hx.ex01_jiang258()
+    first = lambda es: next(i for i, e in enumerate(es) if type(e) is ev.HandStarted)  # noqa: E731
+    east = _edit(b, first, lambda e: msgspec.structs.replace(e, round_wind="east",
+                                                                 seat_winds=["east", "south", "west", "north"]))
+    assert codes(east) == []
+    south = _edit(hx.ex01_jiang258(), first, lambda e: msgspec.structs.replace(e, round_wind="south"))
+    assert codes(south) == ["ROUND_WIND_MISMATCH"]
