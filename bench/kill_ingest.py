@@ -57,7 +57,7 @@ from paipu.store.tables import TABLES  # noqa: E402
 CLI = "import sys; from paipu.cli import main; sys.argv = ['paipu'] + sys.argv[1:]; main()"
 
 
-def build_corpus(folder: str, files: int = 6, games_per_file: int = 40) -> list[str]:
+def build_corpus(folder: str, files: int = 3, games_per_file: int = 10) -> list[str]:
     """Files of small games (the store tests' 点鸡 game and the audit's self-draw game, renamed)."""
     from tests.audits.helpers import selfdraw_game
     from tests.paipu.test_store import dianji_game
@@ -127,6 +127,35 @@ WORK_PREFIX = "paipu-kill-"
 
 #: The ingests' own temporary directory (inside the work folder): empty after each re-ingest.
 CHILD_TMP: list[str] = []
+
+
+def prefill(paths: list[str], db: str, batch_events: int) -> None:
+    """Ingest ``paths`` into ``db`` in this process (a store already holding part of the corpus,
+    as the command would leave it: audited, in batches of ``batch_events``)."""
+    if PARQUET:
+        store.ingest(paths, ":memory:", parquet=db, batch_events=batch_events)
+    else:
+        store.ingest(paths, db, batch_events=batch_events)
+
+
+def store_made(db: str) -> bool:
+    """Whether the ingest has made its store yet (a DuckDB file, or a dataset's metadata)."""
+    return os.path.exists(os.path.join(db, "_paipu")) if PARQUET else os.path.exists(db)
+
+
+def time_to_store(paths: list[str], db: str, batch_events: int) -> tuple[float, float, int]:
+    """One clean ingest into a fresh ``db``: seconds until its store appears (the command's start-up
+    before it: Python, imports, reading the options), seconds to its end, and its exit code."""
+    t0 = time.perf_counter()
+    p = run_ingest(paths, db, batch_events)
+    opened = None
+    while p.poll() is None:
+        if opened is None and store_made(db):
+            opened = time.perf_counter() - t0
+        time.sleep(0.005)
+    p.communicate()
+    total = time.perf_counter() - t0
+    return (opened if opened is not None else total), total, p.returncode
 
 
 def run_ingest(paths: list[str], db: str, batch_events: int) -> subprocess.Popen:
@@ -288,7 +317,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("trials", type=int, nargs="?", default=100)
     ap.add_argument("--seed", type=int, default=9)
-    ap.add_argument("--batch-events", type=int, default=300, help="small batches: many transactions to land in")
+    ap.add_argument("--batch-events", type=int, default=150, help="small batches: many transactions to land in")
+    ap.add_argument("--files", type=int, default=3, help="files in the corpus")
+    ap.add_argument("--games", type=int, default=10, help="games per file")
     ap.add_argument("--concurrent", action="store_true", help="two ingests at once into one store, no kill")
     ap.add_argument("--jobs", type=int, default=1, help="audit workers of each ingest (ingest --jobs N)")
     ap.add_argument("--parquet", action="store_true", help="ingest into a Parquet dataset (ingest --parquet)")
@@ -305,36 +336,36 @@ def main() -> int:
     try:
         CHILD_TMP[:] = [os.path.join(work, "tmp")]
         os.makedirs(CHILD_TMP[0])
-        paths = build_corpus(work)
+        paths = build_corpus(work, args.files, args.games)
         ref = os.path.join(work, "ref.duckdb")
-        t0 = time.perf_counter()
-        p = run_ingest(paths, ref, args.batch_events)
-        _, err = p.communicate()
-        clean_seconds = time.perf_counter() - t0
-        if p.returncode != 0:
-            print(f"the clean ingest failed: {err.decode()[-500:]}")
+        opened_after, clean_seconds, code = time_to_store(paths, ref, args.batch_events)
+        if code != 0:
+            print(f"the clean ingest failed (exit {code})")
             return 1
         want = snapshot(ref)
         print(f"corpus: {len(paths)} files, {len(want['games'])} games, {len(want['events']):,} events; "
-              f"one clean ingest takes {clean_seconds:.2f} s (batches of {args.batch_events} events)"
-              + (f"; {old} work folders of killed runs removed" if old else ""))
-        landed = 0
+              f"one clean ingest takes {clean_seconds:.2f} s, its store made after {opened_after:.2f} s "
+              f"(batches of {args.batch_events} events)"
+              + (f"; {old} work folders of killed runs removed" if old else ""), flush=True)
+        landed = before_store = 0
         tally = dict.fromkeys(("opened", "whole", "equal", "swept", "one_succeeded", "refused_clearly",
                                "both_succeeded", "no_process_left"), 0)
         failures: list[str] = []
         for trial in range(args.trials):
             db = os.path.join(work, f"t{trial}.duckdb")
-            if trial % 3 == 2:  # a store already holding part of the corpus
-                pre = run_ingest(paths[:2], db, args.batch_events)
-                pre.communicate()
+            if trial % 3 == 2:  # a store already holding part of the corpus (made here: set-up, not the test)
+                prefill(paths[:2], db, args.batch_events)
             if args.concurrent:
                 concurrent_trial(paths, db, args.batch_events, rng, trial, failures, tally)
             else:
+                # the kill lands anywhere in the ingest's own work (from about when its store is
+                # made to a little past its end), not in the interpreter's start-up
                 p = run_ingest(paths, db, args.batch_events)
-                time.sleep(rng.uniform(0.0, clean_seconds * 1.1))
+                time.sleep(rng.uniform(opened_after, clean_seconds * 1.1))
                 kids: list[int] = []
                 if p.poll() is None:
                     landed += 1
+                    before_store += trial % 3 != 2 and not store_made(db)
                     kids = descendants(p.pid)
                     p.send_signal(signal.SIGKILL)
                 p.communicate()
@@ -345,6 +376,9 @@ def main() -> int:
                     tally["no_process_left"] += 1
             check_store(db, want, paths, args.batch_events, work, trial, failures, tally)
             _CHILDREN.clear()
+            if (trial + 1) % 10 == 0:
+                print(f"  {trial + 1} trials, {len(failures)} failures, {time.perf_counter() - t_start:.0f} s",
+                      file=sys.stderr, flush=True)
             if os.path.isdir(db):
                 shutil.rmtree(db, ignore_errors=True)
             for suffix in ("", ".wal"):
@@ -360,8 +394,8 @@ def main() -> int:
             print(f"  store opened after both:            {tally['opened']}/{n}")
         else:
             mode = ("ingest" + (f" --jobs {JOBS}" if JOBS > 1 else "") + (" --parquet" if PARQUET else ""))
-            print(f"{n} trials of `{mode}` ({landed} killed while the ingest ran, {n - landed} after it finished) "
-                  f"{took}")
+            print(f"{n} trials of `{mode}` ({landed} killed while the ingest ran, {before_store} of them before "
+                  f"its store was made; {n - landed} after it finished) {took}")
             print(f"  store opened after the kill:        {tally['opened']}/{n}")
             print(f"  no process left behind:             {tally['no_process_left']}/{n}")
         print(f"  no part of a game stored:           {tally['whole']}/{n}")
