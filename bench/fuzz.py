@@ -101,7 +101,8 @@ def main() -> int:
     ap.add_argument("n", type=int, help="inputs to try")
     ap.add_argument("--seed", type=int, default=14)
     ap.add_argument("--start", type=int, default=0, help="number of the first input")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes (default: one per core)")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                    help="worker processes (default: one per core)")
     ap.add_argument("--chunk", type=int, default=1000, help="inputs per task (and per journal record)")
     ap.add_argument("--journal", help="append each finished chunk here; skip the chunks it already holds")
     ap.add_argument("--ingest-every", type=int, default=10, help="every M-th input also through a DuckDB ingest (0: none)")
@@ -110,7 +111,8 @@ def main() -> int:
     ap.add_argument("--cli-every", type=int, default=10000, help="every K-th input also through `paipu audit` and "
                     "`paipu ingest` in a subprocess (0: never)")
     ap.add_argument("--per-input-seconds", type=float, default=10.0, help="CPU seconds past which an input is a hang")
-    ap.add_argument("--wall-seconds", type=float, default=300.0, help="seconds on the clock past which an input is a hang")
+    ap.add_argument("--wall-seconds", type=float, default=300.0,
+                    help="seconds on the clock past which an input is a hang")
     args = ap.parse_args()
     options = dict(per_input_seconds=args.per_input_seconds, wall_seconds=args.wall_seconds,
                    ingest_every=args.ingest_every, ingest_batch=args.ingest_batch, report_every=args.report_every,

@@ -9,7 +9,8 @@ after a random delay, and checks:
 * it never holds part of a game: every game's events, hands and findings are all
   there (the counts its ``games`` row states) and no table has rows of a game
   that ``games`` lacks;
-* a re-ingest sweeps the killed run's spool folder and ends equal, table by
+* a re-ingest (in this process, through the store's API with the command's
+  options) sweeps the killed run's spool folder and ends equal, table by
   table, row by row, to the clean reference.
 
 Prints the trials, how many kills landed while the ingest was still writing,
@@ -45,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -136,6 +138,22 @@ def prefill(paths: list[str], db: str, batch_events: int) -> None:
         store.ingest(paths, ":memory:", parquet=db, batch_events=batch_events)
     else:
         store.ingest(paths, db, batch_events=batch_events)
+
+
+def reingest(paths: list[str], db: str, batch_events: int) -> Optional[str]:
+    """The ingest after a kill, run in this process through the store's API with the command's
+    options (``paipu ingest`` calls the same; no interpreter start-up per trial): ``None``, or
+    why it failed (an exception, an internal error or a refused game)."""
+    try:
+        if PARQUET:
+            r = store.ingest(paths, ":memory:", parquet=db, jobs=JOBS, batch_events=batch_events)
+        else:
+            r = store.ingest(paths, db, jobs=JOBS, batch_events=batch_events)
+    except Exception as x:
+        return f"{type(x).__name__}: {x}"
+    if r.internal_errors or r.audit_internal_errors or r.refused:
+        return f"internal errors {r.internal_errors}, audit {r.audit_internal_errors[:2]}, refused {r.refused[:2]}"
+    return None
 
 
 def store_made(db: str) -> bool:
@@ -262,10 +280,9 @@ def check_store(db: str, want: dict, paths: list[str], batch_events: int, work: 
         failures.append(f"trial {trial}: part of a game stored: {bad[:5]}")
     else:
         tally["whole"] += 1
-    again = run_ingest(paths, db, batch_events)
-    _, err = again.communicate()
-    if again.returncode != 0:
-        failures.append(f"trial {trial}: the re-ingest failed ({again.returncode}): {err.decode()[-300:]}")
+    why = reingest(paths, db, batch_events)
+    if why is not None:
+        failures.append(f"trial {trial}: the re-ingest failed: {why[-300:]}")
         return
     if snapshot(db) == want:
         tally["equal"] += 1
@@ -336,6 +353,8 @@ def main() -> int:
     try:
         CHILD_TMP[:] = [os.path.join(work, "tmp")]
         os.makedirs(CHILD_TMP[0])
+        # this process's own ingests (the pre-filled stores, the re-ingests) spool there too
+        os.environ["TMPDIR"] = tempfile.tempdir = CHILD_TMP[0]
         paths = build_corpus(work, args.files, args.games)
         ref = os.path.join(work, "ref.duckdb")
         opened_after, clean_seconds, code = time_to_store(paths, ref, args.batch_events)

@@ -1,24 +1,31 @@
 """A seeded fuzzer over malformed and hostile log input.
 
-Each input is a log of a few clean games; one of them (the *victim*, id
-``victim-…``) is damaged by one or more operators: byte flips, truncation, field
-removal, wrong types, huge numbers, deep nesting, long strings, invalid UTF-8,
-odd seat and list counts, duplicated, dropped and reordered lines, interleaving;
-or the whole file is cut short or gzipped and damaged.
+Each input is a log of a few games of the corpus (built games and every game of
+every sample log under ``sample_logs/``: every family's folder, clean and faulty);
+one of them (the *victim*, id ``victim-…``) is damaged by one or more operators:
+byte flips, truncation, field removal, wrong types, huge numbers, deep nesting,
+long strings, invalid UTF-8, odd seat and list counts, duplicated, dropped,
+reordered and transplanted lines, interleaving; or the whole file is cut short or
+gzipped and damaged.
 
-Every input is read, audited and turned into store rows in this process, and the
-checks are the issue's promises:
+Every input is read, replayed and audited in this process through the entry
+points ``paipu audit`` uses (:func:`read_and_audit`, reading the file once);
+sampled inputs also go through a real DuckDB ingest (batched), the Python row
+derivation, the text report, and the command line in a subprocess.  The checks
+are the issue's promises:
 
-* no exception escapes (a *traceback*);
+* no exception escapes (a *traceback*: the command line's exit 3);
 * no internal error: no ``INTERNAL_ERROR`` finding (paipu's own failure, exit 3
   on the command line), no ``STRUCTURAL_BREAK`` saying "internal error", no
-  ingest row failure (an *internal error*);
-* no input takes longer than the per-input limit (a *hang*);
-* every game not touched by the damage audits exactly as it does alone
-  (clean, complete, the same corrected ledger) (a *mismatch*).
+  ingest row failure, no exit 3 from the command line (an *internal error*);
+* no input works longer than the per-input CPU limit or waits past the clock
+  limit (a *hang*);
+* every game not touched by the damage audits exactly as it does alone in a
+  file of its own (the same findings, completeness and corrected ledger) (a
+  *mismatch*).
 
 ``run(n, seed)`` is used by the CI test (a few hundred inputs) and by
-``bench/fuzz.py N`` for long runs.
+``bench/fuzz.py N`` for long runs (worker processes, a resumable journal).
 """
 
 from __future__ import annotations
@@ -413,7 +420,9 @@ class Fuzzer:
         rng = random.Random(f"{self.seed}:{i}")
         # the damaged game: mostly a small one (fast), one in seven any game of the corpus (a long
         # sample game: damage deep into a game); beside it one to three untouched games, mostly small
-        pick = lambda p_small: rng.choice(self.small) if rng.random() < p_small else rng.randrange(len(self.corpus))  # noqa: E731
+        def pick(p_small: float) -> int:
+            return rng.choice(self.small) if rng.random() < p_small else rng.randrange(len(self.corpus))
+
         n_keep = rng.choice((1, 1, 1, 2, 2, 3))
         keep_idx = [pick(0.95) for _ in range(n_keep)]
         victim_idx = pick(6 / 7)
