@@ -105,7 +105,8 @@ def main() -> int:
                     help="worker processes (default: one per core)")
     ap.add_argument("--chunk", type=int, default=1000, help="inputs per task (and per journal record)")
     ap.add_argument("--journal", help="append each finished chunk here; skip the chunks it already holds")
-    ap.add_argument("--ingest-every", type=int, default=10, help="every M-th input also through a DuckDB ingest (0: none)")
+    ap.add_argument("--ingest-every", type=int, default=10,
+                    help="every M-th input also through a DuckDB ingest (0: none)")
     ap.add_argument("--ingest-batch", type=int, default=100, help="inputs per DuckDB ingest")
     ap.add_argument("--report-every", type=int, default=200, help="every R-th input also through the text report")
     ap.add_argument("--cli-every", type=int, default=10000, help="every K-th input also through `paipu audit` and "
