@@ -32,7 +32,8 @@ clean ingest.
 The work folder (``paipu-kill-<pid>-…`` in the temporary directory) is removed
 at the end, also when the script is stopped by SIGTERM, SIGHUP or Ctrl-C (its
 ingests are killed first); folders left by a run that was itself killed with
-SIGKILL are removed by the next run.
+SIGKILL are removed by the next run.  A first SIGTERM or SIGHUP lets the trial
+under way finish and prints the figures of the trials run; a second stops at once.
 """
 
 from __future__ import annotations
@@ -250,8 +251,15 @@ def sweep_dead_work_folders(tmp: str) -> int:
     return swept
 
 
+#: Set by the first SIGTERM or SIGHUP: finish the trial under way, then report the trials run.
+STOPPING: list[bool] = []
+
+
 def _stop(signum: int, _frame: object) -> None:
-    raise SystemExit(128 + signum)  # runs the ``finally`` that kills the ingests and removes the work folder
+    if not STOPPING:
+        STOPPING.append(True)
+        return
+    raise SystemExit(128 + signum)  # again: the ``finally`` kills the ingests and removes the work folder
 
 
 def _kill_children() -> None:
@@ -370,6 +378,7 @@ def main() -> int:
         tally = dict.fromkeys(("opened", "whole", "equal", "swept", "one_succeeded", "refused_clearly",
                                "both_succeeded", "no_process_left"), 0)
         failures: list[str] = []
+        done = 0
         for trial in range(args.trials):
             db = os.path.join(work, f"t{trial}.duckdb")
             if trial % 3 == 2:  # a store already holding part of the corpus (made here: set-up, not the test)
@@ -395,16 +404,19 @@ def main() -> int:
                     tally["no_process_left"] += 1
             check_store(db, want, paths, args.batch_events, work, trial, failures, tally)
             _CHILDREN.clear()
-            if (trial + 1) % 10 == 0:
-                print(f"  {trial + 1} trials, {len(failures)} failures, {time.perf_counter() - t_start:.0f} s",
-                      file=sys.stderr, flush=True)
+            done = trial + 1
+            if done % 5 == 0:
+                print(f"  {done} trials, {len(failures)} failures, {time.perf_counter() - t_start:.0f} s: "
+                      + ", ".join(f"{k} {v}" for k, v in tally.items() if v), file=sys.stderr, flush=True)
             if os.path.isdir(db):
                 shutil.rmtree(db, ignore_errors=True)
             for suffix in ("", ".wal"):
                 if os.path.isfile(db + suffix):
                     os.remove(db + suffix)
-        n = args.trials
-        took = f"in {time.perf_counter() - t_start:.0f} s"
+            if STOPPING:
+                break
+        n = done
+        took = f"in {time.perf_counter() - t_start:.0f} s" + (f" (stopped after {n} of {args.trials})" if STOPPING else "")
         if args.concurrent:
             print(f"{n} trials of two concurrent ingests into one store {took}")
             print(f"  one ingest succeeded:               {tally['one_succeeded']}/{n}")
