@@ -416,7 +416,9 @@ def main() -> int:
             if STOPPING:
                 break
         n = done
-        took = f"in {time.perf_counter() - t_start:.0f} s" + (f" (stopped after {n} of {args.trials})" if STOPPING else "")
+        took = f"in {time.perf_counter() - t_start:.0f} s"
+        if STOPPING:
+            took += f" (stopped after {n} of {args.trials})"
         if args.concurrent:
             print(f"{n} trials of two concurrent ingests into one store {took}")
             print(f"  one ingest succeeded:               {tally['one_succeeded']}/{n}")
