@@ -25,7 +25,8 @@ the clock.
 The inputs are split into chunks (``--chunk``); with ``--journal FILE`` each
 finished chunk's counts are appended to FILE, and a run started again with the
 same journal, seed and chunk size skips the chunks it holds and adds their
-counts in: a long run can be stopped and resumed, or split over machines.
+counts in: a long run can be stopped and resumed, or split over machines
+(``--summary`` prints the journal's figures without running anything).
 """
 
 from __future__ import annotations
@@ -105,6 +106,7 @@ def main() -> int:
                     help="worker processes (default: one per core)")
     ap.add_argument("--chunk", type=int, default=1000, help="inputs per task (and per journal record)")
     ap.add_argument("--journal", help="append each finished chunk here; skip the chunks it already holds")
+    ap.add_argument("--summary", action="store_true", help="print the figures the journal holds; run nothing")
     ap.add_argument("--ingest-every", type=int, default=10,
                     help="every M-th input also through a DuckDB ingest (0: none)")
     ap.add_argument("--ingest-batch", type=int, default=100, help="inputs per DuckDB ingest")
@@ -128,6 +130,8 @@ def main() -> int:
         if s in done and done[s].inputs == n:
             total.add(done[s])
     todo = [(s, n) for s, n in chunks if not (s in done and done[s].inputs == n)]
+    if args.summary:
+        todo = []
     if total.inputs:
         print(f"journal {args.journal}: {total.inputs:,} inputs already run, {len(todo)} chunks to go", flush=True)
     fresh = Tally()
@@ -136,7 +140,9 @@ def main() -> int:
     pool = None
     t0 = time.perf_counter()
     try:
-        if args.workers > 1:
+        if not todo:
+            results = iter(())
+        elif args.workers > 1:
             pool = mp.get_context("fork").Pool(args.workers, _worker_start, (args.seed, options, os.getpid(), work))
             results = pool.imap_unordered(_worker_chunk, todo)
         else:
