@@ -9,12 +9,16 @@ after a random delay, and checks:
 * it never holds part of a game: every game's events, hands and findings are all
   there (the counts its ``games`` row states) and no table has rows of a game
   that ``games`` lacks;
-* a re-ingest (in this process, through the store's API with the command's
-  options) sweeps the killed run's spool folder and ends equal, table by
-  table, row by row, to the clean reference.
+* a re-ingest (the same command) sweeps the killed run's spool folder and ends
+  equal, table by table, row by row, to the clean reference.
 
 Prints the trials, how many kills landed while the ingest was still writing,
 and each check's count; exit 1 if any check failed.
+
+Each killed ingest is ``paipu ingest`` forked from an interpreter that imported
+paipu once (``--cold``: a new interpreter each time, whose start-up then takes
+most of a trial); the kill lands at a random moment between about when the
+store is made and a little past the end of a clean ingest, timed on one.
 
 ``--jobs N`` runs each ingest with N audit workers and checks that none is left running
 after the kill (they die with their parent); ``--parquet`` ingests into a Parquet dataset
@@ -39,6 +43,7 @@ under way finish and prints the figures of the trials run; a second stops at onc
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -142,18 +147,12 @@ def prefill(paths: list[str], db: str, batch_events: int) -> None:
 
 
 def reingest(paths: list[str], db: str, batch_events: int) -> Optional[str]:
-    """The ingest after a kill, run in this process through the store's API with the command's
-    options (``paipu ingest`` calls the same; no interpreter start-up per trial): ``None``, or
-    why it failed (an exception, an internal error or a refused game)."""
-    try:
-        if PARQUET:
-            r = store.ingest(paths, ":memory:", parquet=db, jobs=JOBS, batch_events=batch_events)
-        else:
-            r = store.ingest(paths, db, jobs=JOBS, batch_events=batch_events)
-    except Exception as x:
-        return f"{type(x).__name__}: {x}"
-    if r.internal_errors or r.audit_internal_errors or r.refused:
-        return f"internal errors {r.internal_errors}, audit {r.audit_internal_errors[:2]}, refused {r.refused[:2]}"
+    """The ingest after a kill: the same ``paipu ingest`` command, forked from the warm
+    interpreter (``--cold``: a new one): ``None``, or why it failed (its exit code)."""
+    p = start_ingest(paths, db, batch_events)
+    _, err = p.communicate()
+    if p.returncode != 0:
+        return f"exit {p.returncode}: {(err or b'').decode(errors='replace')[-300:]}"
     return None
 
 
@@ -166,7 +165,7 @@ def time_to_store(paths: list[str], db: str, batch_events: int) -> tuple[float, 
     """One clean ingest into a fresh ``db``: seconds until its store appears (the command's start-up
     before it: Python, imports, reading the options), seconds to its end, and its exit code."""
     t0 = time.perf_counter()
-    p = run_ingest(paths, db, batch_events)
+    p = start_ingest(paths, db, batch_events)
     opened = None
     while p.poll() is None:
         if opened is None and store_made(db):
@@ -175,6 +174,115 @@ def time_to_store(paths: list[str], db: str, batch_events: int) -> tuple[float, 
     p.communicate()
     total = time.perf_counter() - t0
     return (opened if opened is not None else total), total, p.returncode
+
+
+#: The warm interpreter the killed ingests are forked from: ``paipu.cli`` imported once (and
+#: nothing else run: no DuckDB connection, no thread), then for each line of JSON on stdin
+#: (arguments, environment, a file for the exit code) a child that runs ``paipu`` with those
+#: arguments exactly as the command does, prints its pid, and is reaped by the kernel.
+ZYGOTE = r"""
+import json, os, signal, sys, tempfile
+from paipu.cli import main
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+for line in sys.stdin:
+    args, env, code_file = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        os.environ.update(env)
+        tempfile.tempdir = None
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        sys.argv = ["paipu", *args]
+        code = 0
+        try:
+            main()
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        except BaseException:
+            code = 99
+        with open(code_file, "w") as f:
+            f.write(str(code))
+        os._exit(code)
+    print(pid, flush=True)
+"""
+
+
+class Forked:
+    """A ``paipu ingest`` forked from the warm interpreter (:data:`ZYGOTE`): a real command
+    process, killed like one, without the interpreter's start-up in each trial."""
+
+    def __init__(self, pid: int, code_file: str):
+        self.pid, self.code_file, self.returncode = pid, code_file, None
+
+    def poll(self) -> "int | None":
+        if _alive(self.pid):
+            return None
+        if self.returncode is None:
+            try:
+                with open(self.code_file) as f:
+                    self.returncode = int(f.read() or "-9")
+            except (OSError, ValueError):
+                self.returncode = -9  # killed before it could say
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        try:
+            os.kill(self.pid, sig)
+        except ProcessLookupError:
+            pass
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def communicate(self, timeout: "float | None" = None) -> tuple[bytes, bytes]:
+        end = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if end is not None and time.monotonic() > end:
+                raise subprocess.TimeoutExpired("paipu ingest", timeout or 0)
+            time.sleep(0.01)
+        return b"", b""
+
+
+class Zygote:
+    """Starts :data:`ZYGOTE` once; :meth:`ingest` forks one ``paipu ingest`` from it."""
+
+    def __init__(self, work: str):
+        self.work, self.n = work, 0
+        self.proc = subprocess.Popen([sys.executable, "-c", ZYGOTE], cwd=ROOT, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, env={**os.environ, "TMPDIR": CHILD_TMP[0]})
+
+    def ingest(self, args: list[str]) -> Forked:
+        self.n += 1
+        code_file = os.path.join(self.work, f"exit-{self.n}")
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write((json.dumps([args, {"TMPDIR": CHILD_TMP[0]}, code_file]) + "\n").encode())
+        self.proc.stdin.flush()
+        child = Forked(int(self.proc.stdout.readline()), code_file)
+        _FORKED.append(child)
+        return child
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+
+_FORKED: list[Forked] = []
+#: Set by main unless ``--cold``: the killed ingests are forked from it.
+ZYGOTES: list[Zygote] = []
+
+
+def ingest_args(paths: list[str], db: str, batch_events: int) -> list[str]:
+    target = ["--parquet", db] if PARQUET else ["--db", db]
+    return ["ingest", *paths, *target, "--batch-events", str(batch_events), "--jobs", str(JOBS)]
+
+
+def start_ingest(paths: list[str], db: str, batch_events: int) -> "Forked | subprocess.Popen":
+    """The ingest a trial kills: forked from the warm interpreter, or (``--cold``) a new one."""
+    if ZYGOTES:
+        return ZYGOTES[0].ingest(ingest_args(paths, db, batch_events))
+    return run_ingest(paths, db, batch_events)
 
 
 def run_ingest(paths: list[str], db: str, batch_events: int) -> subprocess.Popen:
@@ -263,6 +371,13 @@ def _stop(signum: int, _frame: object) -> None:
 
 
 def _kill_children() -> None:
+    for f in _FORKED:
+        if f.poll() is None:
+            f.kill()
+    _FORKED.clear()
+    for z in ZYGOTES:
+        z.close()
+    ZYGOTES.clear()
     for p in _CHILDREN:
         if p.poll() is None:
             p.kill()
@@ -344,6 +459,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=9)
     ap.add_argument("--batch-events", type=int, default=150, help="small batches: many transactions to land in")
     ap.add_argument("--files", type=int, default=3, help="files in the corpus")
+    ap.add_argument("--cold", action="store_true", help="start each killed ingest as a new interpreter "
+                    "(default: forked from one with paipu imported)")
     ap.add_argument("--games", type=int, default=10, help="games per file")
     ap.add_argument("--concurrent", action="store_true", help="two ingests at once into one store, no kill")
     ap.add_argument("--jobs", type=int, default=1, help="audit workers of each ingest (ingest --jobs N)")
@@ -364,6 +481,8 @@ def main() -> int:
         # this process's own ingests (the pre-filled stores, the re-ingests) spool there too
         os.environ["TMPDIR"] = tempfile.tempdir = CHILD_TMP[0]
         paths = build_corpus(work, args.files, args.games)
+        if not args.cold and not args.concurrent:
+            ZYGOTES.append(Zygote(work))
         ref = os.path.join(work, "ref.duckdb")
         opened_after, clean_seconds, code = time_to_store(paths, ref, args.batch_events)
         if code != 0:
@@ -388,7 +507,7 @@ def main() -> int:
             else:
                 # the kill lands anywhere in the ingest's own work (from about when its store is
                 # made to a little past its end), not in the interpreter's start-up
-                p = run_ingest(paths, db, args.batch_events)
+                p = start_ingest(paths, db, args.batch_events)
                 time.sleep(rng.uniform(opened_after, clean_seconds * 1.1))
                 kids: list[int] = []
                 if p.poll() is None:
