@@ -184,6 +184,7 @@ ZYGOTE = r"""
 import json, os, signal, sys, tempfile
 from paipu.cli import main
 signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+print("ready", flush=True)
 for line in sys.stdin:
     args, env, code_file = json.loads(line)
     pid = os.fork()
@@ -252,6 +253,9 @@ class Zygote:
         self.work, self.n = work, 0
         self.proc = subprocess.Popen([sys.executable, "-c", ZYGOTE], cwd=ROOT, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, env={**os.environ, "TMPDIR": CHILD_TMP[0]})
+        assert self.proc.stdout is not None
+        if self.proc.stdout.readline().strip() != b"ready":  # imported: the trials' clocks start after this
+            raise RuntimeError("the warm interpreter did not start")
 
     def ingest(self, args: list[str]) -> Forked:
         self.n += 1
