@@ -218,8 +218,14 @@ class Forked:
         self.pid, self.code_file, self.returncode = pid, code_file, None
 
     def poll(self) -> "int | None":
-        if _alive(self.pid):
+        # running until its pid is gone: the warm interpreter lets the kernel reap it, and only
+        # then is every thread of it gone and the store's lock free (a leader shown as a zombie
+        # may still have threads finishing their exit)
+        try:
+            os.kill(self.pid, 0)
             return None
+        except ProcessLookupError:
+            pass
         if self.returncode is None:
             try:
                 with open(self.code_file) as f:
