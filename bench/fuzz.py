@@ -171,7 +171,11 @@ def main() -> int:
             pool.join()
         if _FUZZER is not None:
             _FUZZER.close()
-        shutil.rmtree(work, ignore_errors=True)
+        for _ in range(3):  # a worker stopped mid-write may still add a file while the tree goes
+            shutil.rmtree(work, ignore_errors=True)
+            if not os.path.exists(work):
+                break
+            time.sleep(1)
     seconds = time.perf_counter() - t0
     print(f"fuzz: seed {args.seed}, inputs {args.start}…{end - 1}, {args.workers} workers")
     print("this run: " + _line(fresh, seconds))
