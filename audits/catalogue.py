@@ -215,9 +215,15 @@ _ENTRIES += [
 #: The shared codes catalogued before any family emits them (the walker's and the new families'
 #: steps, new-families.md §4: 5, 6 and the families); a family that emits one removes it here
 #: (tests/audits/test_audit_codes.py keeps the two apart).
-AWAITING_FAMILY: frozenset[str] = frozenset({
-    "CLAIM_SPECIAL_TILE", "SET_ASIDE_INVALID", "SEA_BOTTOM_ORDER", "WIN_PAIR_NOT_258",
-})
+AWAITING_FAMILY: frozenset[str] = frozenset()
+
+# --- Wuhan 红中赖子杠 (wuhan.md §13; new-families.md §2's family-only codes) ------------------
+_ENTRIES += [
+    ("wins", "WIN_NOT_OPENED", "error", "Wuhan 开口: a win needs a call made first (a chow, pong or exposed kong)."),
+    ("wins", "WIN_HOLDING_PI", "error", "Wuhan: a seat holding a 痞 tile (红中) cannot win or rob a kong."),
+    ("wins", "WIN_LAIZI_LIMIT", "error",
+     "Wuhan: a 屁胡 holds at most one 癞子; a 大胡 any number, or at most dahu_max_laizi."),
+]
 
 # --- tamper evidence (docs/seal.md): the scheme's own kinds, stated once in schema.seal -------
 _ENTRIES += [("stream", code, "error", rule) for code, rule in SEAL_KINDS.values()]

@@ -24,7 +24,7 @@ from .findings import Finding
 from .ledger import GameAudit
 from .rules import family_of
 from .rules.family import PassBook, RuleFamily, Score, WinContext
-from .rules.wilds import default_discard_rule
+from .rules.wilds import default_discard_kinds, default_discard_rule
 
 #: Codes reported once per hand (later repeats are counted in the first finding's message):
 #: one slip desynchronises every later draw or turn of the hand.
@@ -89,6 +89,7 @@ class AuditContext:
         self.max_reserve = 0
         self.tail_pool = 0
         self.discard_rule: Optional[Callable] = None
+        self.discard_kinds: Optional[frozenset[int]] = None
         self.next_drawer: Optional[Callable] = None
         #: the family hooks asked on every discard or draw, bound once per ruleset (the hot path
         #: reads no part of the family): ``claims.could_pong`` / ``could_kong`` and
@@ -193,6 +194,9 @@ class AuditContext:
         #: the family's word on each discard (``discard_rule``; by default from ``wild_discard``),
         #: None where every discard is plain
         self.discard_rule = fam.table.discard_rule or (default_discard_rule if rules.wild_discard != "plain" else None)
+        #: the discarded kinds the rule is asked about (None: every one); bound with the ruleset,
+        #: since the shared rule judges the wild kinds only (``wilds.default_discard_kinds``)
+        self.discard_kinds = default_discard_kinds(rules) if self.discard_rule is default_discard_rule else None
 
     def reset_hand(self) -> None:
         """Forget the last hand's memories."""

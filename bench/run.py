@@ -71,6 +71,14 @@ XUZHOU_MIXES = [
 ]
 
 
+#: Wuhan 红中赖子杠 mixes (its own corpus: the Wuhan row, audit time per event ≤ 1.2× Qujing's).
+WUHAN_MIXES = [
+    ("wuhan-hzlzg", {}),
+    ("wuhan-hzlzg", {"fan_mode": "koukou", "pi_tiles": ["7z", "6z"]}),
+    ("wuhan-hzlzg", {"multi_win": True, "discard_payers": "discarder"}),
+]
+
+
 #: The Sichuan corpora (``--sichuan``): one per preset.
 SICHUAN_MIXES = {"sichuan": [("sichuan", {})], "sichuan-xuezhan": [("sichuan-xuezhan", {})]}
 
@@ -426,6 +434,17 @@ def small_games_row(n: int) -> None:
           f"{DEFAULT_BATCH_GAMES:,} games): {wall:.1f} s, {cpu:.1f} s CPU, {n / wall:,.0f} games/s", flush=True)
 
 
+def checks_rows(args: argparse.Namespace, by_event: bool = True) -> dict[str, float]:
+    """The checks' cost per family of the registry (``bench/checks_cost.py``): decode floor,
+    replay alone, full audit and the audit/replay ratio, measured together, and (``by_event``)
+    each family's checks per event type.  Returns family -> audit/replay."""
+    import checks_cost
+
+    print(f"\n  checks' cost per family ({args.checks_hands} hands each, best of {max(args.runs, 3)} CPU runs, "
+          "the families taking turns):", flush=True)
+    return checks_cost.rows(args.checks_hands, args.seed, max(args.runs, 3), by_event=by_event)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=20000)
@@ -438,6 +457,8 @@ def main() -> None:
     ap.add_argument("--sim-rooms", type=int, default=100, help="rooms the simulator row plays (8 hands each)")
     ap.add_argument("--cluster-only", action="store_true",
                     help="only the audit on --jobs 2 against a Dask LocalCluster of 2 workers (local:2)")
+    ap.add_argument("--wuhan", action="store_true",
+                    help="only the Wuhan row: audit time per event against Qujing's (≤ 1.2×)")
     ap.add_argument("--xuzhou", action="store_true",
                     help="only the Xuzhou row: audit time per event against Qujing's corpus")
     ap.add_argument("--guangdong-only", action="store_true",
@@ -446,6 +467,10 @@ def main() -> None:
                     help="only rows 5d and 5f: ingest with the audit on --jobs 2 and on a Dask local:2 cluster")
     ap.add_argument("--small-games", type=int, default=100_000, help="two-event games of row 5g (0 skips it)")
     ap.add_argument("--small-games-only", action="store_true", help="only row 5g, the ingest of many tiny games")
+    ap.add_argument("--checks-only", action="store_true",
+                    help="only the per-family rows of bench/checks_cost.py: decode floor, replay, full audit, "
+                         "audit/replay (≤ 2×), and each family's checks per event type")
+    ap.add_argument("--checks-hands", type=int, default=1000, help="hands of each family's corpus in the checks rows")
     ap.add_argument("--ingest-only", action="store_true",
                     help="only the ingest rows: 5 to 5e and (with --big-mb) 7b, the peak RSS ingesting the big file")
     args = ap.parse_args()
@@ -454,6 +479,9 @@ def main() -> None:
           f"msgspec {msgspec.__version__}")
     if args.small_games_only:
         small_games_row(args.small_games or 100_000)
+        return
+    if args.checks_only:
+        checks_rows(args)
         return
     t = time.perf_counter()
     path, events, hands = build_corpus(args.hands, args.seed)
@@ -539,6 +567,19 @@ def main() -> None:
               f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {x_us:.2f} µs)", flush=True)
         return x_us / q_us
 
+    def wuhan_row() -> float:
+        """The Wuhan row: a Wuhan corpus of as many hands, audited with 1 job; the time per
+        event against Qujing's corpus in CPU time (the two taking turns)."""
+        wpath, wev, whands = build_corpus(args.hands, args.seed, WUHAN_MIXES, "corpus-wuhan")
+        secs, _ = median_time(lambda: full_audit(wpath, 1), args.runs)
+        print(f"  {'3w full audit, Wuhan':<28} {secs:8.3f} s  {wev / secs / 1e6:7.3f} M events/s  "
+              f"{whands / secs:9.0f} hands/s   ({whands} hands)", flush=True)
+        q_ms, w_ms = per_hand_cpu((path, hands), (wpath, whands), args.runs)
+        q_us, w_us = 1e3 * q_ms * hands / events, 1e3 * w_ms * whands / wev
+        print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, wuhan {w_ms:.3f} ms ({wev / whands:.0f} "
+              f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {w_us:.2f} µs)", flush=True)
+        return w_us / q_us
+
     def sichuan_rows() -> dict[str, float]:
         """The Sichuan rows: a corpus per preset, audited with 1 job; the time per hand
         against Qujing's corpus in CPU time (the two taking turns)."""
@@ -566,6 +607,9 @@ def main() -> None:
         print(f"\n  Guangdong / Qujing audit speed per hand (CPU)   {guangdong_row():6.2f}×  (≥ 1×)")
         return
 
+    if args.wuhan:
+        print(f"\n  Wuhan / Qujing audit time per event (CPU)    {wuhan_row():6.2f}×  (≤ 1.2×)")
+        return
     if args.xuzhou:
         stage("3 full audit, 1 job (qujing)", lambda: full_audit(path, 1))
         print(f"\n  Xuzhou / Qujing audit time per event (CPU)   {xuzhou_row():6.2f}×  (≤ 1.2×)")
@@ -604,6 +648,7 @@ def main() -> None:
     gd_speed = guangdong_row()
     sc_time = sichuan_rows()
     xz_time = xuzhou_row()
+    checks = checks_rows(args, by_event=False)
     cluster2 = cluster_row(stage, path, audit2)
     ingest_times = ingest_rows()
     small_games_row(args.small_games)
@@ -640,6 +685,8 @@ def main() -> None:
     for preset, ratio in sc_time.items():
         print(f"  {preset + ' / Qujing time (CPU/hand)':<37} {ratio:5.2f}×  (≤ 1.0×)")
     print(f"  Xuzhou / Qujing time (CPU/event)      {xz_time:5.2f}×  (≤ 1.2×)")
+    for family, ratio in checks.items():
+        print(f"  {'full audit / replay, ' + family + ' (CPU)':<37} {ratio:5.2f}×  (≤ 2×)")
     print(f"  local:2 / jobs 2 (time; cluster cost) {cluster2 / audit2:6.2f}×")
     print(f"  win check / mahjong agari (counts)    {theirs / ours:6.1f}×  (≥ 10×)")
     print(f"  win check / mahjong agari (keys)      {theirs / ours_keys:6.1f}×  (≥ 10×)")

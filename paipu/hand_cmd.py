@@ -132,7 +132,9 @@ def evaluate(req: dict) -> dict:
              # families with winds and 一炮三响 (Guangdong)
              "seat_wind", "round_wind", "winners",
              # families whose wild comes from a turned indicator, and whose money knows the dealer
-             "indicator", "dealer"}
+             "indicator", "dealer",
+             # the family's own table facts (RuleFamily.wins.request_context: Wuhan's seats' fans)
+             "context"}
     unknown = set(req) - known
     if unknown:
         raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
@@ -206,13 +208,24 @@ def evaluate(req: dict) -> dict:
         raise InputError("--dianganghua (点杠花) is a 杠上开花 (--after-kong) after an exposed kong on a discard")
     if ctx.kong_discard and how != "discard":
         raise InputError("--kong-discard (杠上炮) is a discard win")
+    if family.wins.request_context is not None:
+        try:
+            ctx = family.wins.request_context(ruleset, ctx, req)
+        except (ValueError, TypeError, KeyError) as e:
+            raise InputError(f"--context: {e}") from None
+    elif req.get("context"):
+        raise InputError(f"--context: the {ruleset.family} rules take no table facts")
     sc = family.scoring.score(ruleset, full, melds, ctx, bool(req.get("passed_win")))
     out.update(sc.to_dict())
     if void:
         out["void"] = void
     out["fans_detail"] = [{"fan": f, "name": family.scoring.fan_chinese[f], "value": family.scoring.fan_values[f]}
                           for f in sc.fans]
-    if sc.wins:
+    if sc.wins and family.settlement.score_transfers is not None:
+        ts = family.settlement.score_transfers(ruleset, sc)
+        out["payments"] = [{"payer": t.payer, "amount": t.amount, "reason": t.reason} for t in ts]
+        out["transfers"] = [{"payer": t.payer, "payee": t.payee, "amount": t.amount, "reason": t.reason} for t in ts]
+    elif sc.wins:
         out["payments"] = _payments(family, ruleset, how, sc.points)
         seat = req.get("seat")
         if seat is not None:
@@ -225,6 +238,17 @@ def evaluate(req: dict) -> dict:
 
 #: Winds as a request names them (or 0..3), 东 南 西 北.
 WIND_NAMES = ("east", "south", "west", "north")
+
+
+def _context_pair(text: str) -> tuple[str, Any]:
+    """``key=value`` of ``--context`` (a JSON value, else the text)."""
+    if "=" not in text:
+        raise InputError(f"--context {text!r} is not key=value")
+    key, _, raw = text.partition("=")
+    try:
+        return key.strip(), json.loads(raw)
+    except json.JSONDecodeError:
+        return key.strip(), raw
 
 
 def _wind(value: Any, name: str) -> int:
@@ -311,7 +335,8 @@ def _render(res: dict) -> None:
     for step in res.get("steps", []):
         con.print(f"  {step}")
     for p in res.get("payments", []):
-        con.print(f"{p['payer'].replace('_', ' ')} pays {p['amount']}")
+        payer = p["payer"] if isinstance(p["payer"], str) else f"seat {p['payer']}"
+        con.print(f"{payer.replace('_', ' ')} pays {p['amount']}" + (f" ({p['reason']})" if p.get("reason") else ""))
     for t in res.get("transfers", []):
         con.print(f"seat {t['payer']} → seat {t['payee']}: {t['amount']} ({t['reason']})")
 
@@ -349,6 +374,9 @@ def register(app: typer.Typer) -> None:
         dealer: Optional[int] = typer.Option(None, "--dealer", help="The hand's dealer seat (坐庄 bonuses, Xuzhou)"),
         indicator: Optional[str] = typer.Option(None, "--indicator",
                                                 help="The turned indicator: the wild is the family's (Xuzhou 配子)"),
+        context: Optional[List[str]] = typer.Option(None, "--context", "-c",
+                                                    help="The family's table facts key=value (Wuhan: seat_fans, "
+                                                         "haidi, third_feeder, feeder_ready)"),
         preset: str = typer.Option("qujing-xiaoji", "--preset", help="Ruleset preset"),
         option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Ruleset option key=value"),
         as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout"),
@@ -392,6 +420,11 @@ def register(app: typer.Typer) -> None:
                "heavenly": "tianhe" if tianhe else ("dihe" if dihe else ("renhe" if renhe else "")),
                "seat_wind": seat_wind, "round_wind": round_wind, "winners": winners,
                "dealer": dealer, "indicator": indicator}
+        if context:
+            try:
+                req["context"] = dict(_context_pair(c) for c in context)
+            except InputError as e:
+                _fail(str(e))
         try:
             res = evaluate(req)
         except InputError as e:

@@ -41,6 +41,7 @@ def take_claim(r, e: ev.Event, what: str, need: int) -> tuple[int, int, list[int
         r.fail("bad_meld", f"{what} takes {need} tiles from hand, not {len(own)}", e, seat)
     r.take(seat, own, e)
     claim_discard(r, seat, e.from_seat, t, e)
+    r.table.turn_draw = None
     return seat, t, own
 
 

@@ -72,6 +72,7 @@ def reset_seats(r, n: int) -> None:
     w.revealed_by = None
     w.sea_offers = []
     w.last_won = None
+    w.turn_draw = None
 
 
 def seated(r, rules: Any, n: int, e: ev.Event) -> Any:

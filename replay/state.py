@@ -307,6 +307,7 @@ class Replayer:
         w.turn = seat
         w.phase = "discard"
         w.last_discard = None
+        w.turn_draw = e.source
         w.seq = e.seq
 
     def _discarded(self, e: ev.TileDiscarded) -> None:

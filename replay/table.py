@@ -105,6 +105,8 @@ class Table:
         # the new families' facts as logged (shared/design/new-families.md §1)
         "indicator", "wild", "set_aside", "flowers_held", "opening_wins", "birds", "bird_origin",
         "revealed", "revealed_by", "sea_offers", "dealer_streak", "last_bets", "last_won",
+        # how the seat on turn got its 14th tile: "wall", "tail" (a replacement), None (a claim)
+        "turn_draw",
     )
 
     def __init__(self) -> None:
@@ -193,3 +195,6 @@ class Table:
         #: (how, from_seat, tile kind, seq) of the HandWon that won the hand: a HandWon
         #: right after it belongs to the same moment.
         self.last_won: Optional[tuple[str, Optional[int], int, int]] = None
+        #: The source of the draw that gave the seat on turn its tiles this turn (``wall`` or
+        #: ``tail``), or None after a claim or before any draw (end-of-wall phases read it).
+        self.turn_draw: Optional[str] = None

@@ -98,6 +98,9 @@ FanName = Literal[
     "jiangyise", "shisanlan", "yinghu", "ruanhu",
     # Xuzhou 徐州麻将 (xuzhou.md §7; jihu, qidui, shisanlan, shisanyao, tianhe are shared above)
     "paopei",
+    # Wuhan 红中赖子杠 (wuhan.md §7.3; jihu, duidui, qingyise, jiangyise, quanqiuren, gangshang_kaihua,
+    # haidi, qianggang, yinghu are shared above)
+    "fengyise",
 ]
 #: The fan names and transfer reasons the new families share (new-families.md §1, §3): on the
 #: wire before the families that award or pay them are registered; every other name and reason

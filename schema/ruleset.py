@@ -83,7 +83,8 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     #: 一炮三响: the discarder pays each winner P (``each``) or 3·P (``three_shares``).
     yipao_sanxiang_pay: Literal["each", "three_shares"] = "each"
     #: 包 precedence after 杠上开花包杠: 大三元/大四喜 before 12张落地, or the reverse.
-    bao_precedence: Literal["special_first", "luodi_first"] = "special_first"
+    #: (Wuhan, wuhan.md §9.5: 放三铺 before 全求人, or the reverse; new-families.md §1's union)
+    bao_precedence: Literal["special_first", "luodi_first", "sanpu_first", "quanqiuren_first"] = "special_first"
     #: 大三元/大四喜 包: the feeder of the claimed last set, or the discarder of the last kind.
     bao_special_trigger: Literal["claimed", "discarded"] = "claimed"
     #: 杠上开花包杠 also after further kongs in the turn that began with the exposed kong.
@@ -161,6 +162,52 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     zimo_units: int = 1
     #: 下嘴: each seat bets 0..1 (``max_one``) or 0..2 (``max_two``) before the deal.
     xiazui: Literal["off", "max_one", "max_two"] = "off"
+
+    # --- Wuhan 红中赖子杠 (family ``wuhan``, wuhan.md §10) --------------------------------------
+    # Shared options it reads: ``base``, ``chow``, ``draw_reserve``, ``multi_win``, ``kong_replacement``,
+    # ``wild_from``, ``indicator_from``, ``wild_discard``, ``guohu``, ``payment_cap`` (the 封顶 C),
+    # ``win_dealer``, ``discard_payers``, ``qianggang_bao``, ``dahu_stack``, ``bao_precedence``.
+    #: 开口番 (``kaikou``: 1 fan once a seat has called) or 口口番 (``koukou``: 1 fan per call).
+    fan_mode: Literal["kaikou", "koukou"] = "kaikou"
+    #: after a chow or pong, before discarding, a seat may declare kongs and single-tile kongs.
+    kong_after_call: bool = True
+    #: the 痞 kinds (痞子): 红中 alone, or 红中 and 发财 (红中发财赖子杠).
+    pi_tiles: tuple[Tile, ...] = ("7z",)
+    #: a 癞子 stands for a kind only while that kind's tiles held, melded and turned stay at most four.
+    wild_max_four: bool = True
+    #: 海底: the last four drawable tiles are draw-only (``last_four``), or only the last tile counts.
+    haidi: Literal["last_four", "last_tile"] = "last_four"
+    #: 碰碰胡 is a 大胡 (off: an ordinary 屁胡, the seed's literal list).
+    pengpenghu_dahu: bool = True
+    #: the most 癞子 a 大胡 may hold (None: any number).
+    dahu_max_laizi: Optional[int] = None
+    #: 癞子杠's fan (2, or the seed's "(×2)" read as 1).
+    laizi_gang_fan: int = 2
+    #: the dealer's 1 fan in a 屁胡.
+    dealer_fan: bool = True
+    #: 硬胡's fan in a 大胡 (1, or the rule sheet's 2).
+    dahu_yinghu_fan: int = 1
+    #: 杠开 and 海底捞 also get the self-draw bonus.
+    kaihua_haidi_zimo: bool = False
+    #: a 大胡's hand base H.
+    dahu_base: int = 10
+    #: a 大胡's self-draw / 放冲 bonus: by 番 mode (开口番 ×1.5, 口口番 1 fan), always ×1.5, always 1 fan.
+    dahu_bonus: Literal["by_mode", "x1.5", "fan"] = "by_mode"
+    #: 金顶 J: what each opened seat pays when all three reach the cap (None: C+100 under 开口番,
+    #: C+200 under 口口番; 0: no 金顶).
+    jinding: Optional[int] = None
+    #: 阳光顶 G: what an unopened seat pays under 金顶 (None: J+100).
+    yangguangding: Optional[int] = None
+    #: 哈顶: under 金顶, when no paying seat has opened, each pays this (0: off).
+    hading: int = 0
+    #: 起胡: the least multiple a 屁胡 needs (0: none).
+    qihu: int = 0
+    #: 起胡 measured on the feeder's multiple (the largest on a self-draw), or the smallest.
+    qihu_basis: Literal["feeder", "min"] = "feeder"
+    #: 放三铺 包: the third call's feeder pays for a 清一色 (and a 将一色), or no 包.
+    bao_sanpu: Literal["qingyise", "qingyise_jiangyise", "off"] = "qingyise"
+    #: 全求人 包: the discarder pays all when it was not ready, always, or never.
+    quanqiuren_bao: Literal["if_not_ready", "always", "off"] = "if_not_ready"
 
     # --- options the new families share (shared/design/new-families.md §1) -----------------
     # Each default is what the three families above play; they reject any other value
@@ -294,6 +341,8 @@ def _check_guangdong(r: "Ruleset") -> None:
         raise ValueError("seven_pairs_fan must be none, 4, 5 or 6")
     if r.draw_reserve < 0:
         raise ValueError("draw_reserve must be at least 0")
+    if r.bao_precedence not in ("special_first", "luodi_first"):
+        raise ValueError("bao_precedence must be special_first or luodi_first")
 
 
 def _check_sichuan(r: "Ruleset") -> None:
@@ -345,10 +394,44 @@ def _check_xuzhou(r: "Ruleset") -> None:
                          "are not Xuzhou options")
 
 
+def _check_wuhan(r: "Ruleset") -> None:
+    """Wuhan 红中赖子杠 (wuhan.md §1, §10): four seats, one 癞子 kind per hand (the kind after a
+    turned indicator), 痞 tiles and 癞子 never discarded, no fan cap (the cap is on money)."""
+    if r.players != 4:
+        raise ValueError("Wuhan 红中赖子杠 is specified for four seats only")
+    if r.wild_from != "next":
+        raise ValueError("Wuhan's 癞子 is the kind after the indicator: wild_from must be next")
+    if len(r.wilds) > 1:
+        raise ValueError("Wuhan plays one 癞子 kind per hand (wilds names at most one tile)")
+    if r.wild_discard != "forbidden":
+        raise ValueError("a 癞子 leaves a hand only as a 癞子杠: wild_discard must be forbidden")
+    if tuple(r.pi_tiles) not in (("7z",), ("7z", "6z")):
+        raise ValueError("pi_tiles must be [7z] or [7z, 6z]")
+    if r.guohu not in ("off", "same_tile"):
+        raise ValueError("guohu must be off or same_tile")
+    if r.win_dealer not in ("rotate", "winner"):
+        raise ValueError("win_dealer must be rotate or winner")
+    if r.discard_payers not in ("all", "discarder", "discarder_pihu"):
+        raise ValueError("discard_payers must be all, discarder or discarder_pihu")
+    if r.qianggang_bao is None or r.dahu_stack is None:
+        raise ValueError("qianggang_bao and dahu_stack must be set")
+    if r.bao_precedence not in ("sanpu_first", "quanqiuren_first"):
+        raise ValueError("bao_precedence must be sanpu_first or quanqiuren_first")
+    if r.dahu_max_laizi not in (None, 2) or r.laizi_gang_fan not in (1, 2) or r.dahu_yinghu_fan not in (1, 2):
+        raise ValueError("dahu_max_laizi is none or 2; laizi_gang_fan and dahu_yinghu_fan are 1 or 2")
+    if r.dahu_base < 1 or r.draw_reserve < 0 or r.qihu < 0 or r.hading < 0:
+        raise ValueError("dahu_base must be at least 1; draw_reserve, qihu and hading at least 0")
+    if (r.jinding is not None and r.jinding < 0) or (r.yangguangding is not None and r.yangguangding < 0):
+        raise ValueError("jinding and yangguangding must be at least 0")
+    if r.dianji or r.yangzhu or r.qiaoluo or r.lianzhuang != "none" or r.dealer_bonus != "none" \
+            or r.luanpai != "off" or r.wild_stand_in is not None:
+        raise ValueError("点鸡 / 养猪 / 敲锣 / lianzhuang / dealer_bonus / luanpai / wild_stand_in are not Wuhan options")
+
+
 #: Each family's own validation (``_check_<family>``); a family it does not name (a new or
 #: toy family) checks its options where it is built.
 FAMILY_CHECKS = {"qujing": _check_qujing, "guangdong": _check_guangdong, "sichuan": _check_sichuan,
-                 "xuzhou": _check_xuzhou}
+                 "xuzhou": _check_xuzhou, "wuhan": _check_wuhan}
 
 
 PRESETS: dict[str, Ruleset] = {
@@ -369,6 +452,12 @@ PRESETS: dict[str, Ruleset] = {
     "xuzhou": Ruleset(family="xuzhou", wilds=(), chow=True, draw_reserve=0, draw_dealer="stay",
                       last_discard_claims="all", wild_from="next", indicator_from="head", wild_discard="dead",
                       wild_stand_in="5z", guohu="any_discard", dealer_bonus="plus_one", luanpai="shisanlan"),
+    # Wuhan 红中赖子杠: a 癞子 kind per hand (the kind after a turned tile, 红中 skipped), 红中 and 癞子
+    # set aside as single-tile kongs, a win only once opened, 开口番, one winner per tile, cap 300 / 金顶 400.
+    "wuhan-hzlzg": Ruleset(family="wuhan", wilds=(), chow=True, draw_reserve=10, multi_win=False,
+                           wild_from="next", indicator_from="head", wild_discard="forbidden", guohu="off",
+                           payment_cap=300, win_dealer="rotate", discard_payers="all", qianggang_bao=True,
+                           dahu_stack="double", bao_precedence="sanpu_first"),
 }
 
 

@@ -8,7 +8,7 @@ instead carries the true amounts forward.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from schema import events as ev
 
@@ -53,10 +53,11 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     how = won.how if won else None
     frm = won.from_seat if won else None
     logged_winners = [(x.seat, x.points) for x in won.winners] if won else []
-    due = expected_transfers(rules, n, how, logged_winners, frm, facts)
     paid = expected_transfers(rules, n, how, logged_winners, frm, facts, before)
     got = list(e.transfers)
-    _compare_transfers(ctx, e, how, due, paid, got, before)
+    # what is due without the floor is settled only when a group differs (the floor's question)
+    _compare_transfers(ctx, e, how, lambda: expected_transfers(rules, n, how, logged_winners, frm, facts),
+                       paid, got, before)
     want_scores = [b + d for b, d in zip(before, net_of(got, n))]
     if list(e.scores) != want_scores:
         ctx.find("SCORE_CONTINUITY", e, expected=want_scores, actual=list(e.scores))
@@ -64,7 +65,10 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     true_winners = list(ctx.true_winners) if won else []
     if book is not None:
         facts = facts._replace(extra=(book, True))
-    corrected = expected_transfers(rules, n, how, true_winners, frm, facts, ctx.ledger)
+    if book is None and true_winners == logged_winners and ctx.ledger == before:
+        corrected = paid  # the same settlement of the same winners from the same scores
+    else:
+        corrected = expected_transfers(rules, n, how, true_winners, frm, facts, ctx.ledger)
     ctx.ledger = [b + d for b, d in zip(ctx.ledger, net_of(corrected, n))]
     if ctx.explained is not None:
         pictures = ctx.won_pictures
@@ -101,9 +105,11 @@ def _nets(transfers, reasons: tuple[str, ...], n: int) -> list[int]:
     return net_of((t for t in transfers if t.reason in reasons), n)
 
 
-def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str], due: list[ev.Transfer],
-                       paid: list[ev.Transfer], got: list[ev.Transfer], before: list[int]) -> None:
-    """Each group of transfers (the family's groups) against what the settlement pays."""
+def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
+                       due_of: Callable[[], list[ev.Transfer]], paid: list[ev.Transfer], got: list[ev.Transfer],
+                       before: list[int]) -> None:
+    """Each group of transfers (the family's groups) against what the settlement pays
+    (``due_of``: what it would pay without the floor, settled when asked)."""
     fam, n = ctx.family, ctx.n
     net_reasons, net_code = fam.settlement.net_reasons
     if sums_by_pair(paid) == sums_by_pair(got):
@@ -114,7 +120,7 @@ def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
         bad = [(reasons, code) for reasons, code in fam.settlement.transfer_groups
                if sums_by_pair(paid, reasons) != sums_by_pair(got, reasons)]
         nets_bad = _nets(paid, net_reasons, n) != _nets(got, net_reasons, n)
-    if (bad or nets_bad) and sums_by_pair(due) != sums_by_pair(paid):
+    if (bad or nets_bad) and sums_by_pair(due := due_of()) != sums_by_pair(paid):
         # a floor (20分敲锣) cut some payment: the server paid the full amounts instead
         if all(sums_by_pair(due, r) == sums_by_pair(got, r) for r, _ in fam.settlement.transfer_groups) \
                 and _nets(due, net_reasons, n) == _nets(got, net_reasons, n):

@@ -55,7 +55,7 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
         want = ctx.family.table.first_dealer(ctx.table.creator)
     if want is not None and e.dealer != want:
         ctx.find("DEALER_ROTATION", e, seat=e.dealer, expected=want, actual=e.dealer)
-    if e.wall is not None and any(TILE_INDEX[x] >= ctx.set_limit for x in e.wall):
+    if e.wall and max(map(TILE_INDEX.__getitem__, e.wall)) >= ctx.set_limit:
         label = SET_LABELS[ctx.set_limit][0]
         ctx.find("TILE_NOT_IN_SET", e, message=f"the wall holds tiles outside {label}")
     ctx.apply(e)
@@ -72,7 +72,9 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
 def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
     t = ctx.table
     wall = t.wall
-    check_in_set(ctx, e, [x for h in e.hands for x in h], None)
+    dealt_tiles = [TILE_INDEX[x] for h in e.hands for x in h]
+    if dealt_tiles and max(dealt_tiles) >= ctx.set_limit:
+        check_in_set(ctx, e, [x for h in e.hands for x in h], None)
     ctx.apply(e)
     # a room that turns its wild awaits the indicator before the dealer's first action
     ctx.indicator_due = ctx.rules.wild_from != "preset" and t.indicator is None
@@ -85,9 +87,11 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
             ctx.find("HAND_SIZE", e, seat=s, expected=want, actual=len(tiles),
                      message=f"seat {s} was dealt {len(tiles)} tiles, not {want}")
             ctx.size_reported.add(s)
-        for name in tiles:
-            seen[TILE_INDEX[name]] += 1
-    check_overcount(ctx, e)
+    for k in dealt_tiles:
+        seen[k] += 1
+    # a copy too many (four of a kind, one of a flower) is looked for only where one may be
+    if max(seen[:NUM_KINDS]) > 4 or max(seen[NUM_KINDS:], default=0) > 1:
+        check_overcount(ctx, e)
     if wall is not None and len(wall) == t.total:
         # The dealer takes the wall's first hand_size + 1 tiles (14), then hand_size (13) each
         # from the dealer's next seat on.
@@ -140,8 +144,14 @@ def tail_turned(ctx: AuditContext, e: ev.TailTurned) -> None:
 
 
 def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
-    if ctx.rob_chance is not None or ctx.open_discard is not None:
+    if ctx.rob_chance is not None:
         claims.moment_passed(ctx, e)
+    else:
+        d = ctx.open_discard
+        if d is not None:  # the last discard, untaken: settled here (claims.moment_passed, inline)
+            if d.declared:
+                claims.missed_wins(ctx, e, [])
+            claims.discard_settled(ctx)
     t = ctx.table
     seat = e.seat
     tile = TILE_INDEX[e.tile]
@@ -151,6 +161,10 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
         # the turn's draw (most events) is no kong replacement and in turn: only an
         # off-turn draw needs the replacement and turn checks (or the family names the drawer)
         if ctx.next_drawer is not None and t.phase == "draw":
+            replacement = _family_drawer(ctx, e, t, seat)
+        elif ctx.next_drawer is not None and t.phase == "discard" and ctx.next_drawer(ctx.rules, t) is not None:
+            # a draw-only turn (a 海底 phase): the family names who draws while the last drawer
+            # keeps its tiles; the drawer must be that seat
             replacement = _family_drawer(ctx, e, t, seat)
         else:
             replacement = (t.phase != "draw" or seat != t.turn) and _off_turn_wall_draw(ctx, e, t, seat)
@@ -278,7 +292,7 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
     if ctx.indicator_due:
         wild.indicator_missed(ctx, e, seat)
     rule = ctx.discard_rule
-    if rule is not None and 0 <= seat < ctx.n:
+    if rule is not None and 0 <= seat < ctx.n and (ctx.discard_kinds is None or tile in ctx.discard_kinds):
         wild.judge_discard(ctx, e, seat, tile)
     if t.phase != "discard" or seat != t.turn:
         ctx.set_aside_pending = None

@@ -360,6 +360,10 @@ class WinRules:
     win_context: Optional[Callable[..., WinContext]] = None
     #: (ruleset, table, seat, how, first_turn) -> extra WinContext fields for a win, or None.  (Sichuan)
     win_extras: Optional[Callable[..., Optional[dict]]] = None
+    #: (ruleset, WinContext, request) -> the context the family scores a ``paipu hand`` request
+    #: with, where its score needs table facts the neutral context lacks (the request's
+    #: ``seat``, ``from_seat``, ``dealer``, ``indicator`` and its ``context`` mapping).  (Wuhan)
+    request_context: Optional[Callable[..., WinContext]] = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -429,6 +433,9 @@ class SettlementRules:
     #: ``wall`` / ``tail`` / ``last``, the seat counted from), or None: the simulator draws
     #: them, the family's ``event_checks`` may judge a logged BirdsDrawn by it.  None: no birds.
     birds_due: Optional[Callable[..., Optional[tuple[int, str, int]]]] = None
+    #: (ruleset, Score) -> a scored win's transfers outside a log (``paipu hand``), for a family
+    #: whose money rides on the score (per-pair shares, 包); None: ``settle`` with the points.  (Wuhan)
+    score_transfers: Optional[Callable[..., list]] = None
     #: whether the order of a discard's winners' payments is a rule (MULTI_WIN_ORDER): Qujing
     #: pays them in seat order from the discarder's next seat; Guangdong compares transfers
     #: as sums only (guangdong.md §8.7: "the order of payments is not a finding").

@@ -15,6 +15,7 @@ from .family import RuleFamily
 from .guangdong import GUANGDONG
 from .qujing import QUJING
 from .sichuan import SICHUAN
+from .wuhan import WUHAN
 from .xuzhou import XUZHOU
 
 #: ``Ruleset.family`` -> its rule family (one line per family).
@@ -23,6 +24,7 @@ FAMILIES: dict[str, RuleFamily] = {
     SICHUAN.name: SICHUAN,  # Sichuan 四川麻将 and 血战到底 (sichuan.md)
     GUANGDONG.name: GUANGDONG,  # Guangdong 鸡平和 (guangdong.md)
     XUZHOU.name: XUZHOU,  # Xuzhou 徐州麻将 (xuzhou.md)
+    WUHAN.name: WUHAN,  # Wuhan 红中赖子杠 (wuhan.md)
 }
 
 

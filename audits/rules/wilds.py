@@ -105,6 +105,15 @@ def default_discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> Disca
                                           TILE_NAMES[tile]))
 
 
+def default_discard_kinds(ruleset: Ruleset) -> frozenset[int]:
+    """The kinds :func:`default_discard_rule` may find other than plain under ``ruleset``: the
+    wild kinds, none when ``wild_discard`` is ``plain`` (the walker asks the rule about these
+    discards only, every other one being plain)."""
+    if ruleset.wild_discard == "plain" or not ruleset.wilds:
+        return frozenset()
+    return _wild_set(ruleset.wilds)
+
+
 _WILD_SETS: dict[tuple[str, ...], frozenset[int]] = {}
 
 

@@ -89,6 +89,10 @@ def describe(e: ev.Event, who: _Names) -> str:
         return f"{who(e.seat)} adds {t(e.tile)} to the pong of {t(e.kind)} (补杠)."
     if isinstance(e, ev.KongConcealed):
         return f"{who(e.seat)} declares a concealed kong (暗杠): {' '.join(t(x) for x in e.tiles)}."
+    if isinstance(e, ev.IndicatorTurned):
+        return f"The indicator (翻牌) {t(e.tile)} is turned: the wild (癞子) of this hand is {t(e.wild)}."
+    if isinstance(e, ev.TileSetAside):
+        return f"{who(e.seat)} sets {t(e.tile)} aside (补花 / 红中杠 / 癞子杠) and takes a replacement."
     if isinstance(e, ev.HandWon):
         names = " and ".join(who(w.seat) for w in e.winners)
         how = HOW.get(e.how, e.how)
@@ -172,6 +176,9 @@ def frame_of(i: int, st: TableState, e: ev.Event, marks: list, who: _Names) -> d
         "m": [[[m.kind, _tiles(m.tiles), m.from_seat, m.wilds] for m in ms] for ms in st.melds],
         "r": ["".join(("*" if c >= 0 else "") + _T[t] for t, c in ds) for ds in st.discards],
         "tail": _tiles(st.tail), "undrawn": st.undrawn, "marks": marks, "findings": [],
+        # the new families' particulars: the turned indicator and its wild, tiles set aside
+        "ind": _tiles([st.indicator, st.wild]) if st.indicator is not None and st.wild is not None else "",
+        "aside": [_tiles(x) for x in st.set_aside] if any(st.set_aside) else [],
     }
 
 
@@ -233,6 +240,8 @@ def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Opt
         "result": None if res is None else {"how": HOW.get(res["how"], res["how"]), "tile": res["tile"],
                                             "from_seat": res["from_seat"], "self_draw": res["how"] == "self_draw"},
         "winners": winners, "bets": rec["bets"], "tallies": rec["tallies"],
+        # the family's own derivation of the money (per-pair shares, caps, 包), line by line
+        "steps": list(rec.get("steps") or []),
         "transfers": _pair_rows(rec["transfers"], rec["logged_transfers"]),
         "scores_after": rec["scores_after"], "logged_scores": rec["logged_scores"],
         "differs": rec["scores_after"] != rec["logged_scores"],

@@ -138,6 +138,9 @@ RULE_NAMES.update({
     "SET_ASIDE_INVALID": ("补花/单张杠错误", "a tile set aside that may not be"),
     "SEA_BOTTOM_ORDER": ("海底顺序错误", "the end-of-wall turns out of order"),
     "WIN_PAIR_NOT_258": ("将不是二五八", "a win without the 2-5-8 pair it needs"),
+    "WIN_NOT_OPENED": ("未开口胡牌", "a win before any call (开口)"),
+    "WIN_HOLDING_PI": ("持红中胡牌", "a win while holding a 痞 tile (红中)"),
+    "WIN_LAIZI_LIMIT": ("癞子过多", "a 屁胡 holding two or more 癞子"),
 })
 
 #: How a hand was won.

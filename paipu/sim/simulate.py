@@ -239,6 +239,9 @@ class _HandOver(Exception):
 
 
 class _Game:
+    #: the hand player (a family's game player may play its hands with a subclass of :class:`_Hand`)
+    hand_class: Any = None
+
     def __init__(self, cfg: SimConfig, rules: Ruleset, rng: random.Random, index: int, stats: SimStats):
         self.cfg = cfg
         self.rules = rules
@@ -303,7 +306,7 @@ class _Game:
         hand_no = 0
         while hand_no < max_hands:
             hand_no += 1
-            result = _Hand(self, hand_no, dealer).play()
+            result = (self.hand_class or _Hand)(self, hand_no, dealer).play()
             self.stats.hands += 1
             if not charged:
                 charged = True

@@ -61,8 +61,9 @@ def test_the_fault_table():
 
 
 # the Guangdong classes (gd_*) need Guangdong rooms: tests/paipu/test_guangdong_sim.py; the
-# Xuzhou classes (xz_*) Xuzhou rooms: tests/paipu/test_xuzhou_sim.py
-@pytest.mark.parametrize("name", [n for n in FAULTS if not n.startswith(("gd_", "xz_"))])
+# Xuzhou classes (xz_*) Xuzhou rooms: tests/paipu/test_xuzhou_sim.py; the Wuhan classes (wh_*)
+# Wuhan rooms: tests/paipu/test_wuhan_sim.py
+@pytest.mark.parametrize("name", [n for n in FAULTS if not n.startswith(("gd_", "xz_", "wh_"))])
 def test_each_fault_is_detected_with_its_code(games, name):
     rng = random.Random(name)
     applied = 0

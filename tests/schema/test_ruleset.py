@@ -55,7 +55,8 @@ def test_parse_option_reads_json_values():
 @pytest.mark.parametrize("family, tiles", [("qujing", 136), ("guangdong", 136), ("sichuan", 108),
                                            ("changsha", 108), ("hainan", 144), ("wuhan", 136)])
 def test_tile_count_is_the_family_set(family, tiles):
-    assert Ruleset(family=family, wilds=()).tile_count == tiles
+    rules = Ruleset(family=family, wilds=()) if family != "wuhan" else PRESETS["wuhan-hzlzg"]
+    assert rules.tile_count == tiles
 
 
 @pytest.mark.parametrize("family, size", [("qujing", 13), ("sichuan", 13), ("wenzhou", 16), ("xuzhou", 13)])
@@ -74,7 +75,7 @@ def test_fan_cap_is_each_familys_own_check():
     with pytest.raises(ValueError, match="爆和"):
         Ruleset(family="guangdong", wilds=(), fan_cap=4)
     # a family without a fan cap (a new family) is not held to 3..6
-    assert Ruleset(family="wuhan", wilds=(), fan_cap=0).fan_cap == 0
+    assert resolve("wuhan-hzlzg", {"fan_cap": 0}).fan_cap == 0
 
 
 def test_shared_options_default_to_todays_play():

@@ -84,6 +84,10 @@
     split(fr.tail).forEach(function (t, k) { tail.appendChild(tile(t, tm[k] ? markCls : '')); });
     if (!fr.tail) { tail.textContent = '—'; }
     document.getElementById('undrawn').textContent = fr.hand ? fr.undrawn + ' tiles undrawn' : '';
+    var indBox = document.getElementById('ind-box'), ind = document.getElementById('ind');
+    ind.textContent = '';
+    indBox.hidden = !fr.ind;
+    split(fr.ind || '').forEach(function (t) { ind.appendChild(tile(t, '')); });
     var body = document.getElementById('seats');
     body.textContent = '';
     var n = fr.players.length, badSeats = {};
@@ -113,6 +117,13 @@
         box.appendChild(el('span', 'kind', label));
         m.appendChild(box);
       });
+      if (fr.aside && fr.aside[s]) {  // tiles set aside: 补花, 红中杠, 癞子杠
+        var aside = el('span', 'meld');
+        aside.setAttribute('data-kind', 'set_aside');
+        split(fr.aside[s]).forEach(function (t) { aside.appendChild(tile(t)); });
+        aside.appendChild(el('span', 'kind', '单张杠 / 补花 set aside'));
+        m.appendChild(aside);
+      }
       tr.appendChild(m);
       var r = el('td', 'river'), rm = marksFor(fr, s, 'r');
       split(fr.r[s] || '').forEach(function (t, k) {
