@@ -50,9 +50,23 @@ class QueryRefused(ValueError):
     """A query that is not a single read-only statement, or that broke a limit (one sentence)."""
 
 
-def _first_line(e: BaseException) -> str:
-    text = str(e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
+#: At most this many lines, of at most this many characters, of a DuckDB message are shown:
+#: DuckDB bounds its own excerpt of the query, not a value the message quotes.
+MESSAGE_LINES = 20
+MESSAGE_WIDTH = 500
+
+
+def duckdb_message(e: BaseException) -> str:
+    """DuckDB's whole message, as DuckDB wrote it: the first line says what failed, the lines
+    after it how to fix it (``Candidate bindings: …``, ``Did you mean …``) and where (the
+    query's line, with a caret under the fault, its columns kept, so the caret still points
+    at the right word under a one-line prefix).  Blank and trailing-space lines are dropped;
+    no traceback, only the text."""
+    lines = [x.rstrip() for x in str(e).splitlines()]
+    lines = [x if len(x) <= MESSAGE_WIDTH else x[:MESSAGE_WIDTH] + " …" for x in lines if x.strip()]
+    if len(lines) > MESSAGE_LINES:
+        lines = lines[:MESSAGE_LINES] + [f"… ({len(lines) - MESSAGE_LINES} more lines)"]
+    return "\n".join(lines) if lines else type(e).__name__
 
 
 def store_files(db: str) -> list[str]:
@@ -133,7 +147,7 @@ def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
     try:
         statements = con.extract_statements(sql)
     except duckdb.Error as e:
-        raise QueryRefused(f"the query does not parse: {_first_line(e)}") from None
+        raise QueryRefused(f"the query does not parse: {duckdb_message(e)}") from None
     if len(statements) != 1:
         raise QueryRefused(f"give exactly one statement, not {len(statements)}")
     kind = statements[0].type.name
@@ -176,7 +190,7 @@ def open_read_only(db: str, output: Optional[str] = None, memory: str = DEFAULT_
         try:
             con.execute("SET memory_limit = $m", {"m": memory})
         except duckdb.Error as e:
-            raise QueryRefused(f"bad memory limit {memory!r}: {_first_line(e)}") from None
+            raise QueryRefused(f"bad memory limit {memory!r}: {duckdb_message(e)}") from None
         # no spill files: a query past the memory limit fails instead of writing beside the store
         con.execute("SET temp_directory = ''")
         if output:
@@ -370,12 +384,12 @@ def run_query(db: str, sql: str, fmt: str = "table", output: Optional[str] = Non
         except duckdb.OutOfMemoryException:
             raise QueryRefused(limit_message("the query", "memory", memory)) from None
         except duckdb.Error as e:
-            raise QueryRefused(f"the query failed: {_first_line(e)}") from None
+            raise QueryRefused(f"the query failed: {duckdb_message(e)}") from None
     finally:
         con.close()
 
 
-__all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "FETCH_ROWS", "OUTPUT_ENDINGS", "check_overwrite", "is_duckdb_file", "LimitReached", "QueryRefused", "Watchdog",
+__all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "FETCH_ROWS", "duckdb_message", "OUTPUT_ENDINGS", "check_overwrite", "is_duckdb_file", "LimitReached", "QueryRefused", "Watchdog",
            "resident_bytes", "size_bytes", "StoreError", "check_dataset_output", "check_output",
            "check_read_only", "limit_message",
            "open_read_only", "run_query", "store_files", "time_limit"]

@@ -1,72 +1,121 @@
 """A seeded fuzzer over malformed and hostile log input.
 
-Each input is a log of a few clean games; one of them (the *victim*, id
-``victim-…``) is damaged by one or more operators: byte flips, truncation, field
-removal, wrong types, huge numbers, deep nesting, long strings, invalid UTF-8,
-odd seat and list counts, duplicated, dropped and reordered lines, interleaving;
-or the whole file is cut short or gzipped and damaged.
+Each input is a log of a few games of the corpus (built games and every game of
+every sample log under ``sample_logs/``: every family's folder, clean and faulty);
+one of them (the *victim*, id ``victim-…``) is damaged by one or more operators:
+byte flips, truncation, field removal, wrong types, huge numbers, deep nesting,
+long strings, invalid UTF-8, odd seat and list counts, duplicated, dropped,
+reordered and transplanted lines, interleaving; or the whole file is cut short or
+gzipped and damaged.
 
-Every input is read, audited and turned into store rows in this process, and the
-checks are the issue's promises:
+Every input is read, replayed and audited in this process through the entry
+points ``paipu audit`` uses (:func:`read_and_audit`, reading the file once);
+sampled inputs also go through a real DuckDB ingest (batched), the Python row
+derivation, the text report, and the command line in a subprocess.  The checks
+are the issue's promises:
 
-* no exception escapes (a *traceback*);
+* no exception escapes (a *traceback*: the command line's exit 3);
 * no internal error: no ``INTERNAL_ERROR`` finding (paipu's own failure, exit 3
   on the command line), no ``STRUCTURAL_BREAK`` saying "internal error", no
-  ingest row failure (an *internal error*);
-* no input takes longer than the per-input limit (a *hang*);
-* every game not touched by the damage audits exactly as it does alone
-  (clean, complete, the same corrected ledger) (a *mismatch*).
+  ingest row failure, no exit 3 from the command line (an *internal error*);
+* no input works longer than the per-input CPU limit or waits past the clock
+  limit (a *hang*);
+* every game not touched by the damage audits exactly as it does alone in a
+  file of its own (the same findings, completeness and corrected ledger) (a
+  *mismatch*).
 
 ``run(n, seed)`` is used by the CI test (a few hundred inputs) and by
-``bench/fuzz.py N`` for long runs.
+``bench/fuzz.py N`` for long runs (worker processes, a resumable journal).
 """
 
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import random
 import signal
+import subprocess
+import sys
 import tempfile
 import time
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
-from audits import audit_game, audit_paths
+from audits import audit_game
 from schema.reader import LogReader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-# --- the clean corpus ---------------------------------------------------------------------
+# --- the corpus ------------------------------------------------------------------------------
+
+#: Every sample log below this folder is read, whatever its family or folder (clean or faulty):
+#: a family whose samples land there joins the fuzz without a change here.
+SAMPLES = os.path.join(ROOT, "sample_logs")
 
 
-def _clean_games() -> list[list[dict]]:
-    """Clean games as lists of event dicts: small built games and the clean sample logs."""
+def sample_files(root: str = SAMPLES) -> list[str]:
+    """Every log (``.jsonl``, ``.jsonl.gz``) below ``root``, in a fixed order."""
+    out = []
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        out += [os.path.join(folder, n) for n in sorted(files) if n.endswith((".jsonl", ".jsonl.gz"))]
+    return out
+
+
+def corpus_games(root: str = SAMPLES) -> list[list[dict]]:
+    """The games inputs are made of, as lists of event dicts: small built games, then every game of
+    every sample log below ``root`` (lines that are not a JSON object naming its game are left out)."""
     from tests.audits.helpers import selfdraw_game
     from tests.paipu.test_store import dianji_game
 
     games = [selfdraw_game("x"), dianji_game("x"), dianji_game("x", seats=("E", "F", "G", "H"))]
     out = [[json.loads(x) for x in b.jsonl().splitlines()] for b in games]
-    # every family's clean samples (Qujing and Sichuan in sample_logs/clean, Guangdong in its own folder)
-    for folder, _dirs, files in sorted(os.walk(os.path.join(ROOT, "sample_logs"))):
-        if os.path.basename(folder) != "clean":
-            continue
-        for name in sorted(files):
-            if name.endswith(".jsonl"):
-                with open(os.path.join(folder, name), "rb") as f:
-                    events = [json.loads(x) for x in f.read().splitlines() if x.strip()]
-                by_game: dict[str, list[dict]] = {}
-                for d in events:
-                    by_game.setdefault(d["game"], []).append(d)
-                out.extend(by_game.values())
+    for path in sample_files(root):
+        with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f:
+            raw = f.read().splitlines()
+        by_game: dict[str, list[dict]] = {}
+        for x in raw:
+            d = _loads(x)
+            if isinstance(d, dict) and isinstance(d.get("game"), str):
+                by_game.setdefault(d["game"], []).append(d)
+        out.extend(by_game.values())
     return out
 
 
-def _with_id(game: list[dict], gid: str) -> list[bytes]:
-    return [json.dumps({**d, "game": gid}, ensure_ascii=False, separators=(",", ":")).encode() for d in game]
+def family_of_game(game: list[dict]) -> str:
+    """The rule family of a corpus game (from its ``GameOpened`` preset), ``"unknown"`` without one."""
+    from schema.ruleset import resolve
+
+    opened = next((d for d in game if d.get("type") == "GameOpened"), None)
+    try:
+        return str(resolve(opened["preset"], opened.get("options") or None).family)  # type: ignore[index]
+    except Exception:
+        try:
+            return str(resolve(opened["preset"]).family)  # type: ignore[index]
+        except Exception:
+            return "unknown"
+
+
+#: The game id in the cached lines of a corpus game, replaced by each input's own id
+#: (a JSON string no log holds: ``\u0000`` is not a character of any id).
+_ID_TOKEN = json.dumps("\x00fuzz-game-id\x00").encode()
+
+
+def _id_free_lines(game: list[dict]) -> list[bytes]:
+    return [json.dumps({**d, "game": "\x00fuzz-game-id\x00"}, ensure_ascii=False, separators=(",", ":")).encode()
+            for d in game]
+
+
+def _with_id(lines: list[bytes], gid: str) -> list[bytes]:
+    """A corpus game's lines (from :func:`_id_free_lines`) under the game id ``gid``: the bytes
+    ``json.dumps`` gives for the events with that id."""
+    token = json.dumps(gid, ensure_ascii=False).encode()
+    return [x.replace(_ID_TOKEN, token) for x in lines]
 
 
 # --- the operators on one line (bytes without its newline) ----------------------------------
@@ -267,11 +316,12 @@ class Case:
     gz: bool
     keep: dict[str, tuple]  # untouched game id -> its audit alone (see signature)
     victim: str
+    family: str = "unknown"  # the rule family of the damaged game
 
 
 @dataclass
 class Tally:
-    """What a run found."""
+    """What a run found (two tallies add up with :meth:`add`)."""
 
     inputs: int = 0
     tracebacks: int = 0
@@ -279,12 +329,30 @@ class Tally:
     hangs: int = 0
     mismatches: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this process's CPU time over the run (DuckDB's threads included)
+    ingested: int = 0  # inputs that also went through a real DuckDB ingest
+    cli_runs: int = 0  # inputs that also went through the command line in a subprocess
+    slowest: float = 0.0  # CPU seconds of the slowest input
+    slowest_label: str = ""
     ops: dict[str, int] = field(default_factory=dict)
+    families: dict[str, int] = field(default_factory=dict)  # damaged games by rule family
     failures: list[str] = field(default_factory=list)  # seed and what went wrong, for replaying one input
 
     @property
     def bad(self) -> int:
         return self.tracebacks + self.internal_errors + self.hangs + self.mismatches
+
+    def add(self, other: "Tally") -> None:
+        """Add ``other``'s counts to this tally (a run split over processes; ``seconds`` is left alone)."""
+        for name in ("inputs", "tracebacks", "internal_errors", "hangs", "mismatches", "cpu_seconds", "ingested",
+                     "cli_runs"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        if other.slowest > self.slowest:
+            self.slowest, self.slowest_label = other.slowest, other.slowest_label
+        for mine, theirs in ((self.ops, other.ops), (self.families, other.families)):
+            for k, v in theirs.items():
+                mine[k] = mine.get(k, 0) + v
+        self.failures += other.failures
 
 
 class Hang(BaseException):
@@ -294,39 +362,74 @@ class Hang(BaseException):
 
 
 class Fuzzer:
-    """Builds inputs from the clean corpus and checks paipu on each (see the module docs)."""
+    """Builds inputs from the corpus and checks paipu on each (see the module docs).
 
-    def __init__(self, seed: int, *, per_input_seconds: float = 20.0, ingest_every: int = 0):
+    ``per_input_seconds`` bounds each input's CPU time (the machine may be shared: CPU time,
+    not the clock, says how long paipu worked on it); ``wall_seconds`` bounds its time on the
+    clock (an input blocked, not working).  Every input is read and audited as ``paipu audit``
+    reads and audits it.  ``ingest_every`` M: every M-th input's file also goes through a real
+    DuckDB ingest (``paipu.store.ingest``, the SQL derivation ``paipu ingest`` runs),
+    ``ingest_batch`` files per ingest (one ingest's fixed cost shared by many inputs), and its
+    games' rows are derived in Python too (``game_rows``).
+    ``cli_every`` K: every K-th input also goes through ``paipu audit`` and ``paipu ingest``
+    in a subprocess (the command line's own error handling and exit codes).  ``report_every``
+    R: every R-th input's audits are also written as the text report (the rich tables cost
+    more than the audit).  ``tmp_root``:
+    where the work folder is made (a memory-backed one if there is one)."""
+
+    def __init__(self, seed: int, *, per_input_seconds: float = 10.0, ingest_every: int = 0, ingest_batch: int = 50,
+                 wall_seconds: Optional[float] = None, cli_every: int = 0, report_every: int = 1,
+                 tmp_root: Optional[str] = None):
         self.seed = seed
-        self.corpus = _clean_games()
+        self.corpus = corpus_games()
+        self.lines = [_id_free_lines(g) for g in self.corpus]
+        self.families = [family_of_game(g) for g in self.corpus]
+        self.small = [k for k in range(len(self.corpus)) if len(self.corpus[k]) < 40]
         self.per_input_seconds = per_input_seconds
+        self.wall_seconds = wall_seconds if wall_seconds is not None else max(60.0, 10 * per_input_seconds)
         self.ingest_every = ingest_every
-        self._ledgers: dict[int, list] = {}
-        self.tmp = tempfile.mkdtemp(prefix="paipu-fuzz-")
+        self.ingest_batch = ingest_batch
+        self.cli_every = cli_every
+        self.report_every = report_every
+        self._ledgers: dict[int, tuple] = {}
+        self._pending: list[tuple[str, str]] = []  # files waiting for the next DuckDB ingest, with their labels
+        self._store: Any = None
+        self._store_uses = 0
+        if tmp_root is None and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+            tmp_root = "/dev/shm"
+        self.tmp = tempfile.mkdtemp(prefix="paipu-fuzz-", dir=tmp_root)
 
     def baseline(self, k: int) -> tuple:
-        """What corpus game ``k`` audits to alone: its findings (without file, line and id), completeness
-        and corrected ledger."""
+        """What corpus game ``k`` audits to alone, read from a file of its own as every input is:
+        its findings (without file, line and id), completeness and corrected ledger."""
         if k not in self._ledgers:
-            from schema.reader import GameLog, decode_line
-            lines = _with_id(self.corpus[k], "alone")
-            events = [decode_line(x, "alone", i) for i, x in enumerate(lines, 1)]
-            a = audit_game(GameLog("alone", "alone", events, list(range(1, len(events) + 1)), None, True))
-            self._ledgers[k] = signature(a)
+            path = os.path.join(self.tmp, "alone.jsonl")
+            with open(path, "wb") as f:
+                f.write(b"".join(x + b"\n" for x in _with_id(self.lines[k], "alone")))
+            audits, _orphans, _failed = read_and_audit(path)
+            alone = [a for a in audits if a.game == "alone"]
+            self._ledgers[k] = signature(alone[0]) if alone else ("not read alone",)
         return self._ledgers[k]
+
+    def warm(self) -> None:
+        """Audit every corpus game alone now (else each is audited the first time an input uses it)."""
+        for k in range(len(self.corpus)):
+            self.baseline(k)
 
     def make(self, i: int) -> Case:
         rng = random.Random(f"{self.seed}:{i}")
-        # mostly small games (fast), sometimes a long sample game
-        small = [k for k in range(len(self.corpus)) if len(self.corpus[k]) < 40]
-        pick = lambda: rng.choice(small) if rng.random() < 0.85 else rng.randrange(len(self.corpus))  # noqa: E731
-        n_keep = rng.randint(1, 3)
-        keep_idx = [pick() for _ in range(n_keep)]
-        victim_idx = pick()
+        # the damaged game: mostly a small one (fast), one in seven any game of the corpus (a long
+        # sample game: damage deep into a game); beside it one to three untouched games, mostly small
+        def pick(p_small: float) -> int:
+            return rng.choice(self.small) if rng.random() < p_small else rng.randrange(len(self.corpus))
+
+        n_keep = rng.choice((1, 1, 1, 2, 2, 3))
+        keep_idx = [pick(0.95) for _ in range(n_keep)]
+        victim_idx = pick(6 / 7)
         victim = f"victim-{i}"
-        keeps = {f"keep-{j}": k for j, k in enumerate(keep_idx)}
-        games = {g: _with_id(self.corpus[k], g) for g, k in keeps.items()}
-        vlines = _with_id(self.corpus[victim_idx], victim)
+        keeps = {f"keep-{i}-{j}": k for j, k in enumerate(keep_idx)}
+        games = {g: _with_id(self.lines[k], g) for g, k in keeps.items()}
+        vlines = _with_id(self.lines[victim_idx], victim)
         ops: list[str] = []
         roll = rng.random()
         if roll < 0.12:
@@ -359,7 +462,7 @@ class Fuzzer:
             op = rng.choice(FILE_OPS)
             ops.append(op)
             data, keep, gz = self._file_op(op, data, out, keep, rng)
-        return Case(data, ops, gz, keep, victim)
+        return Case(data, ops, gz, keep, victim, self.families[victim_idx])
 
     def _transplant(self, lines: list[bytes], victim: str, rng: Rng) -> list[bytes]:
         """One line of a random corpus game, as the victim's, inserted anywhere; the victim's
@@ -438,33 +541,65 @@ class Fuzzer:
     # -- running one input --------------------------------------------------------------------
 
     def check(self, i: int, tally: Tally) -> None:
+        """Make input ``i`` and check paipu on it (counted in ``tally``)."""
         case = self.make(i)
         tally.inputs += 1
         for op in case.ops:
             tally.ops[op] = tally.ops.get(op, 0) + 1
-        path = os.path.join(self.tmp, f"in{i % 4}.jsonl" + (".gz" if case.gz else ""))
+        tally.families[case.family] = tally.families.get(case.family, 0) + 1
+        ingest = self.ingest_every > 0 and i % self.ingest_every == 0
+        keep_file = ingest or (self.cli_every > 0 and i % self.cli_every == 0)
+        path = os.path.join(self.tmp, (f"in{i}" if keep_file else f"in{i % 4}") + ".jsonl" + (".gz" if case.gz else ""))
         with open(path, "wb") as f:
             f.write(case.data)
         label = f"seed {self.seed} input {i} ({'+'.join(case.ops)})"
-        old = signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, self.per_input_seconds)
+        cpu0 = time.process_time()
         try:
-            self._one(path, case, label, tally, ingest=self.ingest_every > 0 and i % self.ingest_every == 0)
-        except Hang:
+            with self._limits():
+                self._one(path, case, label, tally, self.report_every > 0 and i % self.report_every == 0, ingest)
+        except Hang as h:
             tally.hangs += 1
-            tally.failures.append(f"{label}: hang (over {self.per_input_seconds:g} s)")
+            tally.failures.append(f"{label}: hang ({h})")
         except Exception as x:  # anything escaping is a traceback a user would see
             tally.tracebacks += 1
             tally.failures.append(f"{label}: {type(x).__name__}: {str(x)[:200]}")
+        cpu = time.process_time() - cpu0
+        if cpu > tally.slowest:
+            tally.slowest, tally.slowest_label = cpu, label
+        if self.cli_every > 0 and i % self.cli_every == 0:
+            self._command_line(path, label, tally, json_format=(i // self.cli_every) % 2 == 1)
+        if ingest:
+            self._pending.append((path, label))
+            if len(self._pending) >= self.ingest_batch:
+                self.flush_ingest(tally)
+        elif keep_file:
+            os.remove(path)
+
+    @contextmanager
+    def _limits(self) -> Iterator[None]:
+        """Raise :class:`Hang` in this block past ``per_input_seconds`` of CPU or ``wall_seconds`` on the clock."""
+        def cpu(_sig: int, _frame: Any) -> None:
+            raise Hang(f"over {self.per_input_seconds:g} s of CPU")
+
+        def wall(_sig: int, _frame: Any) -> None:
+            raise Hang(f"over {self.wall_seconds:g} s on the clock")
+
+        old = signal.signal(signal.SIGPROF, cpu), signal.signal(signal.SIGALRM, wall)
+        signal.setitimer(signal.ITIMER_PROF, self.per_input_seconds)
+        signal.setitimer(signal.ITIMER_REAL, self.wall_seconds)
+        try:
+            yield
         finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old)
+            signal.signal(signal.SIGPROF, old[0])
+            signal.signal(signal.SIGALRM, old[1])
 
-    def _one(self, path: str, case: Case, label: str, tally: Tally, ingest: bool) -> None:
-        from paipu.store.ingest import game_rows
-
-        orphans: list = []
-        audits = list(audit_paths([path], orphans=orphans))
+    def _one(self, path: str, case: Case, label: str, tally: Tally, report: bool, rows: bool) -> None:
+        audits, _orphans, failed = read_and_audit(path, report, rows)
+        for game, why in failed:
+            tally.internal_errors += 1
+            tally.failures.append(f"{label}: ingest rows of {game}: {why}")
         for a in audits:
             for f in a.findings:
                 if is_internal_error(f):
@@ -479,34 +614,177 @@ class Fuzzer:
                 tally.mismatches += 1
                 why = "missing" if a is None else [f.code for f in a.findings][:5]
                 tally.failures.append(f"{label}: untouched game {g} differs: {why}")
-        # the store's rows for every game (what ingest derives), without DuckDB
-        for log in LogReader([path]).games():
+
+    def flush_ingest(self, tally: Tally) -> None:
+        """One real DuckDB ingest (``paipu.store.ingest``, the SQL derivation the command uses) of
+        the files waiting: an exception out of it is a traceback, a game it counts as an internal
+        error is one; when the whole ingest fails, each file is ingested alone to name the input."""
+        from paipu import store
+
+        pending, self._pending = self._pending, []
+        if not pending:
+            return
+        paths = [p for p, _label in pending]
+        try:
             try:
-                game_rows(log)
+                with self._limits_for_ingest(len(paths)):
+                    report = store.ingest(paths, ":memory:", audit=False, con=self._connection())
+            except (Exception, Hang) as x:
+                self._close_store()
+                self._ingest_alone(pending, x, tally)
+            else:
+                tally.ingested += len(paths)
+                if report.internal_errors:
+                    tally.internal_errors += report.internal_errors
+                    first, last = pending[0][1], pending[-1][1]
+                    tally.failures += [f"ingest of {first} … {last}: {m[:300]}" for m in report.refused
+                                       if "internal error" in m]
+        finally:
+            for p in paths:
+                try:
+                    os.remove(p)
+                except OSError:
+                    pass
+
+    def _ingest_alone(self, pending: list[tuple[str, str]], batch_error: BaseException, tally: Tally) -> None:
+        from paipu import store
+
+        named = 0
+        for path, label in pending:
+            try:
+                with self._limits_for_ingest(1):
+                    report = store.ingest([path], ":memory:", audit=False)
+            except Hang as h:
+                tally.hangs += 1
+                tally.failures.append(f"{label}: ingest: hang ({h})")
+                named += 1
             except Exception as x:
+                tally.tracebacks += 1
+                tally.failures.append(f"{label}: ingest: {type(x).__name__}: {str(x)[:200]}")
+                named += 1
+            else:
+                tally.ingested += 1
+                if report.internal_errors:
+                    tally.internal_errors += report.internal_errors
+                    tally.failures.append(f"{label}: ingest: {report.refused[:2]}")
+                    named += 1
+        if not named:  # the batch failed, no file alone does: still a failure
+            tally.tracebacks += 1
+            tally.failures.append(f"ingest of {pending[0][1]} … {pending[-1][1]}: "
+                                  f"{type(batch_error).__name__}: {str(batch_error)[:200]}")
+
+    @contextmanager
+    def _limits_for_ingest(self, files: int) -> Iterator[None]:
+        """The clock limit for an ingest of ``files`` inputs (DuckDB works in threads: no CPU alarm)."""
+        def wall(_sig: int, _frame: Any) -> None:
+            raise Hang(f"ingest over {limit:g} s on the clock")
+
+        limit = self.wall_seconds + files * self.per_input_seconds
+        old = signal.signal(signal.SIGALRM, wall)
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+
+    def _connection(self) -> Any:
+        """The in-memory store the batches go to (a fresh one now and then, so it stays small)."""
+        from paipu import store
+
+        if self._store is None or self._store_uses >= 20:
+            self._close_store()
+            self._store = store.connect(":memory:")
+        self._store_uses += 1
+        return self._store
+
+    def _close_store(self) -> None:
+        if self._store is not None:
+            try:
+                self._store.close()
+            except Exception:
+                pass
+        self._store, self._store_uses = None, 0
+
+    def _command_line(self, path: str, label: str, tally: Tally, json_format: bool) -> None:
+        """``paipu audit`` and ``paipu ingest`` on the input in a subprocess: exit 0, 1 or 2, never a
+        traceback (exit 3 is an internal error; anything else, or a traceback, is counted as one)."""
+        db = os.path.join(self.tmp, "cli.duckdb")
+        for leftover in (db, db + ".wal"):
+            if os.path.exists(leftover):
+                os.remove(leftover)
+        tally.cli_runs += 1
+        audit = ["audit", path, *(["--format", "json"] if json_format else [])]
+        for args in (audit, ["ingest", path, "--db", db]):
+            code = "import sys; from paipu.cli import main; sys.argv = ['paipu'] + sys.argv[1:]; main()"
+            try:
+                r = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True,
+                                   timeout=self.wall_seconds * 3)
+            except subprocess.TimeoutExpired:
+                tally.hangs += 1
+                tally.failures.append(f"{label}: paipu {args[0]}: over {self.wall_seconds * 3:g} s")
+                continue
+            if b"Traceback" in r.stderr or b"Traceback" in r.stdout or r.returncode not in (0, 1, 2, 3):
+                tally.tracebacks += 1
+                tally.failures.append(f"{label}: paipu {args[0]} exit {r.returncode}: {r.stderr[-300:]!r}")
+            elif r.returncode == 3:
                 tally.internal_errors += 1
-                tally.failures.append(f"{label}: ingest rows of {log.game}: {type(x).__name__}: {str(x)[:200]}")
-        if ingest:
-            from paipu import store
-            r = store.ingest([path], ":memory:", audit=False)
-            if r.internal_errors:
-                tally.internal_errors += r.internal_errors
-                tally.failures.append(f"{label}: ingest: {r.refused[:2]}")
+                tally.failures.append(f"{label}: paipu {args[0]} exit 3: {r.stderr[-300:]!r}")
 
     def run(self, n: int, start: int = 0, progress: Optional[Callable[[Tally], None]] = None) -> Tally:
+        """Check inputs ``start`` … ``start + n - 1`` (and ingest the last batch)."""
         tally = Tally()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), cpu_seconds()
         for i in range(start, start + n):
             self.check(i, tally)
             if progress is not None and tally.inputs % 1000 == 0:
-                tally.seconds = time.perf_counter() - t0
+                tally.seconds, tally.cpu_seconds = time.perf_counter() - t0, cpu_seconds() - c0
                 progress(tally)
-        tally.seconds = time.perf_counter() - t0
+        self.flush_ingest(tally)
+        tally.seconds, tally.cpu_seconds = time.perf_counter() - t0, cpu_seconds() - c0
         return tally
 
     def close(self) -> None:
         import shutil
+
+        self._close_store()
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def read_and_audit(path: str, report: bool = True, rows: bool = True) -> tuple[list, list, list[tuple[str, str]]]:
+    """What ``paipu audit`` computes for one file, in this process and reading it once: every
+    game read (schema), replayed and audited (``audit_game``, the file's tamper evidence joined
+    as ``audit_paths`` joins it); with ``rows`` its store rows derived in Python too
+    (``game_rows``, the reference the ingest's SQL derivation is held to); with ``report`` the
+    text report written.  Returns the audits, the problems naming no game, and the games whose
+    rows failed (with why).  An exception out of it is what the command line would show as an
+    internal error (exit 3)."""
+    from audits.serial import SealFindings
+    from paipu import reports
+    from paipu.store.ingest import game_rows
+
+    reader = LogReader([path])
+    seals = SealFindings()
+    audits, failed = [], []
+    for log in reader.games():
+        audits.append(seals.attach(audit_game(log)))
+        if rows:
+            try:
+                game_rows(log)
+            except Exception as x:
+                failed.append((log.game, f"{type(x).__name__}: {str(x)[:200]}"))
+    orphans = list(reader.orphans)
+    if report:
+        reports.write_text(io.StringIO(), audits, orphans)
+    return audits, orphans, failed
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process (every thread) and of the subprocesses it waited for (the command lines)."""
+    import resource
+
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
 
 
 def is_internal_error(f: Any) -> bool:
@@ -519,10 +797,6 @@ def signature(a: Any) -> tuple:
     """An audit as comparable across files and ids: findings (code, hand, seq, seat, values), complete, ledger."""
     return (tuple((f.code, f.hand, f.seq, f.seat, repr(f.expected), repr(f.actual)) for f in a.findings),
             a.complete, a.ledger)
-
-
-def _alarm(_sig: int, _frame: Any) -> None:
-    raise Hang()
 
 
 def run(n: int, seed: int = 14, **kw: Any) -> Tally:
