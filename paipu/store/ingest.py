@@ -431,8 +431,14 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     if cur is not None:
         _finish_hand(out, room, cur)
 
-    out.spool = _enc.encode_lines(pairs)
-    # the same content hash as the SQL path's (derive.game_lines): one store, one definition
+    # the events table's columns (the same as the batch path's, paipu.store.columns)
+    from .columns import EventColumns
+
+    cols = EventColumns(keep_raw=False)
+    cols.add(log.game, events, log.lines, list(map(type, events)), [getattr(e, "seat", None) for e in events],
+             [h for h, _e in pairs], None)
+    out.event_batch = cols.take()
+    # the same content hash as the batch path's (derive.game_lines): one store, one definition
     content_hash = game_lines(log)[0]
     # the same events with game id and times set aside (duplicates under another id)
     body = body_hash(events)
@@ -442,6 +448,136 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     if audit is not None:
         add_audit(log, out, audit)
     return content_hash, out
+
+
+#: The event types whose per-seat counts :func:`fast_game_rows` takes in one count per hand
+#: (the rest of :func:`_play`'s types are visited one by one).
+_COUNTED = (ev.TileDrawn, ev.TileDiscarded, ev.Chowed, ev.Ponged, ev.KongExposed, ev.KongAdded, ev.KongConcealed)
+#: The event types :func:`fast_game_rows` visits one by one (a few a hand).
+_VISITED = frozenset({ev.HandStarted, ev.HandWon, ev.HandDrawn, ev.HandSettled, ev.RoomResized, ev.GameClosed,
+                      ev.TilesDealt, ev.PigBetPlaced})
+_KONGS = (ev.KongExposed, ev.KongAdded, ev.KongConcealed)
+
+
+def _keeps_tally(room: _Room, n: int) -> bool:
+    """Whether the room's family keeps a 点鸡 tally (then each seat's tiles from the wall are counted)."""
+    fam = room.family
+    if fam is None or room.rules is None:
+        return False
+    return fam.settlement.hand_facts(room.rules, [[0] * NUM_KINDS for _ in range(n)], [0] * n).tallies is not None
+
+
+def _count_segment(cur: _HandAcc, events: list, types: list, seats: list, a: int, b: int, tally: bool) -> None:
+    """The per-seat counts of :func:`_play` for the counted events of ``events[a:b]`` (the hand under
+    way: ``ok`` is a seat of the hand's own), and the hand's first draw from the wall."""
+    from collections import Counter
+
+    n = cur.n
+    per = {ev.TileDrawn: cur.sdraws, ev.TileDiscarded: cur.sdiscards, ev.Chowed: cur.chows, ev.Ponged: cur.pongs,
+           ev.KongExposed: cur.kexp, ev.KongAdded: cur.kadd, ev.KongConcealed: cur.kcon}
+    for (t, seat), k in Counter(zip(types[a:b], seats[a:b])).items():
+        counts = per.get(t)
+        if counts is None:
+            continue
+        if t is ev.TileDrawn:
+            cur.draws += k
+        elif t in _KONGS:
+            cur.kongs += k
+        if seat is not None and 0 <= seat < n:
+            counts[seat] += k
+    i = a - 1
+    drawn = ev.TileDrawn
+    while cur.first_draw is None:
+        try:
+            i = types.index(drawn, i + 1, b)
+        except ValueError:
+            break
+        e = events[i]
+        if e.source == "wall":
+            cur.first_draw, cur.first_draw_seq = e.tile, e.seq
+    if tally:
+        got = cur.got
+        idx = TILE_INDEX
+        i = a - 1
+        while True:
+            try:
+                i = types.index(drawn, i + 1, b)
+            except ValueError:
+                break
+            seat = seats[i]
+            if seat < n:
+                got[seat][idx[events[i].tile]] += 1
+
+
+def fast_game_rows(log: GameLog, content_hash: str, body: str,
+                   now: Optional[datetime] = None) -> tuple[GameRows, list, list, list]:
+    """:func:`game_rows` (the same rows in every table but events), taking a count per hand of
+    the draws, discards, claims and kongs instead of a Python step per event: only the few
+    events a hand that shape it (its start, deal, bets, wins, settlement, a resize) are visited
+    one by one.  Returns the rows and, for the events table, each event's type, seat and hand number."""
+    out = GameRows()
+    events = log.events
+    n_ev = len(events)
+    types = list(map(type, events))
+    seats = [getattr(e, "seat", None) for e in events]
+    room = _Room(log, events[0] if events and types[0] is ev.GameOpened else None)
+    visited = _VISITED
+    marks = [i for i, t in enumerate(types) if t in visited]
+    hands_col: list[int] = []
+    hand_no = 0
+    hand_at = 0  # where the current hand number's run of the hand column starts
+    cur: Optional[_HandAcc] = None
+    seg = 0  # the first event of the hand under way not yet counted
+    hands = 0
+    closed_ev: Optional[ev.GameClosed] = None
+
+    tallies: dict[tuple, bool] = {}
+
+    def finish(upto: int) -> None:
+        # the family the hand is settled under (after a resize mid-hand, the room's new one)
+        key = (id(room.rules), cur.n)
+        if key not in tallies:
+            tallies[key] = _keeps_tally(room, cur.n)
+        _count_segment(cur, events, types, seats, seg, upto, tallies[key])
+        _finish_hand(out, room, cur)
+
+    for i in marks:
+        e = events[i]
+        t = types[i]
+        if t is ev.HandStarted:
+            if cur is not None:
+                finish(i)
+            hands_col += [hand_no] * (i - hand_at)
+            hand_at = i
+            hands += 1
+            hand_no = e.hand
+            cur = _HandAcc(e, room.n, room.scores)
+            seg = i + 1
+        elif cur is not None and t in _HAND_EVENTS:
+            if t is ev.HandWon:
+                _won(out, room, cur, e)
+            elif t is ev.HandDrawn:
+                cur.result, cur.ended_seq, cur.reported = "drawn", e.seq, e.remaining
+            elif t is ev.HandSettled:
+                _settled(out, room, cur, e)
+                finish(i)
+                cur = None
+            else:
+                _play(cur, t, e, _seat_ok(seats[i], cur.n))
+        elif t is ev.RoomResized:
+            room.resized(e)
+        elif t is ev.GameClosed:
+            if cur is not None:
+                finish(i)
+                cur = None
+            closed_ev = e
+    if cur is not None:
+        finish(n_ev)
+    hands_col += [hand_no] * (n_ev - hand_at)
+    out.events = n_ev
+    out.players = room.players
+    out.rows["games"].append(_game_row(log, room, closed_ev, hands, content_hash, body, now))
+    return out, types, seats, hands_col
 
 
 _HAND_EVENTS = frozenset({ev.TileDrawn, ev.TileDiscarded, ev.TilesDealt, ev.Ponged, ev.Chowed, ev.KongExposed,
@@ -679,7 +815,8 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
            progress: Optional[Callable[[IngestReport], None]] = None,
            before_commit: Optional[Callable[[int], None]] = None,
            con: Optional[duckdb.DuckDBPyConnection] = None, parquet: Optional[str] = None,
-           cluster: Any = None, audit_output: Optional[str] = None, engine: str = "sql") -> IngestReport:
+           cluster: Any = None, audit_output: Optional[str] = None, engine: str = "sql",
+           keep_raw: bool = False) -> IngestReport:
     """Load the games of ``paths`` into the store ``db``; see the module docs for the guarantees.
 
     Every game read is counted once in the report: added, replaced, unchanged or
@@ -722,7 +859,7 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
         return _ingest_sql(paths, db, audit=audit, jobs=jobs, batch_events=batch_events, batch_games=batch_games,
                            progress=progress,
                            before_commit=before_commit, con=con, audit_output=audit_output, parquet=parquet,
-                           cluster=cluster)
+                           cluster=cluster, keep_raw=keep_raw)
     if audit_output is not None:
         raise StoreError("--audit-output needs the SQL derivation (engine='sql')")
     report = IngestReport()
@@ -883,17 +1020,17 @@ def _store_reason(e: BaseException, spool_dir: str) -> str:
 
 
 class _SqlBatch:
-    """One batch of games waiting to be written: their JSON lines on the spool, hashes, game-row
+    """One batch of games waiting to be written: their rows (:class:`Spool`), hashes, game-row
     facts and (when the audit runs here) their logs."""
 
-    def __init__(self, spool_dir: str, number: int) -> None:
+    def __init__(self, spool_dir: str, number: int, keep_raw: bool = False) -> None:
         self.games: dict[str, tuple[str, dict, Optional[GameLog]]] = {}
         self.events = 0
-        self.spool = Spool(spool_dir, f"batch-{number}")
+        self.spool = Spool(spool_dir, f"batch-{number}", keep_raw)
 
-    def add(self, game: str, content_hash: str, lines: tuple[bytes, bytes], log: GameLog, keep_log: bool) -> None:
-        self.spool.add(game, *lines)
-        self.games[game] = (content_hash, _meta(log, content_hash), log if keep_log else None)
+    def add(self, game: str, content_hash: str, lines: bytes, log: GameLog, keep_log: bool) -> None:
+        rows = self.spool.add_game(log, content_hash, lines)
+        self.games[game] = (content_hash, _meta(log, content_hash, rows), log if keep_log else None)
         self.events += len(log.events)
 
 
@@ -967,7 +1104,7 @@ def audit_rows(log: GameLog, result: Any) -> tuple[list[dict], list[dict], list[
 def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_events: int, batch_games: int,
                 progress: Optional[Callable[[IngestReport], None]],
                 before_commit: Optional[Callable[[int], None]], con: Optional[duckdb.DuckDBPyConnection],
-                audit_output: Optional[str], parquet: Optional[str], cluster: Any) -> IngestReport:
+                audit_output: Optional[str], parquet: Optional[str], cluster: Any, keep_raw: bool = False) -> IngestReport:
     """:func:`ingest` with the rows derived in SQL (see :mod:`paipu.store.derive`)."""
     report = IngestReport()
     own = con is None and parquet is None
@@ -1030,22 +1167,22 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
             writer = _Writer(flush)
             hand_over = writer.put
         made = 1
-        batch = _SqlBatch(spool_dir, made)
+        batch = _SqlBatch(spool_dir, made, keep_raw)
         for log in reader.games():
             report.games_read += 1
             try:
-                content_hash, lines, marks = game_lines(log)
+                content_hash, lines = game_lines(log)
             except Exception as x:  # a bug in paipu: count it, say so, keep the other games
                 _not_derived(report, log, x)
                 continue
             if _read_before(report, seen, log, content_hash):
                 continue
-            batch.add(log.game, content_hash, (lines, marks), log, keep)
+            batch.add(log.game, content_hash, lines, log, keep)
             if batch.events >= batch_events or len(batch.games) >= batch_games:
                 batch.spool.close()
                 hand_over(batch)
                 made += 1
-                batch = _SqlBatch(spool_dir, made)
+                batch = _SqlBatch(spool_dir, made, keep_raw)
                 if progress:
                     progress(report)
         batch.spool.close()
@@ -1074,9 +1211,10 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
     return report
 
 
-def _meta(log: GameLog, content_hash: str) -> dict:
+def _meta(log: GameLog, content_hash: str, rows: GameRows) -> dict:
+    g = rows.rows["games"][0]
     return {"game": log.game, "file": log.file, "problem": str(log.problem) if log.problem is not None else None,
-            "closed": log.closed, "content_hash": content_hash, "body_hash": body_hash(log.events),
+            "closed": log.closed, "content_hash": content_hash, "body_hash": g.body_hash,
             "audited": False, "audit_complete": None, "findings": 0}
 
 
@@ -1174,7 +1312,7 @@ def _write_prepared(target: Any, prep: _Prepared, report: IngestReport, spool_di
             raise
         for item in write:
             game = item[0]
-            single = Spool.of(spool_dir, "game", [(game, batch.spool.game(game))])
+            single = batch.spool.only(game)
             try:
                 ev_n, f_n, r_s = one([item], report.batches + 1, None, single)
             except duckdb.Error as x:
