@@ -217,3 +217,23 @@ def rows_table(columns: Sequence[tuple[str, str]], rows: Iterable[Any]) -> pa.Ta
             values = [_json_text(v) for v in values]
         arrays.append(pa.array(values, arrow_type(sql)))
     return pa.Table.from_arrays(arrays, names=[n for n, _ in columns])
+
+
+#: Per column of the events table, the event field it holds (``amount`` holds ``bet`` too).
+_FIELD_COLUMN = {"seat": "seat", "tile": "tile", "from_seat": "from_seat", "kind": "kind", "tiles": "tiles",
+                 "source": "source", "amount": "amount", "bet": "amount"}
+
+
+def event_json_sql() -> str:
+    """A SQL expression over the events table giving each event's JSON as the log's schema
+    spells it (every field but ``at``, whose time is ``happened_at``): the typed columns its
+    type has, merged with ``extra``."""
+    cases = []
+    for t in ev.EVENT_TYPES:
+        parts = ["'type', type", "'game', game", "'seq', seq"]
+        for f in t.__struct_fields__:
+            col = _FIELD_COLUMN.get(f)
+            if col is not None:
+                parts.append(f"'{f}', {col}")
+        cases.append(f"WHEN '{t.__name__}' THEN json_object({', '.join(parts)})")
+    return (f"json_merge_patch(CASE type::VARCHAR {' '.join(cases)} END, coalesce(extra, '{{}}'::JSON))")
