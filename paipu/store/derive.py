@@ -317,6 +317,14 @@ def write_batch(con: duckdb.DuckDBPyConnection, spool: Spool, meta: list[dict],
             findings = sum(m["findings"] or 0 for m in meta)
             if before_commit is not None:
                 before_commit()
+    except Exception as e:
+        import pyarrow as pa
+
+        if isinstance(e, (pa.ArrowException, OverflowError)):
+            # a value the store's column cannot hold: as DuckDB's own refusal, so the batch is
+            # written again one game at a time and only the game at fault is refused
+            raise duckdb.ConversionException(f"Conversion Error: a value does not fit its column ({e})") from None
+        raise
     finally:
         for name in names:
             try:

@@ -262,6 +262,13 @@ def run_once(con: duckdb.DuckDBPyConnection, key: str, statements: list[str]) ->
     con.execute("INSERT INTO meta VALUES ($k, $v)", {"k": key, "v": digest})
 
 
+def _shown_type(sql: str) -> str:
+    """A column's type as the docs show it (an ENUM by what it lists, not its every value)."""
+    for enum, name in ((TYPE_ENUM, "ENUM of event types"), (TILE_ENUM, "ENUM of tiles"), (SOURCE_ENUM, "ENUM of sources")):
+        sql = sql.replace(enum, name)
+    return sql
+
+
 def schema_markdown() -> str:
     """The table schema as Markdown (the body of ``docs/store.md``)."""
     lines = ["| table | grain | what it holds |", "|---|---|---|"]
@@ -269,7 +276,7 @@ def schema_markdown() -> str:
         lines.append(f"| `{t.name}` | {t.grain} | {t.doc} |")
     for t in TABLES:
         lines += ["", f"### `{t.name}` — {t.grain}", "", "| column | type | meaning |", "|---|---|---|"]
-        lines += [f"| `{c.name}` | `{c.type}` | {c.doc} |" for c in t.columns]
+        lines += [f"| `{c.name}` | `{_shown_type(c.type)}` | {c.doc} |" for c in t.columns]
     return "\n".join(lines) + "\n"
 
 
