@@ -214,6 +214,27 @@ class Spool:
             self.batches.append(self._cols.take())
         return rows
 
+    def add_built(self, game: str, rows: dict, events: Any, n: int) -> None:
+        """A game's rows a worker built (:func:`paipu.store.ingest.built_game`): each table's rows as
+        tuples, the events table's columns as a record batch."""
+        from .tables import _ROW, GameRows
+
+        if len(self._cols):
+            self.batches.append(self._cols.take())
+        out = GameRows()
+        for table, tuples in rows.items():
+            if table == "players":
+                out.players = tuples
+            elif table == "games":
+                out.rows["games"] = [_ROW["games"](*t) for t in tuples]
+            else:
+                out.rows[table] = tuples
+        out.events = n
+        self.rows[game] = out
+        self.batches.append(events)
+        self.spans[game] = (self._at, n)
+        self._at += n
+
     def close(self) -> None:
         """Convert the columns still held as Python lists."""
         if len(self._cols) or not self.batches:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import shutil
 from contextlib import contextmanager
+from functools import partial
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -153,6 +154,18 @@ def _read_before(report: "IngestReport", seen: dict[str, tuple[str, str]], log: 
             f"game {log.game} in {log.file}: the id was already read {where} in this run with other "
             "content; this copy was not stored (ingest it on its own to replace the stored one)")
     return True
+
+
+def _usable(report: "IngestReport", game: Any) -> bool:
+    """Whether a worker's game (:class:`BuiltGame`) can be stored; if not, it is refused with why:
+    paipu could not derive its rows, or no worker could audit it (the audit's own result then)."""
+    if isinstance(game, BuiltGame) and game.broken is None:
+        return True
+    why = (f"paipu could not derive its rows (internal error {game.broken})" if isinstance(game, BuiltGame) else
+           "no worker could audit it (" + "; ".join(f.message for f in getattr(game, "findings", ())) + ")")
+    report.refused.append(f"game {game.game} in {game.file}: {why}; please report it")
+    report.internal_errors += 1
+    return False
 
 
 def _not_derived(report: "IngestReport", log: GameLog, x: BaseException) -> None:
@@ -677,17 +690,32 @@ class _StreamAuditor:
     connection is already open, ``start_method``).  A batch takes the results of its own
     games; the results of games the ingest skips (unchanged, read twice) are let go."""
 
-    def __init__(self, paths: Sequence[str], jobs: int, start_method: Optional[str], cluster: Any = None):
+    def __init__(self, paths: Sequence[str], jobs: int, start_method: Optional[str], cluster: Any = None,
+                 build: Optional[Callable[[GameLog], Any]] = None):
         self.cluster = cluster is not None
+        #: the problems that name no game (complete once the results are all taken)
+        self.orphans: list[Any] = []
+        #: with ``build``, each worker audits a game and builds its rows (:func:`built_game`), and
+        #: the ingest takes its games from :meth:`games` instead of reading the logs itself
+        self.build = build
         if self.cluster:
             from audits.cluster import audit_cluster  # type: ignore[import-not-found]
 
-            self._results = audit_cluster(paths, cluster)
+            self._results = audit_cluster(paths, cluster, self.orphans)
         else:
             from audits.parallel import audit_parallel  # type: ignore[import-not-found]
 
-            self._results = audit_parallel(paths, jobs, start_method=start_method)
-        self._ahead: Any = self._next()
+            self._results = audit_parallel(paths, jobs, self.orphans, start_method=start_method, audit=build)
+        self._ahead: Any = None if build is not None else self._next()
+
+    def games(self) -> Any:
+        """Each game's :class:`BuiltGame` (or, for a game no worker could audit, the audit's own
+        result saying why), in input order."""
+        while True:
+            item = self._next()
+            if item is None:
+                return
+            yield item
 
     def _next(self) -> Any:
         if not self.cluster:
@@ -717,26 +745,68 @@ class _StreamAuditor:
 
 
 def _stream_auditor(auditor: Any, paths: Sequence[str], jobs: int, cluster: Any,
-                    con: Optional[duckdb.DuckDBPyConnection]) -> Optional[_StreamAuditor]:
+                    con: Optional[duckdb.DuckDBPyConnection],
+                    build: Optional[Callable[[GameLog], Any]] = None) -> Optional[_StreamAuditor]:
     """The audit workers of ``ingest --jobs N`` (N > 1) or ``ingest --cluster``, the audit on,
     started now: before the store opens (``fork``), or with ``spawn`` where the caller's
     connection ``con`` is open already.  None with stdin among the paths (it can be read
     once only: the audit then runs in the ingest itself, or ships its games to the cluster)."""
     if auditor is None or "-" in paths or (cluster is None and jobs <= 1):
         return None
-    return _StreamAuditor(paths, jobs, None if con is None else "spawn", cluster)
+    return _StreamAuditor(paths, jobs, None if con is None else "spawn", cluster, build)
 
 
 def _start(auditor: Any, paths: Sequence[str], jobs: int, cluster: Any, parquet: Optional[str],
-           con: Optional[duckdb.DuckDBPyConnection], db: str, own: bool) -> tuple[Any, Any, Any, str]:
+           con: Optional[duckdb.DuckDBPyConnection], db: str, own: bool,
+           build: Optional[Callable[[GameLog], Any]] = None) -> tuple[Any, Any, Any, str]:
     """The audit workers (:func:`_stream_auditor`, or None), then the target the ingest writes
     to (:func:`_open_target`): (workers, target, connection, store path)."""
-    pool = _stream_auditor(auditor, paths, jobs, cluster, con)
+    pool = _stream_auditor(auditor, paths, jobs, cluster, con, build)
     try:
         return (pool, *_open_target(parquet, con, db, own))
     except BaseException:
         _release(pool, None, None, None)
         raise
+
+
+class BuiltGame(msgspec.Struct, gc=False):
+    """One game audited and made into rows by a worker (:func:`built_game`): what the ingest
+    appends, with nothing decoded in it (the events table's columns are an Arrow record batch,
+    every other table's rows tuples)."""
+
+    game: str
+    file: str
+    #: the audit's result, or why it failed
+    audit: Any = None
+    failure: Optional[str] = None
+    #: why paipu could not derive the game's rows (a bug in paipu), else None
+    broken: Optional[str] = None
+    content_hash: str = ""
+    meta: dict = {}
+    rows: dict = {}
+    events: Any = None
+    n_events: int = 0
+
+
+def built_game(log: GameLog, keep_raw: bool = False) -> BuiltGame:
+    """A worker's part of ``ingest --jobs N`` and ``--cluster``: audit one game it read and build
+    its rows (:func:`fast_game_rows`, :mod:`paipu.store.columns`), so the ingest only appends them."""
+    from .columns import EventColumns
+
+    result, failure = _safe_audit(log)
+    try:
+        content_hash, lines = game_lines(log)
+        rows, types, seats, hands = fast_game_rows(log, content_hash, body_hash(log.events), None)
+        cols = EventColumns(keep_raw)
+        cols.add(log.game, log.events, log.lines, types, seats, hands, lines if keep_raw else None)
+        events = cols.take()
+    except Exception as x:  # a bug in paipu: the ingest says so and keeps the other games
+        return BuiltGame(log.game, log.file, broken=f"{type(x).__name__}: {x}")
+    astuple = msgspec.structs.astuple
+    table_rows = {t: [astuple(r) for r in rs] for t, rs in rows.rows.items() if rs}
+    table_rows["players"] = rows.players
+    return BuiltGame(log.game, log.file, result, failure, None, content_hash, _meta(log, content_hash, rows),
+                     table_rows, events, len(log.events))
 
 
 def _safe_audit_chunk(logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
@@ -1026,6 +1096,8 @@ class _SqlBatch:
 
     def __init__(self, spool_dir: str, number: int, keep_raw: bool = False) -> None:
         self.games: dict[str, tuple[str, dict, Optional[GameLog]]] = {}
+        #: the games workers audited and built, by id (their audit's result inside)
+        self.built: dict[str, BuiltGame] = {}
         self.events = 0
         self.spool = Spool(spool_dir, f"batch-{number}", keep_raw)
 
@@ -1033,6 +1105,13 @@ class _SqlBatch:
         rows = self.spool.add_game(log, content_hash, lines)
         self.games[game] = (content_hash, _meta(log, content_hash, rows), log if keep_log else None)
         self.events += len(log.events)
+
+    def add_built(self, game: "BuiltGame") -> None:
+        """A game a worker audited and made into rows (:func:`built_game`)."""
+        self.spool.add_built(game.game, game.rows, game.events, game.n_events)
+        self.games[game.game] = (game.content_hash, dict(game.meta), None)
+        self.built[game.game] = game
+        self.events += game.n_events
 
 
 class _Writer:
@@ -1146,7 +1225,8 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
     elif audit:
         auditor, note = load_auditor()
         report.audited, report.audit_note = auditor is not None, note
-    pool, target, con, db = _start(auditor, paths, jobs, cluster, parquet, con, db, own)
+    build = partial(built_game, keep_raw=keep_raw) if audit_output is None and cluster is None else None
+    pool, target, con, db = _start(auditor, paths, jobs, cluster, parquet, con, db, own, build)
     auditor = pool or auditor
     started = time.perf_counter()
     reader = LogReader(paths)
@@ -1200,16 +1280,25 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
             hand_over = writer.put
         made = 1
         batch = _SqlBatch(spool_dir, made, keep_raw)
-        for log in reader.games():
+        # with workers that build the rows, this process reads no log: it takes their games in order
+        built = pool is not None and pool.build is not None
+        for log in (pool.games() if built else reader.games()):
             report.games_read += 1
-            try:
-                content_hash, lines = game_lines(log)
-            except Exception as x:  # a bug in paipu: count it, say so, keep the other games
-                _not_derived(report, log, x)
-                continue
-            if _read_before(report, seen, log, content_hash):
-                continue
-            batch.add(log.game, content_hash, lines, log, keep)
+            if built:
+                if not _usable(report, log):
+                    continue
+                if _read_before(report, seen, log, log.content_hash):
+                    continue
+                batch.add_built(log)
+            else:
+                try:
+                    content_hash, lines = game_lines(log)
+                    if _read_before(report, seen, log, content_hash):
+                        continue
+                    batch.add(log.game, content_hash, lines, log, keep)
+                except Exception as x:  # a bug in paipu: count it, say so, keep the other games
+                    _not_derived(report, log, x)
+                    continue
             if batch.events >= batch_events or len(batch.games) >= batch_games:
                 batch.spool.close()
                 hand_over(batch)
@@ -1225,7 +1314,7 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
         if writer is not None:
             w, writer = writer, None
             w.finish()
-        report.orphans = [str(p) for p in reader.orphans]
+        report.orphans = [str(p) for p in (pool.orphans if built else reader.orphans)]
     finally:
         if writer is not None:  # the reading failed: let the batches handed over finish, keep the first error
             try:
@@ -1284,7 +1373,10 @@ def _prepare_sql(known: Callable[[list[str]], dict[str, str]], batch: _SqlBatch,
             if meta["game"] in joined.internal:
                 report.audit_internal_errors.append(meta["game"])
     elif auditor is not None:
-        if isinstance(auditor, (_StreamAuditor, _ClusterAuditor)):
+        if batch.built:
+            logs = [batch.built[g] for g, _l, _m, _a in write]  # each stands in for its log (game, file)
+            results = [(b.audit, b.failure) for b in logs]
+        elif isinstance(auditor, (_StreamAuditor, _ClusterAuditor)):
             results = auditor.map(logs)
         else:
             results = []
@@ -1304,6 +1396,7 @@ def _prepare_sql(known: Callable[[list[str]], dict[str, str]], batch: _SqlBatch,
                         findings=len(rows[0]))
             write[i] = (game, lines, meta, rows)
     batch.games = {}  # the logs are audited: a batch waiting for the writer keeps only its spool
+    batch.built = {}
     return _Prepared(batch, write, replaced)
 
 
