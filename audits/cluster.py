@@ -34,13 +34,13 @@ from __future__ import annotations
 import logging
 import os
 from collections import deque
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 import msgspec
 
 from schema import limits as _limits
 from schema.events import AnyEvent, GameClosed
-from schema.reader import FileSpan, LogProblem, decode_line, find_logs
+from schema.reader import FileSpan, LogProblem, LogReader, decode_line, find_logs
 
 from .serial import attach_seals, audit_serial
 
@@ -178,20 +178,36 @@ def _follow(open_games: set[str], item: Any) -> None:
         open_games.add(game)
 
 
-def audit_span(span: FileSpan, max_line_bytes: Optional[int] = None, max_depth: Optional[int] = None
-               ) -> tuple[list[Any], list[LogProblem]]:
+def audit_span(span: FileSpan, max_line_bytes: Optional[int] = None, max_depth: Optional[int] = None,
+               audit: Optional[Callable[[Any], Any]] = None) -> tuple[list[Any], list[LogProblem]]:
     """Audit every game of one span, as :func:`audits.run.audit_paths` does in one process.
 
     Returns the :class:`~audits.ledger.GameAudit` results in reader order and the
     problems that name no game.  The input limits of the caller are passed along
-    (a worker process does not share the caller's settings).
+    (a worker process does not share the caller's settings).  ``audit`` replaces
+    :func:`audits.audit.audit_game` (it must not raise; its result may carry the audit as
+    ``.audit``, see :func:`audit_cluster`).
     """
     previous = _apply_limits(max_line_bytes, max_depth)
     try:
         orphans: list[LogProblem] = []
-        return list(audit_serial([span], orphans)), orphans
+        if audit is None:
+            return list(audit_serial([span], orphans)), orphans
+        reader = LogReader([span])
+        out = [audit(log) for log in reader.games()]
+        orphans.extend(reader.orphans)
+        return out, orphans
     finally:
         _limits.set_limits(previous)
+
+
+def _with_seals(result: Any, problems: dict) -> Any:
+    """:func:`attach_seals` on a result: a :class:`~audits.ledger.GameAudit`, or a struct that
+    carries one as ``.audit`` (left as it is when that is None)."""
+    if hasattr(result, "findings"):
+        return attach_seals(result, problems)
+    inner = getattr(result, "audit", None)
+    return msgspec.structs.replace(result, audit=attach_seals(inner, problems)) if inner is not None else result
 
 
 def seal_problems(path: str) -> dict:
@@ -260,12 +276,15 @@ def _one_line(e: BaseException) -> str:
 
 
 def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[LogProblem]] = None, *,
-                  split_bytes: Optional[int] = None, window: Optional[int] = None) -> Iterator[Any]:
+                  split_bytes: Optional[int] = None, window: Optional[int] = None,
+                  audit: Optional[Callable[[Any], Any]] = None) -> Iterator[Any]:
     """Audit every game in ``paths`` on a Dask cluster, in input order (see the module docs).
 
     ``cluster`` is an address or ``local:N`` (see :func:`connect`), or a
     ``distributed.Client`` to use (and leave open).  Pass a list as ``orphans``
-    to collect the problems that name no game.  ``split_bytes`` is the span size
+    to collect the problems that name no game.  ``audit`` replaces
+    :func:`audits.audit.audit_game` on the workers (a function that never raises; see
+    :func:`audit_span`).  ``split_bytes`` is the span size
     (default: two spans per worker thread, between :data:`MIN_SPLIT_BYTES` and
     :data:`SPLIT_BYTES`).
     """
@@ -296,7 +315,7 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
                 else:
                     spans = client.submit(plan_spans, path, cut, pure=False, priority=2).result()
                 for span in spans:
-                    yield path, client.submit(audit_span, span, *lim_args, pure=False)
+                    yield path, client.submit(audit_span, span, *lim_args, audit, pure=False)
 
         queue: deque[tuple[str, Any]] = deque()
         source = tasks()
@@ -316,8 +335,8 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
                 orphans.extend(lost)
             if games:
                 problems = seals[path].result()
-                for audit in games:
-                    yield attach_seals(audit, problems)
+                for result in games:
+                    yield _with_seals(result, problems)
     except ClusterError:
         raise
     except Exception as e:

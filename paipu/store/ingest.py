@@ -701,7 +701,7 @@ class _StreamAuditor:
         if self.cluster:
             from audits.cluster import audit_cluster  # type: ignore[import-not-found]
 
-            self._results = audit_cluster(paths, cluster, self.orphans)
+            self._results = audit_cluster(paths, cluster, self.orphans, audit=build)
         else:
             from audits.parallel import audit_parallel  # type: ignore[import-not-found]
 
@@ -1225,7 +1225,7 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
     elif audit:
         auditor, note = load_auditor()
         report.audited, report.audit_note = auditor is not None, note
-    build = partial(built_game, keep_raw=keep_raw) if audit_output is None and cluster is None else None
+    build = partial(built_game, keep_raw=keep_raw) if audit_output is None else None
     pool, target, con, db = _start(auditor, paths, jobs, cluster, parquet, con, db, own, build)
     auditor = pool or auditor
     started = time.perf_counter()
