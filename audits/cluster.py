@@ -145,6 +145,8 @@ def plan_spans(path: str, split_bytes: int = SPLIT_BYTES) -> list[FileSpan]:
                 continue
             items: Optional[list] = None
             if _limits.screen(block, lim) is block:
+                if _follow_block(open_games, pieces, block.endswith(b"\n"), decoder, passed):
+                    continue
                 try:
                     items = decoder.decode_lines(block)
                 except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
@@ -163,6 +165,59 @@ def plan_spans(path: str, split_bytes: int = SPLIT_BYTES) -> list[FileSpan]:
     else:  # the last cut fell at the end of the file
         spans[-1] = FileSpan(path, spans[-1].start, None, spans[-1].first_line)
     return spans
+
+
+class _PeekLine(msgspec.Struct):
+    """A line's game id and type (the rest skipped): enough to follow the open games."""
+
+    game: Optional[str] = None
+    type: Any = None
+
+
+_peek_line = msgspec.json.Decoder(_PeekLine)
+#: The longest game id the schema takes (``schema.events.Name``): a longer one names no game.
+_LONGEST_ID = 256
+
+
+def _follow_block(open_games: set[str], pieces: list[bytes], ends_in_newline: bool, decoder: Any,
+                  passed: Callable[[int, int], None]) -> bool:
+    """:func:`_follow` and ``passed`` over a whole block of lines at once, from each line's game
+    id and type only (no full decode but of the lines that say ``GameClosed``, each decoded to
+    see that it closes its game as the reader would): lines that only open games are taken
+    together, and a cut is looked for only where the open games can have run out (after a
+    closing line, or a line naming no game).  False (nothing done) for a block this cannot
+    follow exactly (a line that is not a JSON object with a string ``game``, or an id longer
+    than the schema takes): the caller follows it line by line."""
+    try:
+        peeked = _peek_line.decode_lines(b"\n".join(pieces))
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        return False
+    if len(peeked) != len(pieces):
+        return False
+    games = [p.game for p in peeked]
+    if max(map(len, filter(None, games)), default=0) > _LONGEST_ID:
+        return False
+    stops = [i for i, p in enumerate(peeked) if p.game is None or p.type == "GameClosed"]
+    last = len(pieces) - 1
+    sizes = [len(raw) + 1 for raw in pieces]
+    if not ends_in_newline:
+        sizes[-1] -= 1
+    done = 0  # lines of the block accounted for
+    for i in stops:
+        open_games.update(filter(None, games[done:i + 1]))
+        if games[i] is not None:
+            try:
+                closing = type(decoder.decode(pieces[i])) is GameClosed
+            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+                closing = False
+            if closing:
+                open_games.discard(games[i])
+        passed(i + 1 - done, sum(sizes[done:i + 1]))
+        done = i + 1
+    if done <= last:
+        open_games.update(filter(None, games[done:]))
+        passed(last + 1 - done, sum(sizes[done:]))
+    return True
 
 
 def _follow(open_games: set[str], item: Any) -> None:

@@ -15,7 +15,6 @@ Also here, per game: the content hash and the body hash (``games.content_hash``,
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 from typing import Any, Callable, Optional, Sequence
 
@@ -25,7 +24,6 @@ import msgspec
 from schema import events as ev
 from schema.reader import GameLog
 from schema.ruleset import Ruleset, RulesetError, resolve
-from schema.tiles import NUM_KINDS, TILE_INDEX
 
 from .tables import transaction
 
@@ -90,17 +88,6 @@ def body_hash(events: Sequence[ev.Event]) -> str:
 # the rulesets of the batch's rooms (a handful of distinct configurations)
 
 
-_OVERRIDES = next(f.type for f in msgspec.inspect.type_info(ev.GameOpened).fields if f.name == "options").cls
-
-
-def _overrides(options_json: Optional[str]) -> dict[str, Any]:
-    """The options a room overrode on its preset."""
-    if not options_json:
-        return {}
-    opts = msgspec.json.decode(options_json.encode(), type=_OVERRIDES)
-    return {k: v for k, v in msgspec.structs.asdict(opts).items() if v is not None}
-
-
 def room_rules(preset: Optional[str], overrides: dict[str, Any], players: int) -> Optional[Ruleset]:
     """The resolved ruleset of a room at ``players`` seats: None when the preset or options are invalid."""
     if preset is None:
@@ -112,15 +99,6 @@ def room_rules(preset: Optional[str], overrides: dict[str, Any], players: int) -
         return rules
     except (RulesetError, ValueError):
         return None
-
-
-def _rules(preset: Optional[str], options_json: Optional[str], players: int) -> Optional[Ruleset]:
-    """The resolved ruleset of a room from its logged options' JSON (:func:`room_rules`)."""
-    try:
-        overrides = _overrides(options_json)
-    except ValueError:  # msgspec's decode errors: options that are not the schema's
-        return None
-    return room_rules(preset, overrides, players)
 
 
 def family_or_none(rules: Optional[Ruleset]) -> Any:

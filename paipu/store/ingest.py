@@ -13,11 +13,13 @@ Guarantees:
   replaced (all its rows, in every table) and reported.
 * **All or nothing.** Games are written in batches, each batch one transaction:
   an interrupted ingest leaves the store as it was after the last whole batch.
-* **Bounded memory.** Games are streamed; rows wait on a temporary disk spool
-  (newline-delimited JSON written by msgspec, each game's lines appended as it is
-  read) and DuckDB's JSON reader loads each spool in one statement — no Arrow, no
-  row-by-row ``executemany``.  An ingest writing its own store limits DuckDB's
-  memory (:data:`INGEST_MEMORY`), spilling into the spool folder.
+* **Bounded memory.** Games are streamed; a batch's rows wait as Arrow columns
+  (:mod:`paipu.store.columns`) and are appended to DuckDB in one transaction.  An
+  ingest writing its own store limits DuckDB's memory (:data:`INGEST_MEMORY`),
+  spilling into the spool folder.
+* **Workers write their own share.** With ``jobs > 1`` or a cluster, each worker
+  reads its part of the logs, audits and builds its games' rows
+  (:func:`built_game`); this process only appends them, in input order.
 """
 
 from __future__ import annotations
