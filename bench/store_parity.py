@@ -113,7 +113,7 @@ def main() -> None:
         raise SystemExit(__doc__)
     tree = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as d:
-        paths = sys.argv[2:] or [os.path.join(ROOT, "sample_logs"), *corpus(d)]
+        paths = [os.path.abspath(p) for p in sys.argv[2:]] or [os.path.join(ROOT, "sample_logs"), *corpus(d)]
         ref, new = os.path.join(d, "ref.duckdb"), os.path.join(d, "new.duckdb")
         ingest_with(tree, paths, ref)
         ingest_with(ROOT, paths, new)
