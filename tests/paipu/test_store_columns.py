@@ -117,3 +117,27 @@ def test_a_store_of_the_previous_layout_is_refused_with_how_to_ingest_again(tmp_
     con.execute("UPDATE meta SET value = $v WHERE key = 'store_version'", {"v": str(STORE_VERSION)})
     con.close()
     assert store.ingest([families], db, audit=False).added == 0
+
+
+def test_with_jobs_the_workers_build_the_rows_and_the_ingest_reads_no_log(tmp_path, families, monkeypatch):
+    """``--jobs 2``: each worker reads its share, audits and builds the rows; the ingest itself
+    never reads a log (its reader refuses to), and the store is the one-job store."""
+    import sys
+
+    one, two = str(tmp_path / "one.duckdb"), str(tmp_path / "two.duckdb")
+    r1 = store.ingest([families], one)
+
+    class NoReading:
+        def __init__(self, paths):
+            self.orphans = []
+
+        def games(self):
+            raise AssertionError("the ingest read a log itself")
+
+    monkeypatch.setattr(sys.modules["paipu.store.ingest"], "LogReader", NoReading)
+    r2 = store.ingest([families], two, jobs=2)
+    assert (r2.added, r2.events, r2.findings) == (r1.added, r1.events, r1.findings) and not r2.refused
+    assert contents(one) == contents(two)
+    # near miss: with one job the ingest reads the logs itself, and so meets the refusing reader
+    with pytest.raises(AssertionError, match="read a log itself"):
+        store.ingest([families], str(tmp_path / "three.duckdb"))
