@@ -34,13 +34,13 @@ from __future__ import annotations
 import logging
 import os
 from collections import deque
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 import msgspec
 
 from schema import limits as _limits
 from schema.events import AnyEvent, GameClosed
-from schema.reader import FileSpan, LogProblem, decode_line, find_logs
+from schema.reader import FileSpan, LogProblem, LogReader, decode_line, find_logs
 
 from .serial import attach_seals, audit_serial
 
@@ -145,6 +145,8 @@ def plan_spans(path: str, split_bytes: int = SPLIT_BYTES) -> list[FileSpan]:
                 continue
             items: Optional[list] = None
             if _limits.screen(block, lim) is block:
+                if _follow_block(open_games, pieces, block.endswith(b"\n"), decoder, passed):
+                    continue
                 try:
                     items = decoder.decode_lines(block)
                 except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
@@ -165,6 +167,59 @@ def plan_spans(path: str, split_bytes: int = SPLIT_BYTES) -> list[FileSpan]:
     return spans
 
 
+class _PeekLine(msgspec.Struct):
+    """A line's game id and type (the rest skipped): enough to follow the open games."""
+
+    game: Optional[str] = None
+    type: Any = None
+
+
+_peek_line = msgspec.json.Decoder(_PeekLine)
+#: The longest game id the schema takes (``schema.events.Name``): a longer one names no game.
+_LONGEST_ID = 256
+
+
+def _follow_block(open_games: set[str], pieces: list[bytes], ends_in_newline: bool, decoder: Any,
+                  passed: Callable[[int, int], None]) -> bool:
+    """:func:`_follow` and ``passed`` over a whole block of lines at once, from each line's game
+    id and type only (no full decode but of the lines that say ``GameClosed``, each decoded to
+    see that it closes its game as the reader would): lines that only open games are taken
+    together, and a cut is looked for only where the open games can have run out (after a
+    closing line, or a line naming no game).  False (nothing done) for a block this cannot
+    follow exactly (a line that is not a JSON object with a string ``game``, or an id longer
+    than the schema takes): the caller follows it line by line."""
+    try:
+        peeked = _peek_line.decode_lines(b"\n".join(pieces))
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        return False
+    if len(peeked) != len(pieces):
+        return False
+    games = [p.game for p in peeked]
+    if max(map(len, filter(None, games)), default=0) > _LONGEST_ID:
+        return False
+    stops = [i for i, p in enumerate(peeked) if p.game is None or p.type == "GameClosed"]
+    last = len(pieces) - 1
+    sizes = [len(raw) + 1 for raw in pieces]
+    if not ends_in_newline:
+        sizes[-1] -= 1
+    done = 0  # lines of the block accounted for
+    for i in stops:
+        open_games.update(filter(None, games[done:i + 1]))
+        if games[i] is not None:
+            try:
+                closing = type(decoder.decode(pieces[i])) is GameClosed
+            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+                closing = False
+            if closing:
+                open_games.discard(games[i])
+        passed(i + 1 - done, sum(sizes[done:i + 1]))
+        done = i + 1
+    if done <= last:
+        open_games.update(filter(None, games[done:]))
+        passed(last + 1 - done, sum(sizes[done:]))
+    return True
+
+
 def _follow(open_games: set[str], item: Any) -> None:
     """Track the open games past one line (an event, a problem, or ``None`` for a blank line)."""
     if item is None:
@@ -178,20 +233,36 @@ def _follow(open_games: set[str], item: Any) -> None:
         open_games.add(game)
 
 
-def audit_span(span: FileSpan, max_line_bytes: Optional[int] = None, max_depth: Optional[int] = None
-               ) -> tuple[list[Any], list[LogProblem]]:
+def audit_span(span: FileSpan, max_line_bytes: Optional[int] = None, max_depth: Optional[int] = None,
+               audit: Optional[Callable[[Any], Any]] = None) -> tuple[list[Any], list[LogProblem]]:
     """Audit every game of one span, as :func:`audits.run.audit_paths` does in one process.
 
     Returns the :class:`~audits.ledger.GameAudit` results in reader order and the
     problems that name no game.  The input limits of the caller are passed along
-    (a worker process does not share the caller's settings).
+    (a worker process does not share the caller's settings).  ``audit`` replaces
+    :func:`audits.audit.audit_game` (it must not raise; its result may carry the audit as
+    ``.audit``, see :func:`audit_cluster`).
     """
     previous = _apply_limits(max_line_bytes, max_depth)
     try:
         orphans: list[LogProblem] = []
-        return list(audit_serial([span], orphans)), orphans
+        if audit is None:
+            return list(audit_serial([span], orphans)), orphans
+        reader = LogReader([span])
+        out = [audit(log) for log in reader.games()]
+        orphans.extend(reader.orphans)
+        return out, orphans
     finally:
         _limits.set_limits(previous)
+
+
+def _with_seals(result: Any, problems: dict) -> Any:
+    """:func:`attach_seals` on a result: a :class:`~audits.ledger.GameAudit`, or a struct that
+    carries one as ``.audit`` (left as it is when that is None)."""
+    if hasattr(result, "findings"):
+        return attach_seals(result, problems)
+    inner = getattr(result, "audit", None)
+    return msgspec.structs.replace(result, audit=attach_seals(inner, problems)) if inner is not None else result
 
 
 def seal_problems(path: str) -> dict:
@@ -260,12 +331,15 @@ def _one_line(e: BaseException) -> str:
 
 
 def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[LogProblem]] = None, *,
-                  split_bytes: Optional[int] = None, window: Optional[int] = None) -> Iterator[Any]:
+                  split_bytes: Optional[int] = None, window: Optional[int] = None,
+                  audit: Optional[Callable[[Any], Any]] = None) -> Iterator[Any]:
     """Audit every game in ``paths`` on a Dask cluster, in input order (see the module docs).
 
     ``cluster`` is an address or ``local:N`` (see :func:`connect`), or a
     ``distributed.Client`` to use (and leave open).  Pass a list as ``orphans``
-    to collect the problems that name no game.  ``split_bytes`` is the span size
+    to collect the problems that name no game.  ``audit`` replaces
+    :func:`audits.audit.audit_game` on the workers (a function that never raises; see
+    :func:`audit_span`).  ``split_bytes`` is the span size
     (default: two spans per worker thread, between :data:`MIN_SPLIT_BYTES` and
     :data:`SPLIT_BYTES`).
     """
@@ -296,7 +370,7 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
                 else:
                     spans = client.submit(plan_spans, path, cut, pure=False, priority=2).result()
                 for span in spans:
-                    yield path, client.submit(audit_span, span, *lim_args, pure=False)
+                    yield path, client.submit(audit_span, span, *lim_args, audit, pure=False)
 
         queue: deque[tuple[str, Any]] = deque()
         source = tasks()
@@ -316,8 +390,8 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
                 orphans.extend(lost)
             if games:
                 problems = seals[path].result()
-                for audit in games:
-                    yield attach_seals(audit, problems)
+                for result in games:
+                    yield _with_seals(result, problems)
     except ClusterError:
         raise
     except Exception as e:

@@ -256,6 +256,10 @@ def _audited_file(out: str) -> object:
         return None
 
 
+#: The size of the last store each kind of ingest wrote (bytes, by ``findings``).
+STORE_BYTES: dict[str, int] = {}
+
+
 def ingest(path: str, findings: str = "none", jobs: int = 1, cluster: object = None) -> int:
     """Row 5: ``paipu ingest`` of the corpus into a new store, no audit (``findings="none"``).
     Row 5b (``"output"``): the same, storing the findings and ledger of a finished audit
@@ -268,6 +272,7 @@ def ingest(path: str, findings: str = "none", jobs: int = 1, cluster: object = N
     with tempfile.TemporaryDirectory() as d:
         report = run_ingest([path], os.path.join(d, "bench.duckdb"), audit=findings == "here", jobs=jobs,
                             audit_output=joined, cluster=cluster)
+        STORE_BYTES[findings] = os.path.getsize(os.path.join(d, "bench.duckdb"))
     assert report.added and not report.refused, report.refused[:3]
     assert report.audited == (findings != "none")
     return report
@@ -306,28 +311,21 @@ def cpu_seconds(fn: Callable[[], object]) -> float:
 
 
 def events_table_floor(path: str) -> int:
-    """Row 5e: DuckDB alone storing the log's lines as the store's ``events`` table (its own
-    DDL, the event JSON kept whole) in a new database file: its JSON reader, one insert and
-    the checkpoint, with no validation, no other table and no memory limit.  No ingest that
-    keeps that table can be faster than this on the machine."""
+    """Row 5e: DuckDB alone storing the log's lines as JSON text in a new database file (its
+    JSON reader, one insert and the checkpoint, no validation, no other table, no memory
+    limit): what keeping every event's JSON costs (the store keeps it only with ``--keep-raw``)."""
     import duckdb
-    from paipu.store.tables import TABLES, ddl
 
-    (events_ddl,) = [s for s in ddl() if s.startswith("CREATE TABLE IF NOT EXISTS events ")]
     with tempfile.TemporaryDirectory() as d:
         con = duckdb.connect(os.path.join(d, "floor.duckdb"))
         try:
-            con.execute(events_ddl)
-            con.execute(
-                "INSERT INTO events SELECT v[2], v[3]::INTEGER, v[1], v[4]::TIMESTAMPTZ, NULL, v[5]::INTEGER, v[6], json "
-                "FROM (SELECT json, json_extract_string(json, ['$.type', '$.game', '$.seq', '$.at', '$.seat', '$.tile']) v "
-                "      FROM read_json_objects($p, format='newline_delimited'))", {"p": path})
+            con.execute("CREATE TABLE raw_events (raw JSON USING COMPRESSION zstd)")
+            con.execute("INSERT INTO raw_events SELECT json FROM read_json_objects($p, format='newline_delimited')",
+                        {"p": path})
             con.execute("CHECKPOINT")
-            n = con.execute("SELECT count(*) FROM events").fetchone()[0]
+            n = con.execute("SELECT count(*) FROM raw_events").fetchone()[0]
         finally:
             con.close()
-    assert [c.name for c in next(t for t in TABLES if t.name == "events").columns] == \
-        ["game", "seq", "type", "happened_at", "hand", "seat", "tile", "data"]
     return n
 
 
@@ -472,6 +470,39 @@ def checks_rows(args: argparse.Namespace, by_event: bool = True) -> dict[str, fl
     return checks_cost.rows(args.checks_hands, args.seed, max(args.runs, 3), by_event=by_event)
 
 
+def store_rows(args: argparse.Namespace, path: str, events: int, stage: Callable[[str, Callable[[], object]], float]
+               ) -> None:
+    """The store's rows of issue 37 in one run, with the ratios its targets are stated in."""
+    floor = stage("1 decode floor (msgspec)", lambda: decode_floor(path))
+    audit_output(path)  # the audit's output row 5b stores (made once, not timed)
+    joined = stage("5b ingest, audit's output", lambda: ingest(path, "output"))
+    audit2 = stage("4 full audit, --jobs 2", lambda: full_audit(path, 2))
+    ingest2 = stage("5d ingest, audit --jobs 2", lambda: ingest(path, "here", 2))
+    cluster, client, started = start_local_cluster(2)
+    try:
+        audit_c = stage("4b full audit, --cluster local:2", lambda: cluster_audit(path, client))
+        ingest_c = stage("5f ingest, --cluster local:2", lambda: ingest(path, "here", cluster=client))
+    finally:
+        client.close()
+        cluster.close()
+    print(f"     (cluster start {started:.1f} s, not counted)")
+    rss = None
+    if args.big_mb:
+        big = big_file(path, args.big_mb << 20)
+        rss, secs, big_events = peak_rss_ingest(big)
+        print(f"  7b peak RSS ingesting {os.path.getsize(big) / 1e9:.2f} GB: {rss:.0f} MB ({secs:.0f} s, "
+              f"{big_events / secs / 1e6:.2f} M events/s)", flush=True)
+    print("\nratios (target):")
+    print(f"  ingest --jobs 2 / audit --jobs 2 (speed)        {audit2 / ingest2:6.2f}×  (≥ 0.8×)")
+    print(f"  ingest of an audit's output / decode floor      {floor / joined:6.1%}   (≥ 50%, events/s)")
+    print(f"  audit  local:2 / --jobs 2 (time)                {audit_c / audit2:6.2f}×  (≤ 1.1×)")
+    print(f"  ingest local:2 / --jobs 2 (time)                {ingest_c / ingest2:6.2f}×  (≤ 1.1×)")
+    print(f"  store size (audited, {events:,} events)         {STORE_BYTES['here'] / 1e6:6.1f} MB "
+          f"({STORE_BYTES['here'] / events:.1f} bytes an event; bench/store_parity.py compares with the old layout)")
+    if rss is not None:
+        print(f"  peak RSS ingesting                              {rss:6.0f} MB  (< 300 MB)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=20000)
@@ -504,6 +535,10 @@ def main() -> None:
                     help="only the per-family rows of bench/checks_cost.py: decode floor, replay, full audit, "
                          "audit/replay (≤ 2×), and each family's checks per event type")
     ap.add_argument("--checks-hands", type=int, default=1000, help="hands of each family's corpus in the checks rows")
+    ap.add_argument("--store-only", action="store_true",
+                    help="only the store's figures of issue 37, in one run: the decode floor, the audit and the "
+                    "ingest with --jobs 2 and on local:2, the ingest of an audit's output, the store's size "
+                    "and (with --big-mb) the peak RSS ingesting the big file")
     ap.add_argument("--ingest-only", action="store_true",
                     help="only the ingest rows: 5 to 5e and (with --big-mb) 7b, the peak RSS ingesting the big file")
     args = ap.parse_args()
@@ -560,7 +595,7 @@ def main() -> None:
         audit_output(path)  # the audit's output row 5b joins (made once, not timed)
         ingest_a = stage("5b ingest, audit's output", lambda: ingest(path, "output"))
         ingest_h = ingest_rows_with_audit()
-        stage("5e DuckDB alone: events table", lambda: events_table_floor(path))
+        stage("5e DuckDB alone: events as JSON", lambda: events_table_floor(path))
         # the ceiling on two cores: DuckDB's CPU for that table plus the reader's validation (the decode floor)
         table_cpu, decode_cpu = (min(cpu_seconds(fn) for _ in range(max(args.runs, 2)))
                                  for fn in (lambda: events_table_floor(path), lambda: decode_floor(path)))
@@ -646,6 +681,9 @@ def main() -> None:
         cluster_row(stage, path, jobs2)
         return
 
+    if args.store_only:
+        store_rows(args, path, events, stage)
+        return
     if args.ingest_cluster_only:
         ingest_cluster_row(stage("5d ingest, audit --jobs 2", lambda: ingest(path, "here", 2)))
         return

@@ -125,6 +125,9 @@ def ingest_cmd(
         None, "--audit-output", help="Store the findings and ledger of a finished audit instead of auditing "
         "here: the file `paipu audit LOGS --format json -o FILE` wrote for these same logs (refused if the "
         "logs changed since)."),
+    keep_raw: bool = typer.Option(False, "--keep-raw", help="Keep each event's whole JSON too (the events "
+                                  "table's `raw` column); without it the event's fields are in the typed "
+                                  "columns and `extra`."),
 ) -> None:
     """Load games into the history store: events, games, hands, players, transfers, findings.
 
@@ -161,7 +164,8 @@ def ingest_cmd(
     try:
         report = store.ingest(paths, db, audit=not no_audit, jobs=jobs, batch_events=batch_events,
                               batch_games=batch_games,
-                              progress=progress, parquet=parquet, cluster=client, audit_output=audit_output)
+                              progress=progress, parquet=parquet, cluster=client, audit_output=audit_output,
+                              keep_raw=keep_raw)
     except store.StoreError as e:
         _fail(str(e))
     except duckdb.Error as e:

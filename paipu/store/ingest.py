@@ -13,22 +13,26 @@ Guarantees:
   replaced (all its rows, in every table) and reported.
 * **All or nothing.** Games are written in batches, each batch one transaction:
   an interrupted ingest leaves the store as it was after the last whole batch.
-* **Bounded memory.** Games are streamed; rows wait on a temporary disk spool
-  (newline-delimited JSON written by msgspec, each game's lines appended as it is
-  read) and DuckDB's JSON reader loads each spool in one statement — no Arrow, no
-  row-by-row ``executemany``.  An ingest writing its own store limits DuckDB's
-  memory (:data:`INGEST_MEMORY`), spilling into the spool folder.
+* **Bounded memory.** Games are streamed; a batch's rows wait as Arrow columns
+  (:mod:`paipu.store.columns`) and are appended to DuckDB in one transaction.  An
+  ingest writing its own store limits DuckDB's memory (:data:`INGEST_MEMORY`),
+  spilling into the spool folder.
+* **Workers write their own share.** With ``jobs > 1`` or a cluster, each worker
+  reads its part of the logs, audits and builds its games' rows
+  (:func:`built_game`); this process only appends them, in input order.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+from contextlib import contextmanager
+from functools import partial
 import tempfile
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, NamedTuple, Optional, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence
 
 import duckdb
 import msgspec
@@ -152,6 +156,18 @@ def _read_before(report: "IngestReport", seen: dict[str, tuple[str, str]], log: 
             f"game {log.game} in {log.file}: the id was already read {where} in this run with other "
             "content; this copy was not stored (ingest it on its own to replace the stored one)")
     return True
+
+
+def _usable(report: "IngestReport", game: Any) -> bool:
+    """Whether a worker's game (:class:`BuiltGame`) can be stored; if not, it is refused with why:
+    paipu could not derive its rows, or no worker could audit it (the audit's own result then)."""
+    if isinstance(game, BuiltGame) and game.broken is None:
+        return True
+    why = (f"paipu could not derive its rows (internal error {game.broken})" if isinstance(game, BuiltGame) else
+           "no worker could audit it (" + "; ".join(f.message for f in getattr(game, "findings", ())) + ")")
+    report.refused.append(f"game {game.game} in {game.file}: {why}; please report it")
+    report.internal_errors += 1
+    return False
 
 
 def _not_derived(report: "IngestReport", log: GameLog, x: BaseException) -> None:
@@ -435,8 +451,14 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     if cur is not None:
         _finish_hand(out, room, cur)
 
-    out.spool = _enc.encode_lines(pairs)
-    # the same content hash as the SQL path's (derive.game_lines): one store, one definition
+    # the events table's columns (the same as the batch path's, paipu.store.columns)
+    from .columns import EventColumns
+
+    cols = EventColumns(keep_raw=False)
+    cols.add(log.game, events, log.lines, list(map(type, events)), [getattr(e, "seat", None) for e in events],
+             [h for h, _e in pairs], None)
+    out.event_batch = cols.take()
+    # the same content hash as the batch path's (derive.game_lines): one store, one definition
     content_hash = game_lines(log)[0]
     # the same events with game id and times set aside (duplicates under another id)
     body = body_hash(events)
@@ -446,6 +468,136 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
     if audit is not None:
         add_audit(log, out, audit)
     return content_hash, out
+
+
+#: The event types whose per-seat counts :func:`fast_game_rows` takes in one count per hand
+#: (the rest of :func:`_play`'s types are visited one by one).
+_COUNTED = (ev.TileDrawn, ev.TileDiscarded, ev.Chowed, ev.Ponged, ev.KongExposed, ev.KongAdded, ev.KongConcealed)
+#: The event types :func:`fast_game_rows` visits one by one (a few a hand).
+_VISITED = frozenset({ev.HandStarted, ev.HandWon, ev.HandDrawn, ev.HandSettled, ev.RoomResized, ev.GameClosed,
+                      ev.TilesDealt, ev.PigBetPlaced})
+_KONGS = (ev.KongExposed, ev.KongAdded, ev.KongConcealed)
+
+
+def _keeps_tally(room: _Room, n: int) -> bool:
+    """Whether the room's family keeps a 点鸡 tally (then each seat's tiles from the wall are counted)."""
+    fam = room.family
+    if fam is None or room.rules is None:
+        return False
+    return fam.settlement.hand_facts(room.rules, [[0] * NUM_KINDS for _ in range(n)], [0] * n).tallies is not None
+
+
+def _count_segment(cur: _HandAcc, events: list, types: list, seats: list, a: int, b: int, tally: bool) -> None:
+    """The per-seat counts of :func:`_play` for the counted events of ``events[a:b]`` (the hand under
+    way: ``ok`` is a seat of the hand's own), and the hand's first draw from the wall."""
+    from collections import Counter
+
+    n = cur.n
+    per = {ev.TileDrawn: cur.sdraws, ev.TileDiscarded: cur.sdiscards, ev.Chowed: cur.chows, ev.Ponged: cur.pongs,
+           ev.KongExposed: cur.kexp, ev.KongAdded: cur.kadd, ev.KongConcealed: cur.kcon}
+    for (t, seat), k in Counter(zip(types[a:b], seats[a:b])).items():
+        counts = per.get(t)
+        if counts is None:
+            continue
+        if t is ev.TileDrawn:
+            cur.draws += k
+        elif t in _KONGS:
+            cur.kongs += k
+        if seat is not None and 0 <= seat < n:
+            counts[seat] += k
+    i = a - 1
+    drawn = ev.TileDrawn
+    while cur.first_draw is None:
+        try:
+            i = types.index(drawn, i + 1, b)
+        except ValueError:
+            break
+        e = events[i]
+        if e.source == "wall":
+            cur.first_draw, cur.first_draw_seq = e.tile, e.seq
+    if tally:
+        got = cur.got
+        idx = TILE_INDEX
+        i = a - 1
+        while True:
+            try:
+                i = types.index(drawn, i + 1, b)
+            except ValueError:
+                break
+            seat = seats[i]
+            if seat < n:
+                got[seat][idx[events[i].tile]] += 1
+
+
+def fast_game_rows(log: GameLog, content_hash: str, body: str,
+                   now: Optional[datetime] = None) -> tuple[GameRows, list, list, list]:
+    """:func:`game_rows` (the same rows in every table but events), taking a count per hand of
+    the draws, discards, claims and kongs instead of a Python step per event: only the few
+    events a hand that shape it (its start, deal, bets, wins, settlement, a resize) are visited
+    one by one.  Returns the rows and, for the events table, each event's type, seat and hand number."""
+    out = GameRows()
+    events = log.events
+    n_ev = len(events)
+    types = list(map(type, events))
+    seats = [getattr(e, "seat", None) for e in events]
+    room = _Room(log, events[0] if events and types[0] is ev.GameOpened else None)
+    visited = _VISITED
+    marks = [i for i, t in enumerate(types) if t in visited]
+    hands_col: list[int] = []
+    hand_no = 0
+    hand_at = 0  # where the current hand number's run of the hand column starts
+    cur: Optional[_HandAcc] = None
+    seg = 0  # the first event of the hand under way not yet counted
+    hands = 0
+    closed_ev: Optional[ev.GameClosed] = None
+
+    tallies: dict[tuple, bool] = {}
+
+    def finish(upto: int) -> None:
+        # the family the hand is settled under (after a resize mid-hand, the room's new one)
+        key = (id(room.rules), cur.n)
+        if key not in tallies:
+            tallies[key] = _keeps_tally(room, cur.n)
+        _count_segment(cur, events, types, seats, seg, upto, tallies[key])
+        _finish_hand(out, room, cur)
+
+    for i in marks:
+        e = events[i]
+        t = types[i]
+        if t is ev.HandStarted:
+            if cur is not None:
+                finish(i)
+            hands_col += [hand_no] * (i - hand_at)
+            hand_at = i
+            hands += 1
+            hand_no = e.hand
+            cur = _HandAcc(e, room.n, room.scores)
+            seg = i + 1
+        elif cur is not None and t in _HAND_EVENTS:
+            if t is ev.HandWon:
+                _won(out, room, cur, e)
+            elif t is ev.HandDrawn:
+                cur.result, cur.ended_seq, cur.reported = "drawn", e.seq, e.remaining
+            elif t is ev.HandSettled:
+                _settled(out, room, cur, e)
+                finish(i)
+                cur = None
+            else:
+                _play(cur, t, e, _seat_ok(seats[i], cur.n))
+        elif t is ev.RoomResized:
+            room.resized(e)
+        elif t is ev.GameClosed:
+            if cur is not None:
+                finish(i)
+                cur = None
+            closed_ev = e
+    if cur is not None:
+        finish(n_ev)
+    hands_col += [hand_no] * (n_ev - hand_at)
+    out.events = n_ev
+    out.players = room.players
+    out.rows["games"].append(_game_row(log, room, closed_ev, hands, content_hash, body, now))
+    return out, types, seats, hands_col
 
 
 _HAND_EVENTS = frozenset({ev.TileDrawn, ev.TileDiscarded, ev.TilesDealt, ev.Ponged, ev.Chowed, ev.KongExposed,
@@ -544,17 +696,32 @@ class _StreamAuditor:
     connection is already open, ``start_method``).  A batch takes the results of its own
     games; the results of games the ingest skips (unchanged, read twice) are let go."""
 
-    def __init__(self, paths: Sequence[str], jobs: int, start_method: Optional[str], cluster: Any = None):
+    def __init__(self, paths: Sequence[str], jobs: int, start_method: Optional[str], cluster: Any = None,
+                 build: Optional[Callable[[GameLog], Any]] = None):
         self.cluster = cluster is not None
+        #: the problems that name no game (complete once the results are all taken)
+        self.orphans: list[Any] = []
+        #: with ``build``, each worker audits a game and builds its rows (:func:`built_game`), and
+        #: the ingest takes its games from :meth:`games` instead of reading the logs itself
+        self.build = build
         if self.cluster:
             from audits.cluster import audit_cluster  # type: ignore[import-not-found]
 
-            self._results = audit_cluster(paths, cluster)
+            self._results = audit_cluster(paths, cluster, self.orphans, audit=build)
         else:
             from audits.parallel import audit_parallel  # type: ignore[import-not-found]
 
-            self._results = audit_parallel(paths, jobs, start_method=start_method)
-        self._ahead: Any = self._next()
+            self._results = audit_parallel(paths, jobs, self.orphans, start_method=start_method, audit=build)
+        self._ahead: Any = None if build is not None else self._next()
+
+    def games(self) -> Any:
+        """Each game's :class:`BuiltGame` (or, for a game no worker could audit, the audit's own
+        result saying why), in input order."""
+        while True:
+            item = self._next()
+            if item is None:
+                return
+            yield item
 
     def _next(self) -> Any:
         if not self.cluster:
@@ -584,26 +751,68 @@ class _StreamAuditor:
 
 
 def _stream_auditor(auditor: Any, paths: Sequence[str], jobs: int, cluster: Any,
-                    con: Optional[duckdb.DuckDBPyConnection]) -> Optional[_StreamAuditor]:
+                    con: Optional[duckdb.DuckDBPyConnection],
+                    build: Optional[Callable[[GameLog], Any]] = None) -> Optional[_StreamAuditor]:
     """The audit workers of ``ingest --jobs N`` (N > 1) or ``ingest --cluster``, the audit on,
     started now: before the store opens (``fork``), or with ``spawn`` where the caller's
     connection ``con`` is open already.  None with stdin among the paths (it can be read
     once only: the audit then runs in the ingest itself, or ships its games to the cluster)."""
     if auditor is None or "-" in paths or (cluster is None and jobs <= 1):
         return None
-    return _StreamAuditor(paths, jobs, None if con is None else "spawn", cluster)
+    return _StreamAuditor(paths, jobs, None if con is None else "spawn", cluster, build)
 
 
 def _start(auditor: Any, paths: Sequence[str], jobs: int, cluster: Any, parquet: Optional[str],
-           con: Optional[duckdb.DuckDBPyConnection], db: str, own: bool) -> tuple[Any, Any, Any, str]:
+           con: Optional[duckdb.DuckDBPyConnection], db: str, own: bool,
+           build: Optional[Callable[[GameLog], Any]] = None) -> tuple[Any, Any, Any, str]:
     """The audit workers (:func:`_stream_auditor`, or None), then the target the ingest writes
     to (:func:`_open_target`): (workers, target, connection, store path)."""
-    pool = _stream_auditor(auditor, paths, jobs, cluster, con)
+    pool = _stream_auditor(auditor, paths, jobs, cluster, con, build)
     try:
         return (pool, *_open_target(parquet, con, db, own))
     except BaseException:
         _release(pool, None, None, None)
         raise
+
+
+class BuiltGame(msgspec.Struct, gc=False):
+    """One game audited and made into rows by a worker (:func:`built_game`): what the ingest
+    appends, with nothing decoded in it (the events table's columns are an Arrow record batch,
+    every other table's rows tuples)."""
+
+    game: str
+    file: str
+    #: the audit's result, or why it failed
+    audit: Any = None
+    failure: Optional[str] = None
+    #: why paipu could not derive the game's rows (a bug in paipu), else None
+    broken: Optional[str] = None
+    content_hash: str = ""
+    meta: dict = {}
+    rows: dict = {}
+    events: Any = None
+    n_events: int = 0
+
+
+def built_game(log: GameLog, keep_raw: bool = False) -> BuiltGame:
+    """A worker's part of ``ingest --jobs N`` and ``--cluster``: audit one game it read and build
+    its rows (:func:`fast_game_rows`, :mod:`paipu.store.columns`), so the ingest only appends them."""
+    from .columns import EventColumns
+
+    result, failure = _safe_audit(log)
+    try:
+        content_hash, lines = game_lines(log)
+        rows, types, seats, hands = fast_game_rows(log, content_hash, body_hash(log.events), None)
+        cols = EventColumns(keep_raw)
+        cols.add(log.game, log.events, log.lines, types, seats, hands, lines if keep_raw else None)
+        events = cols.take()
+    except Exception as x:  # a bug in paipu: the ingest says so and keeps the other games
+        return BuiltGame(log.game, log.file, broken=f"{type(x).__name__}: {x}")
+    astuple = msgspec.structs.astuple
+    table_rows = {t: [astuple(r) for r in rs] for t, rs in rows.rows.items() if rs}
+    table_rows["players"] = rows.players
+    return BuiltGame(log.game, log.file, result, failure, None, content_hash, _meta(log, content_hash, rows),
+                     table_rows, events, len(log.events))
 
 
 def _safe_audit_chunk(logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
@@ -683,7 +892,8 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
            progress: Optional[Callable[[IngestReport], None]] = None,
            before_commit: Optional[Callable[[int], None]] = None,
            con: Optional[duckdb.DuckDBPyConnection] = None, parquet: Optional[str] = None,
-           cluster: Any = None, audit_output: Optional[str] = None, engine: str = "sql") -> IngestReport:
+           cluster: Any = None, audit_output: Optional[str] = None, engine: str = "sql",
+           keep_raw: bool = False) -> IngestReport:
     """Load the games of ``paths`` into the store ``db``; see the module docs for the guarantees.
 
     Every game read is counted once in the report: added, replaced, unchanged or
@@ -726,7 +936,7 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
         return _ingest_sql(paths, db, audit=audit, jobs=jobs, batch_events=batch_events, batch_games=batch_games,
                            progress=progress,
                            before_commit=before_commit, con=con, audit_output=audit_output, parquet=parquet,
-                           cluster=cluster)
+                           cluster=cluster, keep_raw=keep_raw)
     if audit_output is not None:
         raise StoreError("--audit-output needs the SQL derivation (engine='sql')")
     report = IngestReport()
@@ -887,18 +1097,27 @@ def _store_reason(e: BaseException, spool_dir: str) -> str:
 
 
 class _SqlBatch:
-    """One batch of games waiting to be written: their JSON lines on the spool, hashes, game-row
+    """One batch of games waiting to be written: their rows (:class:`Spool`), hashes, game-row
     facts and (when the audit runs here) their logs."""
 
-    def __init__(self, spool_dir: str, number: int) -> None:
+    def __init__(self, spool_dir: str, number: int, keep_raw: bool = False) -> None:
         self.games: dict[str, tuple[str, dict, Optional[GameLog]]] = {}
+        #: the games workers audited and built, by id (their audit's result inside)
+        self.built: dict[str, BuiltGame] = {}
         self.events = 0
-        self.spool = Spool(spool_dir, f"batch-{number}")
+        self.spool = Spool(spool_dir, f"batch-{number}", keep_raw)
 
-    def add(self, game: str, content_hash: str, lines: tuple[bytes, bytes], log: GameLog, keep_log: bool) -> None:
-        self.spool.add(game, *lines)
-        self.games[game] = (content_hash, _meta(log, content_hash), log if keep_log else None)
+    def add(self, game: str, content_hash: str, lines: bytes, log: GameLog, keep_log: bool) -> None:
+        rows = self.spool.add_game(log, content_hash, lines)
+        self.games[game] = (content_hash, _meta(log, content_hash, rows), log if keep_log else None)
         self.events += len(log.events)
+
+    def add_built(self, game: "BuiltGame") -> None:
+        """A game a worker audited and made into rows (:func:`built_game`)."""
+        self.spool.add_built(game.game, game.rows, game.events, game.n_events)
+        self.games[game.game] = (game.content_hash, dict(game.meta), None)
+        self.built[game.game] = game
+        self.events += game.n_events
 
 
 class _Writer:
@@ -971,8 +1190,39 @@ def audit_rows(log: GameLog, result: Any) -> tuple[list[dict], list[dict], list[
 def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_events: int, batch_games: int,
                 progress: Optional[Callable[[IngestReport], None]],
                 before_commit: Optional[Callable[[int], None]], con: Optional[duckdb.DuckDBPyConnection],
-                audit_output: Optional[str], parquet: Optional[str], cluster: Any) -> IngestReport:
-    """:func:`ingest` with the rows derived in SQL (see :mod:`paipu.store.derive`)."""
+                audit_output: Optional[str], parquet: Optional[str], cluster: Any, keep_raw: bool = False) -> IngestReport:
+    """:func:`ingest` with the rows built from the decoded games (see :mod:`paipu.store.derive`)."""
+    with few_collections():
+        return _ingest_batches(paths, db, audit=audit, jobs=jobs, batch_events=batch_events,
+                               batch_games=batch_games, progress=progress, before_commit=before_commit, con=con,
+                               audit_output=audit_output, parquet=parquet, cluster=cluster, keep_raw=keep_raw)
+
+
+#: The cyclic garbage collector's first threshold while an ingest runs: the rows of a batch are
+#: millions of small containers with no cycles, and at Python's default (700) the collector
+#: runs every few hundred of them, costing more than building them (10× on a tuple per event).
+INGEST_GC_THRESHOLD = 200_000
+
+
+@contextmanager
+def few_collections() -> Iterator[None]:
+    """Run the block with the collector's first threshold at :data:`INGEST_GC_THRESHOLD` (the
+    collector still runs, only less often); the thresholds are put back after."""
+    import gc
+
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], INGEST_GC_THRESHOLD), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_events: int, batch_games: int,
+                    progress: Optional[Callable[[IngestReport], None]],
+                    before_commit: Optional[Callable[[int], None]], con: Optional[duckdb.DuckDBPyConnection],
+                    audit_output: Optional[str], parquet: Optional[str], cluster: Any, keep_raw: bool) -> IngestReport:
+    """:func:`_ingest_sql`'s body: read, batch, audit and write."""
     report = IngestReport()
     own = con is None and parquet is None
     auditor: Any = None
@@ -981,7 +1231,8 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
     elif audit:
         auditor, note = load_auditor()
         report.audited, report.audit_note = auditor is not None, note
-    pool, target, con, db = _start(auditor, paths, jobs, cluster, parquet, con, db, own)
+    build = partial(built_game, keep_raw=keep_raw) if audit_output is None else None
+    pool, target, con, db = _start(auditor, paths, jobs, cluster, parquet, con, db, own, build)
     auditor = pool or auditor
     started = time.perf_counter()
     reader = LogReader(paths)
@@ -1034,22 +1285,31 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
             writer = _Writer(flush)
             hand_over = writer.put
         made = 1
-        batch = _SqlBatch(spool_dir, made)
-        for log in reader.games():
+        batch = _SqlBatch(spool_dir, made, keep_raw)
+        # with workers that build the rows, this process reads no log: it takes their games in order
+        built = pool is not None and pool.build is not None
+        for log in (pool.games() if built else reader.games()):
             report.games_read += 1
-            try:
-                content_hash, lines, marks = game_lines(log)
-            except Exception as x:  # a bug in paipu: count it, say so, keep the other games
-                _not_derived(report, log, x)
-                continue
-            if _read_before(report, seen, log, content_hash):
-                continue
-            batch.add(log.game, content_hash, (lines, marks), log, keep)
+            if built:
+                if not _usable(report, log):
+                    continue
+                if _read_before(report, seen, log, log.content_hash):
+                    continue
+                batch.add_built(log)
+            else:
+                try:
+                    content_hash, lines = game_lines(log)
+                    if _read_before(report, seen, log, content_hash):
+                        continue
+                    batch.add(log.game, content_hash, lines, log, keep)
+                except Exception as x:  # a bug in paipu: count it, say so, keep the other games
+                    _not_derived(report, log, x)
+                    continue
             if batch.events >= batch_events or len(batch.games) >= batch_games:
                 batch.spool.close()
                 hand_over(batch)
                 made += 1
-                batch = _SqlBatch(spool_dir, made)
+                batch = _SqlBatch(spool_dir, made, keep_raw)
                 if progress:
                     progress(report)
         batch.spool.close()
@@ -1060,7 +1320,7 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
         if writer is not None:
             w, writer = writer, None
             w.finish()
-        report.orphans = [str(p) for p in reader.orphans]
+        report.orphans = [str(p) for p in (pool.orphans if built else reader.orphans)]
     finally:
         if writer is not None:  # the reading failed: let the batches handed over finish, keep the first error
             try:
@@ -1078,9 +1338,10 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
     return report
 
 
-def _meta(log: GameLog, content_hash: str) -> dict:
+def _meta(log: GameLog, content_hash: str, rows: GameRows) -> dict:
+    g = rows.rows["games"][0]
     return {"game": log.game, "file": log.file, "problem": str(log.problem) if log.problem is not None else None,
-            "closed": log.closed, "content_hash": content_hash, "body_hash": body_hash(log.events),
+            "closed": log.closed, "content_hash": content_hash, "body_hash": g.body_hash,
             "audited": False, "audit_complete": None, "findings": 0}
 
 
@@ -1118,7 +1379,10 @@ def _prepare_sql(known: Callable[[list[str]], dict[str, str]], batch: _SqlBatch,
             if meta["game"] in joined.internal:
                 report.audit_internal_errors.append(meta["game"])
     elif auditor is not None:
-        if isinstance(auditor, (_StreamAuditor, _ClusterAuditor)):
+        if batch.built:
+            logs = [batch.built[g] for g, _l, _m, _a in write]  # each stands in for its log (game, file)
+            results = [(b.audit, b.failure) for b in logs]
+        elif isinstance(auditor, (_StreamAuditor, _ClusterAuditor)):
             results = auditor.map(logs)
         else:
             results = []
@@ -1138,6 +1402,7 @@ def _prepare_sql(known: Callable[[list[str]], dict[str, str]], batch: _SqlBatch,
                         findings=len(rows[0]))
             write[i] = (game, lines, meta, rows)
     batch.games = {}  # the logs are audited: a batch waiting for the writer keeps only its spool
+    batch.built = {}
     return _Prepared(batch, write, replaced)
 
 
@@ -1178,7 +1443,7 @@ def _write_prepared(target: Any, prep: _Prepared, report: IngestReport, spool_di
             raise
         for item in write:
             game = item[0]
-            single = Spool.of(spool_dir, "game", [(game, batch.spool.game(game))])
+            single = batch.spool.only(game)
             try:
                 ev_n, f_n, r_s = one([item], report.batches + 1, None, single)
             except duckdb.Error as x:

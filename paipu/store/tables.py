@@ -14,10 +14,11 @@ from typing import Any, Callable, Iterator, Optional
 import duckdb
 import msgspec
 
+from .columns import SOURCE_ENUM, TILE_ENUM, TYPE_ENUM
 from .errors import StoreError
 
 #: Version of the table layout; stored in ``meta`` and checked on open.
-STORE_VERSION = 1
+STORE_VERSION = 2
 
 # ---------------------------------------------------------------------------
 # the tables: one list drives the DDL, the loaders and docs/store.md
@@ -78,17 +79,27 @@ TABLES: tuple[Table, ...] = (
        ("content_hash", "VARCHAR", "hash of the stored events: same hash, same game"),
        ("body_hash", "VARCHAR", "hash of the events without game id and times (finds duplicates under new ids)"),
        ("ingested_at", "TIMESTAMPTZ", "when this version of the game was written")),
-    _t("events", "one row per event", "Every event as read and validated, with its full JSON.",
+    _t("events", "one row per event",
+       "Every event as read and validated: its common fields as typed columns, the rare ones as JSON.",
        ("game", "VARCHAR", "game id"),
        ("seq", "INTEGER", "event number within the game (0, 1, 2, …)"),
-       ("type", "VARCHAR", "event type (TileDrawn, HandWon, …)"),
+       ("type", TYPE_ENUM, "event type (TileDrawn, HandWon, …)"),
        ("happened_at", "TIMESTAMPTZ", "the event's time (`at` in the log)"),
        ("hand", "INTEGER", "hand number the event belongs to (0 before the first hand)"),
-       ("seat", "INTEGER", "the event's `seat` field, if it has one"),
-       ("tile", "VARCHAR", "the event's `tile` field, if it has one"),
-       # zstd: the event JSON is most of a store's bytes; DuckDB's own choice (FSST or
-       # dictionary) keeps the store about 1.75× as large and is no faster to write
-       ("data", "JSON", "the whole event as JSON", "USING COMPRESSION zstd")),
+       ("seat", "UTINYINT", "the event's `seat` field, if it has one"),
+       ("tile", TILE_ENUM, "the event's `tile` field, if it has one"),
+       ("from_seat", "UTINYINT", "the event's `from_seat` (a claim's discarder, a win's discarder or kong adder)"),
+       ("kind", TILE_ENUM, "a kong's `kind` (the tile it is a kong of)"),
+       ("tiles", f"{TILE_ENUM}[]", "the event's `tiles` (a meld's tiles from hand, tail or revealed tiles, birds)"),
+       ("source", SOURCE_ENUM, "where a drawn, revealed or bird tile came from (`source`)"),
+       ("amount", "INTEGER", "a fee's diamonds (FeeCharged, FeeRefunded) or a 养猪 bet (PigBetPlaced, `bet`)"),
+       ("line", "INTEGER", "the line of the log file it was read from (the file is `games.file`)"),
+       ("extra", "JSON", "the event's other fields (a deal's hands, a win's winners, a settlement's "
+                         "transfers, a room's options, a claim, a seal's `prev` …) as a JSON object; "
+                         "NULL when it has none"),
+       # zstd: the raw JSON is the largest column when kept; DuckDB's own choice compresses it worse
+       ("raw", "JSON", "the whole event as JSON, kept only by `paipu ingest --keep-raw` (else NULL)",
+        "USING COMPRESSION zstd")),
     _t("hands", "one row per hand", "How each hand went and ended.",
        ("game", "VARCHAR", "game id"),
        ("hand", "INTEGER", "hand number"),
@@ -251,6 +262,13 @@ def run_once(con: duckdb.DuckDBPyConnection, key: str, statements: list[str]) ->
     con.execute("INSERT INTO meta VALUES ($k, $v)", {"k": key, "v": digest})
 
 
+def _shown_type(sql: str) -> str:
+    """A column's type as the docs show it (an ENUM by what it lists, not its every value)."""
+    for enum, name in ((TYPE_ENUM, "ENUM of event types"), (TILE_ENUM, "ENUM of tiles"), (SOURCE_ENUM, "ENUM of sources")):
+        sql = sql.replace(enum, name)
+    return sql
+
+
 def schema_markdown() -> str:
     """The table schema as Markdown (the body of ``docs/store.md``)."""
     lines = ["| table | grain | what it holds |", "|---|---|---|"]
@@ -258,7 +276,7 @@ def schema_markdown() -> str:
         lines.append(f"| `{t.name}` | {t.grain} | {t.doc} |")
     for t in TABLES:
         lines += ["", f"### `{t.name}` — {t.grain}", "", "| column | type | meaning |", "|---|---|---|"]
-        lines += [f"| `{c.name}` | `{c.type}` | {c.doc} |" for c in t.columns]
+        lines += [f"| `{c.name}` | `{_shown_type(c.type)}` | {c.doc} |" for c in t.columns]
     return "\n".join(lines) + "\n"
 
 
@@ -270,17 +288,6 @@ def _insert_sql(t: Table) -> str:
     cols = ", ".join(f"{c.name}: '{c.type}'" for c in t.columns)
     return (f"INSERT INTO {t.name} SELECT {', '.join(t.names)} FROM read_json($path, "
             f"format='newline_delimited', columns={{{cols}}})")
-
-
-# The raw events spool holds one ``[hand, event]`` array per line.
-_EVENTS_SQL = """
-INSERT INTO events
-SELECT v[1], v[2]::INTEGER, v[3], v[4]::TIMESTAMPTZ, v[5]::INTEGER, v[6]::INTEGER, v[7], d
-FROM (SELECT json_extract_string(json, ['$[1].game', '$[1].seq', '$[1].type', '$[1].at', '$[0]',
-                                        '$[1].seat', '$[1].tile']) AS v,
-             json->'$[1]' AS d
-      FROM read_json_objects($path, format='newline_delimited'))
-"""
 
 
 # ---------------------------------------------------------------------------
@@ -311,6 +318,9 @@ def connect(db: str, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
         except duckdb.Error as e:
             con.close()
             raise StoreError(f"{db} is not a paipu store: {_first_line(e)}") from None
+        except StoreError as e:
+            con.close()
+            raise StoreError(f"{db}: {e}") from None
     return con
 
 
@@ -351,7 +361,7 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
             con.execute("INSERT INTO meta VALUES ($k, $v)", {"k": f"created_by_{k}", "v": v})
     elif row[0] != str(STORE_VERSION):
         con.execute("ROLLBACK")
-        raise StoreError(f"store version {row[0]} is not the version this paipu writes ({STORE_VERSION})")
+        raise StoreError(version_message(row[0]))
     # the last writer's versions: what an analyst needs to open the file again
     for k, v in writer_versions().items():
         con.execute("DELETE FROM meta WHERE key = $k", {"k": k})
@@ -363,6 +373,16 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
     run_once(con, "comments", comment_ddl())
     run_once(con, "anomaly_checks", install_statements())
     con.execute("COMMIT")
+
+
+def version_message(held: str) -> str:
+    """The one sentence refusing a store of another layout version, and how to get a store of this one."""
+    if held == "1":
+        return ("this store has layout version 1 (each event kept as JSON); this paipu writes version "
+                f"{STORE_VERSION} (events as typed columns): ingest the logs again into a new store "
+                "(`paipu ingest LOGS --db NEW.duckdb`, `--keep-raw` to keep each event's JSON too)")
+    return (f"this store has layout version {held}, which this paipu (layout version {STORE_VERSION}) cannot "
+            "write: ingest the logs again into a new store (`paipu ingest LOGS --db NEW.duckdb`)")
 
 
 def _first_line(e: BaseException) -> str:
@@ -377,7 +397,8 @@ class GameRows:
 
     def __init__(self) -> None:
         self.rows: dict[str, list[Any]] = {t.name: [] for t in TABLES if t.name != "events"}
-        self.spool = b""
+        #: the game's events as the events table's columns (an Arrow record batch)
+        self.event_batch: Any = None
         self.events = 0
         self.players: list[str] = []
 
@@ -409,13 +430,17 @@ def write_rows(con: duckdb.DuckDBPyConnection, write: list[tuple[str, GameRows]]
         findings = 0
         raw = 0.0
         if write:
-            path = os.path.join(spool_dir, "events.ndjson")
-            with open(path, "wb") as f:
-                for _game, rows in write:
-                    f.write(rows.spool)
-                    events += rows.events
+            import pyarrow as pa
+
+            batches = [rows.event_batch for _game, rows in write if rows.event_batch is not None]
+            events = sum(rows.events for _game, rows in write)
             t0 = time.perf_counter()
-            con.execute(_EVENTS_SQL, {"path": path})
+            if batches:
+                con.register("_ev", pa.Table.from_batches(batches))
+                try:
+                    con.execute("INSERT INTO events SELECT * FROM _ev")
+                finally:
+                    con.unregister("_ev")
             raw = time.perf_counter() - t0
             for t in TABLES:
                 if t.name == "events":

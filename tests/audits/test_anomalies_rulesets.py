@@ -238,6 +238,7 @@ def test_one_summary_line_per_check_and_ruleset_names_the_ruleset(planted_db):
 _PLAIN = """
 import duckdb, json, sys
 con = duckdb.connect(sys.argv[1], read_only=True)
+con.execute("SET enable_progress_bar = false")  # a slow moment of the machine must not print a bar into the JSON
 out = {
     "view": con.execute("SELECT code, ruleset, count(*) FROM anomalies GROUP BY ALL ORDER BY ALL").fetchall(),
     "macro": con.execute("SELECT * FROM anomaly_first_draw_shuffle(min_draws := 100)").fetchall(),

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from paipu import store
 from paipu.store import anomalies as A
-from paipu.store.tables import TABLES
+from paipu.store.tables import STORE_VERSION, TABLES
 from paipu.store.parquet import Dataset, open_dataset
 from paipu.store.query import QueryRefused, run_query
 from paipu.store_cmd import register
@@ -30,7 +30,7 @@ ANALYST_QUERIES = [
     "FROM hand_players GROUP BY player ORDER BY player",
     "SELECT code, severity, count(*) FROM findings GROUP BY ALL ORDER BY ALL",
     "SELECT type, count(*), min(happened_at), max(happened_at) FROM events GROUP BY type ORDER BY type",
-    "SELECT game, seq, data FROM events WHERE seq < 5 ORDER BY game, seq",
+    "SELECT game, seq, type, tile, tiles, extra FROM events WHERE seq < 5 ORDER BY game, seq",
     "SELECT date_trunc('day', opened_at) AS day, count(*) FROM games GROUP BY day ORDER BY day",
     "SELECT reason, count(*), sum(amount) FROM transfers GROUP BY reason ORDER BY reason",
     "SELECT w.player, count(*), avg(w.fan) FROM wins w JOIN hands h USING (game, hand) "
@@ -195,7 +195,7 @@ def test_the_store_records_who_wrote_it_and_export_import_round_trips(corpus, tm
     _log, db, ds = corpus
     meta = dict(run_query(db, "SELECT key, value FROM meta")[1])
     assert meta["duckdb_version"] == duckdb.__version__ == meta["created_by_duckdb_version"]
-    assert meta["paipu_version"] and meta["store_version"] == "1"
+    assert meta["paipu_version"] and meta["store_version"] == str(STORE_VERSION)
     assert all(c["written_by"]["duckdb"] == duckdb.__version__ for c in Dataset(ds).commits())
     out, back = str(tmp_path / "exported"), str(tmp_path / "back.duckdb")
     app = typer.Typer()

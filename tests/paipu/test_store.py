@@ -113,30 +113,38 @@ def test_ingest_fills_every_table(tmp_path, two_games):
     assert [r[6] for r in rows] == [False, False, False, True]
     assert [r[7] for r in rows] == [1, 1, 1, 1] and [r[8] for r in rows] == [3, 3, 3, 3]
     assert [r[9] for r in rows] == [0, 1, 1, 1]
-    ev = q(db, "SELECT seq, type, hand, seat, tile, data->>'type' FROM events WHERE game = 'g1' ORDER BY seq")
+    ev = q(db, "SELECT seq, type, hand, seat, tile, extra FROM events WHERE game = 'g1' ORDER BY seq")
     assert [e[0] for e in ev] == list(range(n_events))
-    assert ev[0][1:3] == ("GameOpened", 0) and ev[4][1:] == ("TileDiscarded", 1, 0, "2z", "TileDiscarded")
+    assert ev[0][1:3] == ("GameOpened", 0) and ev[4][1:] == ("TileDiscarded", 1, 0, "2z", None)
     t = q(db, "SELECT idx, payer_player, payee_player, amount, reason FROM transfers WHERE game = 'g1' ORDER BY idx")
     assert t[0] == (0, "D", "B", 2, "win") and t[1] == (1, "B", "A", 1, "dianji")
 
 
-def test_event_json_is_stored_with_zstd(tmp_path, two_games):
-    """The events' JSON (most of a store's bytes) is kept with zstd, which DuckDB would not pick itself."""
-    db = str(tmp_path / "s.duckdb")
-    store.ingest([two_games], db)
-    con = duckdb.connect(db)
+def test_raw_event_json_is_kept_only_with_keep_raw_and_then_with_zstd(tmp_path, two_games):
+    """Without --keep-raw the events table keeps no JSON of its own (``raw`` NULL); with it, each
+    event's JSON in the schema's own encoding, kept with zstd, which DuckDB would not pick itself."""
+    from schema.reader import encode_events, read_games
+
+    plain_db, raw_db = str(tmp_path / "s.duckdb"), str(tmp_path / "raw.duckdb")
+    store.ingest([two_games], plain_db)
+    assert q(plain_db, "SELECT count(raw), count(*) > 0 FROM events")[0] == (0, True)
+    store.ingest([two_games], raw_db, keep_raw=True)
+    games, _ = read_games([two_games])
+    want = sorted(line for g in games for line in encode_events(g.events).decode().splitlines())
+    assert sorted(r for (r,) in q(raw_db, "SELECT raw FROM events")) == want
+    con = duckdb.connect(raw_db)
     try:
         con.execute("CHECKPOINT")
         used = dict(con.execute("SELECT column_name, list(DISTINCT compression) FROM pragma_storage_info('events') "
                                 "WHERE segment_type <> 'VALIDITY' GROUP BY ALL").fetchall())
         # the same JSON in a column DuckDB compresses as it likes: not zstd
-        con.execute("CREATE TABLE plain AS SELECT data FROM events")
+        con.execute("CREATE TABLE plain AS SELECT raw FROM events")
         con.execute("CHECKPOINT")
         plain = {c for (c,) in con.execute("SELECT DISTINCT compression FROM pragma_storage_info('plain') "
                                             "WHERE segment_type <> 'VALIDITY'").fetchall()}
     finally:
         con.close()
-    assert used["data"] == ["ZSTD"]
+    assert used["raw"] == ["ZSTD"]
     assert "ZSTD" not in plain and "ZSTD" not in used["seq"]
 
 

@@ -36,7 +36,7 @@ def cli():
 
 
 def contents(db: str, skip: dict = ENGINE_COLUMNS) -> dict[str, list]:
-    """Every table's rows, sorted; ``data`` as parsed JSON (the same event, however spaced)."""
+    """Every table's rows, sorted; ``extra`` as parsed JSON (the same fields, however spaced)."""
     con = duckdb.connect(db, read_only=True)
     try:
         out = {}
@@ -44,8 +44,8 @@ def contents(db: str, skip: dict = ENGINE_COLUMNS) -> dict[str, list]:
             cols = [c for c in t.names if c not in skip.get(t.name, ())]
             rows = con.execute(f"SELECT {', '.join(cols)} FROM {t.name} ORDER BY ALL").fetchall()
             if t.name == "events":
-                i = cols.index("data")
-                rows = sorted((*r[:i], json.loads(r[i]), *r[i + 1:]) for r in rows)
+                i = cols.index("extra")
+                rows = sorted((*r[:i], json.loads(r[i]) if r[i] is not None else None, *r[i + 1:]) for r in rows)
             out[t.name] = rows
         return out
     finally:

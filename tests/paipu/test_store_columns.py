@@ -1,0 +1,143 @@
+"""The events table as typed columns and the rows built from the decoded games (paipu.store.columns).
+
+The per-event Python derivation (``engine="python"``, ``ingest.game_rows``) is the
+reference for every table but events; the events' typed columns put back together
+(:func:`paipu.store.columns.event_json_sql`) must give each event the reader decoded.
+"""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+import msgspec
+import pytest
+
+from paipu import store
+from paipu.store.columns import event_json_sql
+from paipu.store.tables import STORE_VERSION, TABLES
+from schema.reader import encode_events, read_games
+from tests.paipu.test_store import q
+from tests.paipu.test_store_sql import contents
+
+#: Every family's presets, with the Qujing options that change the rows (点鸡, 养猪, 敲锣, chows).
+PRESETS = [("qujing-xiaoji", {"chow": True, "dianji": True}), ("qujing-baiban", {"yangzhu": True}),
+           ("qujing-shuanggui", {"qiaoluo": True}), ("guangdong-jipinghu", {}), ("sichuan", {}),
+           ("sichuan-xuezhan", {}), ("xuzhou", {})]
+
+
+@pytest.fixture(scope="module")
+def families(tmp_path_factory) -> str:
+    """A simulated corpus of every family (a few rooms of each preset)."""
+    from paipu.sim.simulate import SimConfig, simulate_games
+
+    path = tmp_path_factory.mktemp("families") / "families.jsonl"
+    with open(path, "wb") as f:
+        for k, (preset, options) in enumerate(PRESETS):
+            cfg = SimConfig(preset=preset, options=options, games=3, seed=500 + k, max_hands=4, game_prefix=f"f{k}-")
+            for game in simulate_games(cfg):
+                f.write(encode_events(game))
+    return str(path)
+
+
+def test_every_table_holds_the_rows_of_the_per_event_derivation_on_every_family(tmp_path, families):
+    new, ref = str(tmp_path / "new.duckdb"), str(tmp_path / "ref.duckdb")
+    a = store.ingest([families], new)
+    b = store.ingest([families], ref, engine="python")
+    assert (a.games_read, a.added, a.events, a.findings) == (b.games_read, b.added, b.events, b.findings)
+    mine, reference = contents(new), contents(ref)
+    for t in TABLES:
+        assert mine[t.name] == reference[t.name], t.name
+    # every family is in it, each with hands and players
+    presets = {p for (p,) in q(new, "SELECT DISTINCT preset FROM games")}
+    assert presets == {p for p, _o in PRESETS}
+    assert q(new, "SELECT count(DISTINCT game) FROM hand_players")[0][0] == a.added
+
+
+def _decoded(path: str) -> dict[tuple, dict]:
+    games, _ = read_games([path])
+    return {(e.game, e.seq): {k: v for k, v in msgspec.to_builtins(e).items() if k != "at" and v is not None}
+            for g in games for e in g.events}
+
+
+def _rebuilt(db: str) -> dict[tuple, dict]:
+    return {(g, s): {k: v for k, v in json.loads(d).items() if v is not None}
+            for g, s, d in q(db, f"SELECT game, seq, {event_json_sql()} FROM events")}
+
+
+def test_each_event_is_its_typed_columns_and_extra_put_back_together(tmp_path, families):
+    db = str(tmp_path / "s.duckdb")
+    store.ingest([families], db, audit=False)
+    assert _rebuilt(db) == _decoded(families)
+    # the times are the events' own (an instant; the log's UTC offset is in `raw` with --keep-raw)
+    games, _ = read_games([families])
+    first = games[0].events[5]
+    assert q(db, "SELECT happened_at FROM events WHERE game = $g AND seq = 5", {"g": first.game})[0][0] == first.at
+    # draws and discards, most of a log, need no JSON at all
+    assert q(db, "SELECT count(*) FROM events WHERE type IN ('TileDrawn', 'TileDiscarded') AND extra IS NOT NULL"
+              )[0][0] == 0
+
+
+def test_a_changed_typed_value_is_seen_by_the_rebuild(tmp_path, families):
+    """Near miss: one tile changed in the store no longer rebuilds the event read."""
+    db = str(tmp_path / "s.duckdb")
+    store.ingest([families], db, audit=False)
+    con = duckdb.connect(db)
+    con.execute("UPDATE events SET tile = '9s' WHERE rowid = (SELECT min(rowid) FROM events "
+                "WHERE type = 'TileDiscarded' AND tile <> '9s')")
+    con.close()
+    assert _rebuilt(db) != _decoded(families)
+
+
+def test_the_typed_columns_have_their_types(tmp_path, families):
+    db = str(tmp_path / "s.duckdb")
+    store.ingest([families], db, audit=False)
+    types = dict(q(db, "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = 'events'"))
+    assert types["type"].startswith("ENUM(") and types["tile"].startswith("ENUM(")
+    assert types["seat"] == "UTINYINT" and types["tiles"].endswith("[]")
+    # the ENUM's order is the schema's, so an unknown type cannot be stored
+    con = duckdb.connect(db)
+    with pytest.raises(duckdb.ConversionException):
+        con.execute("INSERT INTO events (game, seq, type) VALUES ('x', 0, 'NoSuchEvent')")
+    con.close()
+
+
+def test_a_store_of_the_previous_layout_is_refused_with_how_to_ingest_again(tmp_path, families):
+    db = str(tmp_path / "old.duckdb")
+    store.ingest([families], db, audit=False)
+    con = duckdb.connect(db)
+    con.execute("UPDATE meta SET value = '1' WHERE key = 'store_version'")
+    con.close()
+    with pytest.raises(store.StoreError) as e:
+        store.ingest([families], db, audit=False)
+    msg = str(e.value)
+    assert "layout version 1" in msg and "paipu ingest LOGS --db NEW.duckdb" in msg and "\n" not in msg
+    # near miss: the store of this layout opens and takes the same logs again (all unchanged)
+    con = duckdb.connect(db)
+    con.execute("UPDATE meta SET value = $v WHERE key = 'store_version'", {"v": str(STORE_VERSION)})
+    con.close()
+    assert store.ingest([families], db, audit=False).added == 0
+
+
+def test_with_jobs_the_workers_build_the_rows_and_the_ingest_reads_no_log(tmp_path, families, monkeypatch):
+    """``--jobs 2``: each worker reads its share, audits and builds the rows; the ingest itself
+    never reads a log (its reader refuses to), and the store is the one-job store."""
+    import sys
+
+    one, two = str(tmp_path / "one.duckdb"), str(tmp_path / "two.duckdb")
+    r1 = store.ingest([families], one)
+
+    class NoReading:
+        def __init__(self, paths):
+            self.orphans = []
+
+        def games(self):
+            raise AssertionError("the ingest read a log itself")
+
+    monkeypatch.setattr(sys.modules["paipu.store.ingest"], "LogReader", NoReading)
+    r2 = store.ingest([families], two, jobs=2)
+    assert (r2.added, r2.events, r2.findings) == (r1.added, r1.events, r1.findings) and not r2.refused
+    assert contents(one) == contents(two)
+    # near miss: with one job the ingest reads the logs itself, and so meets the refusing reader
+    with pytest.raises(AssertionError, match="read a log itself"):
+        store.ingest([families], str(tmp_path / "three.duckdb"))
