@@ -225,6 +225,8 @@ def frame_of(i: int, st: TableState, e: ev.Event, marks: list, who: _Names) -> d
         "r": ["".join(("*" if c >= 0 else "") + _T[t] for t, c in ds) for ds in st.discards],
         "tail": _tiles(st.tail), "undrawn": st.undrawn, "marks": marks, "findings": [],
         "x": table_extras(st, who),
+        # tiles set aside by seat (flowers, single-tile kongs): the hand's summary lists them
+        "aside": [_tiles(x) for x in st.set_aside] if any(st.set_aside) else [],
     }
 
 
@@ -422,6 +424,8 @@ def build_model(log: GameLog) -> dict:
             hand_list.append(by_hand[h])
         if h:
             by_hand[h]["last"] = fr["i"]
+            if fr.get("aside"):
+                by_hand[h]["set_aside"] = [[seat, _set_aside_words(x)] for seat, x in enumerate(fr["aside"]) if x]
     # what a hand turned and at which dealer level (families with a per-hand wild, 连庄 levels)
     hand_no = 0
     for e in log.events[:len(frames)]:
@@ -431,8 +435,6 @@ def build_model(log: GameLog) -> dict:
                 by_hand[hand_no]["level"] = e.dealer_level
         elif type(e) is ev.IndicatorTurned and hand_no in by_hand:
             by_hand[hand_no]["indicator"], by_hand[hand_no]["wild"] = e.tile, e.wild
-            if fr.get("aside"):
-                by_hand[h]["set_aside"] = [[seat, _set_aside_words(x)] for seat, x in enumerate(fr["aside"]) if x]
     cur_hand = None
     dealer = None
     game_rec: Optional[dict] = None

@@ -14,10 +14,12 @@ from replay.melds import Meld
 from schema.ruleset import Ruleset
 
 from ..family import Score, WinContext
-from . import wins
+from . import qishou, wins
 
-#: Each unit's count (1 each; ``jihu`` is the small win, 0).
-FAN_VALUES = {name: 1 for name in wins.SHAPE_UNITS + wins.EVENT_UNITS + ("haohua",)} | {"jihu": 0}
+#: Each unit's count (1 each; ``jihu`` is the small win, 0), and each opening win's (起手胡,
+#: §4.2: one opening base each, worth ``qishou_value`` B from every other seat).
+FAN_VALUES = {name: 1 for name in wins.SHAPE_UNITS + wins.EVENT_UNITS + ("haohua",)} | {"jihu": 0} \
+    | {name: 1 for name in qishou.SEED_WINS + qishou.EXTRA_WINS}
 #: The units' Chinese names (§9.3) and the opening wins' (§4.2).
 CHINESE = {
     "jihu": "平胡", "duidui": "碰碰胡", "jiangyise": "将将胡", "qingyise": "清一色", "qidui": "七小对",
