@@ -746,7 +746,6 @@ def main() -> None:
         print(f"  {family + ' / Qujing time (CPU/event)':<37} {ratio:5.2f}×  (≤ 1.2×)")
     for family, ratio in checks.items():
         print(f"  {'full audit / replay, ' + family + ' (CPU)':<37} {ratio:5.2f}×  (≤ 2×)")
-    print(f"  Hainan / Qujing time (CPU/event)      {hn_time:5.2f}×  (≤ 1.2×)")
     print(f"  local:2 / jobs 2 (time; cluster cost) {cluster2 / audit2:6.2f}×")
     print(f"  win check / mahjong agari (counts)    {theirs / ours:6.1f}×  (≥ 10×)")
     print(f"  win check / mahjong agari (keys)      {theirs / ours_keys:6.1f}×  (≥ 10×)")

@@ -12,14 +12,17 @@ SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 LOGS = sorted(SAMPLES.glob("clean/*.jsonl")) + sorted(SAMPLES.glob("faulty/*.jsonl"))
 # Guangdong 鸡平和 (sample_logs/guangdong/, its own README)
 GUANGDONG = sorted(SAMPLES.glob("guangdong/clean/*.jsonl")) + sorted(SAMPLES.glob("guangdong/faulty/*.jsonl"))
-# Xuzhou 徐州麻将 (sample_logs/xuzhou/, its own README)
-XUZHOU = sorted(SAMPLES.glob("xuzhou/clean/*.jsonl")) + sorted(SAMPLES.glob("xuzhou/faulty/*.jsonl"))
-# Changsha 长沙麻将 (sample_logs/changsha/, its own README)
-CHANGSHA = sorted(SAMPLES.glob("changsha/clean/*.jsonl")) + sorted(SAMPLES.glob("changsha/faulty/*.jsonl"))
-# Wenzhou 温州麻将 (sample_logs/wenzhou/, its own README)
-WENZHOU = sorted(SAMPLES.glob("wenzhou/clean/*.jsonl")) + sorted(SAMPLES.glob("wenzhou/faulty/*.jsonl"))
-# Hainan 海南麻将 (sample_logs/hainan/, its own README)
-HAINAN = sorted(SAMPLES.glob("hainan/clean/*.jsonl")) + sorted(SAMPLES.glob("hainan/faulty/*.jsonl"))
+#: The new families' samples (sample_logs/<family>/, each with its own README): the least
+#: clean rooms (worked examples, option rooms) and faulty ones (near misses, fault classes).
+FAMILY_MINIMA = {"xuzhou": (20, 20), "wuhan": (20, 15), "wenzhou": (15, 20), "hainan": (25, 15),
+                 "changsha": (20, 20)}
+
+
+def _family_logs(family: str) -> list[Path]:
+    return sorted(SAMPLES.glob(f"{family}/clean/*.jsonl")) + sorted(SAMPLES.glob(f"{family}/faulty/*.jsonl"))
+
+
+FAMILY_LOGS = [p for family in FAMILY_MINIMA for p in _family_logs(family)]
 
 
 def test_there_are_samples_of_every_kind():
@@ -41,39 +44,18 @@ def test_the_guangdong_samples_are_listed_in_their_readme():
         assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/guangdong/README.md"
 
 
-def test_the_xuzhou_samples_are_listed_in_their_readme():
-    readme = (SAMPLES / "xuzhou" / "README.md").read_text(encoding="utf-8")
-    assert len([p for p in XUZHOU if p.parent.name == "clean"]) >= 20  # §11 and the option rooms
-    assert len([p for p in XUZHOU if p.parent.name == "faulty"]) >= 20  # near misses and fault classes
-    for p in XUZHOU:
-        assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/xuzhou/README.md"
+@pytest.mark.parametrize("family", sorted(FAMILY_MINIMA))
+def test_each_familys_samples_are_listed_in_its_readme(family):
+    logs = _family_logs(family)
+    readme = (SAMPLES / family / "README.md").read_text(encoding="utf-8")
+    least_clean, least_faulty = FAMILY_MINIMA[family]
+    assert len([p for p in logs if p.parent.name == "clean"]) >= least_clean
+    assert len([p for p in logs if p.parent.name == "faulty"]) >= least_faulty
+    for p in logs:
+        assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/{family}/README.md"
 
 
-def test_the_hainan_samples_are_listed_in_their_readme():
-    readme = (SAMPLES / "hainan" / "README.md").read_text(encoding="utf-8")
-    assert len([p for p in HAINAN if p.parent.name == "clean"]) >= 25  # §12 and the option rooms
-    assert len([p for p in HAINAN if p.parent.name == "faulty"]) >= 15  # near misses and fault classes
-    for p in HAINAN:
-        assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/hainan/README.md"
-
-
-def test_the_wenzhou_samples_are_listed_in_their_readme():
-    readme = (SAMPLES / "wenzhou" / "README.md").read_text(encoding="utf-8")
-    assert len([p for p in WENZHOU if p.parent.name == "clean"]) >= 15  # §12 and the option rooms
-    assert len([p for p in WENZHOU if p.parent.name == "faulty"]) >= 20  # near misses and fault classes
-    for p in WENZHOU:
-        assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/wenzhou/README.md"
-
-
-def test_the_changsha_samples_are_listed_in_their_readme():
-    readme = (SAMPLES / "changsha" / "README.md").read_text(encoding="utf-8")
-    assert len([p for p in CHANGSHA if p.parent.name == "clean"]) >= 20  # §13 and the option rooms
-    assert len([p for p in CHANGSHA if p.parent.name == "faulty"]) >= 20  # near misses and fault classes
-    for p in CHANGSHA:
-        assert f"`{p.name}`" in readme, f"{p.name} is not listed in sample_logs/changsha/README.md"
-
-
-@pytest.mark.parametrize("path", LOGS + GUANGDONG + XUZHOU + CHANGSHA + WENZHOU + HAINAN, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", LOGS + GUANGDONG + FAMILY_LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_sample_log_audits_as_expected(path):
     expected = json.loads(path.with_suffix(".expected.json").read_text(encoding="utf-8"))
     logs, orphans = read_games([str(path)])

@@ -293,12 +293,10 @@ def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Opt
         "result": None if res is None else {"how": HOW.get(res["how"], res["how"]), "tile": res["tile"],
                                             "from_seat": res["from_seat"], "self_draw": res["how"] == "self_draw"},
         "winners": winners, "bets": rec["bets"], "tallies": rec["tallies"],
-        # the family's own derivation of the money (per-pair shares, caps, 包), line by line
-        # the family's derivation of the corrected settlement, one line per payment (--explain's)
-        "steps": list(rec.get("steps") or []),
         "transfers": _pair_rows(rec["transfers"], rec["logged_transfers"]),
-        # the family's derivation of the payments (dealer bonuses, side bets), as --explain prints it
-        "steps": [words(x) for x in rec.get("steps", ())],
+        # the family's derivation of the corrected settlement (per-pair shares, caps, 包, dealer
+        # bonuses, side bets), line by line as --explain prints it
+        "steps": [words(x) for x in rec.get("steps") or ()],
         "scores_after": rec["scores_after"], "logged_scores": rec["logged_scores"],
         "differs": rec["scores_after"] != rec["logged_scores"],
     }

@@ -12,13 +12,11 @@ from __future__ import annotations
 import collections
 import sys
 import time
-from typing import Iterable, Sequence
+from typing import Sequence
 
-from audits.audit import audit_game
 from schema import events as ev
-from schema.reader import GameLog
 
-from ..simulate import SimConfig, simulate_games
+from ..coverage_kit import audit_rooms, play_mix, verdict
 from .examples import EXAMPLES, OPTION_ROOMS
 
 #: (label, preset, options) the bots play (each changes play or money).
@@ -78,18 +76,6 @@ def seen_in(events: Sequence[ev.Event], counts: collections.Counter) -> None:
             counts[f"birds_{mode}"] += 1
 
 
-def _audit(rooms: Iterable[Sequence[ev.Event]], counts: collections.Counter, findings: collections.Counter) -> int:
-    hands = 0
-    for events in rooms:
-        a = audit_game(GameLog(game=events[0].game, file="coverage", events=list(events),
-                               lines=list(range(1, len(events) + 1))))
-        for f in a.findings:
-            findings[f.code] += 1
-        seen_in(events, counts)
-        hands += sum(1 for e in events if type(e) is ev.HandStarted)
-    return hands
-
-
 def main(args: Sequence[str] = ()) -> int:
     """``[HANDS]`` bot hands per preset (default 10,000), shared by its option mixes; exit
     status 1 on a finding or on something wanted that never appeared."""
@@ -102,22 +88,14 @@ def main(args: Sequence[str] = ()) -> int:
     by_preset: collections.Counter = collections.Counter()
     for k, (label, preset, options) in enumerate(COMBOS):
         per = -(-total // mixes[preset])
-        cfg = SimConfig(preset=preset, options=options, games=max(1, -(-per // 8)), seed=4200 + k, max_hands=8,
-                        fee=0, include_wall=True)
-        got = _audit(simulate_games(cfg), bots, findings)
+        got = play_mix(preset, options, max(1, -(-per // 8)), 4200 + k, seen_in, bots, findings)
         by_preset[preset] += got
         print(f"  {label:<66} {got:6d} hands")
     rooms = [make().events for make in {**EXAMPLES, **OPTION_ROOMS}.values()]
-    arranged_hands = _audit(rooms, arranged, findings)
+    arranged_hands = audit_rooms(rooms, seen_in, arranged, findings)
     print(f"bot play: {dict(by_preset)} hands, {bots['hands_won']} won; arranged: {len(rooms)} rooms, "
           f"{arranged_hands} hands")
-    missing = []
-    for name in WANTED:
-        print(f"  {name:<24} bots {bots[name]:7d}   arranged {arranged[name]:4d}")
-        if not bots[name] + arranged[name]:
-            missing.append(name)
-    print(f"findings: {dict(findings) or 0}; missing: {missing or 'none'}; {time.perf_counter() - started:.1f} s")
-    return 1 if findings or missing else 0
+    return verdict(WANTED, bots, arranged, findings, started)
 
 
 if __name__ == "__main__":

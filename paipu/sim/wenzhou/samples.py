@@ -13,52 +13,24 @@ corrected ledger).
 
 from __future__ import annotations
 
-import json
 import os
-import random
 
-from audits.audit import audit_game
-from schema.reader import GameLog, encode_events
+from ..sample_files import SAMPLE_LOGS, plant_first, write_sample
 
 from .examples import EXAMPLES, NEAR_MISSES, OPTION_ROOMS
 from .faults import FAULTS
 
-ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
-                    "sample_logs", "wenzhou")
+ROOT = os.path.join(SAMPLE_LOGS, "wenzhou")
 
 
 def _write(folder: str, name: str, events, want: list) -> None:
-    """Write NAME.jsonl and NAME.expected.json; the audit must find exactly ``want``
-    (codes, or (code, seq) pairs)."""
-    os.makedirs(os.path.join(ROOT, folder), exist_ok=True)
-    path = os.path.join(ROOT, folder, name + ".jsonl")
-    with open(path, "wb") as f:
-        f.write(encode_events(events))
-    log = GameLog(game=events[0].game, file=path, events=events, lines=list(range(1, len(events) + 1)))
-    a = audit_game(log)
-    got = [f.code for f in a.findings] if not want or isinstance(want[0], str) else \
-        sorted((f.code, f.seq) for f in a.findings)
-    assert got == (want if not want or isinstance(want[0], str) else sorted(want)), (name, got, want)
-    exp = {"findings": [{"game": f.game, "code": f.code, "seq": f.seq} for f in a.findings],
-           "final_scores": {events[0].game: {"logged": a.logged_scores[-1] if a.logged_scores else None,
-                                             "ledger": a.ledger[-1] if a.ledger else None}}}
-    with open(path[:-len(".jsonl")] + ".expected.json", "w", encoding="utf-8") as f:
-        json.dump(exp, f, ensure_ascii=False, indent=1)
+    write_sample(ROOT, folder, name, events, want)
 
 
 def plant(name: str):
     """The first simulated Wenzhou room (no logged wall) the fault class applies to."""
-    from ..mutate import mutate
-    from ..simulate import SimConfig, simulate_games
-
-    rng = random.Random(name)
-    options = {"caishenqian": True} if "caishen_money" in name else {}
-    for g in simulate_games(SimConfig(preset="wenzhou", games=200, seed=39, max_hands=8, fee=0,
-                                      include_wall=False, options=options)):
-        res = mutate(g, FAULTS[name], rng)
-        if res is not None:
-            return res
-    raise SystemExit(f"{name}: no simulated room has its situation")
+    return plant_first(name, FAULTS[name], "wenzhou", seed=39, max_hands=8,
+                       options={"caishenqian": True} if "caishen_money" in name else {})
 
 
 def main() -> None:

@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import collections
 import sys
-import time
-from typing import Iterable, Sequence
+from typing import Sequence
 
-from audits.audit import audit_game
 from schema import events as ev
-from schema.reader import GameLog
 
-from ..simulate import SimConfig, simulate_games
+from ..coverage_kit import run
 from .examples import EXAMPLES, OPTION_ROOMS
 
 #: Option mixes the bots play (each changes play or money).
@@ -65,43 +62,11 @@ def seen_in(events: Sequence[ev.Event], counts: collections.Counter) -> None:
                     counts["dealer_bonus_paid" if dealer in (t.payer, t.payee) else "payment_without_dealer"] += 1
 
 
-def _audit(rooms: Iterable[Sequence[ev.Event]], counts: collections.Counter, findings: collections.Counter) -> int:
-    hands = 0
-    for events in rooms:
-        a = audit_game(GameLog(game=events[0].game, file="coverage", events=list(events),
-                               lines=list(range(1, len(events) + 1))))
-        for f in a.findings:
-            findings[f.code] += 1
-        seen_in(events, counts)
-        hands += sum(1 for e in events if type(e) is ev.HandStarted)
-    return hands
-
-
 def main(args: Sequence[str] = ()) -> int:
     """``[HANDS]`` bot hands per option mix (default 1,000); exit status 1 on a finding or
     on something wanted that never appeared."""
-    per = int(args[0]) if args else 1000
-    started = time.perf_counter()
-    bots: collections.Counter = collections.Counter()
-    arranged: collections.Counter = collections.Counter()
-    findings: collections.Counter = collections.Counter()
-    total = 0
-    for k, (label, options) in enumerate(COMBOS):
-        cfg = SimConfig(preset="xuzhou", options=options, games=max(1, per // 8), seed=3800 + k, max_hands=8,
-                        fee=0, include_wall=True)
-        got = _audit(simulate_games(cfg), bots, findings)
-        total += got
-        print(f"  {label:<48} {got:6d} hands")
     rooms = [make().events for make in {**EXAMPLES, **OPTION_ROOMS}.values()]
-    arranged_hands = _audit(rooms, arranged, findings)
-    print(f"bot play: {total} hands, {bots['hands_won']} won; arranged: {len(rooms)} rooms, {arranged_hands} hands")
-    missing = []
-    for name in WANTED:
-        print(f"  {name:<24} bots {bots[name]:7d}   arranged {arranged[name]:4d}")
-        if not bots[name] + arranged[name]:
-            missing.append(name)
-    print(f"findings: {dict(findings) or 0}; missing: {missing or 'none'}; {time.perf_counter() - started:.1f} s")
-    return 1 if findings or missing else 0
+    return run("xuzhou", COMBOS, int(args[0]) if args else 1000, 3800, seen_in, rooms, WANTED, 24)
 
 
 if __name__ == "__main__":
