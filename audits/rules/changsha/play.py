@@ -21,7 +21,7 @@ from .settlement import ChangshaFacts
 OBSERVES = frozenset({
     ev.TilesDealt, ev.OpeningWinDeclared, ev.TileDrawn, ev.TileDiscarded, ev.Chowed, ev.Ponged,
     ev.KongExposed, ev.KongAdded, ev.KongConcealed, ev.KongRevealed, ev.LastTileOffered, ev.HandWon,
-    ev.BirdsDrawn, ev.HandSettled,
+    ev.BirdsDrawn, ev.HandSettled, ev.ClaimDeclared, ev.HandDrawn,
 })
 #: observed after the walker's handler too: the deal (the dealt counts) and the wins (the
 #: walker's legal winners)
@@ -54,6 +54,12 @@ class HandBook:
         self.giver: Optional[int] = None
         self.birds: tuple[int, ...] = ()
         self.logged_origin: Optional[int] = None
+        #: the open 开杠 reveal (§6.2): its konger and tiles, the seats that declared a win on
+        #: it and the seats that won on it; closed at the next event that is not a win
+        self.reveal_by: Optional[int] = None
+        self.reveal_tiles: tuple[int, ...] = ()
+        self.reveal_declared: set[int] = set()
+        self.reveal_winners: set[int] = set()
 
     @property
     def lines(self) -> list[str]:
@@ -91,6 +97,16 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
             hb.dealt = [list(table.hands[s][:27]) for s in range(hb.n)]
         elif t is ev.HandWon:
             _won_after(table, e, hb, ctx)
+        return _NONE
+    if hb.reveal_by is not None and t is not ev.HandWon and t is not ev.ClaimDeclared:
+        closed = _reveal_closed(ruleset, table, hb, ctx)
+        if closed:
+            return closed + observe(ruleset, table, e, hb, ctx, after)
+    if t is ev.ClaimDeclared:
+        if hb.reveal_by is not None and e.claim == "win" and e.seat != hb.reveal_by:
+            hb.reveal_declared.add(e.seat)
+        return _NONE
+    if t is ev.HandDrawn:
         return _NONE
     if t is ev.TileDrawn:
         hb.dealer_acted = True
@@ -212,6 +228,26 @@ def _revealed(ruleset: Ruleset, table, e: ev.KongRevealed, hb: HandBook) -> list
     hb.reveal_due = None
     if 0 <= s < hb.n:
         hb.locked[s] = True
+        hb.reveal_by, hb.reveal_tiles = s, tuple(TILE_INDEX[x] for x in e.tiles)
+        hb.reveal_declared, hb.reveal_winners = set(), set()
+    return out
+
+
+def _reveal_closed(ruleset: Ruleset, table, hb: HandBook, ctx) -> list:
+    """The 开杠 reveal is over (the next event that is not a win on it): 一炮多响 (§5.1, §6.2.3):
+    unless the konger won on it, every other seat that declared a legal win on one of the
+    revealed tiles is a winner (WIN_MISSED_MULTI)."""
+    by, tiles = hb.reveal_by, hb.reveal_tiles
+    declared, winners = hb.reveal_declared, hb.reveal_winners
+    hb.reveal_by, hb.reveal_tiles = None, ()
+    hb.reveal_declared, hb.reveal_winners = set(), set()
+    if not declared or by in winners or not ruleset.multi_win:
+        return _NONE
+    out: list = []
+    for s in sorted(declared - winners):
+        if 0 <= s < hb.n and any(ctx.legal_win_on(s, t, False) and ctx.barred(s, "win", t) is None for t in tiles):
+            out += _v(s, "WIN_MISSED_MULTI", f"seat {s} declared a legal win on seat {by}'s revealed tiles "
+                      "but is not a winner", sorted(winners | {s}), sorted(winners))
     return out
 
 
@@ -235,6 +271,8 @@ def _won_after(table, e: ev.HandWon, hb: HandBook, ctx) -> None:
         hb.how, hb.giver = e.how, e.from_seat
     hb.logged.extend((x.seat, x.points) for x in e.winners)
     hb.true.extend(ctx.true_winners)
+    if hb.reveal_by is not None:
+        hb.reveal_winners.update(x.seat for x in e.winners)
 
 
 def _birds(ruleset: Ruleset, table, e: ev.BirdsDrawn, hb: HandBook) -> list:

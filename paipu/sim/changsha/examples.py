@@ -200,11 +200,26 @@ def ex03_opening_wins_drawn() -> GameBuilder:
     return s.close()
 
 
-def ex08_haidi_pao() -> GameBuilder:
+def ex08_haidi_pao(missed: bool = False) -> GameBuilder:
     """§13.8 海底漫游 and 通炮 on the 海底: seat 3 declines, seat 0 takes 5p and throws it;
     seat 1 (234m 678m 345s 567s 5p) wins with 55p (海底炮, H = 6), seat 2 (11p 22p 33p 44p
     66p 77p 5p) with seven pairs all 筒 (七小对 + 清一色 + 海底炮, H = 18).  One bird, the
-    海底 tile 5p, from the taker seat 0: 0 → 1: 13, 0 → 2: 37."""
+    海底 tile 5p, from the taker seat 0: 0 → 1: 13, 0 → 2: 37.  ``missed``: seat 2 declares
+    its win but the log names seat 1 alone (birds from seat 1, 0 → 1: 13)."""
+    if missed:
+        s = ChangshaScene("cs-nm-haidi-missed")
+        s.hand(0, {0: "5p", 1: "234m 678m 345s 567s 5p", 2: "11p 22p 33p 44p 66p 77p 5p"}, reserve="5p",
+               avoid="5p")
+        s.until(s.opening_round(0), 1)
+        s.offer(3, False)
+        s.offer(0, True)
+        s.draw(0, "5p")
+        s.discard(0, "5p")
+        s.b.declare(2, "win")
+        s.win([(1, ["haidi_pao"], 1, 6)], "discard", "5p", from_seat=0)
+        s.birds("5p", 1, source="last")
+        s.settle([(0, 1, 13, "win")])
+        return s.close()
     s = ChangshaScene("cs-ex08")
     s.hand(0, {0: "5p", 1: "234m 678m 345s 567s 5p", 2: "11p 22p 33p 44p 66p 77p 5p"}, reserve="5p",
            avoid="5p")
@@ -473,3 +488,43 @@ def nm_kaigang_replaced() -> GameBuilder:
 
 
 NEAR_MISSES["nm_kaigang_replaced"] = (nm_kaigang_replaced, ["KAIGANG_REVEAL_WRONG"])
+
+
+def ex06_two_winners(missed: bool = False) -> GameBuilder:
+    """§6.2.3 several winners on one 开杠 reveal (一炮多响): §13.6 with seat 2 holding 123p 456p
+    789s 67m 55m.  The reveal 5s 8m completes nothing of seat 1's; seat 3 wins on 5s and seat
+    2 on 8m (each 杠上炮, U = 1, H = 6), one HandWon per tile.  Two winners: the birds 4m 6p
+    count from the konger seat 1 (4 → seat 0, 6 → seat 2): 1 → 3: 6, 1 → 2: 6 × 2 = 12.
+    ``missed``: seat 2 declares its win but the log names seat 3 alone (birds from seat 3:
+    1 → 3: 6)."""
+    s = ChangshaScene("cs-ex06-two" + ("-missed" if missed else ""))
+    s.hand(0, {0: "7p", 1: "777p 123s 456s 34m 88m", 2: "123p 456p 789s 67m 55m",
+               3: "234m 567m 456p 34s 88s"}, reserve="5s 8m 4m 6p", avoid="2m 5m 8m 2s 5s 7p")
+    s.discard(0, "7p")
+    s.kong_exposed(1, 0, "7p")
+    s.b.events[-1] = _with_mode(s.b.events[-1], "reveal")
+    s.reveal(1, "5s 8m")
+    if missed:
+        s.b.declare(2, "win")
+        s.win([(3, ["gangshang_pao"], 1, 6)], "discard", "5s", from_seat=1)
+        s.birds("4m 6p", 3)
+        s.settle([(1, 3, 6, "win")])
+        return s.close()
+    s.b.declare(3, "win")
+    s.b.declare(2, "win")
+    s.win([(3, ["gangshang_pao"], 1, 6)], "discard", "5s", from_seat=1, declare=False)
+    s.win([(2, ["gangshang_pao"], 1, 6)], "discard", "8m", from_seat=1, declare=False)
+    s.birds("4m 6p", 1)
+    s.settle([(1, 3, 6, "win"), (1, 2, 6, "win"), (1, 2, 6, "bird")])
+    return s.close()
+
+
+EXAMPLES["ex06_two_winners_on_the_reveal"] = ex06_two_winners
+NEAR_MISSES.update({
+    "nm_reveal_win_missed": (_room(lambda: ex06_two_winners(missed=True),
+                                   "§6.2.3: seat 2 declares its win on the revealed 8m, the log names seat 3 "
+                                   "alone."), ["WIN_MISSED_MULTI"]),
+    "nm_haidi_win_missed": (_room(lambda: ex08_haidi_pao(missed=True),
+                                  "§13.8: seat 2 declares its win on the 海底 tile, the log names seat 1 "
+                                  "alone."), ["WIN_MISSED_MULTI"]),
+})

@@ -28,6 +28,7 @@ CASES = {
     "SEA_BOTTOM_ORDER": ("nm_sea_out_of_order", "ex03_opening_wins_drawn"),
     "WIN_PAIR_NOT_258": ("nm_pair_not_258", "ex01_small_discard_win"),
     "WIN_DURING_GUOHU": ("nm_guohu", "ex11_guohu_after_own_draw"),
+    "WIN_MISSED_MULTI": ("nm_reveal_win_missed", "ex06_two_winners_on_the_reveal"),
 }
 #: the codes the Changsha family emits, each tested here (test_audit_codes reads it)
 COVERED = set(CASES) | {"CLAIM_ON_KONG_REVEAL"}
@@ -75,3 +76,35 @@ def test_a_reveal_kong_followed_by_a_draw():
     from tests.audits.helpers import log_of as _log
     assert [f.code for f in audit_game(_log(cx.nm_kaigang_replaced())).findings] == ["KAIGANG_REVEAL_WRONG"]
     assert audit_game(_log(cx.ex05_gangshang_kaihua())).findings == []
+
+
+def _declared_before_the_win(b, seat: int):
+    """``b`` with ``seat`` declaring a win just before the room's first HandWon."""
+    i = next(i for i, e in enumerate(b.events) if type(e) is ev.HandWon)
+    while type(b.events[i - 1]) is ev.ClaimDeclared:
+        i -= 1
+    import msgspec
+    extra = ev.ClaimDeclared(b.game, 0, None, seat=seat, claim="win")
+    b.events = [msgspec.structs.replace(e, seq=k) for k, e in
+                enumerate(b.events[:i] + [extra] + b.events[i:])]
+    return b
+
+
+def test_win_missed_on_a_reveal_and_on_the_haidi():
+    """一炮多响 on a 开杠 reveal and on the 海底 tile (§5.1, §6.2.3, §7.3): a seat that declared a
+    legal win on it and is left out is WIN_MISSED_MULTI, at the event that closes the moment."""
+    for bad in ("nm_reveal_win_missed", "nm_haidi_win_missed"):
+        found = audit_game(log_of(cx.NEAR_MISSES[bad][0]())).findings
+        assert [(f.code, f.seat) for f in found] == [("WIN_MISSED_MULTI", 2)]
+    # near misses: both winners logged; a declaration by a seat that cannot win (seat 0 holds
+    # no winning hand on 5s or 8m, nor seat 3 on the 海底 5p); the konger's own win (nobody
+    # else wins on its reveal)
+    assert audit_game(log_of(cx.EXAMPLES["ex06_two_winners_on_the_reveal"]())).findings == []
+    assert audit_game(log_of(_declared_before_the_win(cx.ex06_gangshang_pao(), 0))).findings == []
+    assert audit_game(log_of(_declared_before_the_win(cx.ex08_haidi_pao(), 3))).findings == []
+
+
+def test_a_declared_win_on_a_reveal_is_missed_only_under_multi_win():
+    """截胡 (``multi_win = false``): one winner on the reveal; a second declarer is not missed."""
+    b = cx.reopened(cx.NEAR_MISSES["nm_reveal_win_missed"][0](), multi_win=False)
+    assert "WIN_MISSED_MULTI" not in [f.code for f in audit_game(log_of(b)).findings]
