@@ -50,6 +50,11 @@ class HandBook:
         #: the moment: logged winners (seat, points), legal winners (seat, H), how, from_seat
         self.logged: list[tuple[int, int]] = []
         self.true: list[tuple[int, int]] = []
+        #: beside them, each winner's (how, from_seat): a moment may mix a self-draw and others
+        self.logged_hows: list[tuple[str, Optional[int]]] = []
+        self.true_hows: list[tuple[str, Optional[int]]] = []
+        #: seats whose win came after the hand had ended (HAND_END_WRONG): paid nothing
+        self.ended_wins: set[int] = set()
         self.how: Optional[str] = None
         self.giver: Optional[int] = None
         self.birds: tuple[int, ...] = ()
@@ -71,8 +76,15 @@ class HandBook:
         """The settlement's facts: the log's moment and birds as logged (``corrected`` False),
         or the legal winners with the rules' bird origin (True)."""
         if corrected:
-            return ChangshaFacts(tuple(self.openings), self.birds, None, tuple(self.true))
-        return ChangshaFacts(tuple(self.openings), self.birds, self.logged_origin, tuple(self.logged))
+            return ChangshaFacts(tuple(self.openings), self.birds, None, tuple(self.true), _mixed(self.true_hows))
+        return ChangshaFacts(tuple(self.openings), self.birds, self.logged_origin, tuple(self.logged),
+                             _mixed(self.logged_hows))
+
+
+def _mixed(hows: list) -> Optional[tuple]:
+    """The winners' own (how, from_seat): the moment's, not the last HandWon's (a seat's win
+    after the konger's own on its reveal mixes them, §6.2.2)."""
+    return tuple(hows) if hows else None
 
 
 def hand_book(ruleset: Ruleset, n: int, dealer: int) -> HandBook:
@@ -147,7 +159,7 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
         return _sea_offer(table, e)
     if t is ev.HandWon:
         hb.dealer_acted = True
-        return _NONE
+        return _won_on_konger_reveal(ruleset, table, e, hb)
     if t is ev.BirdsDrawn:
         return _birds(ruleset, table, e, hb)
     if t is ev.HandSettled:
@@ -270,9 +282,36 @@ def _won_after(table, e: ev.HandWon, hb: HandBook, ctx) -> None:
     if hb.how is None:
         hb.how, hb.giver = e.how, e.from_seat
     hb.logged.extend((x.seat, x.points) for x in e.winners)
-    hb.true.extend(ctx.true_winners)
+    hb.logged_hows.extend((e.how, e.from_seat) for _x in e.winners)
+    true = [w for w in ctx.true_winners if w[0] not in hb.ended_wins]
+    hb.true.extend(true)
+    hb.true_hows.extend((e.how, e.from_seat) for _w in true)
     if hb.reveal_by is not None:
         hb.reveal_winners.update(x.seat for x in e.winners)
+
+
+def _won_on_konger_reveal(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook) -> list:
+    """§6.2.2: when a revealed tile completes the konger's hand, the konger wins first and its
+    win is the moment: another seat's win on its reveal is HAND_END_WRONG, paid nothing."""
+    by = hb.reveal_by
+    if by is None or e.how != "discard" or e.from_seat != by:
+        return _NONE
+    if by not in hb.reveal_winners:
+        counts, melds = table.hands[by], table.melds[by]
+        if not any(_completes_own(ruleset, counts, melds, t) for t in hb.reveal_tiles):
+            return _NONE
+    out: list = []
+    for x in e.winners:
+        hb.ended_wins.add(x.seat)
+        out += _v(x.seat, "HAND_END_WRONG", f"seat {by}'s revealed tile completes its own hand: its 杠上开花 "
+                  f"ends the hand, seat {x.seat} wins nothing on the reveal", f"seat {by} alone", x.seat)
+    return out
+
+
+def _completes_own(ruleset: Ruleset, counts, melds, tile: int) -> bool:
+    c = list(counts)
+    c[tile] += 1
+    return wins.is_winning(ruleset, c, melds, "self_draw")
 
 
 def _birds(ruleset: Ruleset, table, e: ev.BirdsDrawn, hb: HandBook) -> list:

@@ -30,12 +30,15 @@ PAIR_REASONS = ("win", "qishou", "bird", "dealer", "qianggang")
 class ChangshaFacts(NamedTuple):
     """What the money needs besides the winners: the valid opening wins per seat, the birds
     and the seat they count from (None: the rules' origin), and, when the moment had several
-    HandWon (a 开杠 reveal), every winner of the moment as (seat, H)."""
+    HandWon (a 开杠 reveal), every winner of the moment as (seat, H); ``hows``: beside those
+    winners, each one's (how, from_seat) (a moment may mix them: a seat's win after the
+    konger's own on its reveal, §6.2.2), or None (the settlement's ``how`` for all)."""
 
     openings: tuple[int, ...] = (0, 0, 0, 0)
     birds: tuple[int, ...] = ()
     bird_origin: Optional[int] = None
     winners: Optional[tuple[tuple[int, int], ...]] = None
+    hows: Optional[tuple[tuple[str, Optional[int]], ...]] = None
 
 
 def units_of(ruleset: Ruleset, h: int) -> int:
@@ -64,8 +67,10 @@ def _facts(facts: HandFacts) -> ChangshaFacts:
 
 
 def base_pairs(ruleset: Ruleset, n: int, openings: Sequence[int], winners: Sequence[tuple[int, int]],
-               how: Optional[str], from_seat: Optional[int]) -> dict[tuple[int, int], list[int]]:
-    """(payer, payee) -> [Q, H, units of Q, units of H] before birds (§10.1)."""
+               how: Optional[str], from_seat: Optional[int],
+               hows: Optional[Sequence[tuple[str, Optional[int]]]] = None) -> dict[tuple[int, int], list[int]]:
+    """(payer, payee) -> [Q, H, units of Q, units of H] before birds (§10.1); ``hows``: each
+    winner's own (how, from_seat) where the moment mixes them."""
     out: dict[tuple[int, int], list[int]] = {}
     q = ruleset.qishou_value * ruleset.base
     for x in range(n):
@@ -75,11 +80,12 @@ def base_pairs(ruleset: Ruleset, n: int, openings: Sequence[int], winners: Seque
                 if p != x:
                     out.setdefault((p, x), [0, 0, 0, 0])[0] += q * k
                     out[(p, x)][2] += k
-    for x, h in winners:
-        if how == "self_draw":
+    for k, (x, h) in enumerate(winners):
+        w_how, w_from = hows[k] if hows is not None and k < len(hows) else (how, from_seat)
+        if w_how == "self_draw":
             payers = [p for p in range(n) if p != x]
         else:
-            payers = [from_seat]
+            payers = [w_from]
         for p in payers:
             if p is None or p == x:
                 continue
@@ -116,7 +122,8 @@ def derive(ruleset: Ruleset, n: int, dealer: int, cf: ChangshaFacts, winners: Se
         origin = bird_rules.origin_of(ruleset, dealer, seats, from_seat)
     hit = bird_rules.hits(cf.birds, origin, n) if seats else [0] * n
     bao = how == "robbed_kong" and bool(ruleset.qianggang_bao)
-    pairs = base_pairs(ruleset, n, cf.openings, [] if bao else winners, how, from_seat)
+    pairs = base_pairs(ruleset, n, cf.openings, [] if bao else winners, how, from_seat,
+                       cf.hows if cf.winners is not None else None)
     out: list[Transfer] = []
     lines: list[str] = []
     if explain:
@@ -188,7 +195,7 @@ def explain_pair(ruleset: Ruleset, n: int, how: Optional[str], winners: Sequence
         return None  # another group's money (kongs): its own code
     wrong = {(p, x): have.get(k, 0) for k in set(want) | set(have) for p, x, _r in [k]
              if want.get(k, 0) != have.get(k, 0)}
-    pairs = base_pairs(ruleset, n, cf.openings, winners, how, from_seat)
+    pairs = base_pairs(ruleset, n, cf.openings, winners, how, from_seat, cf.hows if cf.winners is not None else None)
     top = 2 * max(len(cf.birds), 1) + 1
 
     def explained(alter) -> bool:

@@ -528,3 +528,33 @@ NEAR_MISSES.update({
                                   "§13.8: seat 2 declares its win on the 海底 tile, the log names seat 1 "
                                   "alone."), ["WIN_MISSED_MULTI"]),
 })
+
+
+def nm_win_after_kaihua(others_first: bool = False) -> GameBuilder:
+    """§6.2.2: §13.5's 杠上开花 on 6m, and seat 3 (23p 123s 789s 456p 88s) also logged as winning
+    on the other revealed tile 1p (杠上炮 from seat 2), paid 2 → 3: 6 × 3 = 18 beside §13.5's
+    money.  The konger's win ends the hand: seat 3's is HAND_END_WRONG and is paid nothing.
+    ``others_first``: seat 3's HandWon is logged before the konger's."""
+    s = ChangshaScene("cs-nm-win-after-kaihua" + ("-first" if others_first else ""))
+    s.hand(0, {2: "5555s 234m 678p 45m 8m", 3: "23p 123s 789s 456p 88s"}, reserve="8m 6m 1p 2p 9s",
+           avoid="1p 3m 6m 8m")
+    s.discard(0)
+    s.pass_turn(1)
+    s.draw(2, "8m")
+    s.kong_concealed(2, "5s")
+    s.b.events[-1] = _with_mode(s.b.events[-1], "reveal")
+    s.reveal(2, "6m 1p")
+    wins = [lambda: s.win([(2, ["gangshang_kaihua"], 1, 6)], "self_draw", "6m"),
+            lambda: s.win([(3, ["gangshang_pao"], 1, 6)], "discard", "1p", from_seat=2, declare=False)]
+    if others_first:
+        wins.reverse()
+    if others_first:
+        s.b.declare(3, "win")
+    for w in wins:
+        w()
+    s.birds("2p 9s", 2)
+    s.settle([(0, 2, 13, "win"), (1, 2, 12, "win"), (3, 2, 18, "win"), (2, 3, 6, "win"), (2, 3, 12, "bird")])
+    return s.close()
+
+
+NEAR_MISSES["nm_win_after_kaihua"] = (nm_win_after_kaihua, ["HAND_END_WRONG"])

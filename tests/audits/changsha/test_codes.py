@@ -29,6 +29,7 @@ CASES = {
     "WIN_PAIR_NOT_258": ("nm_pair_not_258", "ex01_small_discard_win"),
     "WIN_DURING_GUOHU": ("nm_guohu", "ex11_guohu_after_own_draw"),
     "WIN_MISSED_MULTI": ("nm_reveal_win_missed", "ex06_two_winners_on_the_reveal"),
+    "HAND_END_WRONG": ("nm_win_after_kaihua", "ex05_gangshang_kaihua"),
 }
 #: the codes the Changsha family emits, each tested here (test_audit_codes reads it)
 COVERED = set(CASES) | {"CLAIM_ON_KONG_REVEAL"}
@@ -108,3 +109,17 @@ def test_a_declared_win_on_a_reveal_is_missed_only_under_multi_win():
     """截胡 (``multi_win = false``): one winner on the reveal; a second declarer is not missed."""
     b = cx.reopened(cx.NEAR_MISSES["nm_reveal_win_missed"][0](), multi_win=False)
     assert "WIN_MISSED_MULTI" not in [f.code for f in audit_game(log_of(b)).findings]
+
+
+def test_the_kongers_win_ends_the_hand_on_its_reveal():
+    """§6.2.2: a revealed tile completes the konger's hand, so its 杠上开花 is the moment: another
+    seat's win on the reveal, logged after the konger's or before it, is HAND_END_WRONG and paid
+    nothing (the corrected ledger is §13.5's: +43 to seat 2)."""
+    for b in (cx.nm_win_after_kaihua(), cx.nm_win_after_kaihua(others_first=True)):
+        a = audit_game(log_of(b))
+        assert [(f.code, f.seat) for f in a.findings] == [("HAND_END_WRONG", 3)]
+        assert a.ledger[-1] == [-13, -12, 43, -18]
+    # near misses: no revealed tile completes the konger's hand (§13.6: others win, 杠上炮);
+    # two other seats win on one reveal
+    assert audit_game(log_of(cx.ex06_gangshang_pao())).findings == []
+    assert audit_game(log_of(cx.EXAMPLES["ex06_two_winners_on_the_reveal"]())).findings == []
