@@ -23,6 +23,13 @@ def claim_passed(r, e: ev.ClaimPassed) -> None:
 
 def claim_discard(r, seat: int, from_seat: int, tile: int, e: ev.Event) -> None:
     w = r.table
+    if w.revealed and from_seat == w.revealed_by and tile in w.revealed and w.last_discard is None:
+        # a tile lying revealed after ``from_seat``'s kong, claimed as its discard (whether the
+        # ruleset allows it is the family's); the other revealed tiles become its discards
+        w.revealed.remove(tile)
+        r.revealed_discarded()
+        w.discards[from_seat].append([tile, seat])
+        return
     if w.last_discard is None or w.last_discard != (from_seat, tile):
         r.fail("no_such_discard", f"seat {seat} claims {TILE_NAMES[tile]} from seat {from_seat}, "
                "which is not the last discard", e, seat)

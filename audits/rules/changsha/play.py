@@ -28,6 +28,7 @@ OBSERVES = frozenset({
 OBSERVE_AFTER = frozenset({ev.TilesDealt, ev.HandWon})
 _NONE: list = []
 _KONGS = (ev.KongExposed, ev.KongAdded, ev.KongConcealed)
+_CLAIMS = (ev.Chowed, ev.Ponged, ev.KongExposed)
 
 
 class HandBook:
@@ -111,7 +112,7 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
             _won_after(table, e, hb, ctx)
         return _NONE
     if hb.reveal_by is not None and t is not ev.HandWon and t is not ev.ClaimDeclared:
-        closed = _reveal_closed(ruleset, table, hb, ctx)
+        closed = _reveal_closed(ruleset, table, hb, ctx, e.seat if t in _CLAIMS else None)
         if closed:
             return closed + observe(ruleset, table, e, hb, ctx, after)
     if t is ev.ClaimDeclared:
@@ -245,19 +246,28 @@ def _revealed(ruleset: Ruleset, table, e: ev.KongRevealed, hb: HandBook) -> list
     return out
 
 
-def _reveal_closed(ruleset: Ruleset, table, hb: HandBook, ctx) -> list:
-    """The 开杠 reveal is over (the next event that is not a win on it): 一炮多响 (§5.1, §6.2.3):
+def _reveal_closed(ruleset: Ruleset, table, hb: HandBook, ctx, claimer: Optional[int] = None) -> list:
+    """The 开杠 reveal is over (the next event that is not a win on it).  一炮多响 (§5.1, §6.2.3):
     unless the konger won on it, every other seat that declared a legal win on one of the
-    revealed tiles is a winner (WIN_MISSED_MULTI)."""
+    revealed tiles is a winner (WIN_MISSED_MULTI).  ``claimer``: the seat whose chow, pong or kong
+    took a revealed tile (``kaigang_claims = all``) over such a declared win: CLAIM_PRIORITY (胡 first)."""
+    claimed = claimer is not None
     by, tiles = hb.reveal_by, hb.reveal_tiles
     declared, winners = hb.reveal_declared, hb.reveal_winners
     hb.reveal_by, hb.reveal_tiles = None, ()
     hb.reveal_declared, hb.reveal_winners = set(), set()
-    if not declared or by in winners or not ruleset.multi_win:
+    if not declared or by in winners:
+        return _NONE
+    if claimed and ruleset.kaigang_claims != "all":
+        return _NONE  # the claim itself is CLAIM_ON_KONG_REVEAL
+    if not claimed and not ruleset.multi_win:
         return _NONE
     out: list = []
     for s in sorted(declared - winners):
         if 0 <= s < hb.n and any(ctx.legal_win_on(s, t, False) and ctx.barred(s, "win", t) is None for t in tiles):
+            if claimed:
+                return _v(claimer, "CLAIM_PRIORITY", f"seat {claimer} took a revealed tile of seat {by}'s 开杠 over seat {s}'s "
+                          "declared win", f"seat {s} win", "a claim")
             out += _v(s, "WIN_MISSED_MULTI", f"seat {s} declared a legal win on seat {by}'s revealed tiles "
                       "but is not a winner", sorted(winners | {s}), sorted(winners))
     return out

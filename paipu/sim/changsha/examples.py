@@ -558,3 +558,56 @@ def nm_win_after_kaihua(others_first: bool = False) -> GameBuilder:
 
 
 NEAR_MISSES["nm_win_after_kaihua"] = (nm_win_after_kaihua, ["HAND_END_WRONG"])
+
+
+def ex06_reveal_claimed(claim: str = "pong", seat: int = 2, claims: str = "all", over_win: bool = False) -> GameBuilder:
+    """§6.2.3 ``kaigang_claims = all``: §13.6's 开杠 by seat 1, the reveal 1p 9s completes no
+    hand; seat ``seat`` claims one revealed tile as seat 1's discard (``pong``: 1p with 11p;
+    ``chow``: 9s with 78s, for seat 1's 下家 only) and throws 2s; the dealer seat 0 (7p 234m
+    567m 456p 34s 88s) wins on it: 小胡, H = 1; birds 1m 1m on seat 0: × 3, + 1 庄闲 = 4.
+    ``over_win``: seat 3 (234m 567m 456p 34s 88s) could win on the revealed 5s and declares it
+    (the reveal is 1p 5s): the claim is taken over a declared win."""
+    s = ChangshaScene(f"cs-reveal-{claim}-{seat}-{claims}" + ("-over-win" if over_win else ""),
+                      {"kaigang_claims": claims})
+    own = {"pong": "11p", "chow": "78s"}[claim]
+    hands = {0: "7p 234m 567m 456p 34s 88s", 1: "777p 123s 456s 34m 88m", seat: f"{own} 2s"}
+    if over_win:
+        hands[3] = "234m 567m 456p 34s 88s"
+    s.hand(0, hands, reserve="1p 9s 1m 1m", avoid="1p 9s 2m 5m 2s 5s 7p 7s 8s")
+    s.discard(0, "7p")
+    s.kong_exposed(1, 0, "7p")
+    s.b.events[-1] = _with_mode(s.b.events[-1], "reveal")
+    s.reveal(1, "1p 5s" if over_win else "1p 9s")
+    if over_win:
+        s.b.declare(3, "win")
+    s.b.declare(seat, claim)
+    if claim == "pong":
+        s.pong(seat, 1, "1p")
+    else:
+        s.chow(seat, 1, "9s", own)
+    s.discard(seat, "2s")
+    s.win([(0, ["jihu"], 0, 1)], "discard", "2s", from_seat=seat)
+    s.birds("1m 1m", 0)
+    s.settle([(seat, 0, 1, "win"), (seat, 0, 2, "bird"), (seat, 0, 1, "dealer")])
+    return s.close()
+
+
+OPTION_ROOMS.update({
+    "ex06_kaigang_claims_all_pong": _room(lambda: ex06_reveal_claimed("pong", 2),
+                                          "§6.2.3 kaigang_claims = all: seat 2 pongs the revealed 1p as seat 1's "
+                                          "discard, throws 2s, the dealer wins it: 2 → 0: 4."),
+    "ex06_kaigang_claims_all_chow": _room(lambda: ex06_reveal_claimed("chow", 2),
+                                          "§6.2.3 kaigang_claims = all: seat 2, the konger's 下家, chows the "
+                                          "revealed 9s with 78s: 2 → 0: 4."),
+})
+NEAR_MISSES.update({
+    "nm_reveal_ponged_win_only": (_room(lambda: ex06_reveal_claimed("pong", 2, "win_only"),
+                                        "kaigang_claims = win_only: seat 2 pongs the revealed 1p."),
+                                  ["CLAIM_ON_KONG_REVEAL"]),
+    "nm_reveal_chow_wrong_seat": (_room(lambda: ex06_reveal_claimed("chow", 3),
+                                        "kaigang_claims = all: seat 3, not the konger's 下家, chows the revealed "
+                                        "9s."), ["CLAIM_CHOW_WRONG_SEAT"]),
+    "nm_reveal_claim_over_win": (_room(lambda: ex06_reveal_claimed("pong", 2, over_win=True),
+                                       "kaigang_claims = all: seat 2 pongs the revealed 1p although seat 3 declared "
+                                       "its win on the revealed 5s."), ["CLAIM_PRIORITY"]),
+})

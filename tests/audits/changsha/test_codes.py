@@ -31,6 +31,12 @@ CASES = {
     "WIN_MISSED_MULTI": ("nm_reveal_win_missed", "ex06_two_winners_on_the_reveal"),
     "HAND_END_WRONG": ("nm_win_after_kaihua", "ex05_gangshang_kaihua"),
 }
+#: the same for rooms under an option (near miss from OPTION_ROOMS)
+OPTION_CASES = {
+    "CLAIM_ON_KONG_REVEAL": ("nm_reveal_ponged_win_only", "ex06_kaigang_claims_all_pong"),
+    "CLAIM_CHOW_WRONG_SEAT": ("nm_reveal_chow_wrong_seat", "ex06_kaigang_claims_all_chow"),
+    "CLAIM_PRIORITY": ("nm_reveal_claim_over_win", "ex06_kaigang_claims_all_pong"),
+}
 #: the codes the Changsha family emits, each tested here (test_audit_codes reads it)
 COVERED = set(CASES) | {"CLAIM_ON_KONG_REVEAL"}
 
@@ -41,6 +47,31 @@ def test_code_and_its_near_miss(code):
     make = cx.NEAR_MISSES[bad][0]
     assert code in [f.code for f in audit_game(log_of(make())).findings]
     assert audit_game(log_of(cx.EXAMPLES[near]())).findings == []
+
+
+@pytest.mark.parametrize("code", sorted(OPTION_CASES))
+def test_kaigang_claims_all(code):
+    """§6.2.3 ``kaigang_claims = all``: one revealed tile may be claimed as the konger's discard
+    (a pong; a chow by its 下家 only), never over a declared win; under ``win_only`` only 胡.
+    Each breaking room gives exactly its code; the room it was made from audits clean."""
+    bad, near = OPTION_CASES[code]
+    found = audit_game(log_of(cx.NEAR_MISSES[bad][0]())).findings
+    assert [f.code for f in found] == [code]
+    assert audit_game(log_of(cx.OPTION_ROOMS[near]())).findings == []
+
+
+def test_a_claimed_revealed_tile_is_the_kongers_discard():
+    """The reducer takes the claimed tile from the reveal; the other revealed tile becomes one of
+    the konger's discards (dead)."""
+    from replay.state import Replayer
+    r = Replayer()
+    for e in cx.ex06_reveal_claimed("pong", 2).events:
+        r.apply(e)
+        if type(e) is ev.Ponged:
+            t = r.table
+            assert list(t.revealed) == [] and [x for x, _by in t.discards[1]] == [TILE_INDEX["9s"], TILE_INDEX["1p"]]
+            assert [by for _x, by in t.discards[1]] == [-1, 2]
+            break
 
 
 def _table(revealed=(), undrawn=20):
