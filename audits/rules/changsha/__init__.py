@@ -93,9 +93,12 @@ def _tiandi(ruleset, table, seat: int, how: str) -> str:
 
 def win_context(ruleset, table, seat, how, tile, after_kong, kong_discard, winners=1) -> WinContext:
     """How a Changsha hand was won: a tile revealed by 开杠 (the konger's own: 杠上开花, how many
-    complete; another's: 杠上炮), the 海底 tile taken after an offer, 天胡 / 地胡."""
+    complete; another's: 杠上炮, also for a passed chance recorded with ``play.REVEALED``), the
+    海底 tile taken after an offer, 天胡 / 地胡."""
     reveal = 0
-    if tile is not None and tile in table.revealed:
+    if how == "discard" and kong_discard == play.REVEALED:
+        reveal = 1  # a win chance on a revealed tile, judged after the reveal closed (过胡)
+    elif tile is not None and tile in table.revealed:
         if how == "self_draw" and seat == table.revealed_by:
             reveal = _completing(ruleset, table, seat)
         elif how == "discard":

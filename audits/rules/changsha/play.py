@@ -29,6 +29,10 @@ OBSERVE_AFTER = frozenset({ev.TilesDealt, ev.HandWon})
 _NONE: list = []
 _KONGS = (ev.KongExposed, ev.KongAdded, ev.KongConcealed)
 _CLAIMS = (ev.Chowed, ev.Ponged, ev.KongExposed)
+#: The context of a win chance on a revealed tile in the pass book (过胡, §8): the walker's
+#: ``kong_discard`` slot, which Changsha's units do not otherwise read (a discard after a 补张
+#: is no 杠上炮), so the passed win is valued with its 杠上炮 under ``guohu = higher_value``.
+REVEALED = 2
 
 
 class HandBook:
@@ -251,12 +255,26 @@ def _reveal_closed(ruleset: Ruleset, table, hb: HandBook, ctx, claimer: Optional
     unless the konger won on it, every other seat that declared a legal win on one of the
     revealed tiles is a winner (WIN_MISSED_MULTI).  ``claimer``: the seat whose chow, pong or kong
     took a revealed tile (``kaigang_claims = all``) over such a declared win: CLAIM_PRIORITY (胡 first)."""
-    claimed = claimer is not None
     by, tiles = hb.reveal_by, hb.reveal_tiles
     declared, winners = hb.reveal_declared, hb.reveal_winners
     hb.reveal_by, hb.reveal_tiles = None, ()
     hb.reveal_declared, hb.reveal_winners = set(), set()
-    if not declared or by in winners:
+    if by in winners:
+        return _NONE
+    out = _declared_left_out(ruleset, hb, ctx, by, tiles, declared, winners, claimer)
+    # 过胡 (§8): every other seat that could win on a revealed tile and did not has let it go
+    others = tuple(s for s in range(hb.n) if s != by)
+    for t in tiles:
+        ctx.passes.let_wins_go(others, tuple(winners), t, REVEALED)
+    return out
+
+
+def _declared_left_out(ruleset: Ruleset, hb: HandBook, ctx, by: int, tiles, declared: set, winners: set,
+                       claimer: Optional[int]) -> list:
+    """The declared legal wins on the reveal left out: WIN_MISSED_MULTI, or CLAIM_PRIORITY on a
+    claim that took a revealed tile over one."""
+    claimed = claimer is not None
+    if not declared:
         return _NONE
     if claimed and ruleset.kaigang_claims != "all":
         return _NONE  # the claim itself is CLAIM_ON_KONG_REVEAL
@@ -266,8 +284,8 @@ def _reveal_closed(ruleset: Ruleset, table, hb: HandBook, ctx, claimer: Optional
     for s in sorted(declared - winners):
         if 0 <= s < hb.n and any(ctx.legal_win_on(s, t, False) and ctx.barred(s, "win", t) is None for t in tiles):
             if claimed:
-                return _v(claimer, "CLAIM_PRIORITY", f"seat {claimer} took a revealed tile of seat {by}'s 开杠 over seat {s}'s "
-                          "declared win", f"seat {s} win", "a claim")
+                return _v(claimer, "CLAIM_PRIORITY", f"seat {claimer} took a revealed tile of seat {by}'s 开杠 "
+                          f"over seat {s}'s declared win", f"seat {s} win", "a claim")
             out += _v(s, "WIN_MISSED_MULTI", f"seat {s} declared a legal win on seat {by}'s revealed tiles "
                       "but is not a winner", sorted(winners | {s}), sorted(winners))
     return out

@@ -8,7 +8,7 @@ birds from the head, 加倍, ``dealer_bonus = plus_one``.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 from schema.builder import GameBuilder
 
@@ -564,13 +564,13 @@ def ex06_reveal_claimed(claim: str = "pong", seat: int = 2, claims: str = "all",
     """§6.2.3 ``kaigang_claims = all``: §13.6's 开杠 by seat 1, the reveal 1p 9s completes no
     hand; seat ``seat`` claims one revealed tile as seat 1's discard (``pong``: 1p with 11p;
     ``chow``: 9s with 78s, for seat 1's 下家 only) and throws 2s; the dealer seat 0 (7p 234m
-    567m 456p 34s 88s) wins on it: 小胡, H = 1; birds 1m 1m on seat 0: × 3, + 1 庄闲 = 4.
+    567m 456p 13s 88s) wins on it: 小胡, H = 1; birds 1m 1m on seat 0: × 3, + 1 庄闲 = 4.
     ``over_win``: seat 3 (234m 567m 456p 34s 88s) could win on the revealed 5s and declares it
     (the reveal is 1p 5s): the claim is taken over a declared win."""
     s = ChangshaScene(f"cs-reveal-{claim}-{seat}-{claims}" + ("-over-win" if over_win else ""),
                       {"kaigang_claims": claims})
     own = {"pong": "11p", "chow": "78s"}[claim]
-    hands = {0: "7p 234m 567m 456p 34s 88s", 1: "777p 123s 456s 34m 88m", seat: f"{own} 2s"}
+    hands = {0: "7p 234m 567m 456p 13s 88s", 1: "777p 123s 456s 34m 88m", seat: f"{own} 2s"}
     if over_win:
         hands[3] = "234m 567m 456p 34s 88s"
     s.hand(0, hands, reserve="1p 9s 1m 1m", avoid="1p 9s 2m 5m 2s 5s 7p 7s 8s")
@@ -611,3 +611,31 @@ NEAR_MISSES.update({
                                        "kaigang_claims = all: seat 2 pongs the revealed 1p although seat 3 declared "
                                        "its win on the revealed 5s."), ["CLAIM_PRIORITY"]),
 })
+
+
+def ex06_reveal_passed(reveal: str = "1p 9s", options: Optional[dict] = None) -> GameBuilder:
+    """§8 过胡 after a reveal: §13.6's 开杠 by seat 1, the reveal ``reveal`` is won by nobody; seat
+    2 draws and throws 2s, and seat 3 (234m 567m 456p 34s 88s) wins on it: 小胡, H = 1, birds
+    1m 1m on seat 3: 2 → 3: 3.  With the reveal 5s 8m seat 3 let 杠上炮 on 5s go, and has not
+    drawn since: its win on 2s is barred (WIN_DURING_GUOHU)."""
+    s = ChangshaScene("cs-reveal-passed-" + reveal.replace(" ", ""), options)
+    s.hand(0, {0: "7p", 1: "777p 123s 456s 34m 88m", 2: "2s", 3: "234m 567m 456p 34s 88s"},
+           reserve=f"{reveal} 9m 1m 1m", avoid="2m 5m 2s 5s 7p")
+    s.discard(0, "7p")
+    s.kong_exposed(1, 0, "7p")
+    s.b.events[-1] = _with_mode(s.b.events[-1], "reveal")
+    s.reveal(1, reveal)
+    s.draw(2, "9m")
+    s.discard(2, "2s")
+    s.win([(3, ["jihu"], 0, 1)], "discard", "2s", from_seat=2)
+    s.birds("1m 1m", 3)
+    s.settle([(2, 3, 1, "win"), (2, 3, 2, "bird")])
+    return s.close()
+
+
+EXAMPLES["ex06_reveal_nobody_could_win"] = _room(
+    ex06_reveal_passed, "§8: the reveal 1p 9s is won by nobody and nobody could win on it; seat 3 wins on seat "
+    "2's 2s: 2 → 3: 3.")
+NEAR_MISSES["nm_guohu_after_reveal"] = (_room(lambda: ex06_reveal_passed("5s 8m"),
+                                              "§8: seat 3 lets 杠上炮 on the revealed 5s go, then wins on seat 2's "
+                                              "2s before drawing."), ["WIN_DURING_GUOHU"])

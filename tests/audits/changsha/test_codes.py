@@ -154,3 +154,29 @@ def test_the_kongers_win_ends_the_hand_on_its_reveal():
     # two other seats win on one reveal
     assert audit_game(log_of(cx.ex06_gangshang_pao())).findings == []
     assert audit_game(log_of(cx.EXAMPLES["ex06_two_winners_on_the_reveal"]())).findings == []
+
+
+def test_guohu_after_passing_a_revealed_tile():
+    """§8 过胡: a seat that could win on a tile of another seat's 开杠 reveal and did not may win
+    on no discard until its own next draw (WIN_DURING_GUOHU); under ``higher_value`` only with
+    more units than the passed 杠上炮 (WIN_DURING_GUOSHUI); ``off`` bars nothing."""
+    def codes(reveal, **options):
+        return [(f.code, f.seat) for f in audit_game(log_of(cx.ex06_reveal_passed(reveal, options))).findings]
+    assert codes("5s 8m") == [("WIN_DURING_GUOHU", 3)]
+    assert codes("5s 8m", guohu="higher_value") == [("WIN_DURING_GUOSHUI", 3)]
+    # near misses: nobody could win on the reveal (1p 9s); the pass rule off
+    assert codes("1p 9s") == []
+    assert codes("5s 8m", guohu="off") == []
+
+
+def test_a_passed_reveal_is_valued_with_its_gangshang_pao():
+    """A win chance on a revealed tile is kept in the pass book with the context ``REVEALED``:
+    judged after the reveal closed, the win still counts its 杠上炮 (``higher_value`` compares
+    with it); a plain discard context does not."""
+    from audits.rules.changsha import play
+    r = resolve("changsha")
+    table = SimpleNamespace(revealed=[], revealed_by=None, sea_offers=[], melds=[[None], [], [], []])
+    five = TILE_INDEX["5s"]
+    got = CHANGSHA.wins.win_context(r, table, 3, "discard", five, False, play.REVEALED)
+    assert got.kong_reveal == 1
+    assert CHANGSHA.wins.win_context(r, table, 3, "discard", five, False, True).kong_reveal == 0
