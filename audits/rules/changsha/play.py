@@ -60,6 +60,8 @@ class HandBook:
         self.true_hows: list[tuple[str, Optional[int]]] = []
         #: seats whose win came after the hand had ended (HAND_END_WRONG): paid nothing
         self.ended_wins: set[int] = set()
+        #: the seat whose kong took the wall's last tile (its 补张 replacement or 开杠 reveal, §3 rule 5)
+        self.emptied_by: Optional[int] = None
         self.how: Optional[str] = None
         self.giver: Optional[int] = None
         self.birds: tuple[int, ...] = ()
@@ -132,6 +134,8 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
             return _v(seat, "KAIGANG_REVEAL_WRONG", f"seat {seat}'s 开杠 was followed by a draw, not by its "
                       "revealed tiles", "KongRevealed", "TileDrawn")
         hb.drawn[e.seat] = TILE_INDEX[e.tile] if e.seat < hb.n else None
+        if e.source == "tail" and undrawn(table) == 1:
+            hb.emptied_by = e.seat  # the 补张 replacement takes the last tile
         if e.source == "wall" and undrawn(table) == 1 and not any(acc for _s, acc in table.sea_offers):
             return _v(e.seat, "SEA_BOTTOM_ORDER", "the last tile (海底) is drawn only after it is offered",
                       "LastTileOffered", "TileDrawn")
@@ -243,6 +247,8 @@ def _revealed(ruleset: Ruleset, table, e: ev.KongRevealed, hb: HandBook) -> list
     elif ruleset.kaigang_source == "tail" and e.source != "tail":
         out += _v(s, "KAIGANG_REVEAL_WRONG", "the 开杠 tiles come from the wall's tail", "tail", e.source)
     hb.reveal_due = None
+    if 0 < undrawn(table) <= len(e.tiles):
+        hb.emptied_by = s  # the reveal turns the last tiles
     if 0 <= s < hb.n:
         hb.locked[s] = True
         hb.reveal_by, hb.reveal_tiles = s, tuple(TILE_INDEX[x] for x in e.tiles)

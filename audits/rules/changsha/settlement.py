@@ -230,19 +230,22 @@ def dealer_after(ruleset: Ruleset, dealer: int, first: Optional[tuple], n: int =
                  book=None) -> int:
     """§3: one winner deals; several winners at one moment (a discard, a robbing, a 开杠 reveal,
     the 海底): the seat that gave the tile; no win: the 海底 taker, or the first seat offered
-    it when all declined; otherwise (an illegal win, or a wall run out through a kong, whose
-    konger is not on the table) the dealer stays."""
+    it when all declined, or the seat whose kong took the wall's last tile (its 补张 or 开杠,
+    ``book.emptied_by``); otherwise (the hand ended at an illegal win) the dealer stays."""
     if book is not None and book.true:
         seats = sorted({s for s, _ in book.true})
         first = (seats, book.how, book.giver)
-    elif book is not None and first is not None:
-        first = None  # the log's wins were none of them legal (§3 rule 6)
+    elif book is not None and (first is not None or book.logged):
+        return dealer  # the log's wins were none of them legal (§3 rule 6)
     if first is None or not first[0]:
         offers = table.sea_offers if table is not None else ()
         for seat, accepted in offers:
             if accepted:
                 return seat
-        return offers[0][0] if offers else dealer
+        if offers:
+            return offers[0][0]
+        emptied = getattr(book, "emptied_by", None)
+        return emptied if emptied is not None else dealer
     seats, _how, from_seat = first
     if len(set(seats)) == 1:
         return seats[0]

@@ -639,3 +639,33 @@ EXAMPLES["ex06_reveal_nobody_could_win"] = _room(
 NEAR_MISSES["nm_guohu_after_reveal"] = (_room(lambda: ex06_reveal_passed("5s 8m"),
                                               "§8: seat 3 lets 杠上炮 on the revealed 5s go, then wins on seat 2's "
                                               "2s before drawing."), ["WIN_DURING_GUOHU"])
+
+
+def ex14_wall_out_through_a_kong(next_dealer: int = 2) -> GameBuilder:
+    """§3 rule 5: seat 2 draws the second-last tile (5s, holding 555s), kongs it concealed in
+    mode ``replace`` and its 补张 takes the wall's last tile; nobody wins its discard and the
+    hand is drawn (``remaining 0``): seat 2, the konger, deals next.  In that hand its dealt
+    1111p 22p 33p 55p 66p 88m win at once (天胡 + 七小对 + 豪华, H = 18; birds 3s 9m from seat 2
+    hit seats 0 and 2): 0 → 2: 55, 1 → 2: 37, 3 → 2: 37."""
+    s = ChangshaScene(f"cs-ex14-{next_dealer}")
+    s.hand(0, {2: "555s"}, reserve="5s", avoid="5s")
+    seat = s.until(s.opening_round(0), 2)
+    assert seat == 2
+    s.draw(2, "5s")
+    s.kong_concealed(2, "5s")
+    s.replacement(2)
+    s.discard(2)
+    s.drawn()
+    d = next_dealer
+    s.hand(d, {d: "1111p 22p 33p 55p 66p 88m"}, reserve="3s 9m")
+    s.win([(d, ["tianhe", "qidui", "haohua"], 3, 18)], "self_draw", "8m")
+    s.birds("3s 9m", d)
+    hit_twice = (d + 2) % 4  # 3 → origin + 2
+    s.settle([(p, d, 55 if p == hit_twice else 37, "win") for p in range(4) if p != d])
+    return s.close()
+
+
+EXAMPLES["ex14_wall_out_through_a_kong"] = ex14_wall_out_through_a_kong
+NEAR_MISSES["nm_dealer_after_wall_out_through_a_kong"] = (
+    _room(lambda: ex14_wall_out_through_a_kong(0),
+          "§3 rule 5: the wall ran out through seat 2's 补张, yet seat 0 deals the next hand."), ["DEALER_ROTATION"])

@@ -180,3 +180,39 @@ def test_a_passed_reveal_is_valued_with_its_gangshang_pao():
     got = CHANGSHA.wins.win_context(r, table, 3, "discard", five, False, play.REVEALED)
     assert got.kong_reveal == 1
     assert CHANGSHA.wins.win_context(r, table, 3, "discard", five, False, True).kong_reveal == 0
+
+
+def test_the_konger_deals_after_the_wall_ran_out_through_its_kong():
+    """§3 rule 5: no win, and the wall's last tile went to a kong (a 补张 replacement or a 开杠
+    reveal): the konger deals.  Near misses: the 海底 taker (rule 3), a legal winner (rule 1),
+    an illegal win alone (rule 6: the dealer stays)."""
+    assert [f.code for f in audit_game(log_of(cx.NEAR_MISSES["nm_dealer_after_wall_out_through_a_kong"][0]())).findings] \
+        == ["DEALER_ROTATION"]
+    assert audit_game(log_of(cx.EXAMPLES["ex14_wall_out_through_a_kong"]())).findings == []
+    from audits.rules.changsha import play, settlement
+    r = resolve("changsha")
+    book = play.HandBook(r, 4, 0)
+    table = SimpleNamespace(sea_offers=[])
+    assert settlement.dealer_after(r, 0, None, 4, table=table, book=book) == 0
+    book.emptied_by = 3  # e.g. seat 3's 开杠 turned the last two tiles
+    assert settlement.dealer_after(r, 0, None, 4, table=table, book=book) == 3
+    assert settlement.dealer_after(r, 0, None, 4, table=SimpleNamespace(sea_offers=[(1, True)]), book=book) == 1
+    book.true, book.logged, book.how = [(2, 1)], [(2, 1)], "discard"
+    assert settlement.dealer_after(r, 0, ([2], "discard", 3), 4, table=table, book=book) == 2
+    book.true = []
+    assert settlement.dealer_after(r, 0, ([2], "discard", 3), 4, table=table, book=book) == 0
+
+
+def test_a_reveal_that_turns_the_last_tiles_empties_the_wall():
+    """The hand book notes the konger whose reveal turned the wall's last tiles (R ≤ count)."""
+    from audits.rules.changsha import play
+    r = resolve("changsha")
+    book = play.HandBook(r, 4, 0)
+    book.reveal_due = 1
+    reveal = ev.KongRevealed("g", 1, None, seat=1, tiles=["5s", "8m"])
+    play._revealed(r, SimpleNamespace(undrawn=2, tail=[]), reveal, book)
+    assert book.emptied_by == 1
+    book = play.HandBook(r, 4, 0)
+    book.reveal_due = 1
+    play._revealed(r, SimpleNamespace(undrawn=3, tail=[]), reveal, book)
+    assert book.emptied_by is None
