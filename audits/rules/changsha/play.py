@@ -7,11 +7,12 @@ KAIGANG_HAND_LOCKED, CLAIM_ON_KONG_REVEAL), the 海底 offer (SEA_BOTTOM_ORDER) 
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Optional
 
 from schema import events as ev
 from schema.ruleset import Ruleset
-from schema.tiles import TILE_INDEX
+from schema.tiles import TILE_INDEX, TILE_NAMES
 
 from ..family import Violation
 from . import birds as bird_rules
@@ -246,6 +247,8 @@ def _revealed(ruleset: Ruleset, table, e: ev.KongRevealed, hb: HandBook) -> list
                   ruleset.kaigang_count, len(e.tiles))
     elif ruleset.kaigang_source == "tail" and e.source != "tail":
         out += _v(s, "KAIGANG_REVEAL_WRONG", "the 开杠 tiles come from the wall's tail", "tail", e.source)
+    else:
+        out += _revealed_off_the_wall(table, e)
     hb.reveal_due = None
     if 0 < undrawn(table) <= len(e.tiles):
         hb.emptied_by = s  # the reveal turns the last tiles
@@ -254,6 +257,48 @@ def _revealed(ruleset: Ruleset, table, e: ev.KongRevealed, hb: HandBook) -> list
         hb.reveal_by, hb.reveal_tiles = s, tuple(TILE_INDEX[x] for x in e.tiles)
         hb.reveal_declared, hb.reveal_winners = set(), set()
     return out
+
+
+def logged_wall(table) -> Optional[list[int]]:
+    """The logged wall (§2) when the log gives one whole and undrawn tiles remain, else None."""
+    wall = table.wall
+    if wall is None or len(wall) != table.total or table.wall_head > table.wall_tail:
+        return None
+    return wall
+
+
+def wall_tiles(table, source: str, count: int) -> Optional[list[int]]:
+    """The ``count`` next undrawn tiles of the logged wall from its head (``wall``) or its
+    tail, last first (``tail``), or None (no logged wall, or not that many left)."""
+    wall = logged_wall(table)
+    if wall is None or table.wall_tail - table.wall_head + 1 < count:
+        return None
+    if source == "tail":
+        return [wall[table.wall_tail - k] for k in range(count)]
+    return wall[table.wall_head:table.wall_head + count]
+
+
+def _revealed_off_the_wall(table, e: ev.KongRevealed) -> list:
+    """KAIGANG_REVEAL_WRONG (§2, §6.2), tile by tile against a logged wall: the revealed tiles are
+    the next undrawn ones from the end they name (``wall``: the head; ``tail``: the last, last
+    first); ``free`` tiles are only undrawn ones (any positions)."""
+    got = [TILE_INDEX[x] for x in e.tiles]
+    if e.source == "free":
+        wall = logged_wall(table)
+        if wall is None:
+            return _NONE
+        left = Counter(wall[table.wall_head:table.wall_tail + 1])
+        left.subtract(got)
+        if min(left.values(), default=0) < 0:
+            missing = sorted(TILE_NAMES[k] for k, c in left.items() if c < 0)
+            return _v(e.seat, "KAIGANG_REVEAL_WRONG", f"revealed tile(s) {' '.join(missing)} not among the "
+                      "logged wall's undrawn tiles", "undrawn tiles", e.tiles)
+        return _NONE
+    want = wall_tiles(table, e.source, len(got))
+    if want is not None and want != got:
+        return _v(e.seat, "KAIGANG_REVEAL_WRONG", f"the revealed tiles are not the logged wall's next tiles "
+                  f"from the {'tail' if e.source == 'tail' else 'head'}", [TILE_NAMES[t] for t in want], e.tiles)
+    return _NONE
 
 
 def _reveal_closed(ruleset: Ruleset, table, hb: HandBook, ctx, claimer: Optional[int] = None) -> list:
@@ -362,6 +407,11 @@ def _birds(ruleset: Ruleset, table, e: ev.BirdsDrawn, hb: HandBook) -> list:
         return _v(None, "BIRD_TILES_WRONG", f"birds from {e.source}; the rules draw them from {source}", source, e.source)
     if origin is not None and e.origin != origin:
         return _v(None, "BIRD_TILES_WRONG", f"birds counted from seat {e.origin}, not seat {origin}", origin, e.origin)
+    if source != "last":
+        want = wall_tiles(table, source, count)
+        if want is not None and want != list(hb.birds):
+            return _v(None, "BIRD_TILES_WRONG", f"the birds are not the logged wall's next tiles from the "
+                      f"{'tail' if source == 'tail' else 'head'}", [TILE_NAMES[t] for t in want], e.tiles)
     return _NONE
 
 

@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from schema.builder import GameBuilder
 
-from .scenes import ChangshaScene, reopened, repaid  # noqa: F401
+from .scenes import ChangshaScene, reopened, repaid, with_wall  # noqa: F401
 
 
 def ex01_small_discard_win(pair: str = "55s") -> GameBuilder:
@@ -669,3 +669,28 @@ EXAMPLES["ex14_wall_out_through_a_kong"] = ex14_wall_out_through_a_kong
 NEAR_MISSES["nm_dealer_after_wall_out_through_a_kong"] = (
     _room(lambda: ex14_wall_out_through_a_kong(0),
           "§3 rule 5: the wall ran out through seat 2's 补张, yet seat 0 deals the next hand."), ["DEALER_ROTATION"])
+
+
+def _logged_as(b: GameBuilder, kind, tiles: str) -> GameBuilder:
+    """``b`` with its (first) event of type ``kind`` logging ``tiles`` (in this order) instead."""
+    import msgspec
+    i = next(i for i, e in enumerate(b.events) if type(e) is kind)
+    b.events[i] = msgspec.structs.replace(b.events[i], tiles=tiles.split())
+    return b
+
+
+def _events():
+    from schema import events as ev
+    return ev
+
+
+NEAR_MISSES.update({
+    "nm_birds_not_off_the_wall": (_room(lambda: _logged_as(with_wall(ex01_small_discard_win()), _events().BirdsDrawn,
+                                                           "4p 7m"),
+                                        "§13.1 with its wall logged: the birds are logged 4p 7m, the wall's next "
+                                        "tiles are 7m 4p (the money is the same)."), ["BIRD_TILES_WRONG"]),
+    "nm_reveal_not_off_the_wall": (_room(lambda: _logged_as(with_wall(ex06_gangshang_pao()), _events().KongRevealed,
+                                                            "5s 8m"),
+                                         "§13.6 with its wall logged: the reveal is logged 5s 8m, the wall's next "
+                                         "tiles are 8m 5s."), ["KAIGANG_REVEAL_WRONG"]),
+})

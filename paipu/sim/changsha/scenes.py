@@ -66,3 +66,33 @@ class ChangshaScene(Scene):
                 self._take(t)
             self.undrawn -= len(got)
         self.b.birds(got, origin, source)
+
+
+def with_wall(b, hand: int = 1):
+    """The room ``b`` with hand ``hand``'s wall logged (``HandStarted.wall``, §2): the deal (the
+    dealer's 14, then 13 each from its next seat), the wall draws, head reveals and head birds
+    from the head in order; the 补张 replacements, tail (and ``free``) reveals and tail birds from
+    the end, last first; the tiles nobody took in between."""
+    import msgspec
+    from schema import events as ev
+    from schema.tiles import TILE_INDEX
+    start = next(i for i, e in enumerate(b.events) if type(e) is ev.HandStarted and e.hand == hand)
+    head: list[str] = []
+    tail: list[str] = []
+    for e in b.events[start + 1:]:
+        t = type(e)
+        if t is ev.HandStarted:
+            break
+        if t is ev.TilesDealt:
+            d = b.events[start].dealer
+            for k in range(4):
+                head.extend(e.hands[(d + k) % 4])
+        elif t is ev.TileDrawn:
+            (head if e.source == "wall" else tail).append(e.tile)
+        elif t in (ev.KongRevealed, ev.BirdsDrawn) and e.source != "last":
+            (head if e.source == "wall" else tail).extend(e.tiles)
+    left = Counter({name: 4 for name in TILE_INDEX if TILE_INDEX[name] < 27})
+    left.subtract(head + tail)
+    middle = sorted(left.elements(), key=TILE_INDEX.__getitem__)
+    b.events[start] = msgspec.structs.replace(b.events[start], wall=head + middle + tail[::-1])
+    return b

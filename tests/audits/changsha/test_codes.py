@@ -210,9 +210,49 @@ def test_a_reveal_that_turns_the_last_tiles_empties_the_wall():
     book = play.HandBook(r, 4, 0)
     book.reveal_due = 1
     reveal = ev.KongRevealed("g", 1, None, seat=1, tiles=["5s", "8m"])
-    play._revealed(r, SimpleNamespace(undrawn=2, tail=[]), reveal, book)
+    play._revealed(r, SimpleNamespace(undrawn=2, tail=[], wall=None), reveal, book)
     assert book.emptied_by == 1
     book = play.HandBook(r, 4, 0)
     book.reveal_due = 1
-    play._revealed(r, SimpleNamespace(undrawn=3, tail=[]), reveal, book)
+    play._revealed(r, SimpleNamespace(undrawn=3, tail=[], wall=None), reveal, book)
     assert book.emptied_by is None
+
+
+def test_birds_and_reveals_against_a_logged_wall():
+    """§2: with a logged wall the birds and the revealed tiles are the wall's next undrawn tiles
+    from the end they name, tile by tile (BIRD_TILES_WRONG, KAIGANG_REVEAL_WRONG); without one
+    only their count and source are judged.  Every §13 room audits clean with its wall logged."""
+    from paipu.sim.changsha.scenes import with_wall
+    for name, make in {**cx.EXAMPLES, **cx.OPTION_ROOMS}.items():
+        assert audit_game(log_of(with_wall(make()))).findings == [], name
+    for bad, code in (("nm_birds_not_off_the_wall", "BIRD_TILES_WRONG"),
+                      ("nm_reveal_not_off_the_wall", "KAIGANG_REVEAL_WRONG")):
+        assert [f.code for f in audit_game(log_of(cx.NEAR_MISSES[bad][0]())).findings] == [code]
+    # near miss: the same swapped tiles with no logged wall are not judged tile by tile
+    swapped = cx._logged_as(cx.ex01_small_discard_win(), ev.BirdsDrawn, "4p 7m")
+    assert audit_game(log_of(swapped)).findings == []
+
+
+def _wall_table(wall, head, tail):
+    return SimpleNamespace(wall=[TILE_INDEX[x] for x in wall.split()], wall_head=head, wall_tail=tail,
+                           total=len(wall.split()))
+
+
+def test_tail_and_free_tiles_against_a_logged_wall():
+    """Tail birds and reveals are the wall's last undrawn tiles, last first; ``free`` reveals are
+    any undrawn tiles (a tile outside the undrawn span is KAIGANG_REVEAL_WRONG)."""
+    from audits.rules.changsha import play
+    table = _wall_table("1m 2m 3m 4m 5m 6m", 1, 4)  # undrawn: 2m 3m 4m 5m
+    assert play.wall_tiles(table, "wall", 2) == [TILE_INDEX["2m"], TILE_INDEX["3m"]]
+    assert play.wall_tiles(table, "tail", 2) == [TILE_INDEX["5m"], TILE_INDEX["4m"]]
+    assert play.wall_tiles(table, "tail", 5) is None
+
+    def reveal(tiles, source):
+        e = ev.KongRevealed("g", 1, None, seat=1, tiles=tiles.split(), source=source)
+        return [v.code for _s, v in play._revealed_off_the_wall(table, e)]
+    assert reveal("5m 4m", "tail") == []
+    assert reveal("4m 5m", "tail") == ["KAIGANG_REVEAL_WRONG"]
+    assert reveal("3m 5m", "free") == []
+    assert reveal("3m 6m", "free") == ["KAIGANG_REVEAL_WRONG"]  # 6m was drawn from the tail end
+    assert play._revealed_off_the_wall(SimpleNamespace(wall=None, wall_head=0, wall_tail=0, total=108),
+                                       ev.KongRevealed("g", 1, None, seat=1, tiles=["9s"], source="free")) == []
