@@ -22,7 +22,7 @@ from .settlement import ChangshaFacts
 OBSERVES = frozenset({
     ev.TilesDealt, ev.OpeningWinDeclared, ev.TileDrawn, ev.TileDiscarded, ev.Chowed, ev.Ponged,
     ev.KongExposed, ev.KongAdded, ev.KongConcealed, ev.KongRevealed, ev.LastTileOffered, ev.HandWon,
-    ev.BirdsDrawn, ev.HandSettled, ev.ClaimDeclared, ev.HandDrawn,
+    ev.BirdsDrawn, ev.HandSettled, ev.ClaimDeclared, ev.HandDrawn, ev.HandStarted,
 })
 #: observed after the walker's handler too: the deal (the dealt counts) and the wins (the
 #: walker's legal winners)
@@ -112,6 +112,8 @@ def undrawn(table) -> int:
 def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
     """``RuleFamily.own.observe``: [(seat, Violation)] for one watched event."""
     t = type(e)
+    if t is ev.HandStarted:
+        return _first_dealer(ruleset, table, e)
     if after:
         if t is ev.TilesDealt:
             hb.dealt = [list(table.hands[s][:27]) for s in range(hb.n)]
@@ -174,6 +176,15 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
         return _birds(ruleset, table, e, hb)
     if t is ev.HandSettled:
         return _birds_missing(ruleset, table, hb)
+    return _NONE
+
+
+def _first_dealer(ruleset: Ruleset, table, e: ev.HandStarted) -> list:
+    """§3 ``first_dealer``: ``creator``: the room's creator deals the first hand (DEALER_ROTATION);
+    ``any``: the first dealer is not judged."""
+    if table.hand == 0 and ruleset.first_dealer == "creator" and e.dealer != table.creator:
+        return _v(e.dealer, "DEALER_ROTATION", f"the room's creator, seat {table.creator}, deals the first hand "
+                  "(first_dealer = creator)", table.creator, e.dealer)
     return _NONE
 
 

@@ -694,3 +694,19 @@ NEAR_MISSES.update({
                                          "§13.6 with its wall logged: the reveal is logged 5s 8m, the wall's next "
                                          "tiles are 8m 5s."), ["KAIGANG_REVEAL_WRONG"]),
 })
+
+
+def created_by(b: GameBuilder, seat: int, first_dealer: str = "creator") -> GameBuilder:
+    """The room ``b`` created by ``seat``, under ``first_dealer``."""
+    import msgspec
+    b = reopened(b, first_dealer=first_dealer)
+    b.events[0] = msgspec.structs.replace(b.events[0], creator=seat)
+    return b
+
+
+OPTION_ROOMS["ex14_first_dealer_creator"] = _room(
+    lambda: created_by(ex14_wall_out_through_a_kong(), 0),
+    "first_dealer = creator: seat 0 created the room and deals the first hand; seat 2 deals the second (§3 rule 5).")
+NEAR_MISSES["nm_first_dealer_not_creator"] = (
+    _room(lambda: created_by(ex01_small_discard_win(), 1),
+          "first_dealer = creator: seat 1 created the room, seat 0 deals the first hand."), ["DEALER_ROTATION"])

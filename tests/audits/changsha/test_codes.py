@@ -256,3 +256,12 @@ def test_tail_and_free_tiles_against_a_logged_wall():
     assert reveal("3m 6m", "free") == ["KAIGANG_REVEAL_WRONG"]  # 6m was drawn from the tail end
     assert play._revealed_off_the_wall(SimpleNamespace(wall=None, wall_head=0, wall_tail=0, total=108),
                                        ev.KongRevealed("g", 1, None, seat=1, tiles=["9s"], source="free")) == []
+
+
+def test_first_dealer_creator():
+    """§3 ``first_dealer = creator``: the creator deals the first hand (DEALER_ROTATION); later
+    hands follow the rotation.  Near misses: the creator deals; ``any`` judges no first dealer."""
+    found = audit_game(log_of(cx.NEAR_MISSES["nm_first_dealer_not_creator"][0]())).findings
+    assert [(f.code, f.seat, f.seq) for f in found] == [("DEALER_ROTATION", 0, 1)]
+    assert audit_game(log_of(cx.OPTION_ROOMS["ex14_first_dealer_creator"]())).findings == []
+    assert audit_game(log_of(cx.created_by(cx.ex01_small_discard_win(), 1, "any"))).findings == []
