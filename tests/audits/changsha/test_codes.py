@@ -186,8 +186,8 @@ def test_the_konger_deals_after_the_wall_ran_out_through_its_kong():
     """§3 rule 5: no win, and the wall's last tile went to a kong (a 补张 replacement or a 开杠
     reveal): the konger deals.  Near misses: the 海底 taker (rule 3), a legal winner (rule 1),
     an illegal win alone (rule 6: the dealer stays)."""
-    assert [f.code for f in audit_game(log_of(cx.NEAR_MISSES["nm_dealer_after_wall_out_through_a_kong"][0]())).findings] \
-        == ["DEALER_ROTATION"]
+    bad = cx.NEAR_MISSES["nm_dealer_after_wall_out_through_a_kong"][0]()
+    assert [f.code for f in audit_game(log_of(bad)).findings] == ["DEALER_ROTATION"]
     assert audit_game(log_of(cx.EXAMPLES["ex14_wall_out_through_a_kong"]())).findings == []
     from audits.rules.changsha import play, settlement
     r = resolve("changsha")
