@@ -38,7 +38,7 @@ OPTION_CASES = {
     "CLAIM_PRIORITY": ("nm_reveal_claim_over_win", "ex06_kaigang_claims_all_pong"),
 }
 #: the codes the Changsha family emits, each tested here (test_audit_codes reads it)
-COVERED = set(CASES) | {"CLAIM_ON_KONG_REVEAL"}
+COVERED = set(CASES) | set(OPTION_CASES) | {"CLAIM_ON_KONG_REVEAL", "DEALER_ROTATION"}
 
 
 @pytest.mark.parametrize("code", sorted(CASES))
