@@ -61,8 +61,6 @@ class HandBook:
         self.true_hows: list[tuple[str, Optional[int]]] = []
         #: seats whose win came after the hand had ended (HAND_END_WRONG): paid nothing
         self.ended_wins: set[int] = set()
-        #: the seat whose kong took the wall's last tile (its 补张 replacement or 开杠 reveal, §3 rule 5)
-        self.emptied_by: Optional[int] = None
         self.how: Optional[str] = None
         self.giver: Optional[int] = None
         self.birds: tuple[int, ...] = ()
@@ -109,6 +107,19 @@ def undrawn(table) -> int:
     return table.undrawn - len(table.tail)
 
 
+def kong_emptied_wall(table) -> Optional[int]:
+    """§3 rule 5: the seat whose kong took the wall's last tile, for a hand that ended with
+    none left and no 海底 offer: the konger whose 开杠 reveal is still face up (nobody drew
+    after it), or the seat that threw the last discard after its 补张 replacement; else None."""
+    if undrawn(table) > 0 or table.sea_offers:
+        return None
+    if table.revealed and table.revealed_by is not None:
+        return table.revealed_by
+    if table.turn_draw == "tail" and table.last_discard is not None:
+        return table.last_discard[0]
+    return None
+
+
 def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
     """``RuleFamily.own.observe``: [(seat, Violation)] for one watched event."""
     t = type(e)
@@ -137,8 +148,6 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
             return _v(seat, "KAIGANG_REVEAL_WRONG", f"seat {seat}'s 开杠 was followed by a draw, not by its "
                       "revealed tiles", "KongRevealed", "TileDrawn")
         hb.drawn[e.seat] = TILE_INDEX[e.tile] if e.seat < hb.n else None
-        if e.source == "tail" and undrawn(table) == 1:
-            hb.emptied_by = e.seat  # the 补张 replacement takes the last tile
         if e.source == "wall" and undrawn(table) == 1 and not any(acc for _s, acc in table.sea_offers):
             return _v(e.seat, "SEA_BOTTOM_ORDER", "the last tile (海底) is drawn only after it is offered",
                       "LastTileOffered", "TileDrawn")
@@ -263,8 +272,6 @@ def _revealed(ruleset: Ruleset, table, e: ev.KongRevealed, hb: HandBook) -> list
     else:
         out += _revealed_off_the_wall(table, e)
     hb.reveal_due = None
-    if 0 < undrawn(table) <= len(e.tiles):
-        hb.emptied_by = s  # the reveal turns the last tiles
     if 0 <= s < hb.n:
         hb.locked[s] = True
         hb.reveal_by, hb.reveal_tiles = s, tuple(TILE_INDEX[x] for x in e.tiles)
@@ -449,4 +456,5 @@ def birds_due(ruleset: Ruleset, table, won) -> Optional[tuple[int, str, int]]:
     return count, source, bird_rules.origin_of(ruleset, table.dealer, seats, won.from_seat)
 
 
-__all__ = ["HandBook", "OBSERVES", "OBSERVE_AFTER", "birds_due", "hand_book", "observe", "undrawn"]
+__all__ = ["HandBook", "OBSERVES", "OBSERVE_AFTER", "birds_due", "hand_book", "kong_emptied_wall", "observe",
+           "undrawn"]

@@ -231,7 +231,7 @@ def dealer_after(ruleset: Ruleset, dealer: int, first: Optional[tuple], n: int =
     """§3: one winner deals; several winners at one moment (a discard, a robbing, a 开杠 reveal,
     the 海底): the seat that gave the tile; no win: the 海底 taker, or the first seat offered
     it when all declined, or the seat whose kong took the wall's last tile (its 补张 or 开杠,
-    ``book.emptied_by``); otherwise (the hand ended at an illegal win) the dealer stays."""
+    ``play.kong_emptied_wall``); otherwise (the hand ended at an illegal win) the dealer stays."""
     if book is not None and book.true:
         seats = sorted({s for s, _ in book.true})
         first = (seats, book.how, book.giver)
@@ -244,7 +244,8 @@ def dealer_after(ruleset: Ruleset, dealer: int, first: Optional[tuple], n: int =
                 return seat
         if offers:
             return offers[0][0]
-        emptied = getattr(book, "emptied_by", None)
+        from .play import kong_emptied_wall
+        emptied = kong_emptied_wall(table) if table is not None else None
         return emptied if emptied is not None else dealer
     seats, _how, from_seat = first
     if len(set(seats)) == 1:

@@ -185,37 +185,31 @@ def test_a_passed_reveal_is_valued_with_its_gangshang_pao():
 def test_the_konger_deals_after_the_wall_ran_out_through_its_kong():
     """§3 rule 5: no win, and the wall's last tile went to a kong (a 补张 replacement or a 开杠
     reveal): the konger deals.  Near misses: the 海底 taker (rule 3), a legal winner (rule 1),
-    an illegal win alone (rule 6: the dealer stays)."""
+    an illegal win alone (rule 6: the dealer stays), a wall that still holds tiles."""
     bad = cx.NEAR_MISSES["nm_dealer_after_wall_out_through_a_kong"][0]()
     assert [f.code for f in audit_game(log_of(bad)).findings] == ["DEALER_ROTATION"]
     assert audit_game(log_of(cx.EXAMPLES["ex14_wall_out_through_a_kong"]())).findings == []
     from audits.rules.changsha import play, settlement
     r = resolve("changsha")
     book = play.HandBook(r, 4, 0)
-    table = SimpleNamespace(sea_offers=[])
-    assert settlement.dealer_after(r, 0, None, 4, table=table, book=book) == 0
-    book.emptied_by = 3  # e.g. seat 3's 开杠 turned the last two tiles
-    assert settlement.dealer_after(r, 0, None, 4, table=table, book=book) == 3
-    assert settlement.dealer_after(r, 0, None, 4, table=SimpleNamespace(sea_offers=[(1, True)]), book=book) == 1
+
+    def table(**kw):
+        base = dict(undrawn=0, tail=[], sea_offers=[], revealed=[], revealed_by=None, turn_draw="wall",
+                    last_discard=None)
+        return SimpleNamespace(**(base | kw))
+    assert settlement.dealer_after(r, 0, None, 4, table=table(), book=book) == 0
+    # seat 3's 开杠 turned the last tiles (still face up: nobody drew after them)
+    reveal = table(revealed=[TILE_INDEX["5s"]], revealed_by=3)
+    assert settlement.dealer_after(r, 0, None, 4, table=reveal, book=book) == 3
+    # seat 1 threw after its 补张 replacement took the last tile
+    assert settlement.dealer_after(r, 0, None, 4, table=table(turn_draw="tail", last_discard=(1, 5)), book=book) == 1
+    assert settlement.dealer_after(r, 0, None, 4, table=table(undrawn=3, turn_draw="tail", last_discard=(1, 5)),
+                                   book=book) == 0
+    assert settlement.dealer_after(r, 0, None, 4, table=table(sea_offers=[(2, True)]), book=book) == 2
     book.true, book.logged, book.how = [(2, 1)], [(2, 1)], "discard"
-    assert settlement.dealer_after(r, 0, ([2], "discard", 3), 4, table=table, book=book) == 2
+    assert settlement.dealer_after(r, 0, ([2], "discard", 3), 4, table=reveal, book=book) == 2
     book.true = []
-    assert settlement.dealer_after(r, 0, ([2], "discard", 3), 4, table=table, book=book) == 0
-
-
-def test_a_reveal_that_turns_the_last_tiles_empties_the_wall():
-    """The hand book notes the konger whose reveal turned the wall's last tiles (R ≤ count)."""
-    from audits.rules.changsha import play
-    r = resolve("changsha")
-    book = play.HandBook(r, 4, 0)
-    book.reveal_due = 1
-    reveal = ev.KongRevealed("g", 1, None, seat=1, tiles=["5s", "8m"])
-    play._revealed(r, SimpleNamespace(undrawn=2, tail=[], wall=None), reveal, book)
-    assert book.emptied_by == 1
-    book = play.HandBook(r, 4, 0)
-    book.reveal_due = 1
-    play._revealed(r, SimpleNamespace(undrawn=3, tail=[], wall=None), reveal, book)
-    assert book.emptied_by is None
+    assert settlement.dealer_after(r, 0, ([2], "discard", 3), 4, table=reveal, book=book) == 0
 
 
 def test_birds_and_reveals_against_a_logged_wall():
