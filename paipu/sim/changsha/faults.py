@@ -200,20 +200,25 @@ def f_qishou_late(ctx: _Ctx):
 
 
 def f_locked_discard(ctx: _Ctx):
-    """A hand locked by its 开杠 throws a tile other than the one it drew."""
+    """A hand locked by its 开杠 throws a tile other than the one it drew.
+
+    Not the 海底 taker's throw, which must be the 海底 tile anyway (SEA_BOTTOM_ORDER too)."""
     _room(ctx)
     cands = []
     locked: set = set()
     drawn: dict = {}
+    sea = False
     for i, e in enumerate(ctx.events):
         t = type(e)
         if t is ev.HandStarted:
-            locked, drawn = set(), {}
+            locked, drawn, sea = set(), {}, False
         elif t is ev.KongRevealed:
             locked.add(e.seat)
+        elif t is ev.LastTileOffered:
+            sea = True
         elif t is ev.TileDrawn:
             drawn[e.seat] = e.tile
-        elif t is ev.TileDiscarded and e.seat in locked:
+        elif t is ev.TileDiscarded and e.seat in locked and not sea:
             cands.append(i)
     i = ctx.pick(cands)
     e = ctx.events[i]
