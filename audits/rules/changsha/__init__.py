@@ -222,7 +222,7 @@ CHANGSHA = RuleFamily(
            "rob_kong_concealed": "ROB_CONCEALED_KONG"},
     # the shared ground's simulator moves (new-families.md §1): 起手胡 declared after the deal,
     # 开杠 when ready after the kong, the 海底 offered round the table
-    data={"observe_after": play.OBSERVE_AFTER,
+    data={"observe_after": play.OBSERVE_AFTER, "observers": play.OBSERVERS,
           "opening_wins": qishou.declaration,
           "may_reveal": lambda ruleset, counts, melds: bool(wins.waits(ruleset, counts, melds)),
           "reveal_count": lambda ruleset: ruleset.kaigang_count,

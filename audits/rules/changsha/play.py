@@ -107,6 +107,27 @@ def undrawn(table) -> int:
     return table.undrawn - len(table.tail)
 
 
+def _declared(hb: HandBook, e: ev.ClaimDeclared) -> None:
+    """A declared win on an open 开杠 reveal (for WIN_MISSED_MULTI and CLAIM_PRIORITY)."""
+    if hb.reveal_by is not None and e.claim == "win" and e.seat != hb.reveal_by:
+        hb.reveal_declared.add(e.seat)
+
+
+def _claim_declared_observer(handler, report):
+    """``data["observers"]``: a declaration is noted on a short path (most are on discards,
+    with no reveal open); the walker's handler takes it as usual."""
+    def declared(ctx, e: ev.ClaimDeclared) -> None:
+        hb = ctx.hand_book
+        if hb is not None and hb.reveal_by is not None:
+            _declared(hb, e)
+        handler(ctx, e)
+    return declared
+
+
+#: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
+OBSERVERS = {ev.ClaimDeclared: _claim_declared_observer}
+
+
 def kong_emptied_wall(table) -> Optional[int]:
     """§3 rule 5: the seat whose kong took the wall's last tile, for a hand that ended with
     none left and no 海底 offer: the konger whose 开杠 reveal is still face up (nobody drew
@@ -136,8 +157,7 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
         if closed:
             return closed + observe(ruleset, table, e, hb, ctx, after)
     if t is ev.ClaimDeclared:
-        if hb.reveal_by is not None and e.claim == "win" and e.seat != hb.reveal_by:
-            hb.reveal_declared.add(e.seat)
+        _declared(hb, e)
         return _NONE
     if t is ev.HandDrawn:
         return _NONE
