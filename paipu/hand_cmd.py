@@ -459,7 +459,7 @@ def register(app: typer.Typer) -> None:
                                                 help="The turned indicator: the wild is the family's (Xuzhou 配子, "
                                                      "Wenzhou 财神)"),
         context: Optional[List[str]] = typer.Option(None, "--context", "-c",
-                                                    help="The family's table facts key=value (Wuhan: seat_fans, "
+                                                    help="The family's table facts key=value (Wenzhou: after_call; Wuhan: seat_fans, "
                                                          "haidi, third_feeder, feeder_ready)"),
         reveal: int = typer.Option(0, "--reveal",
                                    help="开杠: won on revealed tiles (N completing the konger's hand; 1 on another's, Changsha)"),

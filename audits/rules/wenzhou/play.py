@@ -11,6 +11,7 @@ is that discard).  A discard breaking either is one HONOUR_DISCARD_ORDER.
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import NamedTuple, Optional
 
 from schema import events as ev
@@ -133,11 +134,46 @@ def heavenly(ruleset: Ruleset, table, seat: int, how: str) -> str:
     return "dihe" if last[0] == (seat - 1) % n and not table.discards[seat] else ""
 
 
+@dataclass(frozen=True)
+class WenzhouContext(WinContext):
+    """How a Wenzhou hand was won, with the one table fact its score needs besides 天和 / 地和."""
+
+    #: a self-draw's turn came with a draw — a wall draw, a kong replacement, or the dealer's
+    #: dealt 17 — not a chow or a pong: only such a turn wins bare with three 财神 (§7.3)
+    turn_drawn: bool = True
+
+
+def turn_drawn(table, seat: int) -> bool:
+    """The seat's turn came with a draw (§7.3): its 17th tile is a wall draw or a replacement,
+    or it is the dealer before any discard or meld (its dealt tiles); a turn reached by a chow
+    or a pong is not one."""
+    if table.turn_draw is not None:
+        return True
+    return seat == table.dealer and not any(table.discards) and not any(table.melds)
+
+
 def win_context(ruleset: Ruleset, table, seat: int, how: str, tile, after_kong: bool, kong_discard: bool,
                 winners: int = 1) -> WinContext:
-    """How a Wenzhou hand was won: 天和 / 地和 are the moments the score names."""
-    return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard,
-                      heavenly=heavenly(ruleset, table, seat, how), winners=winners)
+    """How a Wenzhou hand was won: 天和 / 地和 are the moments the score names; a self-draw
+    says whether its turn came with a draw (the bare 三财神)."""
+    return WenzhouContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard,
+                          heavenly=heavenly(ruleset, table, seat, how), winners=winners,
+                          turn_drawn=how != "self_draw" or turn_drawn(table, seat))
+
+
+def request_context(ruleset: Ruleset, ctx: WinContext, req) -> WinContext:
+    """``WinRules.request_context`` (``paipu hand``): ``--context after_call=true`` scores a
+    self-draw whose turn was reached by a chow or a pong (no bare 三财神, §7.3)."""
+    extra = dict(req.get("context") or {})
+    unknown = set(extra) - {"after_call"}
+    if unknown:
+        raise ValueError(f"unknown context {', '.join(sorted(unknown))} (Wenzhou takes after_call)")
+    after_call = extra.get("after_call", False)
+    if not isinstance(after_call, bool):
+        raise ValueError(f"after_call is true or false, not {after_call!r}")
+    if after_call and ctx.how != "self_draw":
+        raise ValueError("after_call is a self-draw's turn reached by a chow or a pong")
+    return WenzhouContext(**asdict(ctx), turn_drawn=not after_call)
 
 
 def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
@@ -153,5 +189,5 @@ def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
     return []
 
 
-__all__ = ["discard_rule", "event_checks", "heavenly", "honour_violation", "natural_count", "single_honours",
-           "win_context"]
+__all__ = ["WenzhouContext", "discard_rule", "event_checks", "heavenly", "honour_violation", "natural_count",
+           "request_context", "single_honours", "turn_drawn", "win_context"]

@@ -38,7 +38,8 @@ ALL_THREE = 6
 
 
 class Facts(NamedTuple):
-    """A hand's money facts from the table: the dealer's level L, each seat's 买底 (0/1; None
+    """A hand's money facts from the table: the dealer's level L as logged (the audit prices at
+    ``HandFacts.dealer_level``, the rotation's where they differ), each seat's 买底 (0/1; None
     without ``maidi``), the 财神 each holds at the end, and each seat's kongs' kinds."""
 
     level: int
@@ -78,7 +79,8 @@ def pair_base(ruleset: Ruleset, facts: HandFacts, winner: int, payer: int) -> tu
     f: Optional[Facts] = facts.extra
     if dealer is None or dealer not in (winner, payer):
         return ruleset.base, f"B = {ruleset.base}"
-    level = f.level if f is not None else (facts.dealer_level or 1)
+    # the hand's level: ``HandFacts.dealer_level`` (the rotation's where the log names a wrong one)
+    level = facts.dealer_level or (f.level if f is not None else 1)
     d = money.pair_base(ruleset, level, True)
     k = (f.bought[winner] + f.bought[payer]) if f is not None and f.bought is not None else 0
     if k:
@@ -155,7 +157,9 @@ def derivation(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how
                from_seat: Optional[int], facts: HandFacts) -> list[str]:
     """``SettlementRules.derivation``: the corrected settlement, one line per payment."""
     f: Optional[Facts] = facts.extra
-    head = [f"dealer seat {facts.dealer} at level {f.level if f is not None else 1}; 进阶 {ruleset.lianzhuang}; "
+    level = facts.dealer_level or (f.level if f is not None else 1)
+    logged = f" (logged at level {f.level}: priced at the rotation's)" if f is not None and f.level != level else ""
+    head = [f"dealer seat {facts.dealer} at level {level}{logged}; 进阶 {ruleset.lianzhuang}; "
             f"payers {ruleset.discard_payers}"]
     return head + derive(ruleset, n, winners, how, from_seat, facts)[1]
 

@@ -17,7 +17,7 @@ import os
 
 from ..sample_files import SAMPLE_LOGS, plant_first, write_sample
 
-from .examples import EXAMPLES, NEAR_MISSES, OPTION_ROOMS
+from .examples import EXAMPLES, NEAR_MISSES, OPTION_ROOMS, near_miss_codes
 from .faults import FAULTS
 
 ROOT = os.path.join(SAMPLE_LOGS, "wenzhou")
@@ -43,9 +43,10 @@ def main() -> None:
         doc = " ".join(x.strip() for x in (make.__doc__ or name).strip().splitlines())
         lines.append(f"- `{name}.jsonl` — {doc}")
     lines += ["", "## faulty/", ""]
-    for name, (make, code) in NEAR_MISSES.items():
-        _write("faulty", name, make().events, [code])
-        lines.append(f"- `{name}.jsonl` — → `{code}`.")
+    for name, (make, _code) in NEAR_MISSES.items():
+        codes = near_miss_codes(name)
+        _write("faulty", name, make().events, codes)
+        lines.append(f"- `{name}.jsonl` — → " + ", ".join(f"`{c}`" for c in codes) + ".")
     lines += ["", "Planted by the fault injector (`paipu mutate`, the `wz_*` classes) into a simulated room:", ""]
     for name, fault in FAULTS.items():
         events, expected = plant(name)
