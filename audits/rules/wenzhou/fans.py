@@ -153,7 +153,8 @@ def evaluate(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], 
     w = caishen.wild(ruleset)
     steps = [f"1. 财神 W = {TILE_NAMES[w] if w is not None else '-'}, {sh.wilds} held"
              + (f"; 白板 reads as {TILE_NAMES[w]}" if w is not None and w != WHITE else "")]
-    if ctx.how in ("discard", "robbed_kong") and ruleset.caishen_dandiao == "self_draw_only" \
+    # 财神单钓 needs a 财神 held (the tile won from another seat is plain: the held count is sh.wilds)
+    if sh.wilds and ctx.how in ("discard", "robbed_kong") and ruleset.caishen_dandiao == "self_draw_only" \
             and ctx.win_tile is not None:
         before = list(counts)
         before[ctx.win_tile] -= 1

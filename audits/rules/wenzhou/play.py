@@ -28,25 +28,34 @@ _PLAIN = DiscardVerdict(False, None)
 
 class _Honours(NamedTuple):
     """One hand's honour facts: W, the active stand-in (白板 while it reads as W) and the honour
-    kinds counted as they lie (the 财神 kind and the stand-in left out)."""
+    kinds counted as they lie (the 财神 kind and the stand-in left out; as a set too); W
+    itself is an honour read through 白板 when W is an honour kind (``wild_honour``)."""
 
     wild: Optional[int]
     white: Optional[int]
     plain: tuple[int, ...]
+    plain_set: frozenset
+    wild_honour: bool
 
 
 _HONOURS: dict[int, tuple[Ruleset, _Honours]] = {}
+#: the last ruleset asked and its facts (every discard of a hand asks with the same object)
+_LAST_HONOURS: list = [None, None]
 
 
 def _honours(ruleset: Ruleset) -> _Honours:
     """The :class:`_Honours` of the hand's ruleset (cached per ruleset object: asked on every discard)."""
+    if _LAST_HONOURS[0] is ruleset:
+        return _LAST_HONOURS[1]
     got = _HONOURS.get(id(ruleset))
     if got is None or got[0] is not ruleset:
         p = caishen.facts.pei(ruleset)
         plain = tuple(k for k in caishen.HONOURS if k != p.wild and k != p.stand_in)
         if len(_HONOURS) > 4096:  # bounded: a long audit keeps a small memory
             _HONOURS.clear()
-        got = _HONOURS[id(ruleset)] = (ruleset, _Honours(p.wild, p.stand_in, plain))
+        wild_honour = p.wild is not None and p.wild >= 27 and p.stand_in is not None
+        got = _HONOURS[id(ruleset)] = (ruleset, _Honours(p.wild, p.stand_in, plain, frozenset(plain), wild_honour))
+    _LAST_HONOURS[0], _LAST_HONOURS[1] = ruleset, got[1]
     return got[1]
 
 
@@ -60,30 +69,48 @@ def natural_count(ruleset: Ruleset, counts, kind: int) -> int:
     return counts[kind]
 
 
-def single_honours(ruleset: Ruleset, counts) -> list[int]:
-    """The honour kinds (白板 read as W) the concealed counts hold exactly one of."""
-    h = _honours(ruleset)
+def _singles(h: _Honours, counts) -> list[int]:
     out = [k for k in h.plain if counts[k] == 1]
-    if h.wild is not None and h.wild >= 27 and h.white is not None and counts[h.white] == 1:
+    if h.wild_honour and counts[h.white] == 1:
         out.append(h.wild)
     return out
+
+
+def _single(h: _Honours, counts, kind: int) -> bool:
+    """``kind`` (白板 read as W) is a single honour of the concealed counts."""
+    if kind in h.plain_set:
+        return counts[kind] == 1
+    return kind == h.wild and h.wild_honour and counts[h.white] == 1
+
+
+def single_honours(ruleset: Ruleset, counts) -> list[int]:
+    """The honour kinds (白板 read as W) the concealed counts hold exactly one of."""
+    return _singles(_honours(ruleset), counts)
 
 
 def honour_violation(ruleset: Ruleset, counts, seat: int, tile: int,
                      previous: Optional[tuple[int, int]]) -> Optional[Violation]:
     """The discard-order rule (§5) for ``tile`` discarded from ``counts`` (before the discard),
     ``previous`` the hand's latest discard (seat, tile) or None."""
-    singles = single_honours(ruleset, counts)
+    return _violation(_honours(ruleset), counts, seat, tile, previous)
+
+
+def _violation(h: _Honours, counts, seat: int, tile: int, previous: Optional[tuple[int, int]]) -> Optional[Violation]:
+    white = h.white
+    kind = h.wild if tile == white and white is not None else tile
+    last = None
+    if previous is not None and previous[0] != seat:
+        last = h.wild if previous[1] == white and white is not None else previous[1]
+    # the common case: a single honour thrown, with no single of the honour just discarded kept
+    if _single(h, counts, kind) and (last is None or last == kind or not _single(h, counts, last)):
+        return None
+    singles = _singles(h, counts)
     if not singles:
         return None
-    h = _honours(ruleset)
-    kind = h.wild if tile == h.white and h.white is not None else tile
     broken = []
-    if previous is not None and previous[0] != seat:
-        last = h.wild if previous[1] == h.white and h.white is not None else previous[1]
-        if last in singles and kind != last:
-            broken.append(f"rule 3: it holds a single {TILE_NAMES[last]} just discarded")
-            singles = [last]
+    if last is not None and last in singles and kind != last:
+        broken.append(f"rule 3: it holds a single {TILE_NAMES[last]} just discarded")
+        singles = [last]
     if kind not in singles and not broken:
         broken.append("rule 2: it holds a single honour")
     if not broken:
@@ -105,7 +132,7 @@ def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdic
     # the common case first (a C-speed look at the honours): no honour held once, no order to keep
     if 1 not in hand[27:34]:
         return _PLAIN
-    v = honour_violation(ruleset, hand, seat, tile, table.latest_discard)
+    v = _violation(h, hand, seat, tile, table.latest_discard)
     return _PLAIN if v is None else DiscardVerdict(False, v)
 
 
