@@ -147,18 +147,18 @@ def heavenly(ruleset: Ruleset, table, seat: int, how: str) -> str:
     before any call (the dealer's own concealed kong is not one), or a win in the first
     go-around on one's 上家's discard."""
     dealer = table.dealer
-    discards = sum(len(d) for d in table.discards)
     if how == "self_draw":
-        if seat == dealer and discards == 0 and not any(table.melds) and sum(table.received[seat]) == 17:
+        if seat == dealer and not any(table.discards) and not any(table.melds) and sum(table.received[seat]) == 17:
             return "tianhe"
         return ""
     last = table.last_discard
-    if how != "discard" or last is None or seat == dealer or _calls(table):
+    if how != "discard" or last is None or seat == dealer:
         return ""
     if ruleset.dihe_scope == "dealer_first_discard":
-        return "dihe" if discards == 1 and last[0] == dealer else ""
+        first = last[0] == dealer and sum(len(d) for d in table.discards) == 1
+        return "dihe" if first and not _calls(table) else ""
     n = len(table.discards)
-    return "dihe" if last[0] == (seat - 1) % n and not table.discards[seat] else ""
+    return "dihe" if last[0] == (seat - 1) % n and not table.discards[seat] and not _calls(table) else ""
 
 
 @dataclass(frozen=True)
