@@ -594,9 +594,16 @@ OWN_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Each option's default (filled at the first check: ``msgspec.structs.fields`` evaluates the
+#: annotations anew at every call, about 20 ms, which once a game made the store's ingest crawl).
+_DEFAULTS: dict[str, Any] = {}
+
+
 def _keeps_other_families_defaults(r: "Ruleset") -> None:
     """A family plays every other family's own options at their defaults only."""
-    defaults = {f.name: f.default for f in msgspec.structs.fields(Ruleset)}
+    if not _DEFAULTS:
+        _DEFAULTS.update((f.name, f.default) for f in msgspec.structs.fields(Ruleset))
+    defaults = _DEFAULTS
     for family, names in OWN_OPTIONS.items():
         if family == r.family:
             continue
