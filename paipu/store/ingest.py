@@ -42,7 +42,7 @@ from schema.reader import GameLog, LogReader
 from .derive import META_COLUMNS, Spool, write_batch
 from .rows import _record_audit, add_audit, body_hash, fast_game_rows, game_lines, game_rows
 from .scratch import make as make_scratch, remove as remove_scratch, sweep as sweep_scratch
-from .errors import StoreError
+from .errors import StoreError, interrupted
 from .tables import (TABLE_NAMES, TABLES, GameRows, _first_line, connect, ddl, incompatible_message,
                      schema_markdown, writer_versions, write_rows as _write)
 
@@ -534,6 +534,10 @@ class _DuckTarget:
         """The connection the SQL derivation writes through (temp tables live there)."""
         return self.con
 
+    def interrupt(self) -> None:
+        """Stop the statement the store's connection is running (Ctrl-C, :meth:`_Writer.stop`)."""
+        self.con.interrupt()
+
     def write_sql(self, spool: Spool, metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
                   audit_rows: Any, audit_tables: Any, hook: Optional[Callable[[], None]]) -> tuple[int, int, float]:
         """One batch in one transaction (see :func:`paipu.store.write_batch`)."""
@@ -658,29 +662,38 @@ class _Writer:
     the logs (Python) and loading the previous batch (DuckDB) overlap.  Batches are
     written in order, each in its own transaction; at most one waits in the queue.
     An error in the writer is raised in the reading thread at the next hand-over or
-    at :meth:`finish`.
+    at :meth:`finish`.  ``interrupt`` stops the statement the writer's connection is
+    running (:meth:`stop`).
     """
 
-    def __init__(self, write: Callable[[Any], None]):
+    def __init__(self, write: Callable[[Any], None], interrupt: Optional[Callable[[], None]] = None):
         import queue
         import threading
 
         self._write = write
+        self._interrupt = interrupt
         self._queue: Any = queue.Queue(maxsize=1)
         self._error: Optional[BaseException] = None
+        self._stopped = False
+        # set when the thread ends: waited on instead of Thread.join, which a Ctrl-C can leave
+        # saying the thread ended while it still runs (CPython 3.11's _wait_for_tstate_lock)
+        self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="paipu-ingest-writer", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
-        while True:
-            batch = self._queue.get()
-            if batch is None:
-                return
-            if self._error is None:
-                try:
-                    self._write(batch)
-                except BaseException as e:  # handed to the reading thread
-                    self._error = e
+        try:
+            while True:
+                batch = self._queue.get()
+                if batch is None:
+                    return
+                if self._error is None and not self._stopped:
+                    try:
+                        self._write(batch)
+                    except BaseException as e:  # handed to the reading thread
+                        self._error = e
+        finally:
+            self._done.set()
 
     def put(self, batch: _SqlBatch) -> None:
         """Queue a batch (waits while the writer is one batch behind)."""
@@ -690,8 +703,47 @@ class _Writer:
     def finish(self) -> None:
         """Wait for every queued batch to be written; raise the writer's error, if any."""
         self._queue.put(None)
-        self._thread.join()
+        self._done.wait()
         self._raise()
+
+    def stop(self) -> None:
+        """Ctrl-C in the reading thread: the statement being written is interrupted (its batch's
+        transaction rolls back), the batch queued is dropped, and this returns only once the
+        thread has let go of the store, so the store is never closed under a running statement
+        (DuckDB refuses that, or aborts the process).  A Ctrl-C while it waits interrupts again."""
+        import queue
+
+        self._stopped = True
+        ended = False  # the end mark is queued
+        while not self._done.is_set():
+            try:
+                if self._interrupt is not None:
+                    self._interrupt()
+                if not ended:
+                    try:
+                        self._queue.put_nowait(None)
+                        ended = True
+                    except queue.Full:  # the writer takes the batch waiting (and drops it) first
+                        pass
+                self._done.wait(0.05)
+            except KeyboardInterrupt:
+                continue
+
+    def wind_up(self, failing: BaseException) -> None:
+        """The writer at the end of an ingest that stopped on ``failing``: after an error, the
+        batches handed over are written (the first error is the one raised, a later one of the
+        writer's is let go); after Ctrl-C (:func:`~paipu.store.errors.interrupted`, or any other ``BaseException`` that is not an error),
+        :meth:`stop`."""
+        if interrupted(failing) or not isinstance(failing, Exception):
+            self.stop()
+            return
+        try:
+            self.finish()
+        except KeyboardInterrupt:
+            self.stop()
+            raise
+        except BaseException:
+            pass
 
     def _raise(self) -> None:
         if self._error is not None:
@@ -798,27 +850,28 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
             finally:
                 p.batch.spool.remove()
 
+        # with workers that build the rows, this process reads no log: it takes their games in order
+        built = pool is not None and pool.build is not None
         # The writer thread loads each batch into the store (DuckDB, which releases the GIL)
-        # while this thread reads the next one and, with the audit on, audits its games (the
-        # look-up of stored hashes through a connection of this thread's own).  With a
-        # cluster or a Parquet target, the batches are audited and written here in turn.
+        # while this thread reads the next one (or takes the workers' next games) and, with
+        # the audit on here, audits its games (the look-up of stored hashes through a
+        # connection of this thread's own).  With a Parquet target, or standard input audited
+        # on a cluster, the batches are audited and written here in turn.
         hand_over: Callable[[_SqlBatch], None] = flush
-        if keep and cluster is None and isinstance(target, _DuckTarget):
+        if keep and (cluster is None or built) and isinstance(target, _DuckTarget):
             lookup = con.cursor()
             known = _DuckTarget(lookup).known
-            writer = _Writer(write_audited)
+            writer = _Writer(write_audited, target.interrupt)
             put = writer.put
 
             def audit_then_put(b: _SqlBatch) -> None:
                 put(_prepare_sql(known, b, report, auditor, None))
             hand_over = audit_then_put
         elif not keep:
-            writer = _Writer(flush)
+            writer = _Writer(flush, getattr(target, "interrupt", None))
             hand_over = writer.put
         made = 1
         batch = _SqlBatch(spool_dir, made, keep_raw)
-        # with workers that build the rows, this process reads no log: it takes their games in order
-        built = pool is not None and pool.build is not None
         for log in (pool.games() if built else reader.games()):
             report.games_read += 1
             if built:
@@ -849,15 +902,17 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
         else:
             batch.spool.remove()
         if writer is not None:
-            w, writer = writer, None
-            w.finish()
+            writer.finish()
+            writer = None
         report.orphans = [str(p) for p in (pool.orphans if built else reader.orphans)]
+    except BaseException as e:
+        if writer is not None:  # stopped before the writer was done: see _Writer.wind_up
+            w, writer = writer, None
+            w.wind_up(e)
+        if interrupted(e) and not isinstance(e, KeyboardInterrupt):
+            raise KeyboardInterrupt from None  # a Ctrl-C DuckDB took in a statement of this thread
+        raise
     finally:
-        if writer is not None:  # the reading failed: let the batches handed over finish, keep the first error
-            try:
-                writer.finish()
-            except BaseException:
-                pass
         if joined is not None:
             joined.close()
         if lookup is not None:
