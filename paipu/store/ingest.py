@@ -59,8 +59,10 @@ DEFAULT_BATCH_GAMES = 5_000
 
 #: DuckDB's memory limit while an ingest writes its own store: past it DuckDB writes
 #: temporary blocks to the spool folder, so the ingest's peak memory stays bounded
-#: whatever the input's size (much less than a batch's staging makes DuckDB spill and crawl).
-INGEST_MEMORY = "96MB"
+#: whatever the input's size.  The ingest stages nothing in DuckDB (it appends Arrow
+#: batches), so a low limit costs no time: peak RSS ingesting a 300 MB log 328 MB at 96 MB,
+#: 308 MB at 64 MB, 282 MB at 48 MB, in the same time (and 100,000 two-event games as fast).
+INGEST_MEMORY = "48MB"
 
 
 def _open_target(parquet: Optional[str], con: Any, db: str, own: bool) -> tuple[Any, Any, str]:
