@@ -23,6 +23,7 @@ from tests.reliability.helpers import ROOT, lines
 #: keeps the writer's connection busy (a statement of many seconds unless interrupted).
 CHILD = """
 import signal, sys, threading
+signal.signal(signal.SIGINT, signal.default_int_handler)  # a test runner's worker may pass SIGINT on ignored
 import paipu.store  # noqa: F401
 ing = sys.modules["paipu.store.ingest"]
 real, at, seen = ing.write_batch, int(sys.argv[1]), []
