@@ -248,6 +248,9 @@ _ENTRIES += [
     ("table", "FLOWER_NOT_SET_ASIDE", "error",
      "A flower is never discarded, claimed, melded or in a win: its owner sets it aside (补花) before its next "
      "action, dealt flowers before the dealer's first action (Hainan)."),
+    ("table", "OPENING_BUHUA_ORDER", "error",
+     "The opening 补花 goes in turn from the dealer: every flower of a seat, a replacement flower too, before the "
+     "next seat begins, or one flower per seat per round by opening_buhua (Hainan)."),
     ("scoring", "GENPAI_MISMATCH", "error",
      "跟牌: the dealer pays each other seat one unit when the first four discards are the same kind in seat order "
      "with no claim between (on won hands, or also at 黄庄 by genpai); not otherwise (Hainan)."),

@@ -106,6 +106,9 @@ class AuditContext:
         self.next_dealer: Optional[int] = None
         #: the next hand's dealer level by the family's ``rotation`` (None: not audited)
         self.next_level: Optional[int] = None
+        #: this hand's dealer level by the rotation where the log names another (None: as logged);
+        #: the hand's money is compared and corrected at it (:meth:`at_due_level`)
+        self.level_due: Optional[int] = None
         self.settled_hands = 0
         self.fee_events: list[ev.FeeCharged] = []
         #: the log line of each FeeCharged, by seq (a billing finding points at its charge)
@@ -146,6 +149,14 @@ class AuditContext:
         """Record each of a family check's violations as a finding at ``e``."""
         for v in violations:
             self.find(v.code, e, seat=seat, expected=v.expected, actual=v.actual, message=v.message)
+
+    def at_due_level(self, facts):
+        """The settlement facts priced at the dealer level the rotation gives (``level_due``)
+        where the log names a wrong one, for families whose facts carry the level."""
+        due = self.level_due
+        if due is None or facts.dealer_level is None or facts.dealer_level == due:
+            return facts
+        return facts._replace(dealer_level=due)
 
     def flush_repeats(self) -> None:
         """Report each once-per-hand code at its first event, counting the later ones."""

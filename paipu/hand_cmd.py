@@ -111,11 +111,13 @@ def _melds_from(value: Any, ruleset: Ruleset) -> list[Meld]:
     return [parse_meld(s, ruleset) for s in specs]
 
 
-def _payments(family: RuleFamily, ruleset: Ruleset, how: str, points: int) -> list[dict]:
+def _payments(family: RuleFamily, ruleset: Ruleset, how: str, points: int, score=None) -> list[dict]:
     """Who pays the winner what, as the family settles it (no bets, no 点鸡, no dealer), by role."""
     winner, other = 0, 1
+    frm = None if how == "self_draw" else other
+    extra = _request_facts(family, ruleset, score, how, winner, frm, None)
     settled = family.settlement.settle(ruleset, [0] * ruleset.players, [(winner, points)], how,
-                                       None if how == "self_draw" else other, HandFacts(None, None), clamp=False)
+                                       frm, HandFacts(None, None, extra), clamp=False)
     if how == "self_draw":
         amounts = sorted({t.amount for t in settled.transfers})
         return [{"payer": "each_other_player", "amount": a} for a in amounts]
@@ -244,11 +246,11 @@ def evaluate(req: dict) -> dict:
         out["payments"] = [{"payer": t.payer, "amount": t.amount, "reason": t.reason} for t in ts]
         out["transfers"] = [{"payer": t.payer, "payee": t.payee, "amount": t.amount, "reason": t.reason} for t in ts]
     elif sc.wins:
-        out["payments"] = _payments(family, ruleset, how, sc.points)
+        out["payments"] = _payments(family, ruleset, how, sc.points, sc)
         seat = req.get("seat")
         if seat is not None:
             out["transfers"] = _transfers(family, ruleset, how, sc.points, seat, req.get("from_seat"),
-                                          req.get("dealer"), _extras(req), req.get("dealer_level"))
+                                          req.get("dealer"), _extras(req), req.get("dealer_level"), sc)
     else:
         out["payments"] = []
     return out
@@ -339,9 +341,19 @@ def _with_indicator(family: RuleFamily, ruleset: Ruleset, indicator: Any) -> Rul
     return msgspec.structs.replace(ruleset, wilds=(tile_name(wild_of(ruleset, tile)),))
 
 
+def _request_facts(family: RuleFamily, ruleset: Ruleset, score, how: str, winner: int,
+                   from_seat: Optional[int], dealer: Optional[int], extra: Any = None) -> Any:
+    """The settlement's extra facts for a scored request: the family's own
+    (``SettlementRules.request_facts``: a liability decided by the score) or the request's."""
+    hook = family.settlement.request_facts
+    if hook is None or score is None:
+        return extra
+    return hook(ruleset, score, how, winner, from_seat, dealer)
+
+
 def _transfers(family: RuleFamily, ruleset: Ruleset, how: str, points: int, seat: Any,
                from_seat: Any, dealer: Any = None, extra: Optional[dict] = None,
-               level: Any = None) -> list[dict]:
+               level: Any = None, score=None) -> list[dict]:
     """The win's transfers by seat, as the family settles them (no bets, no 点鸡; the
     dealer's bonus where the family pays one and ``dealer`` is given)."""
     n = ruleset.players
@@ -359,6 +371,7 @@ def _transfers(family: RuleFamily, ruleset: Ruleset, how: str, points: int, seat
             raise InputError(f"{name} {value} is not a seat of a {n}-player table (0..{n - 1})")
     if how != "self_draw" and from_seat == seat:
         raise InputError("the winner cannot be the discarder or the kong adder (--from-seat)")
+    extra = _request_facts(family, ruleset, score, how, seat, from_seat, dealer, extra)
     try:
         settled = family.settlement.settle(ruleset, [0] * n, [(seat, points)], how, from_seat,
                                            HandFacts(None, None, extra, dealer, level),
@@ -446,7 +459,7 @@ def register(app: typer.Typer) -> None:
                                                 help="The turned indicator: the wild is the family's (Xuzhou 配子, "
                                                      "Wenzhou 财神)"),
         context: Optional[List[str]] = typer.Option(None, "--context", "-c",
-                                                    help="The family's table facts key=value (Wuhan: seat_fans, "
+                                                    help="The family's table facts key=value (Wenzhou: after_call; Wuhan: seat_fans, "
                                                          "haidi, third_feeder, feeder_ready)"),
         reveal: int = typer.Option(0, "--reveal",
                                    help="开杠: won on revealed tiles (N completing the konger's hand; 1 on another's, Changsha)"),

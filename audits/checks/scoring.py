@@ -12,6 +12,7 @@ from typing import Callable, Optional
 
 from schema import events as ev
 
+from ..catalogue import CATALOGUE
 from ..context import AuditContext
 from ..explain import settlement_record, winner_record
 from ..ledger import expected_transfers, net_of, show_pairs, sums_by_pair
@@ -51,6 +52,10 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
         ctx.find("STRUCTURAL_BREAK", e, actual="settlement", message="a hand settled before it ended")
     facts = fam.settlement.table_facts(rules, t, won) if fam.settlement.table_facts is not None else \
         fam.settlement.hand_facts(rules, t.received, t.bets)
+    logged_level = facts.dealer_level
+    facts = ctx.at_due_level(facts)  # a wrong logged dealer level: priced at the rotation's
+    note = f" (dealer pairs priced at dealer level {facts.dealer_level}, the rotation's; the log names level " \
+        f"{logged_level})" if facts.dealer_level != logged_level else ""
     if book is not None:  # the family's hand book: the logged amounts first, the audit's own below
         facts = facts._replace(extra=(book, False))
     how = won.how if won else None
@@ -60,7 +65,7 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     got = list(e.transfers)
     # what is due without the floor is settled only when a group differs (the floor's question)
     _compare_transfers(ctx, e, how, lambda: expected_transfers(rules, n, how, logged_winners, frm, facts),
-                       paid, got, before, (logged_winners, frm, facts))
+                       paid, got, before, (logged_winners, frm, facts), note)
     want_scores = [b + d for b, d in zip(before, net_of(got, n))]
     if list(e.scores) != want_scores:
         ctx.find("SCORE_CONTINUITY", e, expected=want_scores, actual=list(e.scores))
@@ -114,10 +119,11 @@ def _nets(transfers, reasons: tuple[str, ...], n: int) -> list[int]:
 
 def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
                        due_of: Callable[[], list[ev.Transfer]], paid: list[ev.Transfer], got: list[ev.Transfer],
-                       before: list[int], hand=None) -> None:
+                       before: list[int], hand=None, note: str = "") -> None:
     """Each group of transfers (the family's groups) against what the settlement pays
     (``due_of``: what it would pay without the floor, settled when asked); a family with
-    ``pair_totals`` compares each group's total per (payer, payee)."""
+    ``pair_totals`` compares each group's total per (payer, payee).  ``note``: what the
+    settlement was priced at besides the log (a corrected dealer level), added to a mismatch."""
     fam, n = ctx.family, ctx.n
     if fam.settlement.pair_totals:
         _compare_pair_totals(ctx, e, how, paid, got, hand)
@@ -144,9 +150,9 @@ def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
     if how == "discard" and fam.settlement.payment_order and _paid_out_of_order(ctx, e, win_group[0], paid, got):
         bad = [b for b in bad if b != win_group]  # the order explains the amounts (a floor clamps by order)
     for reasons, code in bad:
-        ctx.find(fam.settlement.transfer_code(how, code, sums_by_pair(paid, reasons), sums_by_pair(got, reasons)), e,
-                 expected=show_pairs(sums_by_pair(paid, reasons)),
-                 actual=show_pairs(sums_by_pair(got, reasons)))
+        code = fam.settlement.transfer_code(how, code, sums_by_pair(paid, reasons), sums_by_pair(got, reasons))
+        ctx.find(code, e, expected=show_pairs(sums_by_pair(paid, reasons)),
+                 actual=show_pairs(sums_by_pair(got, reasons)), message=CATALOGUE[code].rule + note if note else "")
     if nets_bad:
         ctx.find(net_code, e, expected=_nets(paid, net_reasons, n), actual=_nets(got, net_reasons, n),
                  message=f"what each player nets from the {' and '.join(_NET_WORDS.get(r, r) for r in net_reasons)} "

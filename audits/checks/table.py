@@ -59,12 +59,16 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
         ctx.find("DEALER_ROTATION", e, seat=e.dealer, expected=want, actual=e.dealer)
     # a logged dealer level (连庄): 1 in the first hand, then the family's rotation
     level = e.dealer_level
+    ctx.level_due = None
     if level is not UNSET:
         want_level = 1 if ctx.table.hand == 0 else ctx.next_level
         if want_level is not None and level != want_level:
             ctx.find("DEALER_ROTATION", e, seat=e.dealer, expected=f"dealer_level {want_level}",
                      actual=f"dealer_level {level}",
-                     message=f"hand {e.hand} is logged at dealer level {level}, not {want_level}")
+                     message=f"hand {e.hand} is logged at dealer level {level}, not {want_level}; its money "
+                             f"is judged and corrected at level {want_level}")
+            # the hand's dealer pairs are priced at the rotation's level (the corrected ledger)
+            ctx.level_due = want_level
     if e.wall and max(map(TILE_INDEX.__getitem__, e.wall)) >= ctx.set_limit:
         label = SET_LABELS[ctx.set_limit][0]
         ctx.find("TILE_NOT_IN_SET", e, message=f"the wall holds tiles outside {label}")

@@ -107,8 +107,8 @@ def _payer_points(ctx: AuditContext, e: ev.HandWon, scores: list[Optional[Score]
         if not x.payers:
             continue
         if facts is None:
-            facts = fam.settlement.table_facts(ctx.rules, t, e) if fam.settlement.table_facts is not None else \
-                fam.settlement.hand_facts(ctx.rules, t.received, t.bets)
+            facts = ctx.at_due_level(fam.settlement.table_facts(ctx.rules, t, e) if fam.settlement.table_facts
+                                     is not None else fam.settlement.hand_facts(ctx.rules, t.received, t.bets))
         want = fam.scoring.payer_points(ctx.rules, x, sc, facts)
         for share in x.payers:
             due = want.get(share.seat)

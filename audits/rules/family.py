@@ -467,6 +467,10 @@ class SettlementRules:
     #: (ruleset, Score) -> a scored win's transfers outside a log (``paipu hand``), for a family
     #: whose money rides on the score (per-pair shares, 包); None: ``settle`` with the points.  (Wuhan)
     score_transfers: Optional[Callable[..., list]] = None
+    #: (ruleset, Score, how, winner, from_seat, dealer) -> the ``HandFacts.extra`` a ``paipu hand``
+    #: request is settled with, for a family whose liability is decided by the winner's score
+    #: (无番抢杠); None: the request's own extras.  (Hainan)
+    request_facts: Optional[Callable[..., Any]] = None
     #: whether the order of a discard's winners' payments is a rule (MULTI_WIN_ORDER): Qujing
     #: pays them in seat order from the discarder's next seat; Guangdong compares transfers
     #: as sums only (guangdong.md §8.7: "the order of payments is not a finding").

@@ -77,3 +77,38 @@ def test_the_report_page_shows_the_familys_particulars():
     b = xx.ex03_dealer_self_draw()
     m = build_model(GameLog(b.game, "t.jsonl", list(b.events), list(range(1, len(b.events) + 1)), None, True))
     assert m["room"]["particulars"] == [] and "set_aside" not in m["hands"][0]
+
+
+def test_a_robbing_with_no_fan_but_qianggang_is_paid_by_the_adder_alone():
+    # hainan.md §7, §12.5 (b): seat 1 (pong 9m) robs the dealer's 5s with only 抢杠 → 无番抢杠:
+    # the adder pays every share and the feeder's extra, 4, reason qianggang (as the ledger does)
+    got = js("34s678p789p33p", "-m", "pong:9m", "--tile", "5s", "--robbed-kong",
+             "--seat", "1", "--from-seat", "0", "--dealer", "0")
+    assert got["wins"] and got["fans"] == ["qianggang"] and got["fan"] == 1
+    assert got["transfers"] == [{"payer": 0, "payee": 1, "amount": 4, "reason": "qianggang"}]
+    assert got["payments"] == [{"payer": "kong_adder", "amount": 4}]
+    # the same hand won on a discard is no 无番抢杠: no 番 at all, so no win
+    assert not js("34s678p789p33p", "-m", "pong:9m", "--tile", "5s", "--discard")["wins"]
+
+
+def test_a_robbing_with_another_fan_is_an_ordinary_discard_win():
+    # near miss, hainan.md §12.5 (a): 三元刻 and 二五八将 besides 抢杠 → 有番抢杠: seat 0 pays 1 + e 1,
+    # seats 2 and 3 pay 1 each
+    got = js("34s678p555z22m", "-m", "chow:123m", "--tile", "5s", "--robbed-kong",
+             "--seat", "1", "--from-seat", "0", "--dealer", "0")
+    assert got["wins"] and "qianggang" in got["fans"] and got["fan"] == 3
+    assert sorted((t["payer"], t["amount"], t["reason"]) for t in got["transfers"]) == \
+        [(0, 2, "win"), (2, 1, "win"), (3, 1, "win")]
+    assert got["payments"] == [{"payer": "kong_adder", "amount": 2}, {"payer": "each_other_player", "amount": 1}]
+
+
+def test_the_hand_command_and_the_ledger_share_the_rule():
+    # the one rule (settlement.rob_without_fan) decides both: the ledger's liabilities and the request's facts
+    from audits.rules.hainan import settlement as st
+    from audits.rules.family import Score
+    bare = Score(True, True, ["qianggang"], 1, 1, 1)
+    rich = Score(True, True, ["jiang258", "qianggang"], 2, 2, 1)
+    assert st.rob_without_fan(bare) and not st.rob_without_fan(rich)
+    assert st.request_facts(None, bare, "robbed_kong", 1, 0, 0).bao[1].reason == "qianggang"
+    assert st.request_facts(None, rich, "robbed_kong", 1, 0, 0).bao == {}
+    assert st.request_facts(None, bare, "discard", 1, 0, 0).bao == {}

@@ -94,6 +94,8 @@ HAINAN = RuleFamily(
         derivation=settlement.derivation,
         # §9: transfers compare as sums per (payer, payee, reason); their order is no finding
         payment_order=False,
+        # ``paipu hand``: 无番抢杠 decided by the win's score (the same rule as the ledger's)
+        request_facts=settlement.request_facts,
     ),
     billing=BillingRules(
         fees_at_first_settlement=qujing_settlement.fees_at_first_settlement,

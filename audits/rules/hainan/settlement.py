@@ -93,13 +93,34 @@ def claims_between(fed, a: int, b: int) -> int:
                if kind in ("chow", "pong") and {claimer, feeder} == {a, b})
 
 
+def rob_without_fan(score) -> bool:
+    """无番抢杠 (§7, §9.3 a): a robbing whose scored reading holds no 番 source but 抢杠 itself;
+    the adder then pays every share ("无番抢杠算包杠的人")."""
+    return score.complete and score.fan <= 1
+
+
 def _rob_without_fan(ruleset: Ruleset, table, seat: int, tile: int) -> bool:
-    """无番抢杠 (§7): the robber's reading holds no 番 source but 抢杠."""
+    """:func:`rob_without_fan` for the robber's hand on the table."""
     from . import table as hn_table  # the win context is the family's table reading
     concealed = [k for k in range(34) for _ in range(table.hands[seat][k])] + [tile]
     ctx = hn_table.win_context(ruleset, table, seat, "robbed_kong", tile, False, False)
-    sc = fans.score_hand(ruleset, concealed, table.melds[seat], ctx)
-    return sc.complete and sc.fan <= 1
+    return rob_without_fan(fans.score_hand(ruleset, concealed, table.melds[seat], ctx))
+
+
+def qianggang_liability(winner: int, adder: int) -> Liability:
+    """无番抢杠's liability: the adder pays all (reason ``qianggang``)."""
+    return Liability(adder, "qianggang", f"无番抢杠: seat {winner} robs with no 番 but 抢杠; the adder pays all")
+
+
+def request_facts(ruleset: Ruleset, score, how: str, winner: int, from_seat: Optional[int],
+                  dealer: Optional[int]) -> HainanFacts:
+    """``SettlementRules.request_facts`` (``paipu hand``): the facts a scored win is settled with
+    outside a log — the dealer when named, and 无番抢杠's liability by :func:`rob_without_fan`
+    (no kongs, 跟牌 or flower sets: a request names none)."""
+    bao = {}
+    if how == "robbed_kong" and from_seat is not None and rob_without_fan(score):
+        bao[winner] = qianggang_liability(winner, from_seat)
+    return NO_FACTS._replace(dealer=-1 if dealer is None else dealer, bao=bao)
 
 
 def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
@@ -116,7 +137,7 @@ def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
             continue
         if how == "robbed_kong" and frm is not None:
             if _rob_without_fan(ruleset, table, w, tile):
-                out[w] = Liability(frm, "qianggang", f"无番抢杠: seat {w} robs with no 番 but 抢杠; the adder pays all")
+                out[w] = qianggang_liability(w, frm)
             continue
         if how == "discard" and frm is not None:
             k = claims_between(table.fed, w, frm)
@@ -325,5 +346,5 @@ def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
 
 
 __all__ = ["BAO_REASONS", "HainanFacts", "LABELS", "Liability", "claims_between", "derivation", "derive", "game_over",
-           "genpai_happened", "hand_facts", "kongs_standing", "liabilities", "payer_points", "settle", "table_facts",
+           "genpai_happened", "hand_facts", "kongs_standing", "liabilities", "payer_points", "qianggang_liability", "request_facts", "rob_without_fan", "settle", "table_facts",
            "transfer_code", "unit"]

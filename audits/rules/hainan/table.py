@@ -3,7 +3,8 @@ seat winds, the win context, and the family's own checks of rare events.
 
 * **Flowers**: a flower is never discarded, claimed, melded or in a win; a seat holding one
   sets it aside before its next action (FLOWER_NOT_SET_ASIDE); only a flower is set aside,
-  held, on one's own turn or in the opening 补花 (SET_ASIDE_INVALID); each set-aside is
+  held, on one's own turn or in the opening 补花 (SET_ASIDE_INVALID); the opening goes in
+  turn from the dealer, by seat or by round (OPENING_BUHUA_ORDER); each set-aside is
   replaced from the tail (the walker's KONG_REPLACEMENT_NOT_FROM_TAIL).
 * **The wall**: ordinary draws stop at R = ``draw_reserve`` (黄庄, the walker's
   EXHAUSTIVE_DRAW_*); replacements go on below it while a tile is undrawn, so a kong needs
@@ -79,8 +80,36 @@ def _opening_missed(table, seat: int) -> list[Violation]:
             for s in range(len(table.flowers_held)) if s != seat and table.flowers_held[s]]
 
 
+def opening_seat(ruleset: Ruleset, table) -> Optional[int]:
+    """The seat whose opening 补花 is due (§2.2), or None when no seat holds a flower: the seats
+    in turn from the dealer — ``by_seat``: every flower of a seat, a replacement flower too,
+    before the next seat begins (the first seat from the dealer still holding one);
+    ``by_round``: one flower per seat per round (of the seats still holding one, the first from
+    the dealer among those that have set aside the fewest so far in this opening)."""
+    n = len(table.flowers_held)
+    holders = [(table.dealer + k) % n for k in range(n) if table.flowers_held[(table.dealer + k) % n]]
+    if not holders:
+        return None
+    if ruleset.opening_buhua != "by_round":
+        return holders[0]
+    fewest = min(len(table.set_aside[s]) for s in holders)
+    return next(s for s in holders if len(table.set_aside[s]) == fewest)
+
+
+def _opening_order(ruleset: Ruleset, table, e: ev.TileSetAside) -> list[Violation]:
+    """The opening 补花 goes in the seat order §2.2 prescribes (OPENING_BUHUA_ORDER)."""
+    due = opening_seat(ruleset, table)
+    if due is None or due == e.seat:
+        return []
+    how = "every flower of a seat before the next" if ruleset.opening_buhua != "by_round" else \
+        "one flower per seat per round"
+    return [Violation("OPENING_BUHUA_ORDER", f"seat {e.seat} sets {e.tile} aside in the opening 补花 before "
+                      f"seat {due} ({how}, in turn from the dealer, seat {table.dealer})", due, e.seat)]
+
+
 def _set_aside(ruleset: Ruleset, table, e: ev.TileSetAside) -> list[Violation]:
-    """Only a flower, held, on one's own turn or in the opening (SET_ASIDE_INVALID)."""
+    """Only a flower, held, on one's own turn or in the opening (SET_ASIDE_INVALID), and the
+    opening's flowers in seat order (OPENING_BUHUA_ORDER)."""
     t = TILE_INDEX.get(e.tile, -1)
     if t not in FLOWER_KINDS:
         return [Violation("SET_ASIDE_INVALID", f"{e.tile} is not a flower: only flowers are set aside (补花)",
@@ -88,7 +117,9 @@ def _set_aside(ruleset: Ruleset, table, e: ev.TileSetAside) -> list[Violation]:
     if 0 <= e.seat < len(table.flowers_held) and t not in table.flowers_held[e.seat]:
         return [Violation("SET_ASIDE_INVALID", f"seat {e.seat} sets aside {e.tile}, which it does not hold",
                           "a flower held", e.tile)]
-    if e.seat != table.turn and not in_opening(table):
+    if in_opening(table):
+        return _opening_order(ruleset, table, e)
+    if e.seat != table.turn:
         return [Violation("SET_ASIDE_INVALID", f"seat {e.seat} sets a flower aside out of turn",
                           table.turn, e.seat)]
     return []
@@ -170,5 +201,5 @@ def particulars(ruleset: Ruleset) -> list[str]:
     ]
 
 
-__all__ = ["discard_observer", "particulars", "event_checks", "in_opening", "observe", "remaining", "replacement_source", "reserve", "tail_pool",
+__all__ = ["discard_observer", "particulars", "event_checks", "in_opening", "observe", "opening_seat", "remaining", "replacement_source", "reserve", "tail_pool",
            "win_context"]

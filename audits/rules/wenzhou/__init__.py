@@ -66,6 +66,8 @@ WENZHOU = RuleFamily(
         fan_enough=fans.fan_enough,
         describe_wait=wins.describe_wait,
         win_context=play.win_context,
+        # ``paipu hand``: a self-draw after a chow or pong (``--context after_call=true``, §7.3)
+        request_context=play.request_context,
     ),
     scoring=ScoringRules(
         score=fans.score_hand,

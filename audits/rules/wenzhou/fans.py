@@ -132,19 +132,29 @@ def _ordered(names) -> list[str]:
     return sorted(set(names), key=ORDER.index)
 
 
+def bare_moment(ruleset: Ruleset, ctx: WinContext) -> bool:
+    """A moment the bare 三财神 wins at (§7.3): one's own turn come with a draw (a wall draw, a
+    kong replacement, the dealer's dealt 17; not a turn reached by a chow or a pong), or under
+    ``sancaishen_on_discard`` a discard (or a robbed kong)."""
+    if ctx.how == "self_draw":
+        return getattr(ctx, "turn_drawn", True)  # a bare WinContext (``paipu hand``): a drawn turn
+    return ruleset.sancaishen_on_discard
+
+
 def evaluate(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext):
     """(legal shape or bare win, barred code or "", M, names, steps) of a win (§6–§8.3)."""
     counts = _counts(concealed)
     plain = ctx.plain_tile
     sh = wins.shape(ruleset, counts, melds, plain)
-    bare = sh.wilds >= 3 and (ctx.how == "self_draw" or ruleset.sancaishen_on_discard)
+    bare = sh.wilds >= 3 and bare_moment(ruleset, ctx)
     legal = sh.legal(ruleset)
     if not legal and not bare:
         return False, "", 0, [], []
     w = caishen.wild(ruleset)
     steps = [f"1. 财神 W = {TILE_NAMES[w] if w is not None else '-'}, {sh.wilds} held"
              + (f"; 白板 reads as {TILE_NAMES[w]}" if w is not None and w != WHITE else "")]
-    if ctx.how in ("discard", "robbed_kong") and ruleset.caishen_dandiao == "self_draw_only" \
+    # 财神单钓 needs a 财神 held (the tile won from another seat is plain: the held count is sh.wilds)
+    if sh.wilds and ctx.how in ("discard", "robbed_kong") and ruleset.caishen_dandiao == "self_draw_only" \
             and ctx.win_tile is not None:
         before = list(counts)
         before[ctx.win_tile] -= 1
@@ -241,5 +251,5 @@ def fan_finding(ruleset: Ruleset, winner, score: Score) -> Optional[str]:
     return "FAN_NAMES_DIFFER"
 
 
-__all__ = ["CHINESE", "EXTRA", "FAN_VALUES", "MULTIPLE", "evaluate", "extra_names", "fan_enough", "fan_finding",
+__all__ = ["CHINESE", "EXTRA", "FAN_VALUES", "MULTIPLE", "bare_moment", "evaluate", "extra_names", "fan_enough", "fan_finding",
            "points", "pongs_and_pair", "reading_fans", "score_hand", "winner_points"]

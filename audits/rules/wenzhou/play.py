@@ -11,6 +11,7 @@ is that discard).  A discard breaking either is one HONOUR_DISCARD_ORDER.
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import NamedTuple, Optional
 
 from schema import events as ev
@@ -27,25 +28,34 @@ _PLAIN = DiscardVerdict(False, None)
 
 class _Honours(NamedTuple):
     """One hand's honour facts: W, the active stand-in (白板 while it reads as W) and the honour
-    kinds counted as they lie (the 财神 kind and the stand-in left out)."""
+    kinds counted as they lie (the 财神 kind and the stand-in left out; as a set too); W
+    itself is an honour read through 白板 when W is an honour kind (``wild_honour``)."""
 
     wild: Optional[int]
     white: Optional[int]
     plain: tuple[int, ...]
+    plain_set: frozenset
+    wild_honour: bool
 
 
 _HONOURS: dict[int, tuple[Ruleset, _Honours]] = {}
+#: the last ruleset asked and its facts (every discard of a hand asks with the same object)
+_LAST_HONOURS: list = [None, None]
 
 
 def _honours(ruleset: Ruleset) -> _Honours:
     """The :class:`_Honours` of the hand's ruleset (cached per ruleset object: asked on every discard)."""
+    if _LAST_HONOURS[0] is ruleset:
+        return _LAST_HONOURS[1]
     got = _HONOURS.get(id(ruleset))
     if got is None or got[0] is not ruleset:
         p = caishen.facts.pei(ruleset)
         plain = tuple(k for k in caishen.HONOURS if k != p.wild and k != p.stand_in)
         if len(_HONOURS) > 4096:  # bounded: a long audit keeps a small memory
             _HONOURS.clear()
-        got = _HONOURS[id(ruleset)] = (ruleset, _Honours(p.wild, p.stand_in, plain))
+        wild_honour = p.wild is not None and p.wild >= 27 and p.stand_in is not None
+        got = _HONOURS[id(ruleset)] = (ruleset, _Honours(p.wild, p.stand_in, plain, frozenset(plain), wild_honour))
+    _LAST_HONOURS[0], _LAST_HONOURS[1] = ruleset, got[1]
     return got[1]
 
 
@@ -59,30 +69,48 @@ def natural_count(ruleset: Ruleset, counts, kind: int) -> int:
     return counts[kind]
 
 
-def single_honours(ruleset: Ruleset, counts) -> list[int]:
-    """The honour kinds (白板 read as W) the concealed counts hold exactly one of."""
-    h = _honours(ruleset)
+def _singles(h: _Honours, counts) -> list[int]:
     out = [k for k in h.plain if counts[k] == 1]
-    if h.wild is not None and h.wild >= 27 and h.white is not None and counts[h.white] == 1:
+    if h.wild_honour and counts[h.white] == 1:
         out.append(h.wild)
     return out
+
+
+def _single(h: _Honours, counts, kind: int) -> bool:
+    """``kind`` (白板 read as W) is a single honour of the concealed counts."""
+    if kind in h.plain_set:
+        return counts[kind] == 1
+    return kind == h.wild and h.wild_honour and counts[h.white] == 1
+
+
+def single_honours(ruleset: Ruleset, counts) -> list[int]:
+    """The honour kinds (白板 read as W) the concealed counts hold exactly one of."""
+    return _singles(_honours(ruleset), counts)
 
 
 def honour_violation(ruleset: Ruleset, counts, seat: int, tile: int,
                      previous: Optional[tuple[int, int]]) -> Optional[Violation]:
     """The discard-order rule (§5) for ``tile`` discarded from ``counts`` (before the discard),
     ``previous`` the hand's latest discard (seat, tile) or None."""
-    singles = single_honours(ruleset, counts)
+    return _violation(_honours(ruleset), counts, seat, tile, previous)
+
+
+def _violation(h: _Honours, counts, seat: int, tile: int, previous: Optional[tuple[int, int]]) -> Optional[Violation]:
+    white = h.white
+    kind = h.wild if tile == white and white is not None else tile
+    last = None
+    if previous is not None and previous[0] != seat:
+        last = h.wild if previous[1] == white and white is not None else previous[1]
+    # the common case: a single honour thrown, with no single of the honour just discarded kept
+    if _single(h, counts, kind) and (last is None or last == kind or not _single(h, counts, last)):
+        return None
+    singles = _singles(h, counts)
     if not singles:
         return None
-    h = _honours(ruleset)
-    kind = h.wild if tile == h.white and h.white is not None else tile
     broken = []
-    if previous is not None and previous[0] != seat:
-        last = h.wild if previous[1] == h.white and h.white is not None else previous[1]
-        if last in singles and kind != last:
-            broken.append(f"rule 3: it holds a single {TILE_NAMES[last]} just discarded")
-            singles = [last]
+    if last is not None and last in singles and kind != last:
+        broken.append(f"rule 3: it holds a single {TILE_NAMES[last]} just discarded")
+        singles = [last]
     if kind not in singles and not broken:
         broken.append("rule 2: it holds a single honour")
     if not broken:
@@ -104,7 +132,7 @@ def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdic
     # the common case first (a C-speed look at the honours): no honour held once, no order to keep
     if 1 not in hand[27:34]:
         return _PLAIN
-    v = honour_violation(ruleset, hand, seat, tile, table.latest_discard)
+    v = _violation(h, hand, seat, tile, table.latest_discard)
     return _PLAIN if v is None else DiscardVerdict(False, v)
 
 
@@ -119,25 +147,60 @@ def heavenly(ruleset: Ruleset, table, seat: int, how: str) -> str:
     before any call (the dealer's own concealed kong is not one), or a win in the first
     go-around on one's 上家's discard."""
     dealer = table.dealer
-    discards = sum(len(d) for d in table.discards)
     if how == "self_draw":
-        if seat == dealer and discards == 0 and not any(table.melds) and sum(table.received[seat]) == 17:
+        if seat == dealer and not any(table.discards) and not any(table.melds) and sum(table.received[seat]) == 17:
             return "tianhe"
         return ""
     last = table.last_discard
-    if how != "discard" or last is None or seat == dealer or _calls(table):
+    if how != "discard" or last is None or seat == dealer:
         return ""
     if ruleset.dihe_scope == "dealer_first_discard":
-        return "dihe" if discards == 1 and last[0] == dealer else ""
+        first = last[0] == dealer and sum(len(d) for d in table.discards) == 1
+        return "dihe" if first and not _calls(table) else ""
     n = len(table.discards)
-    return "dihe" if last[0] == (seat - 1) % n and not table.discards[seat] else ""
+    return "dihe" if last[0] == (seat - 1) % n and not table.discards[seat] and not _calls(table) else ""
+
+
+@dataclass(frozen=True)
+class WenzhouContext(WinContext):
+    """How a Wenzhou hand was won, with the one table fact its score needs besides 天和 / 地和."""
+
+    #: a self-draw's turn came with a draw — a wall draw, a kong replacement, or the dealer's
+    #: dealt 17 — not a chow or a pong: only such a turn wins bare with three 财神 (§7.3)
+    turn_drawn: bool = True
+
+
+def turn_drawn(table, seat: int) -> bool:
+    """The seat's turn came with a draw (§7.3): its 17th tile is a wall draw or a replacement,
+    or it is the dealer before any discard or meld (its dealt tiles); a turn reached by a chow
+    or a pong is not one."""
+    if table.turn_draw is not None:
+        return True
+    return seat == table.dealer and not any(table.discards) and not any(table.melds)
 
 
 def win_context(ruleset: Ruleset, table, seat: int, how: str, tile, after_kong: bool, kong_discard: bool,
                 winners: int = 1) -> WinContext:
-    """How a Wenzhou hand was won: 天和 / 地和 are the moments the score names."""
-    return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard,
-                      heavenly=heavenly(ruleset, table, seat, how), winners=winners)
+    """How a Wenzhou hand was won: 天和 / 地和 are the moments the score names; a self-draw
+    says whether its turn came with a draw (the bare 三财神)."""
+    return WenzhouContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard,
+                          heavenly=heavenly(ruleset, table, seat, how), winners=winners,
+                          turn_drawn=how != "self_draw" or turn_drawn(table, seat))
+
+
+def request_context(ruleset: Ruleset, ctx: WinContext, req) -> WinContext:
+    """``WinRules.request_context`` (``paipu hand``): ``--context after_call=true`` scores a
+    self-draw whose turn was reached by a chow or a pong (no bare 三财神, §7.3)."""
+    extra = dict(req.get("context") or {})
+    unknown = set(extra) - {"after_call"}
+    if unknown:
+        raise ValueError(f"unknown context {', '.join(sorted(unknown))} (Wenzhou takes after_call)")
+    after_call = extra.get("after_call", False)
+    if not isinstance(after_call, bool):
+        raise ValueError(f"after_call is true or false, not {after_call!r}")
+    if after_call and ctx.how != "self_draw":
+        raise ValueError("after_call is a self-draw's turn reached by a chow or a pong")
+    return WenzhouContext(**asdict(ctx), turn_drawn=not after_call)
 
 
 def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
@@ -153,5 +216,5 @@ def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
     return []
 
 
-__all__ = ["discard_rule", "event_checks", "heavenly", "honour_violation", "natural_count", "single_honours",
-           "win_context"]
+__all__ = ["WenzhouContext", "discard_rule", "event_checks", "heavenly", "honour_violation", "natural_count",
+           "request_context", "single_honours", "turn_drawn", "win_context"]

@@ -38,7 +38,8 @@ ALL_THREE = 6
 
 
 class Facts(NamedTuple):
-    """A hand's money facts from the table: the dealer's level L, each seat's 买底 (0/1; None
+    """A hand's money facts from the table: the dealer's level L as logged (the audit prices at
+    ``HandFacts.dealer_level``, the rotation's where they differ), each seat's 买底 (0/1; None
     without ``maidi``), the 财神 each holds at the end, and each seat's kongs' kinds."""
 
     level: int
@@ -78,7 +79,8 @@ def pair_base(ruleset: Ruleset, facts: HandFacts, winner: int, payer: int) -> tu
     f: Optional[Facts] = facts.extra
     if dealer is None or dealer not in (winner, payer):
         return ruleset.base, f"B = {ruleset.base}"
-    level = f.level if f is not None else (facts.dealer_level or 1)
+    # the hand's level: ``HandFacts.dealer_level`` (the rotation's where the log names a wrong one)
+    level = facts.dealer_level or (f.level if f is not None else 1)
     d = money.pair_base(ruleset, level, True)
     k = (f.bought[winner] + f.bought[payer]) if f is not None and f.bought is not None else 0
     if k:
@@ -87,22 +89,26 @@ def pair_base(ruleset: Ruleset, facts: HandFacts, winner: int, payer: int) -> tu
 
 
 def _win(ruleset: Ruleset, n: int, winner: int, p: int, how: WinHow, from_seat: Optional[int],
-         facts: HandFacts, lines: list[str]) -> list[Transfer]:
-    """The win payments of one winner with points P = B × M (§9.2)."""
+         facts: HandFacts, lines: Optional[list[str]]) -> list[Transfer]:
+    """The win payments of one winner with points P = B × M (§9.2); ``lines`` (None: not asked)
+    gets the derivation."""
     m = p // ruleset.base
     dues = []
     for payer in ((winner + k) % n for k in range(1, n)):
         base, why = pair_base(ruleset, facts, winner, payer)
         dues.append((payer, base * m))
-        lines.append(f"seat {payer} → seat {winner}: {why}; × M {m} = {base * m}")
+        if lines is not None:
+            lines.append(f"seat {payer} → seat {winner}: {why}; × M {m} = {base * m}")
     if how != "self_draw" and ruleset.discard_payers == "discarder_for_all":
         total = sum(a for _, a in dues)
-        lines.append(f"discarder_for_all: seat {from_seat} pays all three shares = {total}")
+        if lines is not None:
+            lines.append(f"discarder_for_all: seat {from_seat} pays all three shares = {total}")
         return [Transfer(payer=from_seat, payee=winner, amount=total, reason="win")]
     return [Transfer(payer=s, payee=winner, amount=a, reason="win") for s, a in dues]
 
 
-def _caishen_money(ruleset: Ruleset, n: int, winner: Optional[int], f: Facts, lines: list[str]) -> list[Transfer]:
+def _caishen_money(ruleset: Ruleset, n: int, winner: Optional[int], f: Facts,
+                   lines: Optional[list[str]]) -> list[Transfer]:
     """财神钱 (§9.4): n × B from each other seat, 6 × B for a winner holding all three."""
     out = []
     b = ruleset.base
@@ -111,26 +117,29 @@ def _caishen_money(ruleset: Ruleset, n: int, winner: Optional[int], f: Facts, li
         if not held:
             continue
         each = ALL_THREE * b if s == winner and held >= 3 else held * b
-        lines.append(f"财神钱: seat {s} holds {held} 财神, collects {each} from each other seat")
+        if lines is not None:
+            lines.append(f"财神钱: seat {s} holds {held} 财神, collects {each} from each other seat")
         out += [Transfer(payer=o, payee=s, amount=each, reason="caishen") for o in range(n) if o != s]
     return out
 
 
-def _kong_money(ruleset: Ruleset, n: int, f: Facts, lines: list[str]) -> list[Transfer]:
+def _kong_money(ruleset: Ruleset, n: int, f: Facts, lines: Optional[list[str]]) -> list[Transfer]:
     """杠算分 (§9.5): per kong, 1 × B (exposed, added) or 2 × B (concealed) from each other seat."""
     out = []
     for s in range(n):
         for kind in f.kongs[s]:
             each = KONG_VALUES[kind] * ruleset.base
-            lines.append(f"杠算分: seat {s}'s {kind} collects {each} from each other seat")
+            if lines is not None:
+                lines.append(f"杠算分: seat {s}'s {kind} collects {each} from each other seat")
             out += [Transfer(payer=o, payee=s, amount=each, reason="kong") for o in range(n) if o != s]
     return out
 
 
 def derive(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how: Optional[WinHow],
-           from_seat: Optional[int], facts: HandFacts) -> tuple[list[Transfer], list[str]]:
-    """The hand's transfers and their derivation, one line per payment (§9.2–§9.6)."""
-    lines: list[str] = []
+           from_seat: Optional[int], facts: HandFacts, explain: bool = True) -> tuple[list[Transfer], list[str]]:
+    """The hand's transfers and their derivation, one line per payment (§9.2–§9.6; ``explain``
+    False: the transfers alone, no lines)."""
+    lines: Optional[list[str]] = [] if explain else None
     out: list[Transfer] = []
     winner = None
     if winners:
@@ -140,7 +149,7 @@ def derive(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how: Op
             raise ValueError("a discard or robbed-kong win needs from_seat")
         winner, p = winners[0]
         out += _win(ruleset, n, winner, p, how, from_seat, facts, lines)
-    else:
+    elif lines is not None:
         lines.append("流局 or no legal win: no win payments")
     f: Optional[Facts] = facts.extra
     if f is not None:
@@ -148,14 +157,16 @@ def derive(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how: Op
             out += _caishen_money(ruleset, n, winner, f, lines)
         if ruleset.kong_payments == "at_end":
             out += _kong_money(ruleset, n, f, lines)
-    return [t for t in out if t.amount > 0], lines
+    return [t for t in out if t.amount > 0], lines or []
 
 
 def derivation(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how: Optional[WinHow],
                from_seat: Optional[int], facts: HandFacts) -> list[str]:
     """``SettlementRules.derivation``: the corrected settlement, one line per payment."""
     f: Optional[Facts] = facts.extra
-    head = [f"dealer seat {facts.dealer} at level {f.level if f is not None else 1}; 进阶 {ruleset.lianzhuang}; "
+    level = facts.dealer_level or (f.level if f is not None else 1)
+    logged = f" (logged at level {f.level}: priced at the rotation's)" if f is not None and f.level != level else ""
+    head = [f"dealer seat {facts.dealer} at level {level}{logged}; 进阶 {ruleset.lianzhuang}; "
             f"payers {ruleset.discard_payers}"]
     return head + derive(ruleset, n, winners, how, from_seat, facts)[1]
 
@@ -164,7 +175,7 @@ def settle(ruleset: Ruleset, scores: Sequence[int], winners: Sequence[tuple[int,
            how: Optional[WinHow] = None, from_seat: Optional[int] = None,
            facts: HandFacts = HandFacts(None, None), clamp: bool = True) -> Settlement:
     """Settle one hand (§9); no score floor (``clamp`` is accepted and ignored)."""
-    transfers, _ = derive(ruleset, len(scores), winners, how, from_seat, facts)
+    transfers, _ = derive(ruleset, len(scores), winners, how, from_seat, facts, explain=False)
     after = list(scores)
     for t in transfers:
         after[t.payer] -= t.amount

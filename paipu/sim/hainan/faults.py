@@ -234,6 +234,30 @@ def f_flower_kept(ctx: _Ctx):
     return _cut(ctx, k + 1, [], first)
 
 
+def f_opening_order(ctx: _Ctx):
+    """Two seats' opening 补花 swapped: a seat sets a flower aside before the seat due before it
+    (in turn from the dealer)."""
+    from audits.rules.hainan.table import in_opening
+    _room(ctx)
+    cands = []
+    walled = False
+    for i, e, r in ctx.walk():
+        t = r.table
+        if type(e) is ev.HandStarted:
+            # a logged wall: the swapped replacements would leave the tail out of order
+            walled = bool(e.wall)
+        if type(e) is not ev.TileSetAside or walled or not in_opening(t) or i + 3 >= len(ctx.events):
+            continue
+        repl, nxt, nxt_repl = ctx.events[i + 1:i + 4]
+        if type(repl) is ev.TileDrawn and repl.source == "tail" and repl.seat == e.seat \
+                and type(nxt) is ev.TileSetAside and nxt.seat != e.seat \
+                and type(nxt_repl) is ev.TileDrawn and nxt_repl.source == "tail" and nxt_repl.seat == nxt.seat:
+            cands.append(i)
+    i = ctx.pick(cands)
+    ctx.events = ctx.events[:i] + ctx.events[i + 2:i + 4] + ctx.events[i:i + 2] + ctx.events[i + 4:]
+    return _cut(ctx, ctx.hand_end(i) + 1, [], i)
+
+
 def f_dealer_passed_after_draw(ctx: _Ctx):
     """The deal passed to the 下家 after 黄庄 (the dealer keeps it)."""
     _room(ctx)
@@ -274,6 +298,7 @@ ROWS = [
     ("hn_genpai_undue", "GENPAI_MISMATCH", "scoring", f_genpai_undue),
     ("hn_flower_money_undue", "FLOWER_PAYMENT_MISMATCH", "scoring", f_flower_money_undue),
     ("hn_flower_kept", "FLOWER_NOT_SET_ASIDE", "table", f_flower_kept),
+    ("hn_opening_order", "OPENING_BUHUA_ORDER", "table", f_opening_order),
     ("hn_dealer_passed_after_draw", "DEALER_ROTATION", "table", f_dealer_passed_after_draw),
     ("hn_drawn_early", "EXHAUSTIVE_DRAW_EARLY", "table", f_drawn_early),
 ]

@@ -11,7 +11,7 @@ Defaults: B = 1, ``lianzhuang = multiply`` (the spec's linear 1, 2, 3, 4), every
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Union
 
 from schema.builder import GameBuilder
 
@@ -56,7 +56,8 @@ def ex02_dealer_level_2(jinjie: str = "multiply", logged: int = 2) -> GameBuilde
     """§12.2 a drawn hand keeps seat 0 dealing at level 2 (draw_dealer = stay); W = 北 (none
     held): seat 0 self-draws 8s to a hard hand, ×2: each pays D_2 × 2 = 4, +12 (``jinjie2``:
     D_2 = 4, each pays 8, +24).  ``logged = 1``: hand 2 logged (and paid) at level 1
-    (DEALER_ROTATION)."""
+    (DEALER_ROTATION; the money, 2 each, is TRANSFER_MISMATCH at level 2: the corrected ledger
+    has each pay 4)."""
     opts = {"lianzhuang": jinjie} if jinjie != "multiply" else None
     s = WenzhouScene("wz-ex02" + ("b" if opts else "a" if logged == 2 else "c"), opts)
     _drawn_hand(s, 0, 1)
@@ -115,6 +116,27 @@ def ex04_sancaishen(case: str = "a") -> GameBuilder:
     s.win([(1, *m)], "self_draw", "5s")
     p = m[2]
     s.settle([(0, 1, 2 * p, "win"), (2, 1, p, "win"), (3, 1, p, "win")])
+    return s.close()
+
+
+def bare_sancaishen_turn(after_call: bool = False) -> GameBuilder:
+    """§7.3 the bare 三财神 at one's own turn: seat 1 holds three 财神 (W = 5s) and no shape,
+    draws 1p and wins bare, ×2: the dealer pays D_1 × 2 = 2, the others 2 (+6).  ``after_call``:
+    its turn comes by ponging the dealer's 中 instead: a turn reached by a pong is no draw, so
+    no bare win (WIN_INCOMPLETE; a self-draw with no draw is TURN_ORDER): paid nothing."""
+    s = WenzhouScene("wz-bare-call" if after_call else "wz-bare-draw")
+    s.hand(0, {1: "1m 4m 7m 2p 5p 8p 3s 6s 9s 2m 5m 7z 7z 5s 5s 5s", 0: "7z 7z"}, indicator="5s",
+           avoid="1p 3p 4p 6p 7s 8s 9s 1s 2s 3s 4s 6s")
+    if after_call:
+        s.discard(0, "7z")
+        s.pong(1, 0, "7z")
+        tile = "7z"
+    else:
+        s.discard(0)
+        s.draw(1, "1p")
+        tile = "1p"
+    s.win([(1, ["yinghu", "sancaishen_bare"], 1, 2)], "self_draw", tile)
+    s.settle([(p, 1, 2, "win") for p in (0, 2, 3)])
     return s.close()
 
 
@@ -253,6 +275,7 @@ EXAMPLES: dict[str, Callable[[], GameBuilder]] = {
     "ex08_dihe": ex08_dihe,
     "tianhe": tianhe,
     "badui": badui,
+    "bare_sancaishen_drawn": bare_sancaishen_turn,
 }
 
 #: one room per option value that changes the money
@@ -287,16 +310,24 @@ def _rename(b: GameBuilder, game: str) -> GameBuilder:
     return b
 
 
-#: near misses: (room, the one finding it gives)
-NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], str]] = {
+#: near misses: (room, the finding it gives, or its findings in order)
+NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], Union[str, tuple[str, ...]]]] = {
     "nm_honour_order": (lambda: ex05_jiehe("broken"), "HONOUR_DISCARD_ORDER"),
     "nm_jiehe_later_winner": (lambda: ex05_jiehe(winner=3), "CLAIM_PRIORITY"),
     "nm_caishen_dandiao_discard": (lambda: ex03_dandiao(caishen_last=True, on_discard=True),
                                    "WIN_CAISHEN_DANDIAO_DISCARD"),
-    "nm_level_not_raised": (lambda: ex02_dealer_level_2(logged=1), "DEALER_ROTATION"),
+    # logged and paid at level 1: the level is wrong, and so is the money at the rotation's level 2
+    "nm_level_not_raised": (lambda: ex02_dealer_level_2(logged=1), ("DEALER_ROTATION", "TRANSFER_MISMATCH")),
     "nm_fifth_level": (lambda: _rename(_level_logged(ex07_levels(), 5, 5), "wz-nm-l5"), "DEALER_ROTATION"),
+    "nm_bare_sancaishen_after_call": (lambda: bare_sancaishen_turn(after_call=True), ("TURN_ORDER", "WIN_INCOMPLETE")),
     "nm_dihe_not_in_scope": (lambda: _rename(reopened(ex08_dihe(), dihe_scope="first_round_shangjia"),
                                              "wz-nm-dihe"), "FAN_MISMATCH"),
 }
 
-__all__ = ["EXAMPLES", "NEAR_MISSES", "OPTION_ROOMS"]
+def near_miss_codes(name: str) -> list[str]:
+    """The findings near miss ``name`` gives, in order."""
+    code = NEAR_MISSES[name][1]
+    return [code] if isinstance(code, str) else list(code)
+
+
+__all__ = ["EXAMPLES", "NEAR_MISSES", "OPTION_ROOMS", "near_miss_codes"]

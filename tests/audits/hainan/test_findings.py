@@ -14,7 +14,8 @@ from ..helpers import log_of
 
 
 #: The codes hainan.md §13 adds to the catalogue, each triggered here with a clean near miss.
-HAINAN_CODES = {"FLOWER_NOT_SET_ASIDE", "SET_ASIDE_INVALID", "GENPAI_MISMATCH", "FLOWER_PAYMENT_MISMATCH"}
+HAINAN_CODES = {"FLOWER_NOT_SET_ASIDE", "SET_ASIDE_INVALID", "GENPAI_MISMATCH", "FLOWER_PAYMENT_MISMATCH",
+                "OPENING_BUHUA_ORDER"}
 
 
 def codes(b) -> list[str]:
@@ -203,3 +204,48 @@ def test_a_logged_ling_wind_follows_the_passes_of_the_deal():
     assert codes(east) == []
     south = _edit(hx.ex01_jiang258(), first, lambda e: msgspec.structs.replace(e, round_wind="south"))
     assert codes(south) == ["ROUND_WIND_MISMATCH"]
+
+
+def _opening(order, options=None, dealer=0):
+    """A hand whose opening 补花 goes seat by seat in ``order`` (seat 1 dealt 夏 兰, seat 2 秋,
+    seat 0 春), then 黄庄."""
+    s = HainanScene("hn-opening", options)
+    s.hand(dealer, {1: "2f 6f", 2: "3f", 0: "1f"})
+    flowers = {0: ["1f"], 1: ["2f", "6f"], 2: ["3f"]}
+    for seat in order:
+        s.buhua(seat, flowers[seat].pop(0))
+    s.until(s.opening_round(dealer), 15)
+    s.drawn()
+    return s.close()
+
+
+def test_the_opening_buhua_goes_seat_by_seat_from_the_dealer():
+    # hainan.md §2.2 by_seat: the dealer, then every flower of seat 1, then seat 2
+    assert codes(_opening([0, 1, 1, 2])) == []
+    # near misses: seat 2 before seat 1; seat 1's second flower after seat 2 began
+    assert codes(_opening([0, 2, 1, 1])) == ["OPENING_BUHUA_ORDER"]
+    assert codes(_opening([0, 1, 2, 1])) == ["OPENING_BUHUA_ORDER"]
+    # seats before the dealer (the turn starts at the dealer, whichever seat it is): each of the
+    # three set-asides made while the dealer still held its flower is out of order
+    assert codes(_opening([1, 1, 2, 0])) == ["OPENING_BUHUA_ORDER"] * 3
+    assert codes(_opening([1, 1, 2, 0], dealer=1)) == []
+
+
+def test_the_opening_buhua_by_round_is_one_flower_per_seat_per_round():
+    by_round = {"opening_buhua": "by_round"}
+    assert codes(_opening([0, 1, 2, 1], by_round)) == []
+    assert codes(_opening([0, 1, 1, 2], by_round)) == ["OPENING_BUHUA_ORDER"]
+
+
+def test_the_opening_seat_due():
+    from audits.rules.hainan.table import opening_seat
+    from schema.ruleset import resolve
+
+    class T:  # the two table fields the rule reads, and the dealer
+        dealer = 3
+        flowers_held = [[], [35], [36], [37, 41]]
+        set_aside = [[], [], [], [34]]
+    assert opening_seat(resolve("hainan"), T) == 3  # by seat: the dealer keeps on
+    assert opening_seat(resolve("hainan", {"opening_buhua": "by_round"}), T) == 1  # by round: seat 1's turn
+    T.flowers_held = [[], [], [], []]
+    assert opening_seat(resolve("hainan"), T) is None

@@ -94,3 +94,18 @@ def test_paipu_hand_wenzhou():
     assert [t["amount"] for t in lvl["transfers"]] == [4, 4, 4]
     waits = evaluate({"preset": "wenzhou", "hand": "123m456m789m234s6p99s1z", "indicator": "4z"})
     assert "16-tile hand" in waits["reason"]
+
+
+def test_paipu_hand_tells_a_bare_sancaishen_after_a_call_apart():
+    # wenzhou.md §7.3: three 财神 and no shape win bare on a drawn turn, not after a chow or pong
+    # (``--context after_call=true``)
+    req = {"preset": "wenzhou", "hand": "1m4m7m2p5p8p3s6s9s2m5s5s5s", "melds": ["pong:7z"], "indicator": "5s",
+           "tile": "1p"}
+    drawn = evaluate(req)
+    assert drawn["wins"] and drawn["fans"] == ["yinghu", "sancaishen_bare"] and drawn["points"] == 2
+    called = evaluate({**req, "context": {"after_call": True}})
+    assert not called["wins"] and not called["complete"]
+    import pytest as _pytest
+    from paipu.hand_cmd import InputError
+    with _pytest.raises(InputError, match="after_call"):
+        evaluate({**req, "how": "discard", "context": {"after_call": True}})
