@@ -5,10 +5,15 @@ with the work spread over the workers of a Dask ``distributed`` cluster (an
 existing scheduler, or a ``LocalCluster`` of worker processes started here):
 
 * **Tasks are parts of files.**  A plain log no larger than ``split_bytes`` is one
-  task; a larger one is first cut, by a task on the cluster
-  (:func:`plan_spans`), into :class:`~schema.reader.FileSpan` byte ranges that
-  start and end where no game is open, so every game lies whole in one span.  A
-  ``.gz`` log is one task (it cannot be entered in the middle).
+  task; a larger one is cut into :class:`~schema.reader.FileSpan` byte ranges, each
+  cut guessed here from the bytes alone (just after a line naming ``GameClosed``,
+  as :mod:`audits.parallel` cuts), so the workers start at once.  The task of the
+  span before a cut checks the guess: if a game is still open at its end, its
+  results and those of the file's later spans are dropped, and the rest of the file
+  is cut by a task on the cluster (:func:`plan_spans`) where no game is open, so
+  every game lies whole in one span.  A file this process cannot see is cut by
+  :func:`plan_spans` from the start.  A ``.gz`` log is one task (it cannot be
+  entered in the middle).
 * **Workers read their own share.**  A task holds a path and a byte range; the
   worker opens the file, reads the range with :class:`~schema.reader.LogReader`
   and audits each game with :func:`audits.audit.audit_game`, exactly as one
@@ -42,12 +47,17 @@ from schema import limits as _limits
 from schema.events import AnyEvent, GameClosed
 from schema.reader import FileSpan, LogProblem, LogReader, decode_line, find_logs
 
+from .parallel import _plan as guess_cuts
 from .serial import attach_seals, audit_serial
 
 #: Plain logs are cut into spans of at most about this size ...
 SPLIT_BYTES = 32 << 20
-#: ... and at least this size (a file is cut into about two spans per worker thread in between).
+#: ... and at least this size (a file is cut into about :data:`SPANS_PER_THREAD` spans per worker
+#: thread in between).
 MIN_SPLIT_BYTES = 1 << 20
+#: Spans per worker thread of a file between those sizes: small enough that results stream back
+#: while the workers go on (a caller storing them works alongside), and the last ones end together.
+SPANS_PER_THREAD = 8
 #: Tasks in flight per worker thread (results wait here only until their turn).
 WINDOW_PER_WORKER = 4
 #: Seconds to wait for a scheduler to answer, and for a local cluster's workers to start.
@@ -64,8 +74,9 @@ class ClusterError(RuntimeError):
 # tasks (run on the workers; module-level functions so any worker can import them)
 
 
-def plan_spans(path: str, split_bytes: int = SPLIT_BYTES) -> list[FileSpan]:
-    """Cut the plain log ``path`` into spans of at least ``split_bytes`` at game boundaries.
+def plan_spans(path: str, split_bytes: int = SPLIT_BYTES, start: int = 0, first_line: int = 1) -> list[FileSpan]:
+    """Cut the plain log ``path`` (from byte ``start``, line ``first_line``: a place where no game
+    is open) into spans of at least ``split_bytes`` at game boundaries.
 
     A cut is made after a line at which no game is open, as
     :class:`~schema.reader.LogReader` groups lines: a line opens the game it
@@ -75,21 +86,22 @@ def plan_spans(path: str, split_bytes: int = SPLIT_BYTES) -> list[FileSpan]:
     between two cuts stays one span there.  A file too short to cut, a ``.gz``
     file, or one that cannot be read is one span (the audit reports its problem).
     """
-    whole = [FileSpan(path)]
+    whole = [FileSpan(path, start, None, first_line) if start else FileSpan(path)]
     if path == "-" or path.endswith(".gz"):
         return whole
     try:
-        if os.path.getsize(path) <= split_bytes:
+        if os.path.getsize(path) - start <= split_bytes:
             return whole
         f = open(path, "rb")
+        f.seek(start)
     except OSError:
         return whole
     decoder = msgspec.json.Decoder(AnyEvent)
     lim = _limits.current()
     spans: list[FileSpan] = []
     open_games: set[str] = set()
-    start, start_line = 0, 1  # where the span being measured begins
-    offset, line = 0, 1  # the byte and line number of the next line
+    start_line = first_line  # where the span being measured begins (``start``)
+    offset, line = start, first_line  # the byte and line number of the next line
 
     def passed(lines: int, size: int) -> None:
         """Account for lines read; cut after them if no game is open and the span is long enough."""
@@ -234,22 +246,29 @@ def _follow(open_games: set[str], item: Any) -> None:
 
 
 def audit_span(span: FileSpan, max_line_bytes: Optional[int] = None, max_depth: Optional[int] = None,
-               audit: Optional[Callable[[Any], Any]] = None) -> tuple[list[Any], list[LogProblem]]:
+               audit: Optional[Callable[[Any], Any]] = None, guessed: bool = False) -> tuple[list[Any], list[LogProblem]]:
     """Audit every game of one span, as :func:`audits.run.audit_paths` does in one process.
 
     Returns the :class:`~audits.ledger.GameAudit` results in reader order and the
     problems that name no game.  The input limits of the caller are passed along
     (a worker process does not share the caller's settings).  ``audit`` replaces
     :func:`audits.audit.audit_game` (it must not raise; its result may carry the audit as
-    ``.audit``, see :func:`audit_cluster`).
+    ``.audit``, see :func:`audit_cluster`).  A span whose end is a ``guessed`` cut (no
+    game known to be open there) returns ``None`` instead when the guess was wrong: a game
+    still open at its end, or a part of the file it could not read (nothing is audited then).
     """
     previous = _apply_limits(max_line_bytes, max_depth)
     try:
         orphans: list[LogProblem] = []
-        if audit is None:
+        if audit is None and not guessed:
             return list(audit_serial([span], orphans)), orphans
         reader = LogReader([span])
-        out = [audit(log) for log in reader.games()]
+        logs = list(reader.games()) if guessed else reader.games()
+        if guessed and (any(not log.closed for log in logs) or any(p.line <= 0 for p in reader.orphans)):
+            return None
+        if audit is None:
+            from .audit import audit_game as audit
+        out = [audit(log) for log in logs]
         orphans.extend(reader.orphans)
         return out, orphans
     finally:
@@ -340,7 +359,7 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
     to collect the problems that name no game.  ``audit`` replaces
     :func:`audits.audit.audit_game` on the workers (a function that never raises; see
     :func:`audit_span`).  ``split_bytes`` is the span size
-    (default: two spans per worker thread, between :data:`MIN_SPLIT_BYTES` and
+    (default: :data:`SPANS_PER_THREAD` spans per worker thread, between :data:`MIN_SPLIT_BYTES` and
     :data:`SPLIT_BYTES`).
     """
     paths = list(paths)
@@ -356,7 +375,13 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
         window = window or WINDOW_PER_WORKER * threads
         seals: dict[str, Any] = {}  # path -> future of its tamper evidence
 
-        def tasks() -> Iterator[tuple[str, Any]]:
+        # path -> (byte, line, cut size) of the span whose guessed end fell inside a game
+        wrong: dict[str, tuple[int, int, int]] = {}
+
+        def submit(path: str, span: FileSpan, guessed: bool, cut: int) -> tuple[str, FileSpan, Any, int]:
+            return path, span, client.submit(audit_span, span, *lim_args, audit, guessed, pure=False), cut
+
+        def tasks() -> Iterator[tuple[str, FileSpan, Any, int]]:
             for path in find_logs(paths):
                 seals[path] = client.submit(seal_problems, path, pure=False, priority=1)
                 try:
@@ -364,15 +389,21 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
                 except OSError:  # not visible here: the workers decide
                     size = None
                 cut = split_bytes or (SPLIT_BYTES if size is None else
-                                      min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, size // (2 * threads))))
+                                      min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, size // (SPANS_PER_THREAD * threads))))
                 if (size is not None and size <= cut) or path.endswith(".gz"):
-                    spans = [FileSpan(path)]
+                    yield submit(path, FileSpan(path), False, cut)
+                elif size is None:  # only the workers see it: one of them plans the cuts
+                    for span in client.submit(plan_spans, path, cut, pure=False, priority=2).result():
+                        yield submit(path, span, False, cut)
                 else:
-                    spans = client.submit(plan_spans, path, cut, pure=False, priority=2).result()
-                for span in spans:
-                    yield path, client.submit(audit_span, span, *lim_args, audit, pure=False)
+                    # cuts guessed here from the bytes alone (no pass over the file on the cluster
+                    # before the work starts); the task of the span before each cut checks it
+                    for start, end, first in guess_cuts(path, cut):
+                        if path in wrong:
+                            break
+                        yield submit(path, FileSpan(path, start, end, first), end is not None, cut)
 
-        queue: deque[tuple[str, Any]] = deque()
+        queue: deque[tuple[str, FileSpan, Any, int]] = deque()
         source = tasks()
         exhausted = False
         while True:
@@ -383,9 +414,22 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
                     exhausted = True
             if not queue:
                 break
-            path, future = queue.popleft()
-            games, lost = future.result()
+            path, span, future, cut = queue.popleft()
+            got = future.result()
             future.release()
+            if got is None:
+                # a guessed cut fell inside a game (tables logged into one file at once): this
+                # span and the file's later ones are dropped, and the rest of the file is cut
+                # where no game is open (plan_spans) and audited before the files after it
+                wrong[path] = (span.start, span.first_line, cut)
+                for entry in queue:
+                    if entry[0] == path:
+                        entry[2].release()
+                rest = client.submit(plan_spans, path, cut, span.start, span.first_line, pure=False,
+                                     priority=2).result()
+                queue = deque([submit(path, s, False, cut) for s in rest] + [e for e in queue if e[0] != path])
+                continue
+            games, lost = got
             if orphans is not None:
                 orphans.extend(lost)
             if games:
@@ -406,5 +450,5 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
                 local.close()
 
 
-__all__ = ["CONNECT_SECONDS", "ClusterError", "MIN_SPLIT_BYTES", "MISSING_EXTRA", "SPLIT_BYTES", "audit_cluster", "audit_span", "connect",
+__all__ = ["CONNECT_SECONDS", "ClusterError", "MIN_SPLIT_BYTES", "MISSING_EXTRA", "SPANS_PER_THREAD", "SPLIT_BYTES", "audit_cluster", "audit_span", "connect",
            "plan_spans", "seal_problems"]

@@ -116,6 +116,11 @@ def main() -> None:
     except BrokenPipeError:
         sys.exit(0)
     except Exception as e:  # a bug in paipu: one sentence, no traceback
+        from .store.errors import interrupted
+
+        if interrupted(e):  # Ctrl-C during a DuckDB statement (DuckDB raises its own error)
+            err.print("paipu: interrupted")
+            sys.exit(130)
         err.print(f"[bold red]paipu: internal error:[/] {type(e).__name__}: {e}", highlight=False)
         sys.exit(EXIT_INTERNAL)
 

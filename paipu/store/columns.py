@@ -4,7 +4,7 @@ The events table keeps each event's common fields as typed columns (:data:`EVENT
 the type and tiles as ENUMs, seats as small integers, the tiles of a meld as a list) and
 only the rare fields in one JSON column (``extra``); the event's whole JSON (``raw``) only
 with ``ingest --keep-raw``.  Every other table's rows come from the per-game derivation
-(:func:`paipu.store.ingest.fast_game_rows`) and the audit's own result, so no event is
+(:func:`paipu.store.rows.fast_game_rows`) and the audit's own result, so no event is
 decoded a second time, in SQL or in Python.
 
 A batch's rows are held as Arrow record batches (:class:`BatchRows`), cut every

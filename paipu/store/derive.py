@@ -1,6 +1,6 @@
 """A batch of games into the store: rows built in Python from the decoded games, appended as Arrow.
 
-:class:`Spool` holds one batch: for each game read, :func:`paipu.store.ingest.fast_game_rows`
+:class:`Spool` holds one batch: for each game read, :func:`paipu.store.rows.fast_game_rows`
 derives its rows (games, hands, hand_players, wins, transfers) from the events the reader
 decoded, and the events table's typed columns are taken from the same events
 (:mod:`paipu.store.columns`), cut into Arrow record batches as the batch grows.
@@ -8,109 +8,21 @@ decoded, and the events table's typed columns are taken from the same events
 (findings, ledger, corrections) from the audit's own result or a finished audit's output.
 No event is decoded twice: DuckDB only appends columns.
 
-Also here, per game: the content hash and the body hash (``games.content_hash``,
-``games.body_hash``), and the rulesets of the rooms.
+Each game's rows, content hash and body hash are made in :mod:`paipu.store.rows`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import time
 from typing import Any, Callable, Optional, Sequence
 
 import duckdb
 import msgspec
 
-from schema import events as ev
 from schema.reader import GameLog
-from schema.ruleset import Ruleset, RulesetError, resolve
 
+from .rows import body_hash, fast_game_rows, game_lines, room_rules, family_or_none  # noqa: F401  (their home is rows)
 from .tables import transaction
-
-_enc = msgspec.json.Encoder()
-
-# ---------------------------------------------------------------------------
-# per game, in Python: the lines and the content hash
-
-
-def game_lines(log: GameLog) -> tuple[str, bytes]:
-    """The game's content hash and its events as JSON lines (the schema's own encoding, one a line).
-
-    The hash covers the events and the game's first unreadable line, so the same
-    content always gives the same hash, whatever the key order or spacing of the log
-    it came from.
-    """
-    lines = _enc.encode_lines(log.events)
-    h = hashlib.blake2b(lines, digest_size=16)
-    if log.problem is not None:
-        h.update(b"\0problem\0" + log.problem.message.encode())
-    return h.hexdigest(), lines
-
-
-
-
-#: Per event type, the positions of the fields the body hash covers: all but game, seq, at
-#: and the optional tamper-evidence fields, so sealing a log does not change its body.
-_SEAL_FIELDS = frozenset({"prev", "wall_commit", "reveal_salt", "reveal_wall", "sig", "seal"})
-_BODY = {t: frozenset(i for i, f in enumerate(t.__struct_fields__) if i >= 3 and f not in _SEAL_FIELDS)
-         for t in ev.EVENT_TYPES}
-
-
-def _body_cut(t: type) -> Optional[slice]:
-    """The fields of ``_BODY[t]`` as one slice of the event's tuple, if they are consecutive and
-    none may be unset (an unset optional field, such as a kong's ``mode``, is left out of the
-    hash, so a log written before the field existed hashes as it did)."""
-    pos = sorted(_BODY[t])
-    fields = msgspec.structs.fields(t)
-    if any(fields[i].default is msgspec.UNSET for i in pos):
-        return None
-    return slice(pos[0], pos[-1] + 1) if pos and pos == list(range(pos[0], pos[-1] + 1)) else None
-
-
-#: Per event type, its name and the slice of its fields the body hash covers (a tuple slice
-#: encodes as the same JSON array as the list of those fields, at a fraction of the cost).
-_BODY_PARTS = {t: (t.__name__, _body_cut(t)) for t in ev.EVENT_TYPES}
-
-
-def body_hash(events: Sequence[ev.Event]) -> str:
-    """Hash of a game's events without game id, seq, times and seal fields (``games.body_hash``:
-    the same game under another id, or replayed at another time, hashes the same)."""
-    astuple = msgspec.structs.astuple
-    parts = _BODY_PARTS
-    body = _enc.encode_lines([
-        (name, astuple(e)[cut] if cut is not None else
-         [v for i, v in enumerate(astuple(e)) if i in _BODY[type(e)] and v is not msgspec.UNSET])
-        for e in events for name, cut in (parts[type(e)],)])
-    return hashlib.blake2b(body, digest_size=16).hexdigest()
-
-
-# ---------------------------------------------------------------------------
-# the rulesets of the batch's rooms (a handful of distinct configurations)
-
-
-def room_rules(preset: Optional[str], overrides: dict[str, Any], players: int) -> Optional[Ruleset]:
-    """The resolved ruleset of a room at ``players`` seats: None when the preset or options are invalid."""
-    if preset is None:
-        return None
-    try:
-        rules = resolve(preset, overrides)
-        if rules.players != players:
-            rules = msgspec.structs.replace(rules, players=players)
-        return rules
-    except (RulesetError, ValueError):
-        return None
-
-
-def family_or_none(rules: Optional[Ruleset]) -> Any:
-    """The game's rule family (None when its ruleset is invalid or of no known family)."""
-    if rules is None:
-        return None
-    from audits.rules import UnknownFamily, family_of
-    try:
-        return family_of(rules)
-    except UnknownFamily:
-        return None
-
 
 # ---------------------------------------------------------------------------
 # the batch
@@ -180,8 +92,6 @@ class Spool:
 
     def add_game(self, log: GameLog, content_hash: str, encoded: bytes, now: Any = None) -> Any:
         """Derive one game's rows and add them; returns its :class:`~paipu.store.tables.GameRows`."""
-        from .ingest import fast_game_rows
-
         rows, types, seats, hands = fast_game_rows(log, content_hash, body_hash(log.events), now)
         self._cols.add(log.game, log.events, log.lines, types, seats, hands, encoded if self.keep_raw else None)
         self.rows[log.game] = rows

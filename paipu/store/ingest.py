@@ -37,15 +37,13 @@ from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence
 import duckdb
 import msgspec
 
-from schema import events as ev
 from schema.reader import GameLog, LogReader
-from schema.tiles import NUM_KINDS, TILE_INDEX
-from schema.ruleset import Ruleset
 
-from .derive import META_COLUMNS, Spool, body_hash, family_or_none as _family, game_lines, room_rules, write_batch
+from .derive import META_COLUMNS, Spool, write_batch
+from .rows import _record_audit, add_audit, body_hash, fast_game_rows, game_lines, game_rows
 from .scratch import make as make_scratch, remove as remove_scratch, sweep as sweep_scratch
-from .errors import StoreError
-from .tables import (TABLE_NAMES, TABLES, GameRows, _first_line, _ROW, connect, ddl, incompatible_message,
+from .errors import StoreError, interrupted
+from .tables import (TABLE_NAMES, TABLES, GameRows, _first_line, connect, ddl, incompatible_message,
                      schema_markdown, writer_versions, write_rows as _write)
 
 #: Default database file (in the working folder).
@@ -61,58 +59,14 @@ DEFAULT_BATCH_GAMES = 5_000
 
 #: DuckDB's memory limit while an ingest writes its own store: past it DuckDB writes
 #: temporary blocks to the spool folder, so the ingest's peak memory stays bounded
-#: whatever the input's size (much less than a batch's staging makes DuckDB spill and crawl).
-INGEST_MEMORY = "96MB"
-
-
-# ---------------------------------------------------------------------------
-# one game → rows
-
-
-_enc = msgspec.json.Encoder()
-
-
-def _ruleset_of(opened: ev.GameOpened, players: int) -> Optional[Ruleset]:
-    """The room's resolved ruleset at ``players`` seats (None when invalid)."""
-    return room_rules(opened.preset, {k: v for k, v in msgspec.structs.asdict(opened.options).items()
-                                      if v is not None}, players)
-
-
-class _HandAcc:
-    """Accumulates one hand's derived rows."""
-
-    __slots__ = ("hand", "dealer", "n", "started_seq", "started_at", "ended_seq", "settled_seq", "result",
-                 "how", "from_seat", "winners", "fans", "fan", "points", "draws", "dealt", "reported",
-                 "kongs", "first_draw", "first_draw_seq", "got", "bets", "sdraws", "sdiscards", "chows",
-                 "pongs", "kexp", "kadd", "kcon", "score_before", "score_after", "received", "paid",
-                 "dianji", "self_draw", "dealt_in", "robbed")
-
-    def __init__(self, e: ev.HandStarted, n: int, scores: list[int]):
-        self.hand = e.hand
-        self.dealer = e.dealer
-        self.n = n
-        self.started_seq = e.seq
-        self.started_at = e.at
-        self.ended_seq = self.settled_seq = None
-        self.result = self.how = self.from_seat = None
-        self.winners: list[int] = []
-        self.fans: list[str] = []
-        self.fan = self.points = None
-        self.draws = self.dealt = self.kongs = 0
-        self.reported = None
-        self.first_draw = self.first_draw_seq = None
-        z = [0] * n
-        self.bets, self.sdraws, self.sdiscards = z[:], z[:], z[:]
-        #: per seat: the tiles of each kind it received from the wall (deal and draws), the
-        #: neutral fact the family's 点鸡 tally is read from
-        self.got = [[0] * NUM_KINDS for _ in range(n)]
-        self.chows, self.pongs, self.kexp, self.kadd, self.kcon = z[:], z[:], z[:], z[:], z[:]
-        self.received, self.paid, self.dianji = z[:], z[:], z[:]
-        self.score_before = list(scores)
-        self.score_after: Optional[list[int]] = None
-        self.self_draw = [False] * n
-        self.dealt_in = [False] * n
-        self.robbed = [False] * n
+#: whatever the input's size.  The ingest stages nothing in DuckDB (it appends Arrow
+#: batches), so a low limit costs no time: peak RSS ingesting a 300 MB log 328 MB at 96 MB,
+#: 308 MB at 64 MB, 282 MB at 48 MB, in the same time (and 100,000 two-event games as fast).
+INGEST_MEMORY = "48MB"
+#: ... and where the workers build the rows (``--jobs N``, ``--cluster``): a batch then arrives
+#: as one small record batch per game, and appending hundreds of them under 48 MB made the
+#: ingest of a 40 MB log 20% slower (52 and 50 s against 43 and 39 s, alternating runs).
+INGEST_MEMORY_BUILT = "96MB"
 
 
 def _open_target(parquet: Optional[str], con: Any, db: str, own: bool) -> tuple[Any, Any, str]:
@@ -177,23 +131,6 @@ def _not_derived(report: "IngestReport", log: GameLog, x: BaseException) -> None
     report.internal_errors += 1
 
 
-def _seat_ok(seat: Any, n: int) -> bool:
-    return isinstance(seat, int) and 0 <= seat < n
-
-
-def add_audit(log: GameLog, rows: GameRows, audit: Callable[[GameLog], Any]) -> None:
-    """Run ``audit`` on the game and add its findings to ``rows`` (and the game row's flags).
-
-    An exception from the audit is recorded in the game's ``problem`` column; it
-    never stops the ingest.
-    """
-    try:
-        result = audit(log)
-    except Exception as x:  # someone else's code: record, never stop the ingest
-        _record_audit(log, rows, None, f"{type(x).__name__}: {x}")
-    else:
-        _record_audit(log, rows, result, None)
-
 
 def _safe_audit(log: GameLog) -> tuple[Any, Optional[str]]:
     """Worker-process entry: the audit's result, or why it failed."""
@@ -203,408 +140,6 @@ def _safe_audit(log: GameLog) -> tuple[Any, Optional[str]]:
         return audit_game(log), None
     except Exception as x:
         return None, f"{type(x).__name__}: {x}"
-
-
-def _record_audit(log: GameLog, rows: GameRows, result: Any, failure: Optional[str]) -> None:
-    g = rows.rows["games"][0]
-    if failure is not None:
-        g.problem = (g.problem + "; " if g.problem else "") + f"audit failed: {failure}"
-        g.complete = False
-        return
-    players = rows.players
-    g.audited = True
-    g.audit_complete = bool(getattr(result, "complete", True))
-    g.complete = bool(g.complete and g.audit_complete)
-    out = rows.rows["findings"]
-    R = _ROW["findings"]
-    for f in getattr(result, "findings", ()):
-        seat = f.seat
-        out.append(R(f.game or log.game, f.hand, f.seq, seat,
-                     players[seat] if _seat_ok(seat, len(players)) else None, f.code, f.severity, f.rule,
-                     f.expected, f.actual, f.message, f.file if f.file is not None else log.file, f.line))
-    g.findings = len(out)
-    _record_ledger(log, rows, result)
-
-
-def _record_ledger(log: GameLog, rows: GameRows, result: Any) -> None:
-    """The audit's corrected ledger and who owes whom (``audits.corrections``) as rows."""
-    from audits.corrections import gaps, hand_deltas, hand_numbers, net_corrections, who_owes_whom
-
-    logged, ledger, numbers = result.logged_scores, result.ledger, hand_numbers(result)
-    players = rows.players
-    name = lambda s: players[s] if _seat_ok(s, len(players)) else None  # noqa: E731
-    L = _ROW["ledger"]
-    for hand, log_row, cor_row, gap, err in zip(numbers, logged, ledger, gaps(logged, ledger),
-                                                hand_deltas(logged, ledger)):
-        for s, (a, b, g, d) in enumerate(zip(log_row, cor_row, gap, err)):
-            rows.rows["ledger"].append(L(log.game, hand, s, name(s), a, b, g, d))
-    C = _ROW["corrections"]
-    for i, p in enumerate(who_owes_whom(net_corrections(logged, ledger))):
-        rows.rows["corrections"].append(C(log.game, i, p.debtor, name(p.debtor), p.creditor, name(p.creditor),
-                                          p.amount))
-
-
-class _Room:
-    """What :func:`game_rows` knows of the game's room as it reads on: players by seat, the
-    resolved ruleset and its family, the tile set's size and the scores carried forward."""
-
-    def __init__(self, log: GameLog, opened: Optional[ev.GameOpened]):
-        self.log = log
-        self.opened = opened
-        self.players: list[str] = list(opened.seats) if opened else []
-        self.n = len(self.players)
-        self.rules = _ruleset_of(opened, self.n) if opened else None
-        self.family = _family(self.rules)
-        self.set_size = self.rules.tile_count if self.rules is not None else 136
-        self.scores = [opened.start_points] * self.n if opened else []
-
-    def player(self, seat: Any) -> Optional[str]:
-        return self.players[seat] if _seat_ok(seat, len(self.players)) else None
-
-    def resized(self, e: ev.RoomResized) -> None:
-        self.players = list(e.seats)
-        n = self.n = len(self.players)
-        self.scores = (self.scores + [self.opened.start_points if self.opened else 0] * n)[:n]
-        if self.opened:
-            # a room resized to a size its ruleset cannot seat has no rules (and no family) left
-            self.rules = _ruleset_of(self.opened, n)
-            self.family = _family(self.rules)
-
-
-def _finish_hand(out: GameRows, room: _Room, h: _HandAcc) -> None:
-    """The ``hands`` row and the ``hand_players`` rows of one hand."""
-    game, nn = room.log.game, h.n
-    # 点鸡: the chickens each seat answers for, as the family tallies them
-    facts = room.family.settlement.hand_facts(room.rules, h.got, h.bets) if room.family is not None else None
-    chickens = facts.tallies if facts is not None and facts.tallies is not None else [None] * nn
-    out.rows["hands"].append(_ROW["hands"](
-        game, h.hand, h.dealer, nn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at, h.result,
-        h.how, h.from_seat, h.winners, h.fans, h.fan, h.points, h.draws, room.set_size - h.dealt - h.draws,
-        h.reported, h.kongs, h.first_draw, h.first_draw_seq, h.settled_seq is not None))
-    for s in range(nn):
-        before = h.score_before[s] if s < len(h.score_before) else None
-        after = h.score_after[s] if h.score_after is not None and s < len(h.score_after) else None
-        claims = h.chows[s] + h.pongs[s] + h.kexp[s]
-        out.rows["hand_players"].append(_ROW["hand_players"](
-            game, h.hand, s, room.player(s), nn, s == h.dealer, before, after,
-            after - before if after is not None and before is not None else None,
-            h.received[s], h.paid[s], h.dianji[s], chickens[s], h.bets[s], h.sdraws[s], h.sdiscards[s],
-            sum(h.sdiscards) - h.sdiscards[s], h.chows[s], h.pongs[s], h.kexp[s], h.kadd[s], h.kcon[s],
-            claims, s in h.winners, h.self_draw[s], h.dealt_in[s], h.robbed[s], h.settled_seq))
-
-
-def _play(cur: _HandAcc, t: type, e: Any, ok: bool) -> None:
-    """A draw, discard, deal, claim, kong or bet of the hand under way, counted (``ok``: the
-    event's seat is one of the hand's own, which a resize mid-hand does not change)."""
-    seat = getattr(e, "seat", None)
-    if t is ev.TileDrawn:
-        cur.draws += 1
-        if ok:
-            cur.sdraws[seat] += 1
-            k = TILE_INDEX[e.tile]
-            if k < NUM_KINDS:  # a flower is outside a hand's 34 counts (set aside, never played)
-                cur.got[seat][k] += 1
-        if cur.first_draw is None and e.source == "wall":
-            cur.first_draw, cur.first_draw_seq = e.tile, e.seq
-    elif t is ev.TileDiscarded:
-        if ok:
-            cur.sdiscards[seat] += 1
-    elif t is ev.TilesDealt:
-        for s, tiles in enumerate(e.hands):
-            cur.dealt += len(tiles)
-            if s < cur.n:
-                got = cur.got[s]
-                for x in tiles:
-                    k = TILE_INDEX[x]
-                    if k < NUM_KINDS:  # flowers dealt are outside the 34 counts
-                        got[k] += 1
-    elif t is ev.Ponged:
-        if ok:
-            cur.pongs[seat] += 1
-    elif t is ev.Chowed:
-        if ok:
-            cur.chows[seat] += 1
-    elif t is ev.KongExposed:
-        cur.kongs += 1
-        if ok:
-            cur.kexp[seat] += 1
-    elif t is ev.KongAdded:
-        cur.kongs += 1
-        if ok:
-            cur.kadd[seat] += 1
-    elif t is ev.KongConcealed:
-        cur.kongs += 1
-        if ok:
-            cur.kcon[seat] += 1
-    elif t is ev.PigBetPlaced:
-        if ok:
-            cur.bets[seat] = e.bet
-
-
-def _won(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandWon) -> None:
-    """A win of the hand under way: its ``wins`` rows and the hand's result."""
-    hn = cur.n
-    cur.result, cur.how, cur.from_seat, cur.ended_seq = "won", e.how, e.from_seat, e.seq
-    cur.winners = [w.seat for w in e.winners]
-    fans: list[str] = []
-    for w in e.winners:
-        fans.extend(f for f in w.fans if f not in fans)
-        out.rows["wins"].append(_ROW["wins"](
-            room.log.game, cur.hand, e.seq, w.seat, room.player(w.seat), e.how, e.from_seat,
-            room.player(e.from_seat), e.tile, list(w.fans), w.fan, w.points))
-        if e.how == "self_draw" and _seat_ok(w.seat, hn):
-            cur.self_draw[w.seat] = True
-    cur.fans = fans
-    cur.fan = max((w.fan for w in e.winners), default=None)
-    cur.points = sum(w.points for w in e.winners)
-    if _seat_ok(e.from_seat, hn):
-        if e.how == "discard":
-            cur.dealt_in[e.from_seat] = True
-        elif e.how == "robbed_kong":
-            cur.robbed[e.from_seat] = True
-
-
-def _settled(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandSettled) -> None:
-    """The settlement of the hand under way: its ``transfers`` rows, each seat's money and the
-    scores after (carried forward when they are one per seat of the room)."""
-    hn = cur.n
-    cur.settled_seq = e.seq
-    for i, tr in enumerate(e.transfers):
-        out.rows["transfers"].append(_ROW["transfers"](
-            room.log.game, cur.hand, e.seq, i, tr.payer, tr.payee, room.player(tr.payer), room.player(tr.payee),
-            tr.amount, tr.reason))
-        if _seat_ok(tr.payer, hn) and _seat_ok(tr.payee, hn):
-            cur.paid[tr.payer] += tr.amount
-            cur.received[tr.payee] += tr.amount
-            if tr.reason == "dianji":
-                cur.dianji[tr.payer] -= tr.amount
-                cur.dianji[tr.payee] += tr.amount
-    if len(e.scores) == hn:
-        cur.score_after = list(e.scores)
-    if len(e.scores) == room.n:
-        room.scores = list(e.scores)
-
-
-def _game_row(log: GameLog, room: _Room, closed_ev: Optional[ev.GameClosed], hands: int, content_hash: str,
-              body: str, now: Optional[datetime]) -> Any:
-    """The game's ``games`` row (its audit columns filled later, :func:`add_audit`)."""
-    opened, rules, players = room.opened, room.rules, room.players
-    problem = str(log.problem) if log.problem is not None else None
-    complete = bool(log.closed and log.problem is None)
-    return _ROW["games"](
-        log.game, log.file,
-        opened.server if opened else None, opened.build if opened else None, opened.preset if opened else None,
-        msgspec.structs.asdict(rules) if rules else None,
-        {k: v for k, v in msgspec.structs.asdict(opened.options).items() if v is not None} if opened else None,
-        players, room.n, opened.creator if opened else None, opened.start_points if opened else None,
-        opened.billing if opened else None, opened.fee if opened else None, opened.at if opened else None,
-        closed_ev.at if closed_ev else None, closed_ev.reason if closed_ev else None,
-        list(closed_ev.scores) if closed_ev else None, hands, len(log.events), log.closed, problem,
-        False, None, complete, 0, content_hash, body, now)
-
-
-def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
-              now: Optional[datetime] = None) -> tuple[str, GameRows]:
-    """The content hash of one game and its rows for every table.
-
-    Never raises on odd content: a log that breaks the rules still loads (that is
-    what the findings are for).  With ``audit``, its findings are added too
-    (see :func:`add_audit`).  The steps: the room (:class:`_Room`), each hand's play
-    (:func:`_play`), wins (:func:`_won`) and settlement (:func:`_settled`), each hand's
-    rows (:func:`_finish_hand`) and the game's row (:func:`_game_row`).
-    """
-    out = GameRows()
-    events = log.events
-    room = _Room(log, events[0] if events and type(events[0]) is ev.GameOpened else None)
-    hand_no = 0
-    cur: Optional[_HandAcc] = None
-    hands = 0
-    closed_ev: Optional[ev.GameClosed] = None
-    pairs: list[tuple[int, ev.Event]] = []
-    for e in events:
-        t = type(e)
-        if t is ev.HandStarted:
-            if cur is not None:
-                _finish_hand(out, room, cur)
-            hands += 1
-            hand_no = e.hand
-            cur = _HandAcc(e, room.n, room.scores)
-        elif cur is not None and t in _HAND_EVENTS:
-            # the hand's own seat count: a RoomResized in the middle of a hand changes the
-            # room's seats, never the per-seat counters of the hand under way
-            if t is ev.HandWon:
-                _won(out, room, cur, e)
-            elif t is ev.HandDrawn:
-                cur.result, cur.ended_seq, cur.reported = "drawn", e.seq, e.remaining
-            elif t is ev.HandSettled:
-                _settled(out, room, cur, e)
-                _finish_hand(out, room, cur)
-                cur = None
-            else:
-                _play(cur, t, e, _seat_ok(getattr(e, "seat", None), cur.n))
-        elif t is ev.RoomResized:
-            room.resized(e)
-        elif t is ev.GameClosed:
-            if cur is not None:
-                _finish_hand(out, room, cur)
-                cur = None
-            closed_ev = e
-        pairs.append((hand_no, e))
-    if cur is not None:
-        _finish_hand(out, room, cur)
-
-    # the events table's columns (the same as the batch path's, paipu.store.columns)
-    from .columns import EventColumns
-
-    cols = EventColumns(keep_raw=False)
-    cols.add(log.game, events, log.lines, list(map(type, events)), [getattr(e, "seat", None) for e in events],
-             [h for h, _e in pairs], None)
-    out.event_batch = cols.take()
-    # the same content hash as the batch path's (derive.game_lines): one store, one definition
-    content_hash = game_lines(log)[0]
-    # the same events with game id and times set aside (duplicates under another id)
-    body = body_hash(events)
-    out.events = len(events)
-    out.players = room.players
-    out.rows["games"].append(_game_row(log, room, closed_ev, hands, content_hash, body, now))
-    if audit is not None:
-        add_audit(log, out, audit)
-    return content_hash, out
-
-
-#: The event types whose per-seat counts :func:`fast_game_rows` takes in one count per hand
-#: (the rest of :func:`_play`'s types are visited one by one).
-_COUNTED = (ev.TileDrawn, ev.TileDiscarded, ev.Chowed, ev.Ponged, ev.KongExposed, ev.KongAdded, ev.KongConcealed)
-#: The event types :func:`fast_game_rows` visits one by one (a few a hand).
-_VISITED = frozenset({ev.HandStarted, ev.HandWon, ev.HandDrawn, ev.HandSettled, ev.RoomResized, ev.GameClosed,
-                      ev.TilesDealt, ev.PigBetPlaced})
-_KONGS = (ev.KongExposed, ev.KongAdded, ev.KongConcealed)
-
-
-def _keeps_tally(room: _Room, n: int) -> bool:
-    """Whether the room's family keeps a 点鸡 tally (then each seat's tiles from the wall are counted)."""
-    fam = room.family
-    if fam is None or room.rules is None:
-        return False
-    return fam.settlement.hand_facts(room.rules, [[0] * NUM_KINDS for _ in range(n)], [0] * n).tallies is not None
-
-
-def _count_segment(cur: _HandAcc, events: list, types: list, seats: list, a: int, b: int, tally: bool) -> None:
-    """The per-seat counts of :func:`_play` for the counted events of ``events[a:b]`` (the hand under
-    way: ``ok`` is a seat of the hand's own), and the hand's first draw from the wall."""
-    from collections import Counter
-
-    n = cur.n
-    per = {ev.TileDrawn: cur.sdraws, ev.TileDiscarded: cur.sdiscards, ev.Chowed: cur.chows, ev.Ponged: cur.pongs,
-           ev.KongExposed: cur.kexp, ev.KongAdded: cur.kadd, ev.KongConcealed: cur.kcon}
-    for (t, seat), k in Counter(zip(types[a:b], seats[a:b])).items():
-        counts = per.get(t)
-        if counts is None:
-            continue
-        if t is ev.TileDrawn:
-            cur.draws += k
-        elif t in _KONGS:
-            cur.kongs += k
-        if seat is not None and 0 <= seat < n:
-            counts[seat] += k
-    i = a - 1
-    drawn = ev.TileDrawn
-    while cur.first_draw is None:
-        try:
-            i = types.index(drawn, i + 1, b)
-        except ValueError:
-            break
-        e = events[i]
-        if e.source == "wall":
-            cur.first_draw, cur.first_draw_seq = e.tile, e.seq
-    if tally:
-        got = cur.got
-        idx = TILE_INDEX
-        i = a - 1
-        while True:
-            try:
-                i = types.index(drawn, i + 1, b)
-            except ValueError:
-                break
-            seat = seats[i]
-            if seat < n:
-                got[seat][idx[events[i].tile]] += 1
-
-
-def fast_game_rows(log: GameLog, content_hash: str, body: str,
-                   now: Optional[datetime] = None) -> tuple[GameRows, list, list, list]:
-    """:func:`game_rows` (the same rows in every table but events), taking a count per hand of
-    the draws, discards, claims and kongs instead of a Python step per event: only the few
-    events a hand that shape it (its start, deal, bets, wins, settlement, a resize) are visited
-    one by one.  Returns the rows and, for the events table, each event's type, seat and hand number."""
-    out = GameRows()
-    events = log.events
-    n_ev = len(events)
-    types = list(map(type, events))
-    seats = [getattr(e, "seat", None) for e in events]
-    room = _Room(log, events[0] if events and types[0] is ev.GameOpened else None)
-    visited = _VISITED
-    marks = [i for i, t in enumerate(types) if t in visited]
-    hands_col: list[int] = []
-    hand_no = 0
-    hand_at = 0  # where the current hand number's run of the hand column starts
-    cur: Optional[_HandAcc] = None
-    seg = 0  # the first event of the hand under way not yet counted
-    hands = 0
-    closed_ev: Optional[ev.GameClosed] = None
-
-    tallies: dict[tuple, bool] = {}
-
-    def finish(upto: int) -> None:
-        # the family the hand is settled under (after a resize mid-hand, the room's new one)
-        key = (id(room.rules), cur.n)
-        if key not in tallies:
-            tallies[key] = _keeps_tally(room, cur.n)
-        _count_segment(cur, events, types, seats, seg, upto, tallies[key])
-        _finish_hand(out, room, cur)
-
-    for i in marks:
-        e = events[i]
-        t = types[i]
-        if t is ev.HandStarted:
-            if cur is not None:
-                finish(i)
-            hands_col += [hand_no] * (i - hand_at)
-            hand_at = i
-            hands += 1
-            hand_no = e.hand
-            cur = _HandAcc(e, room.n, room.scores)
-            seg = i + 1
-        elif cur is not None and t in _HAND_EVENTS:
-            if t is ev.HandWon:
-                _won(out, room, cur, e)
-            elif t is ev.HandDrawn:
-                cur.result, cur.ended_seq, cur.reported = "drawn", e.seq, e.remaining
-            elif t is ev.HandSettled:
-                _settled(out, room, cur, e)
-                finish(i)
-                cur = None
-            else:
-                _play(cur, t, e, _seat_ok(seats[i], cur.n))
-        elif t is ev.RoomResized:
-            room.resized(e)
-        elif t is ev.GameClosed:
-            if cur is not None:
-                finish(i)
-                cur = None
-            closed_ev = e
-    if cur is not None:
-        finish(n_ev)
-    hands_col += [hand_no] * (n_ev - hand_at)
-    out.events = n_ev
-    out.players = room.players
-    out.rows["games"].append(_game_row(log, room, closed_ev, hands, content_hash, body, now))
-    return out, types, seats, hands_col
-
-
-_HAND_EVENTS = frozenset({ev.TileDrawn, ev.TileDiscarded, ev.TilesDealt, ev.Ponged, ev.Chowed, ev.KongExposed,
-                          ev.KongAdded, ev.KongConcealed, ev.PigBetPlaced, ev.HandWon, ev.HandDrawn,
-                          ev.HandSettled})
 
 
 # ---------------------------------------------------------------------------
@@ -868,10 +403,11 @@ def sweep_spools(db: str) -> int:
     return swept
 
 
-def _bound_memory(con: duckdb.DuckDBPyConnection, spool_dir: str) -> None:
-    """Bound DuckDB's memory for the ingest (:data:`INGEST_MEMORY`), spilling into ``spool_dir``
-    (removed with the spool at the end, swept after a killed ingest)."""
-    con.execute("SET memory_limit = $m", {"m": INGEST_MEMORY})
+def _bound_memory(con: duckdb.DuckDBPyConnection, spool_dir: str, built: bool = False) -> None:
+    """Bound DuckDB's memory for the ingest (:data:`INGEST_MEMORY`, or :data:`INGEST_MEMORY_BUILT`
+    where workers ``built`` the rows), spilling into ``spool_dir`` (removed with the spool at
+    the end, swept after a killed ingest)."""
+    con.execute("SET memory_limit = $m", {"m": INGEST_MEMORY_BUILT if built else INGEST_MEMORY})
     con.execute("SET temp_directory = $d", {"d": spool_dir})
     # the ingest reports its own progress (on stderr, to a terminal only); DuckDB's bar would go to stdout
     con.execute("SET enable_progress_bar = false")
@@ -1005,6 +541,10 @@ class _DuckTarget:
         """The connection the SQL derivation writes through (temp tables live there)."""
         return self.con
 
+    def interrupt(self) -> None:
+        """Stop the statement the store's connection is running (Ctrl-C, :meth:`_Writer.stop`)."""
+        self.con.interrupt()
+
     def write_sql(self, spool: Spool, metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
                   audit_rows: Any, audit_tables: Any, hook: Optional[Callable[[], None]]) -> tuple[int, int, float]:
         """One batch in one transaction (see :func:`paipu.store.write_batch`)."""
@@ -1129,29 +669,38 @@ class _Writer:
     the logs (Python) and loading the previous batch (DuckDB) overlap.  Batches are
     written in order, each in its own transaction; at most one waits in the queue.
     An error in the writer is raised in the reading thread at the next hand-over or
-    at :meth:`finish`.
+    at :meth:`finish`.  ``interrupt`` stops the statement the writer's connection is
+    running (:meth:`stop`).
     """
 
-    def __init__(self, write: Callable[[Any], None]):
+    def __init__(self, write: Callable[[Any], None], interrupt: Optional[Callable[[], None]] = None):
         import queue
         import threading
 
         self._write = write
+        self._interrupt = interrupt
         self._queue: Any = queue.Queue(maxsize=1)
         self._error: Optional[BaseException] = None
+        self._stopped = False
+        # set when the thread ends: waited on instead of Thread.join, which a Ctrl-C can leave
+        # saying the thread ended while it still runs (CPython 3.11's _wait_for_tstate_lock)
+        self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="paipu-ingest-writer", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
-        while True:
-            batch = self._queue.get()
-            if batch is None:
-                return
-            if self._error is None:
-                try:
-                    self._write(batch)
-                except BaseException as e:  # handed to the reading thread
-                    self._error = e
+        try:
+            while True:
+                batch = self._queue.get()
+                if batch is None:
+                    return
+                if self._error is None and not self._stopped:
+                    try:
+                        self._write(batch)
+                    except BaseException as e:  # handed to the reading thread
+                        self._error = e
+        finally:
+            self._done.set()
 
     def put(self, batch: _SqlBatch) -> None:
         """Queue a batch (waits while the writer is one batch behind)."""
@@ -1161,8 +710,47 @@ class _Writer:
     def finish(self) -> None:
         """Wait for every queued batch to be written; raise the writer's error, if any."""
         self._queue.put(None)
-        self._thread.join()
+        self._done.wait()
         self._raise()
+
+    def stop(self) -> None:
+        """Ctrl-C in the reading thread: the statement being written is interrupted (its batch's
+        transaction rolls back), the batch queued is dropped, and this returns only once the
+        thread has let go of the store, so the store is never closed under a running statement
+        (DuckDB refuses that, or aborts the process).  A Ctrl-C while it waits interrupts again."""
+        import queue
+
+        self._stopped = True
+        ended = False  # the end mark is queued
+        while not self._done.is_set():
+            try:
+                if self._interrupt is not None:
+                    self._interrupt()
+                if not ended:
+                    try:
+                        self._queue.put_nowait(None)
+                        ended = True
+                    except queue.Full:  # the writer takes the batch waiting (and drops it) first
+                        pass
+                self._done.wait(0.05)
+            except KeyboardInterrupt:
+                continue
+
+    def wind_up(self, failing: BaseException) -> None:
+        """The writer at the end of an ingest that stopped on ``failing``: after an error, the
+        batches handed over are written (the first error is the one raised, a later one of the
+        writer's is let go); after Ctrl-C (:func:`~paipu.store.errors.interrupted`, or any other ``BaseException`` that is not an error),
+        :meth:`stop`."""
+        if interrupted(failing) or not isinstance(failing, Exception):
+            self.stop()
+            return
+        try:
+            self.finish()
+        except KeyboardInterrupt:
+            self.stop()
+            raise
+        except BaseException:
+            pass
 
     def _raise(self) -> None:
         if self._error is not None:
@@ -1248,7 +836,7 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
             sweep_spools(db)
         spool_dir = _make_spool(db)
         if own and db != ":memory:":
-            _bound_memory(con, spool_dir)
+            _bound_memory(con, spool_dir, built=pool is not None and pool.build is not None)
         if audit_output is not None:
             from .audit_join import AuditOutput
 
@@ -1269,27 +857,28 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
             finally:
                 p.batch.spool.remove()
 
+        # with workers that build the rows, this process reads no log: it takes their games in order
+        built = pool is not None and pool.build is not None
         # The writer thread loads each batch into the store (DuckDB, which releases the GIL)
-        # while this thread reads the next one and, with the audit on, audits its games (the
-        # look-up of stored hashes through a connection of this thread's own).  With a
-        # cluster or a Parquet target, the batches are audited and written here in turn.
+        # while this thread reads the next one (or takes the workers' next games) and, with
+        # the audit on here, audits its games (the look-up of stored hashes through a
+        # connection of this thread's own).  With a Parquet target, or standard input audited
+        # on a cluster, the batches are audited and written here in turn.
         hand_over: Callable[[_SqlBatch], None] = flush
-        if keep and cluster is None and isinstance(target, _DuckTarget):
+        if keep and (cluster is None or built) and isinstance(target, _DuckTarget):
             lookup = con.cursor()
             known = _DuckTarget(lookup).known
-            writer = _Writer(write_audited)
+            writer = _Writer(write_audited, target.interrupt)
             put = writer.put
 
             def audit_then_put(b: _SqlBatch) -> None:
                 put(_prepare_sql(known, b, report, auditor, None))
             hand_over = audit_then_put
         elif not keep:
-            writer = _Writer(flush)
+            writer = _Writer(flush, getattr(target, "interrupt", None))
             hand_over = writer.put
         made = 1
         batch = _SqlBatch(spool_dir, made, keep_raw)
-        # with workers that build the rows, this process reads no log: it takes their games in order
-        built = pool is not None and pool.build is not None
         for log in (pool.games() if built else reader.games()):
             report.games_read += 1
             if built:
@@ -1320,15 +909,17 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
         else:
             batch.spool.remove()
         if writer is not None:
-            w, writer = writer, None
-            w.finish()
+            writer.finish()
+            writer = None
         report.orphans = [str(p) for p in (pool.orphans if built else reader.orphans)]
+    except BaseException as e:
+        if writer is not None:  # stopped before the writer was done: see _Writer.wind_up
+            w, writer = writer, None
+            w.wind_up(e)
+        if interrupted(e) and not isinstance(e, KeyboardInterrupt):
+            raise KeyboardInterrupt from None  # a Ctrl-C DuckDB took in a statement of this thread
+        raise
     finally:
-        if writer is not None:  # the reading failed: let the batches handed over finish, keep the first error
-            try:
-                writer.finish()
-            except BaseException:
-                pass
         if joined is not None:
             joined.close()
         if lookup is not None:

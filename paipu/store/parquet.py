@@ -331,6 +331,12 @@ class ParquetTarget:
             self._mem = connect_store(":memory:")
         return self._mem
 
+    def interrupt(self) -> None:
+        """Stop the statement the batch's in-memory store is running (Ctrl-C; the batch's files are
+        then never committed to the dataset)."""
+        if self._mem is not None:
+            self._mem.interrupt()
+
     def write_sql(self, spool: Any, metas: list[dict], replaced: list[str], spool_dir: str, now: Any,
                   audit_rows: Any, audit_tables: Any, hook: Optional[Callable[[], None]]) -> tuple[int, int, float]:
         """Derive a batch in SQL (:func:`paipu.store.derive.write_batch`) in memory, then write it as one

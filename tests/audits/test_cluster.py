@@ -139,6 +139,38 @@ def test_2000_games_give_the_one_process_audit(client, corpus):
     assert any(a.ledger for a in got) and sum(a.hands for a in got) == 2000
 
 
+def _guess_fails_in(path: str, split_bytes: int) -> bool:
+    """Whether a cut guessed in ``path`` (:func:`audits.cluster.guess_cuts`) falls inside a game."""
+    for start, end, first in cluster.guess_cuts(path, split_bytes):
+        if end is not None and not all(g.closed for g in LogReader([FileSpan(path, start, end, first)]).games()):
+            return True
+    return False
+
+
+def test_a_guessed_cut_inside_a_game_gives_the_one_process_audit(client, tmp_path):
+    # clean games, then two tables logged at once (after one's GameClosed the other is still
+    # open, where a cut is guessed), then clean games again: the span with the wrong cut and the
+    # file's later spans are dropped, and the rest of the file is planned where no game is open
+    clean = [selfdraw_game(f"q{k}").jsonl() for k in range(8)]
+    path = tmp_path / "tables.jsonl"
+    path.write_bytes(b"".join(clean[:4] + [interleave(selfdraw_game("t-a").jsonl(), selfdraw_game("t-b").jsonl())]
+                              + clean[4:]))
+    assert _guess_fails_in(str(path), 300)
+    expected, expected_orphans = one_job([str(path)])
+    got, orphans = on_cluster([str(path)], client, split_bytes=300, window=3)
+    assert dump(got) == dump(expected) and orphans == expected_orphans
+    assert [a.game for a in got][4:6] == ["t-a", "t-b"] and len(got) == 10
+
+
+def test_guessed_cuts_between_games_hold_near_miss(client, tmp_path):
+    path = tmp_path / "one-table.jsonl"
+    path.write_bytes(b"".join(selfdraw_game(f"q{k}").jsonl() for k in range(8)))
+    assert not _guess_fails_in(str(path), 300)
+    expected, expected_orphans = one_job([str(path)])
+    got, orphans = on_cluster([str(path)], client, split_bytes=300)
+    assert dump(got) == dump(expected) and orphans == expected_orphans
+
+
 def test_standard_input_is_refused(client):
     with pytest.raises(ClusterError, match="standard input"):
         on_cluster(["-"], client)
