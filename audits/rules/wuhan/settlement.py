@@ -35,12 +35,15 @@ LABELS = {"win": "pays", "bao_sanpu": "pays all (放三铺 包)", "bao_quanqiure
 class Book:
     """The family's memory of one hand: the logged HandWon and each winner's score."""
 
-    __slots__ = ("won", "scores", "lines")
+    __slots__ = ("won", "scores", "lines", "true")
 
     def __init__(self) -> None:
         self.won: Optional[ev.HandWon] = None
         self.scores: dict = {}
         self.lines: list[str] = []
+        #: the legal winners of the hand's winning moment (the corrected ledger's), or None
+        #: before a HandWon
+        self.true: Optional[list[tuple[int, int]]] = None
 
 
 def hand_book(ruleset: Ruleset, n: int, dealer: int) -> Book:
@@ -53,6 +56,8 @@ def observe(ruleset: Ruleset, table, event, book: Book, ctx, after: bool) -> lis
     if not after or type(event) is not ev.HandWon or book is None:
         return []
     book.won = event
+    if book.true is None:
+        book.true = list(ctx.true_winners)
     for x, sc in zip(event.winners, ctx.won_scores):
         if sc is not None:
             book.scores[x.seat] = sc
@@ -264,10 +269,16 @@ def table_facts(ruleset: Ruleset, table, won=None) -> HandFacts:
     return HandFacts(None, None, None, table.dealer)
 
 
-def dealer_after(ruleset: Ruleset, dealer: int, first: Optional[tuple], n: int = 4) -> int:
+def dealer_after(ruleset: Ruleset, dealer: int, first: Optional[tuple], n: int = 4, table=None,
+                 book: Optional[Book] = None) -> int:
     """坐庄 (§4): after 黄庄 the dealer stays; after a win, ``rotate``: the dealer stays when among
     the winners, else its 下家 deals; ``winner``: the first winner in turn order from the
-    discarder's (adder's) 下家 deals."""
+    discarder's (adder's) 下家 deals.  The winners are the legal ones (the audit's ``book``):
+    a hand ended by no legal win counts as 黄庄 (§4, §9.7), and under 一炮单响 the first legal
+    declarer is the winner whichever declarer the log paid."""
+    if book is not None and book.won is not None and first is not None:
+        true = sorted({s for s, _ in book.true or ()})
+        first = (true, book.won.how, book.won.from_seat) if true else None
     if first is None or not first[0]:
         return dealer
     seats, how, from_seat = first
