@@ -161,15 +161,17 @@ def next_drawer(ruleset: Ruleset, table):
 
 
 def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdict:
-    """§6: no discard in the 海底 phase (SEA_BOTTOM_ORDER, dead).  §5.3: a 痞 tile or a 癞子 is never discarded (SPECIAL_TILE_DISCARDED; the discard is dead
+    """§6: no discard in the 海底 phase (SEA_BOTTOM_ORDER, dead; a claim or a win on it is a claim
+    in the phase: SEA_BOTTOM_ORDER).  §5.3: a 痞 tile or a 癞子 is never discarded (SPECIAL_TILE_DISCARDED; the discard is dead
     so one error gives one finding) — unless every concealed tile is one and no kong is allowed
     (D = 0): a dead discard, no finding."""
     special = special_kinds(ruleset)
     if tile not in special:
         if table.undrawn - ruleset.draw_reserve <= 3 and in_haidi(ruleset, table):
+            # a claim or a win on it is a claim in the 海底 phase: SEA_BOTTOM_ORDER too
             return DiscardVerdict(True, Violation("SEA_BOTTOM_ORDER", f"seat {seat} discarded in the 海底 phase "
                                                   "(draw-only: the next seat draws)", "the next seat's draw",
-                                                  "TileDiscarded"))
+                                                  "TileDiscarded"), "SEA_BOTTOM_ORDER")
         return _PLAIN_DISCARD
     hand = table.hands[seat]
     if drawable(ruleset, table) < 1 and all(hand[k] == 0 for k in range(34) if k not in special):

@@ -64,9 +64,15 @@ def observe(ruleset: Ruleset, table, event, book: Book, ctx, after: bool) -> lis
     for seat, _p in ctx.true_winners:
         if seat not in book.scores:
             book.scores[seat] = ctx.score(seat, ev_tile(event), event.how)
-    if ctx.explained is not None:  # --explain and the report: the corrected settlement, line by line
-        book.lines = [f"seat {seat}: {line}" for seat, _ in ctx.true_winners
-                      for line in getattr(book.scores.get(seat), "steps", [])] or ["no legal win: no transfers"]
+    if ctx.explained is not None:
+        # --explain and the report: each logged winner's derivation is printed under that winner;
+        # the settlement adds only a corrected winner the log did not name (一炮单响), or that
+        # no win was legal
+        logged = {x.seat for x in event.winners}
+        book.lines = [f"seat {seat}: {line}" for seat, _ in ctx.true_winners if seat not in logged
+                      for line in getattr(book.scores.get(seat), "steps", [])]
+        if not ctx.true_winners:
+            book.lines = ["no legal win: no transfers"]
     return []
 
 

@@ -335,7 +335,8 @@ def ex10_haidi(win: bool = True, variant: str = "") -> GameBuilder:
     280.  ``win`` False: nobody wins; seats 0 and 1 draw the last two tiles and the hand is 黄庄
     with 10 tiles undrawn."""
     s = WuhanScene(("wh-ex10" if win else "wh-ex10b") + variant)
-    s.hand(0, {0: "6z 6z", 1: "9s 6s", 2: "6s 6s 6z 6m", 3: "9s 9s 45m 22s 34m 678p"}, indicator="4p",
+    seat1 = "9s 6s" + (" 7m 7m" if variant == "haidi_claim" else "")
+    s.hand(0, {0: "6z 6z", 1: seat1, 2: "6s 6s 6z 6m", 3: "9s 9s 45m 22s 34m 678p"}, indicator="4p",
            reserve="6s 7m 2m", avoid="2m 5m 1m 4m 3m 6m 9s 6s 6z 2s 6p 7p 8p 7m 3s 4s")
     s.discard(0)
     s.draw(1)
@@ -369,6 +370,15 @@ def ex10_haidi(win: bool = True, variant: str = "") -> GameBuilder:
     elif variant == "haidi_discard":  # SEA_BOTTOM_ORDER: a discard in the 海底 phase (the 海底 draw comes next)
         s.draw(2, "7m")
         s.discard(2, "7m")
+    elif variant == "haidi_claim":  # SEA_BOTTOM_ORDER twice: a discard in the 海底 phase, and seat 1's pong of it
+        s.draw(2, "7m")
+        s.discard(2, "7m")
+        s.pong(1, 2, "7m")
+        s.discard(1)
+        for seat in (2, 3, 0):
+            s.draw(seat)
+        s.drawn()
+        return s.close()
     else:
         s.draw(2, "7m")
     if win and variant == "haidi_kong":
@@ -591,6 +601,7 @@ NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], list[str]]] = {
                             ["ROB_CONCEALED_KONG"]),
     "ex10_kong_in_haidi": (lambda: ex10_haidi(variant="haidi_kong"), ["KONG_WITHOUT_REPLACEMENT"]),
     "ex10_discard_in_haidi": (lambda: ex10_haidi(False, variant="haidi_discard"), ["SEA_BOTTOM_ORDER"]),
+    "ex10_claim_in_haidi": (lambda: ex10_haidi(False, variant="haidi_claim"), ["SEA_BOTTOM_ORDER", "SEA_BOTTOM_ORDER"]),
     "ex10_haidi_wrong_drawer": (lambda: ex10_haidi(False, variant="wrong_seat"), ["TURN_ORDER"]),
     "ex13_dealer_wrong": (lambda: _retagged(ex13_dealer_rotation(dealer=2), "wh-nm-dealer-rot"),
                           ["DEALER_ROTATION"]),
