@@ -112,18 +112,37 @@ def third_feeder(table, seat: int) -> Optional[int]:
     return fed[2] if len(fed) >= 3 else None
 
 
+_READY: dict = {}
+
+
 def ready(ruleset: Ruleset, table, seat: int) -> bool:
     """全求人 包's ready test (§9.5 b): some non-痞 kind t would make the seat's hand a legal
-    self-draw win (§7, no 起胡)."""
+    self-draw win (§7, no 起胡).  A hand the superset test (:func:`.wins.seat_waits`) finds
+    waiting on nothing is not ready; the answer is kept per hand (a win is scored several
+    times: the single-winner order, the score, the names)."""
     hand = table.hands[seat]
     melds = table.melds[seat]
+    key = (id(ruleset), tuple(hand), tuple(melds), table.indicator)
+    got = _READY.get(key)
+    if got is not None and got[0] is ruleset:
+        return got[1]
+    answer = _ready(ruleset, hand, melds, table.indicator, table.held[seat])
+    if len(_READY) > 1024:
+        _READY.clear()
+    _READY[key] = (ruleset, answer)
+    return answer
+
+
+def _ready(ruleset: Ruleset, hand, melds, indicator, held: int) -> bool:
+    if not wins.seat_waits(ruleset, hand, None, held, melds):
+        return False
     pis = laizi.pi_kinds(ruleset)
     for t in range(laizi.NUM_KINDS):
         if t in pis:
             continue
         c = list(hand)
         c[t] += 1
-        if wins.could_win(ruleset, c, melds, table.indicator, big_by_moment=False):
+        if wins.could_win(ruleset, c, melds, indicator, big_by_moment=False):
             return True
     return False
 
