@@ -196,7 +196,9 @@ def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
     t = type(event)
     if t is ev.TileSetAside:
         tile = TILE_INDEX[event.tile]
-        if tile not in special_kinds(ruleset):
+        # with no indicator turned (WILD_INDICATOR_MISSING, the one error) the hand's 癞子 is
+        # unknown: a tile set aside may be it, so only a 痞 tile's set-aside is judged then
+        if tile not in special_kinds(ruleset) and (table.indicator is not None or ruleset.wild_from == "preset"):
             return [Violation("SET_ASIDE_INVALID", f"seat {event.seat} set aside {event.tile}: only a 痞 tile or a "
                               "癞子 is a single-tile kong", "a 痞 tile or a 癞子", event.tile)]
         if table.phase != "discard" or table.turn != event.seat:
