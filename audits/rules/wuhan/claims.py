@@ -31,12 +31,20 @@ _PLAIN: dict[int, tuple[Ruleset, Ruleset]] = {}
 
 def _plain(ruleset: Ruleset) -> Ruleset:
     """The room's rules with no wild kinds: the meld rules judge natural tiles only."""
+    if ruleset is _LAST_PLAIN[0]:
+        return _LAST_PLAIN[1]
     got = _PLAIN.get(id(ruleset))
     if got is None or got[0] is not ruleset:
         if len(_PLAIN) > 4096:
             _PLAIN.clear()
         got = _PLAIN[id(ruleset)] = (ruleset, msgspec.structs.replace(ruleset, wilds=()))
+    _LAST_PLAIN[:] = got
     return got[1]
+
+
+#: the last ruleset asked and its answer (a hand asks with one ruleset throughout)
+_LAST_PLAIN: list = [None, None]
+_LAST_SPECIAL: list = [None, frozenset()]
 
 
 _SPECIAL: dict[int, tuple[Ruleset, frozenset[int]]] = {}
@@ -45,21 +53,27 @@ _SPECIAL: dict[int, tuple[Ruleset, frozenset[int]]] = {}
 def special_kinds(ruleset: Ruleset) -> frozenset[int]:
     """The kinds never melded or discarded: the 痞 kinds and W (kept per ruleset object: the
     audit asks at every discard)."""
+    if ruleset is _LAST_SPECIAL[0]:
+        return _LAST_SPECIAL[1]
     got = _SPECIAL.get(id(ruleset))
     if got is not None and got[0] is ruleset:
+        _LAST_SPECIAL[:] = got
         return got[1]
     w = laizi.wild(ruleset)
     pis = laizi.pi_kinds(ruleset)
     kinds = pis if w is None else pis | {w}
     if len(_SPECIAL) > 4096:
         _SPECIAL.clear()
-    _SPECIAL[id(ruleset)] = (ruleset, kinds)
+    _SPECIAL[id(ruleset)] = _LAST_SPECIAL[:] = (ruleset, kinds)
     return kinds
 
 
 def _special(ruleset: Ruleset, tiles: Sequence[int], what: str) -> list[Violation]:
     """A 痞 tile or a 癞子 in a meld (§3.2, §3.3: CLAIM_SPECIAL_TILE)."""
-    bad = [t for t in tiles if t in special_kinds(ruleset)]
+    special = special_kinds(ruleset)
+    if special.isdisjoint(tiles):
+        return []
+    bad = [t for t in tiles if t in special]
     if bad:
         return [Violation("CLAIM_SPECIAL_TILE", f"a 痞 tile or 癞子 ({TILE_NAMES[bad[0]]}) in a {what}",
                           "natural tiles of no special kind", [TILE_NAMES[t] for t in tiles])]
