@@ -127,11 +127,29 @@ def kong_concealed(r, e: ev.KongConcealed) -> None:
     kong_done(r, seat)
 
 
+def same_moment(w, e: ev.HandWon) -> bool:
+    """A HandWon right after a HandWon is the same moment (wins on tiles revealed after a kong)."""
+    return w.phase == "won" and w.last_won is not None and w.seq == w.last_won[3]
+
+
+def discard_win_has_tile(w, e: ev.HandWon) -> bool:
+    """Whether a ``discard`` win's tile is there to take as the table stands: the last discard
+    from ``from_seat``, a tile revealed after that seat's kong, or the tile another winner of the
+    same moment took.  (Read only; :func:`won` raises the break when it is not.)"""
+    t = TILE_INDEX.get(e.tile)
+    if t is None:
+        return False
+    if w.revealed and t in w.revealed and e.from_seat == w.revealed_by:
+        return True
+    if same_moment(w, e) and w.last_won[:3] == (e.how, e.from_seat, t):
+        return True
+    return w.last_discard is not None and w.last_discard == (e.from_seat, t)
+
+
 def won(r, e: ev.HandWon) -> None:
     w = r.table
     t = TILE_INDEX[e.tile]
-    # a HandWon right after a HandWon is the same moment (wins on tiles revealed after a kong)
-    again = w.phase == "won" and w.last_won is not None and w.seq == w.last_won[3]
+    again = same_moment(w, e)
     if not again:
         r.in_hand(e)
     if t >= NUM_KINDS:

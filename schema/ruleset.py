@@ -7,6 +7,7 @@ data here plus a few small named functions in the engine, never class trees.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal, Optional, Union
 
 import msgspec
@@ -594,9 +595,16 @@ OWN_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+@functools.lru_cache(maxsize=None)
+def _option_defaults() -> dict[str, Any]:
+    """Every option's default (read once: ``msgspec.structs.fields`` evaluates the annotations
+    again on each call, some 10 ms, which every game's opening would pay)."""
+    return {f.name: f.default for f in msgspec.structs.fields(Ruleset)}
+
+
 def _keeps_other_families_defaults(r: "Ruleset") -> None:
     """A family plays every other family's own options at their defaults only."""
-    defaults = {f.name: f.default for f in msgspec.structs.fields(Ruleset)}
+    defaults = _option_defaults()
     for family, names in OWN_OPTIONS.items():
         if family == r.family:
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from replay.claims import discard_win_has_tile
 from replay.errors import ReplayError
 from schema import events as ev
 from schema.tiles import TILE_INDEX, format_hand
@@ -34,6 +35,10 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
     check_played(ctx, e, (e.tile,), None)
     if ctx.family.own.event_checks is not None:
         ctx.violated(ctx.family.own.event_checks(ctx.rules, t, e), e, None)
+    if e.how == "discard" and not discard_win_has_tile(t, e):
+        # no tile to win on (not the last discard, nor a revealed one): the reducer names the
+        # structural break before anything is scored on a table that never offered the tile
+        ctx.apply(e)
     seats = [x.seat for x in e.winners]
     tile = TILE_INDEX[e.tile]
     # a single-winner rule (截和): the first legal declarer from the discarder's (adder's) 下家

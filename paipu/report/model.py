@@ -23,7 +23,7 @@ from audits.findings import Finding
 from replay import ReplayError, Replayer, TableState
 from schema import events as ev
 from schema.reader import GameLog
-from schema.ruleset import PRESETS
+from schema.ruleset import PRESETS, Ruleset
 from schema.tiles import CHINESE_NAMES, TILE_INDEX, TILE_NAMES, TileError, parse_hand
 
 from .names import CLAIMS, CLOSE_REASONS, FAN_ENGLISH, HOW, REASONS, WINDS, rule_name
@@ -436,6 +436,7 @@ def build_model(log: GameLog) -> dict:
     cur_hand = None
     dealer = None
     game_rec: Optional[dict] = None
+    bets_word = side_bets_word(audit.ruleset)
     for rec in records:
         if rec["kind"] == "game":
             game_rec = rec
@@ -443,6 +444,7 @@ def build_model(log: GameLog) -> dict:
             cur_hand, dealer = rec["hand"], rec["dealer"]
         elif rec["kind"] == "settlement":
             s = _settlement(rec, cur_hand, dealer, game_rec, who)
+            s["bets_label"] = bets_word
             if cur_hand in by_hand:
                 by_hand[cur_hand]["settlement"] = s
     for fd in findings:
@@ -553,6 +555,15 @@ def _show(value: Any, who: "_Names") -> Optional[str]:
 def player_words(text: str, who: "_Names") -> str:
     """``text`` with seat numbers as the players' names (``seat 2`` → ``P14``)."""
     return _SEAT.sub(lambda m: who(int(m.group(1))), text)
+
+
+def side_bets_word(ruleset: Optional[Ruleset]) -> str:
+    """What the room's family calls its side bets (养猪, 下嘴), read from the word its
+    settlement gives their transfers; ``side bets`` for a family that names none."""
+    family = _FAMILIES.get(ruleset.family) if ruleset is not None else None
+    label = family.settlement.transfer_labels.get("yangzhu", "") if family is not None else ""
+    word = label.removeprefix("pays").strip()
+    return f"{word} bets" if word else "side bets"
 
 
 def room_rule(rule: str, family: Optional[str]) -> str:

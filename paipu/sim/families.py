@@ -52,6 +52,9 @@ class SimFamily:
     name: str
     #: ``"module:Class"`` of its game player inside its package; None: the shared table driver
     game_player: Optional[str] = None
+    #: the planted anomalies (``SimConfig`` knobs) its player knows; a knob outside them is
+    #: refused rather than ignored.  None: every knob (the shared table driver's).
+    plants: Optional[frozenset[str]] = None
 
     @property
     def package(self) -> str:

@@ -146,14 +146,16 @@ def _ruleset(cfg: SimConfig) -> Ruleset:
         rules = resolve(cfg.preset, opts)
     except RulesetError as e:
         raise SimError(str(e)) from None
-    if rules.family == "sichuan":
-        # the Sichuan bots plant only the shuffle anomaly; a knob they would ignore is refused
-        ignored = [name for name, on in (("colluding_pair", cfg.colluding_pair is not None),
-                                         ("illegal_claimer", cfg.illegal_claimer is not None),
-                                         ("dianji_underpay_build", cfg.dianji_underpay_build is not None),
-                                         ("rare_hands", bool(cfg.rare_hands))) if on]
+    parts = sim_parts(rules.family)
+    if parts is not None and parts.plants is not None:
+        # a family's player plants only the anomalies it names; a knob it would ignore is refused
+        asked = (("colluding_pair", cfg.colluding_pair is not None), ("illegal_claimer", cfg.illegal_claimer is not None),
+                 ("dianji_underpay_build", cfg.dianji_underpay_build is not None), ("rare_hands", bool(cfg.rare_hands)),
+                 ("biased_shuffle", cfg.biased_shuffle))
+        ignored = [name for name, on in asked if on and name not in parts.plants]
         if ignored:
-            raise SimError(f"the Sichuan simulator does not plant {', '.join(ignored)} (it plants biased_shuffle)")
+            raise SimError(f"the {rules.family} simulator does not plant {', '.join(ignored)} "
+                           f"(it plants {', '.join(sorted(parts.plants)) or 'nothing'})")
     return msgspec.structs.replace(rules, players=cfg.players)
 
 

@@ -266,7 +266,9 @@ class _Room:
         n = self.n = len(self.players)
         self.scores = (self.scores + [self.opened.start_points if self.opened else 0] * n)[:n]
         if self.opened:
+            # a room resized to a size its ruleset cannot seat has no rules (and no family) left
             self.rules = _ruleset_of(self.opened, n)
+            self.family = _family(self.rules)
 
 
 def _finish_hand(out: GameRows, room: _Room, h: _HandAcc) -> None:

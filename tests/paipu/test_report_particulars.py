@@ -93,3 +93,22 @@ def test_near_miss_a_family_without_a_derivation_keeps_the_fan_table():
     html, model = render_report(_log(SAMPLES / "clean" / "xiaoji_dianji.jsonl"))
     assert all(h["settlement"] is None or h["settlement"]["steps"] == [] for h in model["hands"])
     assert '<ol class="payments-derived">' not in html and "cap 满牌" in _text(html)
+
+
+def test_side_bets_go_by_the_familys_own_word():
+    # Xuzhou's bets are 下嘴, not Qujing's 养猪: the word is the one the family's settlement
+    # gives their transfers
+    html, model = render_report(_log(SAMPLES / "xuzhou" / "clean" / "xz_ex06_xiazui_discard.jsonl"))
+    text = _text(html)
+    assert "下嘴 bets:" in text and "养猪" not in text
+    settled = [h["settlement"] for h in model["hands"] if h.get("settlement")]
+    assert settled and all(s["bets_label"] == "下嘴 bets" for s in settled)
+
+
+def test_near_miss_qujing_bets_stay_yangzhu_and_a_family_without_a_word_says_side_bets():
+    from paipu.report.model import side_bets_word
+    from schema.ruleset import resolve
+
+    assert side_bets_word(resolve("qujing-xiaoji", {})) == "养猪 bets"
+    assert side_bets_word(resolve("wenzhou", {})) == "side bets"
+    assert side_bets_word(None) == "side bets"

@@ -23,14 +23,16 @@ import msgspec
 import pytest
 
 from audits.audit import audit_game
+from audits.rules import registry
 from schema import events as ev
 from schema.reader import GameLog, decode_line
 from schema.ruleset import RulesetError, resolve
 from tests.reliability.fuzzing import is_internal_error
 from tests.reliability.helpers import ROOT
 
-#: The families whose games the test plays, and the phases it puts events in.
-FAMILIES = ("qujing", "guangdong", "sichuan")
+#: The families whose games the test plays (every registered family, so a new one joins
+#: without an edit here), and the phases it puts events in.
+FAMILIES = tuple(registry.FAMILIES)
 
 #: phase -> the event type after whose first occurrence the table is in that phase
 #: (None: right after the opening; "end": after the last event, the game closed).
@@ -282,3 +284,52 @@ def test_a_hand_dealt_five_copies_of_a_kind_is_a_structural_break(family):
     breaks = [f.message for f in audit.findings if f.code == "STRUCTURAL_BREAK"]
     assert breaks and "5 copies" in breaks[0] and not audit.complete
     assert "INTERNAL_ERROR" not in [f.code for f in audit.findings]
+
+
+def _discard_win_after_draw(family: str, matching_discard: bool) -> GameLog:
+    """The family's game cut after its first draw with a discard win on the drawn tile, which
+    nobody discarded (the fuzzer's seed 36 input 504951), or, for the near miss, cut after its
+    first discard with a win on that discard."""
+    game = [json.loads(x) for x in family_game(family)]
+    gid = game[0]["game"]
+    after = "TileDiscarded" if matching_discard else "TileDrawn"
+    at = next(i for i, d in enumerate(game) if d["type"] == after) + 1
+    drawer, tile = game[at - 1]["seat"], game[at - 1]["tile"]
+    winner = (drawer + 1) % len(game[0]["seats"])
+    won = {"type": "HandWon", "game": gid, "at": "2026-01-01T00:00:00Z", "how": "discard", "tile": tile,
+           "from_seat": drawer, "winners": [{"seat": winner, "fans": [], "fan": 0, "points": 0}]}
+    game = game[:at] + [won]
+    events = [decode_line(json.dumps(dict(d, seq=i)).encode(), "w.jsonl", i + 1) for i, d in enumerate(game)]
+    return GameLog(gid, "w.jsonl", events, list(range(1, len(events) + 1)), None, True)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_discard_win_on_a_tile_nobody_discarded_is_a_structural_break(family):
+    # found by bench/fuzz.py (seed 36, input 504951): a Wuhan discard win with no discard to
+    # take reached the family's scoring and failed there (INTERNAL_ERROR)
+    audit = audit_game(_discard_win_after_draw(family, matching_discard=False))
+    codes = [f.code for f in audit.findings]
+    assert "INTERNAL_ERROR" not in codes, [f.message for f in audit.findings]
+    breaks = [f for f in audit.findings if f.code == "STRUCTURAL_BREAK"]
+    assert breaks and breaks[0].actual == "no_such_discard" and not audit.complete
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_discard_win_on_the_last_discard_is_no_break_near_miss(family):
+    audit = audit_game(_discard_win_after_draw(family, matching_discard=True))
+    assert "INTERNAL_ERROR" not in [f.code for f in audit.findings]
+    assert "STRUCTURAL_BREAK" not in [f.code for f in audit.findings], audit.findings
+
+
+def test_the_fuzzers_wuhan_discard_win_without_a_discard_is_a_structural_break():
+    # bench/fuzz.py seed 36 input 504951, kept as found: a Wuhan room paying the discarder
+    # alone, a discard win on a tile nobody discarded, scored before the reducer saw it
+    from schema.reader import read_games
+
+    path = os.path.join(ROOT, "tests", "reliability", "found", "wuhan_discard_win_without_discard.jsonl")
+    games, problems = read_games([path])
+    assert len(games) == 1 and not problems
+    audit = audit_game(games[0])
+    codes = [f.code for f in audit.findings]
+    assert "INTERNAL_ERROR" not in codes, [f.message for f in audit.findings]
+    assert codes == ["TURN_ORDER", "STRUCTURAL_BREAK"] and audit.findings[1].actual == "no_such_discard"

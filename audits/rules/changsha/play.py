@@ -180,6 +180,8 @@ def _ready_after(ruleset: Ruleset, table, e) -> bool:
     s = e.seat
     c = list(table.hands[s])
     kind = TILE_INDEX[e.kind]
+    if kind >= len(c):
+        return True  # a kong of a flower is no kong at all: the meld's own check reports it
     melds = list(table.melds[s])
     t = type(e)
     if t is ev.KongConcealed:

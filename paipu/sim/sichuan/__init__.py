@@ -5,5 +5,6 @@ classes, its coverage run and its sample logs.  Found by its name
 
 from ..families import SimFamily
 
-#: what :mod:`paipu.sim.families` reads: Sichuan plays with its own game player
-PARTS = SimFamily("sichuan", game_player="game:SichuanGame")
+#: what :mod:`paipu.sim.families` reads: Sichuan plays with its own game player, whose bots
+#: plant only the shuffle anomaly
+PARTS = SimFamily("sichuan", game_player="game:SichuanGame", plants=frozenset({"biased_shuffle"}))
