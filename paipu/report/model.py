@@ -361,6 +361,35 @@ def _money_text(f: Finding, hands: list[int], deltas: list[list[int]], who: _Nam
 def build_model(log: GameLog) -> dict:
     """The report of one game as a JSON-ready dict (see the module docstring)."""
     audit, records = explain_records(log)
+    frames, broken, last, opened = _frames(log)
+    players = list(audit.players or (opened.seats if opened else []))
+    who = _Names(players)
+    hands = list(audit.ledger_hands)
+    deltas = hand_deltas(audit.logged_scores, audit.ledger)
+    findings = _finding_rows(audit, frames, hands, deltas, who)
+    hand_list = _hand_rows(log, audit, records, frames, findings, who)
+    ledger_rows = [{"hand": h, "logged": list(logged), "corrected": list(corr), "delta": deltas[k],
+                    "differs": list(logged) != list(corr)}
+                   for k, (h, logged, corr) in enumerate(zip(hands or range(1, len(audit.ledger) + 1),
+                                                             audit.logged_scores, audit.ledger))]
+    net = net_corrections(audit.logged_scores, audit.ledger)
+    owes = [{"from": who(p.debtor), "from_seat": p.debtor, "to": who(p.creditor), "to_seat": p.creditor,
+             "amount": p.amount} for p in who_owes_whom(net)]
+    first_dealer = hand_list[0]["dealer"] if hand_list else (opened.creator if opened else 0)
+    return {
+        "room": _room(log, audit, opened, players, first_dealer, last),
+        "complete": audit.complete, "broken": broken, "clean": not audit.findings,
+        "errors": audit.errors, "findings": findings, "frames": frames, "hands": hand_list,
+        "ledger": ledger_rows, "net": [{"seat": s, "player": who(s), "amount": v} for s, v in enumerate(net)],
+        "owes": owes, "unbalanced": unbalanced(net),
+        "final_logged": list(audit.logged_scores[-1]) if audit.logged_scores else [],
+        "final_corrected": list(audit.ledger[-1]) if audit.ledger else [],
+    }
+
+
+def _frames(log: GameLog) -> tuple[list[dict], Optional[dict], Optional[TableState], Optional[ev.GameOpened]]:
+    """The table after each event (replayed up to a structural break), the break if any, the
+    last table and the room's opening."""
     r = Replayer()
     frames: list[dict] = []
     broken: Optional[dict] = None
@@ -378,14 +407,12 @@ def build_model(log: GameLog) -> dict:
     if broken is None and log.problem is not None:
         p = log.problem
         broken = {"seq": None, "line": getattr(p, "line", None), "message": str(p), "hand": None}
-    opened = r.opened
-    players = list(audit.players or (opened.seats if opened else []))
-    who = _Names(players)
+    return frames, broken, prev, r.opened
 
-    # findings, each pointing at the frame of its event (or the last one before it)
+
+def _finding_rows(audit, frames: list[dict], hands: list, deltas: list, who: "_Names") -> list[dict]:
+    """The findings, each pointing at the frame of its event (or the last one before it)."""
     seqs = [fr["seq"] for fr in frames]
-    hands = list(audit.ledger_hands)
-    deltas = hand_deltas(audit.logged_scores, audit.ledger)
     findings = []
     for n, f in enumerate(audit.findings):
         idx = None
@@ -409,8 +436,13 @@ def build_model(log: GameLog) -> dict:
             "expected": _show(f.expected, who), "actual": _show(f.actual, who), "frame": idx, "exact": exact,
             "event": event_text, "money": _money_text(f, hands, deltas, who),
         })
+    return findings
 
-    # hands: frame ranges and settlements
+
+def _hand_rows(log: GameLog, audit, records: list[dict], frames: list[dict], findings: list[dict],
+               who: "_Names") -> list[dict]:
+    """Each hand: its frame range, dealer (and level, indicator and wild where the family has
+    them), settlement, findings and the family's particulars."""
     hand_list: list[dict] = []
     by_hand: dict[int, dict] = {}
     for fr in frames:
@@ -453,21 +485,15 @@ def build_model(log: GameLog) -> dict:
     for h, rows in hand_particulars(log, audit.ruleset, who).items():
         if h in by_hand:
             by_hand[h]["particulars"] = rows
+    return hand_list
 
-    # the corrected ledger and who owes whom
-    ledger_rows = []
-    for k, (h, logged, corr) in enumerate(zip(hands or range(1, len(audit.ledger) + 1), audit.logged_scores,
-                                              audit.ledger)):
-        ledger_rows.append({"hand": h, "logged": list(logged), "corrected": list(corr), "delta": deltas[k],
-                            "differs": list(logged) != list(corr)})
-    net = net_corrections(audit.logged_scores, audit.ledger)
-    owes = [{"from": who(p.debtor), "from_seat": p.debtor, "to": who(p.creditor), "to_seat": p.creditor,
-             "amount": p.amount} for p in who_owes_whom(net)]
 
+def _room(log: GameLog, audit, opened: Optional[ev.GameOpened], players: list[str], first_dealer: int,
+          last: Optional[TableState]) -> dict:
+    """The room: its players (wind, creator, fee charged), preset, server, ruleset and particulars."""
     n = len(players)
-    first_dealer = hand_list[0]["dealer"] if hand_list else (opened.creator if opened else 0)
-    fees = list(prev.fees_charged) if prev is not None else [0] * n
-    room = {
+    fees = list(last.fees_charged) if last is not None else [0] * n
+    return {
         "game": log.game, "file": log.file,
         "players": [{"seat": s, "name": players[s], "wind": WINDS[(s - first_dealer) % n] if n else "",
                      "creator": opened is not None and s == opened.creator,
@@ -479,15 +505,6 @@ def build_model(log: GameLog) -> dict:
         "wilds": list(audit.ruleset.wilds) if audit.ruleset else [],
         "particulars": _particulars(audit.ruleset),
         "opened_at": opened.at.isoformat() if opened else "",
-    }
-    return {
-        "room": room,
-        "complete": audit.complete, "broken": broken, "clean": not audit.findings,
-        "errors": audit.errors, "findings": findings, "frames": frames, "hands": hand_list,
-        "ledger": ledger_rows, "net": [{"seat": s, "player": who(s), "amount": v} for s, v in enumerate(net)],
-        "owes": owes, "unbalanced": unbalanced(net),
-        "final_logged": list(audit.logged_scores[-1]) if audit.logged_scores else [],
-        "final_corrected": list(audit.ledger[-1]) if audit.ledger else [],
     }
 
 
