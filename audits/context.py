@@ -256,6 +256,8 @@ class AuditContext:
         self.indicator_due = False
         #: the seq of the last dead discard (the family's ``discard_rule``), -1: none
         self.dead_seq = -1
+        #: the finding a claim or a win on that dead discard gives (its ``DiscardVerdict.claim_code``)
+        self.dead_code = "CLAIM_ON_DEAD_DISCARD"
         #: a tile set aside awaiting its replacement: (seat, it is a flower), else None
         self.set_aside_pending: Optional[tuple[int, bool]] = None
         #: the replacement draw after a flower set aside (花上开花 while it is the last draw)

@@ -63,6 +63,9 @@ def tile_set_aside(ctx: AuditContext, e: ev.TileSetAside) -> None:
         ctx.passes.clear(e.seat)
     ctx.last_draw = None
     ctx.set_aside_pending = (e.seat, TILE_INDEX[e.tile] >= NUM_KINDS)
+    # a tile set aside is the seat's last kong: a 抢杠 on it is judged by ``can_rob("tile_set_aside")``
+    ctx.last_kong = e
+    ctx.robbable = False
 
 
 def opening_win_declared(ctx: AuditContext, e: ev.OpeningWinDeclared) -> None:

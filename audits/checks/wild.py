@@ -80,14 +80,16 @@ def judge_discard(ctx: AuditContext, e: ev.TileDiscarded, seat: int, tile: int) 
         ctx.find(v.code, e, seat=seat, expected=v.expected, actual=v.actual, message=v.message)
     if verdict.dead:
         ctx.dead_seq = e.seq
+        ctx.dead_code = verdict.claim_code
 
 
 def dead_claim(ctx: AuditContext, e: ev.Event, seat: int, claim: str) -> bool:
-    """Nobody claims or wins on a dead discard (CLAIM_ON_DEAD_DISCARD).  Whether it was one."""
+    """Nobody claims or wins on a dead discard (CLAIM_ON_DEAD_DISCARD, or the code the family's
+    verdict on the discard names).  Whether it was one."""
     d = ctx.open_discard
     if d is None or d.seq != ctx.dead_seq:
         return False
-    ctx.find("CLAIM_ON_DEAD_DISCARD", e, seat=seat, expected="no claim", actual=claim,
+    ctx.find(ctx.dead_code, e, seat=seat, expected="no claim", actual=claim,
              message=f"seat {seat} made a {claim} on seat {d.seat}'s dead discard {TILE_NAMES[d.tile]}")
     return True
 

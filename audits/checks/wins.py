@@ -16,13 +16,17 @@ from . import claims, wild
 from .tileset import check_played
 
 
+_KONG_KINDS = {ev.KongAdded: "kong_added", ev.KongExposed: "kong_exposed", ev.KongConcealed: "kong_concealed",
+               ev.TileSetAside: "tile_set_aside"}
+
+
 def robbed_other_kong(ctx: AuditContext, e: ev.HandWon) -> bool:
     """The kong just declared is one the family does not let be robbed (a concealed or
-    exposed kong)."""
+    exposed kong, or a tile set aside: a single-tile kong such as 红中杠 / 癞子杠, or 补花)."""
     k = ctx.last_kong
     if k is None:
         return False
-    kind = {ev.KongAdded: "kong_added", ev.KongExposed: "kong_exposed", ev.KongConcealed: "kong_concealed"}[type(k)]
+    kind = _KONG_KINDS[type(k)]
     return not ctx.family.claims.can_rob(kind)
 
 

@@ -254,10 +254,13 @@ class Particular(NamedTuple):
 class DiscardVerdict(NamedTuple):
     """A family's word on one discard (``TableRules.discard_rule``): ``dead``: the discard
     opens no claim and no win chance (a dead discard, 死牌); ``violation``: the rule the
-    discard breaks (a tile the ruleset forbids to discard), or None."""
+    discard breaks (a tile the ruleset forbids to discard), or None; ``claim_code``: the
+    finding a claim or a win on the dead discard gives (a discard that should not have been
+    made, such as one in a draw-only end of the wall, names that procedure's code)."""
 
     dead: bool = False
     violation: Optional[Violation] = None
+    claim_code: str = "CLAIM_ON_DEAD_DISCARD"
 
 
 # The interface is grouped as the finding catalogue is (audits/catalogue.py GROUPS): each part is

@@ -65,7 +65,7 @@ def test_the_shared_ground_of_the_new_families_is_nothing_in_todays_families(nam
 
 
 def test_a_discard_verdict_is_plain_unless_told():
-    assert F.DiscardVerdict() == (False, None)
+    assert F.DiscardVerdict() == (False, None, "CLAIM_ON_DEAD_DISCARD")
     bad = F.Violation("SPECIAL_TILE_DISCARDED", "a wild is not discarded")
     assert F.DiscardVerdict(dead=True, violation=bad).violation.code == "SPECIAL_TILE_DISCARDED"
 

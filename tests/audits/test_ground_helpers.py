@@ -53,12 +53,12 @@ def test_the_default_discard_rule():
     plain = room(wilds=("5p",), wild_discard="plain")
     dead = room(wilds=("5p",), wild_discard="dead")
     forbidden = room(wilds=("5p",), wild_discard="forbidden")
-    assert wilds.default_discard_rule(plain, table, 0, I["5p"]) == (False, None)
-    assert wilds.default_discard_rule(dead, table, 0, I["5p"]) == (True, None)
+    assert wilds.default_discard_rule(plain, table, 0, I["5p"])[:2] == (False, None)
+    assert wilds.default_discard_rule(dead, table, 0, I["5p"])[:2] == (True, None)
     verdict = wilds.default_discard_rule(forbidden, table, 0, I["5p"])
     assert verdict.dead and verdict.violation.code == "SPECIAL_TILE_DISCARDED"
     # near miss: a tile that is no wild is plain under every mode
-    assert all(wilds.default_discard_rule(r, table, 0, I["6p"]) == (False, None) for r in (dead, forbidden))
+    assert all(wilds.default_discard_rule(r, table, 0, I["6p"])[:2] == (False, None) for r in (dead, forbidden))
 
 
 # --- passes.py ---------------------------------------------------------------------------------

@@ -71,3 +71,27 @@ def test_the_wuhan_sample_logs_audit_as_expected(path):
     a = audit_game(log)
     assert [{"game": f.game, "code": f.code, "seq": f.seq} for f in a.findings] == want["findings"]
     assert (a.ledger[-1] if a.ledger else None) == want["final_scores"][log.game]["ledger"]
+
+
+class _PickLast(random.Random):
+    """Plants at the last candidate (the fault's ``pick``)."""
+
+    def choice(self, seq):
+        return seq[-1]
+
+
+def test_a_missing_indicator_leaves_the_hands_wild_unknown_one_finding():
+    """No indicator turned (WILD_INDICATOR_MISSING): the hand's 癞子 is unknown, so the dealer's
+    癞子杠 right after is not also SET_ASIDE_INVALID (one error, one finding); with the
+    indicator there, an ordinary tile set aside still is (``wh_ordinary_set_aside``)."""
+    from schema import events as ev
+    for g in games(40, seed=7):
+        for i, e in enumerate(g[:-1]):
+            nxt = g[i + 1]
+            if type(e) is ev.IndicatorTurned and type(nxt) is ev.TileSetAside and nxt.tile == e.wild:
+                cut = g[:i + 2] + [g[-1]]  # the hand up to the dealer's 癞子杠: the pick is the last indicator
+                events, expected = mutate(cut, FAULTS["wh_indicator_missing"], _PickLast())
+                assert [(f.code, f.seq) for f in audit(events).findings] == expected
+                assert expected[0][0] == "WILD_INDICATOR_MISSING"
+                return
+    pytest.fail("no dealer's first action a 癞子杠 in these games")

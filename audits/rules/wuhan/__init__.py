@@ -36,6 +36,8 @@ WUHAN = RuleFamily(
         first_dealer=guangdong_table.first_dealer,
         next_dealer=guangdong_table.next_dealer,
         dealer_after=settlement.dealer_after,
+        # §4: the next dealer follows the legal winners (the hand book's), not the logged ones
+        dealer_reads_table=True,
         replacement_source=guangdong_table.replacement_source,
         wild_of=laizi.wild_of,
         discard_rule=claims.discard_rule,

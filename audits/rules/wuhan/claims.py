@@ -31,12 +31,20 @@ _PLAIN: dict[int, tuple[Ruleset, Ruleset]] = {}
 
 def _plain(ruleset: Ruleset) -> Ruleset:
     """The room's rules with no wild kinds: the meld rules judge natural tiles only."""
+    if ruleset is _LAST_PLAIN[0]:
+        return _LAST_PLAIN[1]
     got = _PLAIN.get(id(ruleset))
     if got is None or got[0] is not ruleset:
         if len(_PLAIN) > 4096:
             _PLAIN.clear()
         got = _PLAIN[id(ruleset)] = (ruleset, msgspec.structs.replace(ruleset, wilds=()))
+    _LAST_PLAIN[:] = got
     return got[1]
+
+
+#: the last ruleset asked and its answer (a hand asks with one ruleset throughout)
+_LAST_PLAIN: list = [None, None]
+_LAST_SPECIAL: list = [None, frozenset()]
 
 
 _SPECIAL: dict[int, tuple[Ruleset, frozenset[int]]] = {}
@@ -45,21 +53,27 @@ _SPECIAL: dict[int, tuple[Ruleset, frozenset[int]]] = {}
 def special_kinds(ruleset: Ruleset) -> frozenset[int]:
     """The kinds never melded or discarded: the 痞 kinds and W (kept per ruleset object: the
     audit asks at every discard)."""
+    if ruleset is _LAST_SPECIAL[0]:
+        return _LAST_SPECIAL[1]
     got = _SPECIAL.get(id(ruleset))
     if got is not None and got[0] is ruleset:
+        _LAST_SPECIAL[:] = got
         return got[1]
     w = laizi.wild(ruleset)
     pis = laizi.pi_kinds(ruleset)
     kinds = pis if w is None else pis | {w}
     if len(_SPECIAL) > 4096:
         _SPECIAL.clear()
-    _SPECIAL[id(ruleset)] = (ruleset, kinds)
+    _SPECIAL[id(ruleset)] = _LAST_SPECIAL[:] = (ruleset, kinds)
     return kinds
 
 
 def _special(ruleset: Ruleset, tiles: Sequence[int], what: str) -> list[Violation]:
     """A 痞 tile or a 癞子 in a meld (§3.2, §3.3: CLAIM_SPECIAL_TILE)."""
-    bad = [t for t in tiles if t in special_kinds(ruleset)]
+    special = special_kinds(ruleset)
+    if special.isdisjoint(tiles):
+        return []
+    bad = [t for t in tiles if t in special]
     if bad:
         return [Violation("CLAIM_SPECIAL_TILE", f"a 痞 tile or 癞子 ({TILE_NAMES[bad[0]]}) in a {what}",
                           "natural tiles of no special kind", [TILE_NAMES[t] for t in tiles])]
@@ -161,15 +175,17 @@ def next_drawer(ruleset: Ruleset, table):
 
 
 def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdict:
-    """§6: no discard in the 海底 phase (SEA_BOTTOM_ORDER, dead).  §5.3: a 痞 tile or a 癞子 is never discarded (SPECIAL_TILE_DISCARDED; the discard is dead
+    """§6: no discard in the 海底 phase (SEA_BOTTOM_ORDER, dead; a claim or a win on it is a claim
+    in the phase: SEA_BOTTOM_ORDER).  §5.3: a 痞 tile or a 癞子 is never discarded (SPECIAL_TILE_DISCARDED; the discard is dead
     so one error gives one finding) — unless every concealed tile is one and no kong is allowed
     (D = 0): a dead discard, no finding."""
     special = special_kinds(ruleset)
     if tile not in special:
         if table.undrawn - ruleset.draw_reserve <= 3 and in_haidi(ruleset, table):
+            # a claim or a win on it is a claim in the 海底 phase: SEA_BOTTOM_ORDER too
             return DiscardVerdict(True, Violation("SEA_BOTTOM_ORDER", f"seat {seat} discarded in the 海底 phase "
                                                   "(draw-only: the next seat draws)", "the next seat's draw",
-                                                  "TileDiscarded"))
+                                                  "TileDiscarded"), "SEA_BOTTOM_ORDER")
         return _PLAIN_DISCARD
     hand = table.hands[seat]
     if drawable(ruleset, table) < 1 and all(hand[k] == 0 for k in range(34) if k not in special):
@@ -194,7 +210,9 @@ def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
     t = type(event)
     if t is ev.TileSetAside:
         tile = TILE_INDEX[event.tile]
-        if tile not in special_kinds(ruleset):
+        # with no indicator turned (WILD_INDICATOR_MISSING, the one error) the hand's 癞子 is
+        # unknown: a tile set aside may be it, so only a 痞 tile's set-aside is judged then
+        if tile not in special_kinds(ruleset) and (table.indicator is not None or ruleset.wild_from == "preset"):
             return [Violation("SET_ASIDE_INVALID", f"seat {event.seat} set aside {event.tile}: only a 痞 tile or a "
                               "癞子 is a single-tile kong", "a 痞 tile or a 癞子", event.tile)]
         if table.phase != "discard" or table.turn != event.seat:

@@ -2,13 +2,17 @@
 code with ``audits/rules/hands.py`` nor with this family's search (:func:`.wins.solve`), for the
 differential test and the bench (``DEFAULT_HANDS``, ``main(n)``).
 
-The reference tries every assignment of the 癞子 to kinds (any non-痞 kind with room: four less
-the kind's natural tiles held, melded and turned), then reads the plain hand that results with
-a textbook decomposition (a pair, then pongs and runs from the lowest tile), once per question:
-any pair, a 2-5-8 pair, pongs only, one suit, 乱将, 乱风 (wuhan.md §7.2–§7.5).  It compares the
-nine facts of :class:`.wins.Shapes` for the soft reading.  Random hands are drawn from the tiles
-left after the indicator, with 0–3 natural melds, biased towards near-complete ones, holding
-0–3 癞子 (four only now and then: the enumeration grows fast).
+The reference tries every assignment of the 癞子 to kinds (any kind the question allows, with
+room: four less the kind's natural tiles held, melded and turned) and reads each plain hand that
+results with a textbook decomposition (a pair, then pongs and runs from the lowest tile), once
+per question: any pair, a 2-5-8 pair, pongs only, one suit, 乱将, 乱风 (wuhan.md §7.2–§7.5).
+Since no set crosses a suit (and honours make pongs only), the assignments are enumerated group
+by group — every filling of each suit and of the honours with k 癞子, memoised on the group's
+counts and room — and joined over how many 癞子 each group takes and which group holds the pair:
+the same verdict as trying the whole hand's assignments one by one, at a fraction of the cost.
+It compares the nine facts of :class:`.wins.Shapes` for the soft reading.  Random hands are
+drawn from the tiles left after the indicator, with 0–3 natural melds, biased towards
+near-complete ones, holding 0–3 癞子 (four now and then).
 """
 
 from __future__ import annotations
@@ -29,50 +33,114 @@ WILDS = ("5p", "6z", "1z", "9s")
 _258 = frozenset(k for k in range(27) if k % 9 in (1, 4, 7))
 
 
-@lru_cache(maxsize=200_000)
-def _decomposes(counts: tuple, pair_kinds: frozenset, runs: bool) -> bool:
-    """Plain tiles as sets and one pair (the pair of ``pair_kinds``; runs only with ``runs``)."""
-    if sum(counts) % 3 != 2:
-        return False
-    for p in pair_kinds:
-        if counts[p] >= 2:
-            c = list(counts)
-            c[p] -= 2
-            if _sets(tuple(c), runs):
-                return True
-    return False
+#: the four groups a hand's tiles fall into: sets never cross a group (runs stay in their
+#: suit; honours form pongs only), so a hand is sets and one pair exactly when each group is
+#: sets, one of them with the pair
+GROUPS = (tuple(range(0, 9)), tuple(range(9, 18)), tuple(range(18, 27)), tuple(range(27, 34)))
 
 
-@lru_cache(maxsize=400_000)
-def _sets(counts: tuple, runs: bool) -> bool:
-    i = next((k for k in range(34) if counts[k]), None)
+@lru_cache(maxsize=None)
+def _plain_sets(counts: tuple, runs: bool) -> bool:
+    """One group's plain tiles (a count per kind, in order) as sets only: take the lowest
+    tile as a pong, or as the start of a run (``runs``: a suit with runs allowed)."""
+    i = next((k for k, c in enumerate(counts) if c), None)
     if i is None:
         return True
     c = list(counts)
     if c[i] >= 3:
         c[i] -= 3
-        if _sets(tuple(c), runs):
+        if _plain_sets(tuple(c), runs):
             return True
         c[i] += 3
-    if runs and i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+    if runs and i + 2 < len(c) and c[i + 1] and c[i + 2]:
         c[i] -= 1
         c[i + 1] -= 1
         c[i + 2] -= 1
-        return _sets(tuple(c), runs)
+        return _plain_sets(tuple(c), runs)
     return False
 
 
-def _assignments(w: int, room: list[int], kinds):
-    """Every multiset of ``w`` kinds from ``kinds`` within ``room``."""
-    for combo in combinations_with_replacement(sorted(kinds), w):
-        if all(combo.count(k) <= room[k] for k in set(combo)):
-            yield combo
+@lru_cache(maxsize=None)
+def _plain_pairs(counts: tuple, runs: bool) -> frozenset:
+    """The positions of a group whose pair leaves the rest as sets only."""
+    if sum(counts) % 3 != 2:
+        return frozenset()
+    out = []
+    for p, n in enumerate(counts):
+        if n >= 2:
+            c = list(counts)
+            c[p] -= 2
+            if _plain_sets(tuple(c), runs):
+                out.append(p)
+    return frozenset(out)
+
+
+def _fillings(naturals: tuple, room: tuple, allowed: tuple, k: int):
+    """Every way to add ``k`` 癞子 to a group: a multiset of positions from ``allowed``, each
+    within its room — the plain counts that result."""
+    for combo in combinations_with_replacement(allowed, k):
+        c = list(naturals)
+        ok = True
+        for x in combo:
+            c[x] += 1
+            if c[x] - naturals[x] > room[x]:
+                ok = False
+                break
+        if ok:
+            yield tuple(c)
+
+
+@lru_cache(maxsize=1 << 18)
+def _group_table(naturals: tuple, room: tuple, allowed: tuple, pair_ok: tuple, runs: bool,
+                 w: int) -> tuple:
+    """For k = 0..w 癞子 placed in the group (every filling tried): (some filling is sets only,
+    some filling is sets and a pair of a ``pair_ok`` position)."""
+    table = []
+    for k in range(w + 1):
+        sets = pair = False
+        for c in _fillings(naturals, room, allowed, k):
+            sets = sets or _plain_sets(c, runs)
+            pair = pair or bool(_plain_pairs(c, runs) & frozenset(pair_ok))
+            if sets and pair:
+                break
+        table.append((sets, pair))
+    return tuple(table)
+
+
+def _brute(naturals, w: int, room, kinds: frozenset, pair_kinds: frozenset, runs: bool) -> bool:
+    """Some assignment of the ``w`` 癞子 to ``kinds`` (within ``room``) makes the plain hand sets
+    and one pair of ``pair_kinds`` (runs only with ``runs``): each group's fillings enumerated,
+    the groups joined over how many 癞子 each takes and which holds the pair."""
+    reach = {(0, False)}
+    for g, group in enumerate(GROUPS):
+        nat = tuple(naturals[k] for k in group)
+        rm = tuple(room[k] for k in group)
+        allowed = tuple(i for i, k in enumerate(group) if k in kinds)
+        pairs = tuple(i for i, k in enumerate(group) if k in pair_kinds)
+        table = _group_table(nat, rm, allowed, pairs, runs and g < 3, w)
+        nxt = set()
+        for used, paired in reach:
+            for k in range(w - used + 1):
+                sets, pair = table[k]
+                if sets:
+                    nxt.add((used + k, paired))
+                if pair and not paired:
+                    nxt.add((used + k, True))
+        reach = nxt
+        if not reach:
+            return False
+    return (w, True) in reach
+
+
+def _fits(w: int, room, kinds) -> bool:
+    """Some multiset of ``w`` kinds from ``kinds`` fits their room."""
+    return sum(min(room[k], w) for k in kinds) >= w
 
 
 def reference(ruleset: Ruleset, naturals, w: int, melds, indicator: Optional[int]) -> wins.Shapes:
     """The nine shape facts by brute force."""
     pis = laizi.pi_kinds(ruleset)
-    allowed = [k for k in range(34) if k not in pis]
+    allowed = frozenset(k for k in range(34) if k not in pis)
     if any(naturals[k] for k in pis):
         return wins.NONE
     use = [0] * 34
@@ -85,66 +153,23 @@ def reference(ruleset: Ruleset, naturals, w: int, melds, indicator: Optional[int
             for k in range(34)]
     meld_tiles = [t for m in melds for t in m.tiles]
     chow_meld = any(m.kind == "chow" for m in melds)
-    all_pairs = frozenset(allowed)
-    std = std258 = dd = False
-    for combo in _assignments(w, room, _candidates(naturals, allowed)):
-        t = _with(naturals, combo)
-        if not std and _decomposes(t, all_pairs, True):
-            std = True
-        if std and not std258 and _decomposes(t, _258, True):
-            std258 = True
-        if not dd and not chow_meld and _decomposes(t, all_pairs, False):
-            dd = True
-        if std and std258 and (dd or chow_meld):
-            break
+    std = _brute(naturals, w, room, allowed, allowed, True)
+    std258 = std and _brute(naturals, w, room, allowed, _258, True)
+    dd = std and not chow_meld and _brute(naturals, w, room, allowed, allowed, False)
     qys = qys_dd = False
     for suit in range(3):
-        kinds = [k for k in allowed if suit * 9 <= k < suit * 9 + 9]
+        kinds = frozenset(k for k in allowed if suit * 9 <= k < suit * 9 + 9)
         if any(naturals[k] for k in allowed if k not in kinds) or any(k not in kinds for k in meld_tiles):
             continue
-        for combo in _assignments(w, room, kinds):
-            t = _with(naturals, combo)
-            qys = qys or _decomposes(t, frozenset(kinds), True)
-            qys_dd = qys_dd or (not chow_meld and _decomposes(t, frozenset(kinds), False))
+        qys = qys or _brute(naturals, w, room, kinds, kinds, True)
+        qys_dd = qys_dd or (not chow_meld and _brute(naturals, w, room, kinds, kinds, False))
     loose = []
-    for kinds in (sorted(_258), [k for k in range(27, 34) if k not in pis]):
+    for kinds in (_258, frozenset(k for k in range(27, 34) if k not in pis)):
         inside = not chow_meld and not any(naturals[k] for k in allowed if k not in kinds) \
             and all(k in kinds for k in meld_tiles)
-        has = has_dd = False
-        if inside:
-            for combo in _assignments(w, room, kinds):
-                has = True
-                if _decomposes(_with(naturals, combo), frozenset(kinds), False):
-                    has_dd = True
-                    break
-        loose += [has, has_dd]
+        has = inside and _fits(w, room, kinds)
+        loose += [has, has and _brute(naturals, w, room, kinds, kinds, False)]
     return wins.Shapes(std, std258, dd, qys, qys_dd, loose[0], loose[1], loose[2], loose[3])
-
-
-def _with(naturals, combo) -> tuple:
-    c = list(naturals)
-    for k in combo:
-        c[k] += 1
-    return tuple(c)
-
-
-#: one kind for each role a 癞子 standing alone can play: the 2-5-8 of each suit, every honour
-_REPRESENTATIVES = frozenset(k for k in range(27) if k % 9 in (1, 4, 7)) | frozenset(range(27, 34))
-
-
-def _candidates(naturals, allowed) -> list[int]:
-    """The kinds a 癞子 is tried as: within two of a natural suited tile of its suit, a natural
-    honour, and the representatives (a 癞子 in a group of 癞子 alone plays the same for any kind
-    of its suit and class)."""
-    near = set()
-    for k in range(34):
-        if naturals[k]:
-            if k < 27:
-                base = k - k % 9
-                near.update(x for x in range(k - 2, k + 3) if base <= x < base + 9)
-            else:
-                near.add(k)
-    return [k for k in allowed if k in near or k in _REPRESENTATIVES]
 
 
 _SUITED_SETS = [(k, k, k) for k in range(34)] + [(k, k + 1, k + 2) for k in range(27) if k % 9 <= 6]

@@ -31,11 +31,20 @@ _PI: dict[tuple[str, ...], frozenset[int]] = {}
 
 def pi_kinds(ruleset: Ruleset) -> frozenset[int]:
     """The 痞 kinds of the room (``pi_tiles``)."""
+    if ruleset is _LAST_PI[0]:
+        return _LAST_PI[1]
     key = tuple(ruleset.pi_tiles)
     got = _PI.get(key)
     if got is None:
         got = _PI[key] = frozenset(TILE_INDEX[t] for t in key)
+    _LAST_PI[:] = (ruleset, got)
     return got
+
+
+#: the last ruleset asked and its 痞 kinds (a hand asks with one ruleset throughout)
+_LAST_PI: list = [None, frozenset()]
+#: (痞 tiles, W) -> the first non-痞 indicator giving W
+_DEFAULT_INDICATOR: dict = {}
 
 
 def wild_of(ruleset: Ruleset, indicator: int) -> int:
@@ -55,10 +64,11 @@ def default_indicator(ruleset: Ruleset, w: Optional[int]) -> Optional[int]:
     bind the max-four room)."""
     if w is None:
         return None
-    for k in range(NUM_KINDS):
-        if k not in pi_kinds(ruleset) and wild_of(ruleset, k) == w:
-            return k
-    return None
+    key = (tuple(ruleset.pi_tiles), w)
+    if key not in _DEFAULT_INDICATOR:
+        _DEFAULT_INDICATOR[key] = next((k for k in range(NUM_KINDS)
+                                        if k not in pi_kinds(ruleset) and wild_of(ruleset, k) == w), None)
+    return _DEFAULT_INDICATOR[key]
 
 
 def split(ruleset: Ruleset, counts: Sequence[int]) -> tuple[list[int], int]:

@@ -35,12 +35,15 @@ LABELS = {"win": "pays", "bao_sanpu": "pays all (放三铺 包)", "bao_quanqiure
 class Book:
     """The family's memory of one hand: the logged HandWon and each winner's score."""
 
-    __slots__ = ("won", "scores", "lines")
+    __slots__ = ("won", "scores", "lines", "true")
 
     def __init__(self) -> None:
         self.won: Optional[ev.HandWon] = None
         self.scores: dict = {}
         self.lines: list[str] = []
+        #: the legal winners of the hand's winning moment (the corrected ledger's), or None
+        #: before a HandWon
+        self.true: Optional[list[tuple[int, int]]] = None
 
 
 def hand_book(ruleset: Ruleset, n: int, dealer: int) -> Book:
@@ -53,15 +56,23 @@ def observe(ruleset: Ruleset, table, event, book: Book, ctx, after: bool) -> lis
     if not after or type(event) is not ev.HandWon or book is None:
         return []
     book.won = event
+    if book.true is None:
+        book.true = list(ctx.true_winners)
     for x, sc in zip(event.winners, ctx.won_scores):
         if sc is not None:
             book.scores[x.seat] = sc
     for seat, _p in ctx.true_winners:
         if seat not in book.scores:
             book.scores[seat] = ctx.score(seat, ev_tile(event), event.how)
-    if ctx.explained is not None:  # --explain and the report: the corrected settlement, line by line
-        book.lines = [f"seat {seat}: {line}" for seat, _ in ctx.true_winners
-                      for line in getattr(book.scores.get(seat), "steps", [])] or ["no legal win: no transfers"]
+    if ctx.explained is not None:
+        # --explain and the report: each logged winner's derivation is printed under that winner;
+        # the settlement adds only a corrected winner the log did not name (一炮单响), or that
+        # no win was legal
+        logged = {x.seat for x in event.winners}
+        book.lines = [f"seat {seat}: {line}" for seat, _ in ctx.true_winners if seat not in logged
+                      for line in getattr(book.scores.get(seat), "steps", [])]
+        if not ctx.true_winners:
+            book.lines = ["no legal win: no transfers"]
     return []
 
 
@@ -101,18 +112,37 @@ def third_feeder(table, seat: int) -> Optional[int]:
     return fed[2] if len(fed) >= 3 else None
 
 
+_READY: dict = {}
+
+
 def ready(ruleset: Ruleset, table, seat: int) -> bool:
     """全求人 包's ready test (§9.5 b): some non-痞 kind t would make the seat's hand a legal
-    self-draw win (§7, no 起胡)."""
+    self-draw win (§7, no 起胡).  A hand the superset test (:func:`.wins.seat_waits`) finds
+    waiting on nothing is not ready; the answer is kept per hand (a win is scored several
+    times: the single-winner order, the score, the names)."""
     hand = table.hands[seat]
     melds = table.melds[seat]
+    key = (id(ruleset), tuple(hand), tuple(melds), table.indicator)
+    got = _READY.get(key)
+    if got is not None and got[0] is ruleset:
+        return got[1]
+    answer = _ready(ruleset, hand, melds, table.indicator, table.held[seat])
+    if len(_READY) > 1024:
+        _READY.clear()
+    _READY[key] = (ruleset, answer)
+    return answer
+
+
+def _ready(ruleset: Ruleset, hand, melds, indicator, held: int) -> bool:
+    if not wins.seat_waits(ruleset, hand, None, held, melds):
+        return False
     pis = laizi.pi_kinds(ruleset)
     for t in range(laizi.NUM_KINDS):
         if t in pis:
             continue
         c = list(hand)
         c[t] += 1
-        if wins.could_win(ruleset, c, melds, table.indicator, big_by_moment=False):
+        if wins.could_win(ruleset, c, melds, indicator, big_by_moment=False):
             return True
     return False
 
@@ -264,10 +294,16 @@ def table_facts(ruleset: Ruleset, table, won=None) -> HandFacts:
     return HandFacts(None, None, None, table.dealer)
 
 
-def dealer_after(ruleset: Ruleset, dealer: int, first: Optional[tuple], n: int = 4) -> int:
+def dealer_after(ruleset: Ruleset, dealer: int, first: Optional[tuple], n: int = 4, table=None,
+                 book: Optional[Book] = None) -> int:
     """坐庄 (§4): after 黄庄 the dealer stays; after a win, ``rotate``: the dealer stays when among
     the winners, else its 下家 deals; ``winner``: the first winner in turn order from the
-    discarder's (adder's) 下家 deals."""
+    discarder's (adder's) 下家 deals.  The winners are the legal ones (the audit's ``book``):
+    a hand ended by no legal win counts as 黄庄 (§4, §9.7), and under 一炮单响 the first legal
+    declarer is the winner whichever declarer the log paid."""
+    if book is not None and book.won is not None and first is not None:
+        true = sorted({s for s, _ in book.true or ()})
+        first = (true, book.won.how, book.won.from_seat) if true else None
     if first is None or not first[0]:
         return dealer
     seats, how, from_seat = first

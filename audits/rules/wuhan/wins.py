@@ -135,6 +135,17 @@ def solve(naturals: Sequence[int], wilds: int, room: Sequence[int], pair_ok: fro
     return _search(list(naturals), wilds, list(room), True, pair_ok, chows, kinds)
 
 
+def _standard_possible(ruleset: Ruleset, naturals: Sequence[int], wilds: int) -> bool:
+    """A cheap superset of :func:`solve`'s standard shapes: the shared engine, whose 癞子 stand
+    in wherever the concealed tiles leave room (the max-four room here is never larger), finds
+    the hand complete.  Without ``wild_max_four`` (or on a count above four) nothing is ruled out."""
+    if (sum(naturals) + wilds) % 3 != 2:
+        return False
+    if not ruleset.wild_max_four or max(naturals) > 4:
+        return True
+    return hands.is_complete_keys(*hands.hand_keys(naturals), wilds)
+
+
 def _melds_within(melds: Sequence[Meld], kinds: frozenset, chows: bool) -> bool:
     return all((m.kind != "chow" or chows) and all(t in kinds for t in m.tiles) for m in melds)
 
@@ -190,7 +201,7 @@ def _shapes(ruleset: Ruleset, naturals: Sequence[int], wilds: int, melds: Sequen
     room = laizi.room(ruleset, naturals, melds, indicator)
     if any(naturals[k] for k in pis):
         return NONE
-    standard = solve(naturals, wilds, room, kinds, True, kinds)
+    standard = _standard_possible(ruleset, naturals, wilds) and solve(naturals, wilds, room, kinds, True, kinds)
     std258 = standard and solve(naturals, wilds, room, JIANG_KINDS, True, kinds)
     no_chow = not any(m.kind == "chow" for m in melds)
     duidui = standard and no_chow and solve(naturals, wilds, room, kinds, False, kinds)
@@ -234,15 +245,17 @@ def could_win(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], in
     kinds = ALL_KINDS - pis
     room = laizi.room(ruleset, naturals, melds, indicator)
     big_ok = ruleset.dahu_max_laizi is None or w <= ruleset.dahu_max_laizi
-    std258 = solve(naturals, w, room, JIANG_KINDS, True, kinds)
+    # every standard reading (a 2-5-8 pair, 碰碰胡, 清一色) needs the shape the engine sees
+    standard = _standard_possible(ruleset, naturals, w)
+    std258 = standard and solve(naturals, w, room, JIANG_KINDS, True, kinds)
     if std258 and (w <= 1 or (big_by_moment and big_ok)):
         return True
     if not big_ok:
         return False
-    if ruleset.pengpenghu_dahu and not any(m.kind == "chow" for m in melds) \
+    if standard and ruleset.pengpenghu_dahu and not any(m.kind == "chow" for m in melds) \
             and solve(naturals, w, room, kinds, False, kinds):
         return True
-    for suit in SUITS:
+    for suit in SUITS if standard else ():
         if _melds_within(melds, suit, True) and not any(naturals[k] for k in kinds - suit) \
                 and solve(naturals, w, room, suit, True, suit):
             return True

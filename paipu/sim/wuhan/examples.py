@@ -37,6 +37,14 @@ def ex02_pihu_discard(options: dict | None = None, game: str = "wh-ex02", varian
         s.chow(3, 2, "9p", "78p")
     if variant == "pi_discarded":  # SPECIAL_TILE_DISCARDED: the 红中 thrown, not laid down (its 番 counts)
         s.discard(3, "7z")
+    elif variant in _ROBBED_SET_ASIDE:
+        # ROB_CONCEALED_KONG: seat 2 "robs" seat 3's 红中杠 / 癞子杠 — only an added kong is robbed (§5.3, §7.6)
+        tile = _ROBBED_SET_ASIDE[variant]
+        s.hands[3][tile] -= 1
+        s.b.set_aside(3, tile)
+        s.win([(2, ["jihu"], 1, 1, [(3, 2, 8, 8), (0, 1, 4, 4), (1, 2, 8, 8)])], "robbed_kong", tile, from_seat=3)
+        s.settle([(3, 2, 8, "win"), (0, 2, 4, "win"), (1, 2, 8, "win")])
+        return s.close()
     else:
         s.set_aside(3, "7z")
         s.discard(3)
@@ -51,6 +59,10 @@ def ex02_pihu_discard(options: dict | None = None, game: str = "wh-ex02", varian
         s.win([(2, ["jihu"], 1, 1, [(3, 2, 8, 8), (0, 1, 4, 4), (1, 2, 8, 8)])], "discard", "5s", from_seat=1)
         s.settle([(3, 2, 8, "win"), (0, 2, 4, "win"), (1, 2, 8, "win")])
     return s.close()
+
+
+#: the near misses that rob a single-tile kong: the tile set aside (红中杠, 癞子杠)
+_ROBBED_SET_ASIDE = {"rob_pi_kong": "7z", "rob_laizi_kong": "5p"}
 
 
 def ex04_qingyise_self_draw(koukou: bool = False) -> GameBuilder:
@@ -323,7 +335,8 @@ def ex10_haidi(win: bool = True, variant: str = "") -> GameBuilder:
     280.  ``win`` False: nobody wins; seats 0 and 1 draw the last two tiles and the hand is 黄庄
     with 10 tiles undrawn."""
     s = WuhanScene(("wh-ex10" if win else "wh-ex10b") + variant)
-    s.hand(0, {0: "6z 6z", 1: "9s 6s", 2: "6s 6s 6z 6m", 3: "9s 9s 45m 22s 34m 678p"}, indicator="4p",
+    seat1 = "9s 6s" + (" 7m 7m" if variant == "haidi_claim" else "")
+    s.hand(0, {0: "6z 6z", 1: seat1, 2: "6s 6s 6z 6m", 3: "9s 9s 45m 22s 34m 678p"}, indicator="4p",
            reserve="6s 7m 2m", avoid="2m 5m 1m 4m 3m 6m 9s 6s 6z 2s 6p 7p 8p 7m 3s 4s")
     s.discard(0)
     s.draw(1)
@@ -357,6 +370,15 @@ def ex10_haidi(win: bool = True, variant: str = "") -> GameBuilder:
     elif variant == "haidi_discard":  # SEA_BOTTOM_ORDER: a discard in the 海底 phase (the 海底 draw comes next)
         s.draw(2, "7m")
         s.discard(2, "7m")
+    elif variant == "haidi_claim":  # SEA_BOTTOM_ORDER twice: a discard in the 海底 phase, and seat 1's pong of it
+        s.draw(2, "7m")
+        s.discard(2, "7m")
+        s.pong(1, 2, "7m")
+        s.discard(1)
+        for seat in (2, 3, 0):
+            s.draw(seat)
+        s.drawn()
+        return s.close()
     else:
         s.draw(2, "7m")
     if win and variant == "haidi_kong":
@@ -438,13 +460,15 @@ def ex11d_holding_pi() -> GameBuilder:
     return s.close()
 
 
-def ex13_dealer_rotation(mode: str = "rotate", dealer=None) -> GameBuilder:
+def ex13_dealer_rotation(mode: str = "rotate", dealer=None, tile: str = "2m", game: str = "") -> GameBuilder:
     """§12.13 (the first two hands): seat 2 wins seat 1's 2m (the §12.11 (b) near miss), then a
     黄庄.  ``rotate``: seat 1 deals the second hand and keeps the deal after it; ``winner``:
-    seat 2 deals it."""
+    seat 2 deals it.  ``tile`` 3m: the win is §12.11 (b)'s illegal one (WIN_PAIR_NOT_258), and
+    the hand counts as 黄庄 for the next dealer (§4): seat 0 deals again, under either option."""
     opts = {"win_dealer": "winner"} if mode == "winner" else None
-    s = _opened_seat2("wh-ex13" if mode == "rotate" else "wh-ex13b", "123m 456m 345s 2m", "2m", opts)
-    s.win([(2, ["jihu", "yinghu"], 2, 1, [(3, 2, 16, 16), (0, 1, 8, 8), (1, 2, 16, 16)])], "discard", "2m",
+    game = game or ("wh-ex13" if mode == "rotate" else "wh-ex13b")
+    s = _opened_seat2(game, f"123m 456m 345s {tile}", tile, opts)
+    s.win([(2, ["jihu", "yinghu"], 2, 1, [(3, 2, 16, 16), (0, 1, 8, 8), (1, 2, 16, 16)])], "discard", tile,
           from_seat=1)
     s.settle([(3, 2, 16, "win"), (0, 2, 8, "win"), (1, 2, 16, "win")])
     dealer = dealer if dealer is not None else (1 if mode == "rotate" else 2)
@@ -572,9 +596,22 @@ NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], list[str]]] = {
     "ex02_set_aside_filler": (lambda: ex02_pihu_discard(game="wh-nm-aside", variant="set_aside_filler"),
                               ["SET_ASIDE_INVALID"]),
     "ex02_wild_in_chow": (lambda: ex02_pihu_discard(game="wh-nm-chow", variant="wild_chow"), ["CLAIM_SPECIAL_TILE"]),
+    "ex02_rob_pi_kong": (lambda: ex02_pihu_discard(game="wh-nm-rob-pi", variant="rob_pi_kong"), ["ROB_CONCEALED_KONG"]),
+    "ex02_rob_laizi_kong": (lambda: ex02_pihu_discard(game="wh-nm-rob-laizi", variant="rob_laizi_kong"),
+                            ["ROB_CONCEALED_KONG"]),
     "ex10_kong_in_haidi": (lambda: ex10_haidi(variant="haidi_kong"), ["KONG_WITHOUT_REPLACEMENT"]),
     "ex10_discard_in_haidi": (lambda: ex10_haidi(False, variant="haidi_discard"), ["SEA_BOTTOM_ORDER"]),
+    "ex10_claim_in_haidi": (lambda: ex10_haidi(False, variant="haidi_claim"), ["SEA_BOTTOM_ORDER", "SEA_BOTTOM_ORDER"]),
     "ex10_haidi_wrong_drawer": (lambda: ex10_haidi(False, variant="wrong_seat"), ["TURN_ORDER"]),
     "ex13_dealer_wrong": (lambda: _retagged(ex13_dealer_rotation(dealer=2), "wh-nm-dealer-rot"),
                           ["DEALER_ROTATION"]),
+    # an illegal win ends the hand: it counts as 黄庄, so the dealer (seat 0) deals again (§4)
+    "ex13_dealer_kept_after_illegal_win": (lambda: ex13_dealer_rotation(dealer=0, tile="3m", game="wh-nm-illegal-kept"),
+                                           ["WIN_PAIR_NOT_258"]),
+    "ex13_dealer_passed_after_illegal_win": (lambda: ex13_dealer_rotation(dealer=1, tile="3m",
+                                                                          game="wh-nm-illegal-passed"),
+                                             ["WIN_PAIR_NOT_258", "DEALER_ROTATION"]),
+    "ex13_winner_deals_after_illegal_win": (lambda: ex13_dealer_rotation("winner", dealer=2, tile="3m",
+                                                                         game="wh-nm-illegal-winner"),
+                                            ["WIN_PAIR_NOT_258", "DEALER_ROTATION"]),
 }

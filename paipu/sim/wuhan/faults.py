@@ -256,7 +256,9 @@ FAULTS: dict[str, Fault] = {
 }
 
 _ROOM = dict(preset="wuhan-hzlzg", max_hands=6, fee=0)
-#: Where ``bench/faults.py --family wuhan`` plants the classes: these rooms in turn.
-FAULT_BENCH = FaultBench(seed=9400, max_games=4000, rooms=(
+#: Where ``bench/faults.py --family wuhan`` plants the classes: these rooms in turn.  A robbed
+#: added kong comes about once in 80–150 bot rooms (``wh_rob_paid_by_each``): a worker may
+#: need some 10,000 rooms for its 100.
+FAULT_BENCH = FaultBench(seed=9400, max_games=12000, rooms=(
     dict(_ROOM, options={}, include_wall=False), dict(_ROOM, options={}, include_wall=True),
     dict(_ROOM, options={"fan_mode": "koukou"}, include_wall=False)))

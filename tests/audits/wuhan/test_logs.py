@@ -75,3 +75,46 @@ def test_the_haidi_draws_follow_each_other_and_the_table_knows_the_turns_draw():
     assert "tail" in sources and None in sources and sources[-4:] == ["wall"] * 4
     assert audit(b).findings == []
     assert [f.code for f in audit(NEAR_MISSES["ex10_haidi_wrong_drawer"][0]()).findings] == ["TURN_ORDER"]
+
+
+def test_explain_prints_each_derivation_once():
+    """The winner's derivation is printed under the winner, not again under the settlement; a
+    hand with no legal win says so once."""
+    from audits.audit import explain_game
+    lines = explain_game(GameLog(game="wh-ex07", file="t", events=EXAMPLES["ex07_gangkai_jinding"]().events,
+                                 lines=list(range(1, 200))))
+    assert sum("F_w = " in x for x in lines) == 1
+    assert sum("金顶" in x for x in lines) >= 1
+    bad = explain_game(GameLog(game="wh-ex11a", file="t", events=NEAR_MISSES["ex11a_two_laizi"][0]().events,
+                               lines=list(range(1, 200))))
+    assert sum("no legal win: no transfers" in x for x in bad) == 1
+
+
+@pytest.mark.parametrize("name", ["ex02_rob_pi_kong", "ex02_rob_laizi_kong"])
+def test_robbing_a_single_tile_kong_is_a_finding_not_a_break(name):
+    """§5.3, §7.6: a 红中杠 / 癞子杠 is never robbed — ROB_CONCEALED_KONG at the robbing, never a
+    structural break (the holding case: ex06 robs an added kong, clean)."""
+    build, _ = NEAR_MISSES[name]
+    a = audit(build())
+    assert [(f.code, f.seat) for f in a.findings] == [("ROB_CONCEALED_KONG", 3)]
+    assert audit(EXAMPLES["ex06_qianggang"]()).findings == []
+
+
+def test_an_illegal_win_counts_as_huangzhuang_for_the_next_dealer():
+    """§4, §9.7: after seat 2's illegal win the dealer (seat 0) deals again, under ``rotate`` and
+    ``winner`` alike; passing the deal as after a win is DEALER_ROTATION (the legal win, ex13,
+    passes it)."""
+    assert [f.code for f in audit(NEAR_MISSES["ex13_dealer_kept_after_illegal_win"][0]()).findings] == \
+        ["WIN_PAIR_NOT_258"]
+    for name in ("ex13_dealer_passed_after_illegal_win", "ex13_winner_deals_after_illegal_win"):
+        got = [(f.code, f.seq) for f in audit(NEAR_MISSES[name][0]()).findings]
+        assert [c for c, _ in got] == ["WIN_PAIR_NOT_258", "DEALER_ROTATION"], got
+    assert audit(EXAMPLES["ex13_dealer_rotate"]()).findings == []
+
+
+def test_a_claim_in_the_haidi_phase_is_sea_bottom_order():
+    """§6: no claim in the 海底 phase — the pong of a 海底 discard is SEA_BOTTOM_ORDER (not
+    CLAIM_ON_DEAD_DISCARD), beside the discard's own; the phase played draw-only is clean."""
+    a = audit(NEAR_MISSES["ex10_claim_in_haidi"][0]())
+    assert [(f.code, f.seat) for f in a.findings] == [("SEA_BOTTOM_ORDER", 2), ("SEA_BOTTOM_ORDER", 1)]
+    assert audit(EXAMPLES["ex10b_haidi_huangzhuang"]()).findings == []

@@ -77,13 +77,13 @@ def test_kong_options_never_take_pei():
 def test_discard_rule():
     from audits.rules.xuzhou import XUZHOU
     discard_rule = XUZHOU.table.discard_rule
-    assert discard_rule(rules("5p"), None, 1, T["5p"]) == (True, None)
+    assert discard_rule(rules("5p"), None, 1, T["5p"])[:2] == (True, None)
     v = discard_rule(rules("5p", wild_discard="forbidden"), None, 1, T["5p"])
     assert v.dead and v.violation.code == "SPECIAL_TILE_DISCARDED"
     # near miss: a 白板 is a natural tile, live
-    assert discard_rule(rules("5p", wild_discard="forbidden"), None, 1, T["5z"]) == (False, None)
+    assert discard_rule(rules("5p", wild_discard="forbidden"), None, 1, T["5z"])[:2] == (False, None)
     # before the indicator there is no 配子: every discard is live
-    assert discard_rule(rules(None), None, 1, T["5p"]) == (False, None)
+    assert discard_rule(rules(None), None, 1, T["5p"])[:2] == (False, None)
 
 
 def test_no_pass_bars_a_pong_or_kong():
