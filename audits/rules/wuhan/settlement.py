@@ -153,6 +153,9 @@ def win_context(ruleset: Ruleset, table, seat: int, how: str, tile: Optional[int
     from_seat = None
     if how == "discard" and table.last_discard is not None:
         from_seat = table.last_discard[0]
+    elif how == "discard" and table.last_won is not None and table.last_won[0] == "discard":
+        # asked once the win has taken the discard (a declarer the log left out of the winners)
+        from_seat = table.last_won[1]
     elif how == "robbed_kong":
         from_seat = table.pending_kong if table.pending_kong is not None else table.turn
     robbed = (from_seat, tile) if how == "robbed_kong" and from_seat is not None else None
