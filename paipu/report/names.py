@@ -170,6 +170,7 @@ RULE_NAMES.update({
     "FLOWER_NOT_SET_ASIDE": ("花牌未补花", "a flower kept, played or won with instead of set aside"),
     "GENPAI_MISMATCH": ("跟牌错误", "跟牌 paid wrongly (the dealer's first discard followed by all)"),
     "FLOWER_PAYMENT_MISMATCH": ("花钱错误", "flower money paid wrongly"),
+    "OPENING_BUHUA_ORDER": ("起手补花顺序错误", "the opening flower replacements out of seat order"),
 })
 FAN_ENGLISH.update({"jiang258": "2-5-8 pair", "zhenghua": "own seat flower", "huashang_kaihua": "win on a flower's "
                     "replacement", "gang": "kong", "menqing": "concealed hand", "longqidui": "seven pairs with four"})
