@@ -116,7 +116,7 @@ def event_checks(ruleset, table, event) -> list[Violation]:
         if table.revealed and ruleset.kaigang_claims == "win_only":
             return [Violation("CLAIM_ON_KONG_REVEAL", f"seat {event.seat} claimed a tile revealed by 开杠 "
                               "(only 胡 is allowed on it)", "win", t.__name__)]
-        if play.undrawn(table) <= 0:
+        if settlement.undrawn(table) <= 0:
             return [Violation("CLAIM_ON_LAST_DISCARD", f"seat {event.seat} claimed the last discard "
                               "(only 胡 is allowed on it)", "win", t.__name__)]
     return []

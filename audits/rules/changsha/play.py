@@ -17,7 +17,7 @@ from schema.tiles import TILE_INDEX, TILE_NAMES
 from ..family import Violation
 from . import birds as bird_rules
 from . import qishou, wins
-from .settlement import ChangshaFacts
+from .settlement import ChangshaFacts, undrawn
 
 OBSERVES = frozenset({
     ev.TilesDealt, ev.OpeningWinDeclared, ev.TileDrawn, ev.TileDiscarded, ev.Chowed, ev.Ponged,
@@ -102,11 +102,6 @@ def _v(seat, code: str, message: str, expected: Any = None, actual: Any = None) 
     return [(seat, Violation(code, message, expected, actual))]
 
 
-def undrawn(table) -> int:
-    """R: the undrawn wall tiles."""
-    return table.undrawn - len(table.tail)
-
-
 def _declared(hb: HandBook, e: ev.ClaimDeclared) -> None:
     """A declared win on an open 开杠 reveal (for WIN_MISSED_MULTI and CLAIM_PRIORITY)."""
     if hb.reveal_by is not None and e.claim == "win" and e.seat != hb.reveal_by:
@@ -126,19 +121,6 @@ def _claim_declared_observer(handler, report):
 
 #: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
 OBSERVERS = {ev.ClaimDeclared: _claim_declared_observer}
-
-
-def kong_emptied_wall(table) -> Optional[int]:
-    """§3 rule 5: the seat whose kong took the wall's last tile, for a hand that ended with
-    none left and no 海底 offer: the konger whose 开杠 reveal is still face up (nobody drew
-    after it), or the seat that threw the last discard after its 补张 replacement; else None."""
-    if undrawn(table) > 0 or table.sea_offers:
-        return None
-    if table.revealed and table.revealed_by is not None:
-        return table.revealed_by
-    if table.turn_draw == "tail" and table.last_discard is not None:
-        return table.last_discard[0]
-    return None
 
 
 def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
@@ -476,5 +458,5 @@ def birds_due(ruleset: Ruleset, table, won) -> Optional[tuple[int, str, int]]:
     return count, source, bird_rules.origin_of(ruleset, table.dealer, seats, won.from_seat)
 
 
-__all__ = ["HandBook", "OBSERVES", "OBSERVE_AFTER", "birds_due", "hand_book", "kong_emptied_wall", "observe",
+__all__ = ["HandBook", "OBSERVES", "OBSERVE_AFTER", "birds_due", "hand_book", "observe",
            "undrawn"]

@@ -226,12 +226,30 @@ def transfer_code(how: Optional[str], code: str, expected=None, actual=None) -> 
     return code
 
 
+def undrawn(table) -> int:
+    """R: the undrawn wall tiles."""
+    return table.undrawn - len(table.tail)
+
+
+def kong_emptied_wall(table) -> Optional[int]:
+    """§3 rule 5: the seat whose kong took the wall's last tile, for a hand that ended with
+    none left and no 海底 offer: the konger whose 开杠 reveal is still face up (nobody drew
+    after it), or the seat that threw the last discard after its 补张 replacement; else None."""
+    if undrawn(table) > 0 or table.sea_offers:
+        return None
+    if table.revealed and table.revealed_by is not None:
+        return table.revealed_by
+    if table.turn_draw == "tail" and table.last_discard is not None:
+        return table.last_discard[0]
+    return None
+
+
 def dealer_after(ruleset: Ruleset, dealer: int, first: Optional[tuple], n: int = 4, table=None,
                  book=None) -> int:
     """§3: one winner deals; several winners at one moment (a discard, a robbing, a 开杠 reveal,
     the 海底): the seat that gave the tile; no win: the 海底 taker, or the first seat offered
     it when all declined, or the seat whose kong took the wall's last tile (its 补张 or 开杠,
-    ``play.kong_emptied_wall``); otherwise (the hand ended at an illegal win) the dealer stays."""
+    ``kong_emptied_wall``); otherwise (the hand ended at an illegal win) the dealer stays."""
     if book is not None and book.true:
         seats = sorted({s for s, _ in book.true})
         first = (seats, book.how, book.giver)
@@ -244,7 +262,6 @@ def dealer_after(ruleset: Ruleset, dealer: int, first: Optional[tuple], n: int =
                 return seat
         if offers:
             return offers[0][0]
-        from .play import kong_emptied_wall
         emptied = kong_emptied_wall(table) if table is not None else None
         return emptied if emptied is not None else dealer
     seats, _how, from_seat = first
@@ -259,4 +276,4 @@ def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
 
 
 __all__ = ["ChangshaFacts", "explain_pair", "LABELS", "PAIR_REASONS", "base_pairs", "dealer_after", "derivation", "derive",
-           "game_over", "pair_amount", "settle", "transfer_code", "units_of"]
+           "game_over", "kong_emptied_wall", "pair_amount", "settle", "transfer_code", "undrawn", "units_of"]
