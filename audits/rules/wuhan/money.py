@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Sequence
+from typing import Collection, NamedTuple, Optional, Sequence
 
 from schema.ruleset import Ruleset
 
@@ -183,13 +183,15 @@ def _capped(ruleset: Ruleset, raw: list[Share], seat_fans: Sequence[SeatFan]) ->
     return [x._replace(amount=b * (min(x.multiple, c) if c else x.multiple)) for x in raw]
 
 
-def qihu_met(ruleset: Ruleset, win: Win, out: Sequence[Share]) -> bool:
+def qihu_met(ruleset: Ruleset, win: Win, out: Sequence[Share], co_winners: Collection[int] = ()) -> bool:
     """起胡 (§9.4): a 屁胡's uncapped multiple reaches ``qihu`` — the discarder's (the largest
-    on a self-draw) under ``feeder``, the smallest under ``min``."""
+    on a self-draw) under ``feeder``, the smallest among the paying seats under ``min``.
+    Under 一炮多响 (``multi_win``, §5.1) each winner is settled alone and the seats that won
+    the same tile (``co_winners``) do not pay it, so their multiples are no basis."""
     if not ruleset.qihu or win.big or not out:
         return True
     if ruleset.qihu_basis == "min":
-        value = min(x.multiple for x in out)
+        value = min((x.multiple for x in out if x.seat not in co_winners), default=ruleset.qihu)
     elif win.how == "self_draw":
         value = max(x.multiple for x in out)
     else:

@@ -482,6 +482,70 @@ def ex13_dealer_rotation(mode: str = "rotate", dealer=None, tile: str = "2m", ga
     return s.close()
 
 
+def multi_win_qihu(qihu: int = 8, game: str = "") -> GameBuilder:
+    """一炮多响 under 起胡 (§5.1 ``multi_win``, §9.4): W 5p, dealer 0, ``multi_win`` on.  The
+    opening of §12.2, with seat 3 (chow 789p, 红中杠) waiting on 5s with 234m 678m 22m 46s.
+    Seat 1 throws 5s and seats 2 and 3 both win it; each is settled alone and neither pays the
+    other.  Seat 2: the soft 屁胡 of §12.2, F_w 1, the discarder's M 8: seat 1 pays 8, the
+    dealer 4 (12).  Seat 3: a hard 屁胡, F_w = opened 1 + 红中杠 1 + 硬胡 1 = 3, the discarder's
+    M 2^(3+2) = 32: seat 1 pays 32, the dealer 16 (48).  ``qihu`` 8: both meet it.  With
+    ``qihu`` 16 seat 2's 8 falls short (WIN_BELOW_MIN_FAN, seat 2's alone) while seat 3's 32
+    meets it: the log pays both as a server did; the rules pay seat 3 alone, with seat 2 (no
+    legal winner) paying its share 2^(3+1) = 16 too."""
+    s = WuhanScene(game or f"wh-multi-qihu{qihu}", {"multi_win": True, "qihu": qihu})
+    s.hand(0, {0: "7s 1z", 1: "1z 1z 5s", 2: "123m 456m 34s 8m 5p 77s 9p", 3: "78p 7z 234m 678m 22m 46s"},
+           indicator="4p", avoid="6s 9s 2s 8m 5s 9p 6p 7p 2m 3m 4m 5m 6m 7m 3s 4s 1z 4p")
+    s.discard(0, "7s")
+    s.pong(2, 0, "7s")
+    s.discard(2, "9p")
+    s.chow(3, 2, "9p", "78p")
+    s.discard(3, s.set_aside(3, "7z"))
+    s.draw(0)
+    s.discard(0, "1z")
+    s.pong(1, 0, "1z")
+    s.discard(1, "5s")
+    s.win([(2, ["jihu"], 1, 1, [(1, 2, 8, 8), (0, 1, 4, 4)]),
+           (3, ["jihu", "yinghu"], 3, 1, [(1, 2, 32, 32), (0, 1, 16, 16)])], "discard", "5s", from_seat=1)
+    s.settle([(1, 2, 8, "win"), (0, 2, 4, "win"), (1, 3, 32, "win"), (0, 3, 16, "win")])
+    return s.close()
+
+
+def multi_win_min_basis(both: bool = True, game: str = "") -> GameBuilder:
+    """一炮多响 under 起胡 on the smallest paying multiple (``qihu_basis = min``, ``qihu`` 32,
+    ``multi_win`` on; §5.1, §9.4): W 5p, dealer 0.  The dealer pongs 9m and lays a 红中杠
+    (F 3 with the dealer fan); seat 1 pongs 东, lays a 红中杠 and throws 5s (F 3 with 放冲);
+    seat 2 (pong 7s; 123m 456m 34s 88m) and seat 3 (chow 789p; 234m 678m 22m 46s) both win
+    it hard, F_w 2.  Each is settled alone: the other winner does not pay it, so each one's
+    basis is 2^(2+3) = 32 from seats 0 and 1 (64 each).  ``both`` False: seat 2 lets the tile
+    go and seat 3 wins alone; seat 2 (F 1) pays it 2^(2+1) = 8, below 32 — WIN_BELOW_MIN_FAN
+    (the log pays 32 + 32 + 8 as a server did)."""
+    s = WuhanScene(game or ("wh-multi-min" if both else "wh-nm-multi-min"),
+                   {"multi_win": True, "qihu": 32, "qihu_basis": "min"})
+    s.hand(0, {0: "7z 7s 1z 9m 9m", 1: "1z 1z 5s 7z", 2: "123m 456m 34s 88m 77s 9p",
+               3: "78p 234m 678m 22m 46s 9m"},
+           indicator="4p", avoid="6s 9s 2s 8m 5s 9p 6p 7p 1m 2m 3m 4m 5m 6m 7m 9m 3s 4s 1z 4p")
+    s.set_aside(0, "7z")
+    s.discard(0, "7s")
+    s.pong(2, 0, "7s")
+    s.discard(2, "9p")
+    s.chow(3, 2, "9p", "78p")
+    s.discard(3, "9m")
+    s.pong(0, 3, "9m")
+    s.discard(0, "1z")
+    s.pong(1, 0, "1z")
+    s.set_aside(1, "7z")
+    s.discard(1, "5s")
+    if both:
+        s.win([(2, ["jihu", "yinghu"], 2, 1, [(1, 3, 32, 32), (0, 3, 32, 32)]),
+               (3, ["jihu", "yinghu"], 2, 1, [(1, 3, 32, 32), (0, 3, 32, 32)])], "discard", "5s", from_seat=1)
+        s.settle([(1, 2, 32, "win"), (0, 2, 32, "win"), (1, 3, 32, "win"), (0, 3, 32, "win")])
+    else:
+        s.win([(3, ["jihu", "yinghu"], 2, 1, [(1, 3, 32, 32), (0, 3, 32, 32), (2, 1, 8, 8)])], "discard", "5s",
+              from_seat=1)
+        s.settle([(1, 3, 32, "win"), (0, 3, 32, "win"), (2, 3, 8, "win")])
+    return s.close()
+
+
 def fengyise_room() -> GameBuilder:
     """风一色 (§7.2, §7.3): W 5p, dealer 0.  Seat 2 pongs 东 from seat 0 and 南 from seat 1, holds
     西西 北北 白白 发 and wins seat 1's 发: 乱风, hard, H 10, F_w 2; seat 1 (discarder, ×1.5) 60, the
@@ -566,6 +630,8 @@ OPTION_ROOMS: dict[str, Callable[[], GameBuilder]] = {
     "ex09_koukou": lambda: ex09_pihu_modes(True),
     "ex13_dealer_winner": lambda: ex13_dealer_rotation("winner"),
     "hading": lambda: unopened_jinding(True),
+    "multi_win_qihu": multi_win_qihu,
+    "multi_win_min_basis": multi_win_min_basis,
 }
 def _retagged(b: GameBuilder, game: str) -> GameBuilder:
     import msgspec
@@ -577,6 +643,10 @@ def _retagged(b: GameBuilder, game: str) -> GameBuilder:
 NEAR_MISSES: dict[str, tuple[Callable[[], GameBuilder], list[str]]] = {
     "ex02_below_qihu": (lambda: _retagged(reopened(ex02_pihu_discard(), qihu=16), "wh-nm-qihu"),
                         ["WIN_BELOW_MIN_FAN"]),
+    # 一炮多响: each winner judged alone against 起胡 — seat 2 falls short, seat 3 wins and is paid
+    "multi_win_below_qihu": (lambda: multi_win_qihu(16, "wh-nm-multi-qihu"), ["WIN_BELOW_MIN_FAN"]),
+    # the same winner alone: the seat that let the tile go pays it and is part of its basis
+    "multi_win_min_basis_alone": (lambda: multi_win_min_basis(False), ["WIN_BELOW_MIN_FAN"]),
     "ex05_sanpu_paid_by_each": (lambda: _retagged(repaid(ex05_qingyise_sanpu(), [
         (3, 2, 120, "win"), (0, 2, 160, "win"), (1, 2, 300, "win")]), "wh-nm-sanpu"), ["BAO_PAYER"]),
     "ex05_bao_undue": (lambda: _retagged(repaid(ex05_qingyise_sanpu("off"), [(0, 2, 580, "bao_sanpu")]),
