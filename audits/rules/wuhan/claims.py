@@ -167,8 +167,9 @@ def in_haidi(ruleset: Ruleset, table) -> bool:
 def next_drawer(ruleset: Ruleset, table):
     """``TableRules.next_drawer``: in the 海底 phase each seat draws in turn with no discard —
     after a seat's 海底 draw the next seat draws; otherwise the usual turn (None)."""
-    if ruleset.haidi == "last_four" and table.phase == "discard" and 1 <= drawable(ruleset, table) <= 3 \
-            and table.turn_draw is not None:
+    # (asked at every wall draw: the table's phase, which rules out most, first)
+    if table.phase == "discard" and table.turn_draw is not None and ruleset.haidi == "last_four" \
+            and 1 <= table.undrawn - ruleset.draw_reserve <= 3:
         # (a replacement taken in the phase is the kong's one error: the turns go on as drawn)
         return (table.turn + 1) % len(table.players)
     return None
@@ -179,7 +180,8 @@ def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdic
     in the phase: SEA_BOTTOM_ORDER).  §5.3: a 痞 tile or a 癞子 is never discarded (SPECIAL_TILE_DISCARDED; the discard is dead
     so one error gives one finding) — unless every concealed tile is one and no kong is allowed
     (D = 0): a dead discard, no finding."""
-    special = special_kinds(ruleset)
+    last = _LAST_SPECIAL
+    special = last[1] if ruleset is last[0] else special_kinds(ruleset)
     if tile not in special:
         if table.undrawn - ruleset.draw_reserve <= 3 and in_haidi(ruleset, table):
             # a claim or a win on it is a claim in the 海底 phase: SEA_BOTTOM_ORDER too

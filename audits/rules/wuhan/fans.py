@@ -62,6 +62,24 @@ class WuhanScore(Score):
     liable: Optional[tuple] = None
     win: Optional[Win] = None
     total: int = 0
+    #: the arguments of :func:`explain_steps`: the derivation is written when ``steps`` is
+    #: first read (``--explain``, the report), not for every score the audit makes
+    derive: Optional[tuple] = field(default=None, repr=False, compare=False)
+
+
+def _steps_of(score: WuhanScore) -> list[str]:
+    got = score.__dict__.get("_steps")
+    if not got and score.derive is not None:
+        got = score.__dict__["_steps"] = explain_steps(*score.derive)
+    return got if got is not None else []
+
+
+def _set_steps(score: WuhanScore, steps: list[str]) -> None:
+    score.__dict__["_steps"] = steps
+
+
+# ``steps`` (a Score field) is read through the lazy derivation
+WuhanScore.steps = property(_steps_of, _set_steps)  # type: ignore[assignment]
 
 
 def _counts(tiles: Sequence[int]) -> list[int]:
@@ -206,8 +224,8 @@ def _score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld
         names.append("yinghu")
     liable = money.liability(ruleset, win, getattr(ctx, "third_feeder", None), getattr(ctx, "feeder_ready", None))
     h = money.hand_base(ruleset, win.big)
-    steps = explain_steps(ruleset, win, fans_of, dealer, out, fw, cap_kind, liable, indicator)
-    return WuhanScore(True, True, names, fw, fw, h, None, "", steps, "", out, cap_kind, liable, win, total)
+    derive = (ruleset, win, fans_of, dealer, out, fw, cap_kind, liable, indicator)
+    return WuhanScore(True, True, names, fw, fw, h, None, "", [], "", out, cap_kind, liable, win, total, derive)
 
 
 def explain_steps(ruleset: Ruleset, win: Win, fans_of, dealer: int, out, fw: int, cap_kind: str, liable,

@@ -135,10 +135,25 @@ def co_winners_of(table, seat: int) -> frozenset:
 
 # --- the win context: what a score needs from the table -----------------------------------
 
+#: the last table moment asked and its fans: (ruleset, table, game, hand, seq, robbed, fans) — a
+#: win is scored several times at one moment (the single-winner order, the score, the names)
+_LAST_FANS: list = [None, None, None, None, None, None, ()]
+
+
 def seat_fans(ruleset: Ruleset, table, robbed: Optional[tuple[int, int]] = None) -> tuple[SeatFan, ...]:
     """Every seat's fan sources (§8.1): calls, 明杠, 暗杠, 痞 tiles and 癞子 set aside (or
     wrongly discarded: the one finding keeps its 番, §5.3).  ``robbed``: (adder, tile) of a
-    robbed added kong, which stays a pong (no 明杠)."""
+    robbed added kong, which stays a pong (no 明杠).  Kept for the table's moment (its seq)."""
+    last = _LAST_FANS
+    if last[1] is table and last[0] is ruleset and last[4] == table.seq and last[5] == robbed \
+            and last[2] == table.game and last[3] == table.hand:
+        return last[6]
+    got = _seat_fans(ruleset, table, robbed)
+    last[:] = (ruleset, table, table.game, table.hand, table.seq, robbed, got)
+    return got
+
+
+def _seat_fans(ruleset: Ruleset, table, robbed: Optional[tuple[int, int]]) -> tuple[SeatFan, ...]:
     pis = laizi.pi_kinds(ruleset)
     w = laizi.wild(ruleset)
     out = []

@@ -61,67 +61,83 @@ def _wild_only(w: int, room: list[int], need_pair: bool, pair_ok: frozenset, cho
     return False
 
 
-def _take(c: list[int], room: list[int], k: int, naturals: int, wilds: int) -> None:
-    c[k] -= naturals
-    room[k] -= wilds
+def _chow_options(k: int) -> tuple:
+    """The chows holding kind ``k`` as their lowest natural tile: (run, natural kinds, kinds a
+    癞子 supplies), every natural kind ≥ k (the kinds below k are spent, so a 癞子 stands there)."""
+    if k >= 27:
+        return ()
+    out = []
+    base = k - k % 9
+    for s in range(max(base, k - 2), min(k, base + 6) + 1):
+        run = (s, s + 1, s + 2)
+        for mask in range(8):  # which of the run's tiles a 癞子 supplies
+            ws = tuple(x for i, x in enumerate(run) if mask >> i & 1)
+            nats = tuple(x for x in run if x not in ws)
+            if k in nats and all(x >= k for x in nats):
+                out.append((run, nats, ws))
+    return tuple(out)
 
 
-def _give(c: list[int], room: list[int], k: int, naturals: int, wilds: int) -> None:
-    c[k] += naturals
-    room[k] += wilds
+#: per kind, the chows :func:`_search` may make holding it as the lowest natural tile
+_CHOWS = tuple(_chow_options(k) for k in range(NUM_KINDS))
 
 
 def _search(c: list[int], w: int, room: list[int], need_pair: bool, pair_ok: frozenset, chows: bool,
-            kinds: frozenset) -> bool:
-    k = next((i for i in range(NUM_KINDS) if c[i]), None)
-    if k is None:
+            kinds: frozenset, k: int = 0) -> bool:
+    """Sets (and the pair, while ``need_pair``) from the lowest kind left (at or after ``k``:
+    tiles are only taken, so the lowest kind never moves back) with ``w`` 癞子 left."""
+    while k < NUM_KINDS and not c[k]:
+        k += 1
+    if k == NUM_KINDS:
         return _wild_only(w, room, need_pair, pair_ok, chows, kinds)
     if k not in kinds:
         return False
+    ck, rk = c[k], room[k]
     # the pair holding k: two naturals, or one and a 癞子
     if need_pair and k in pair_ok:
-        for nat in (2, 1):
-            wl = 2 - nat
-            if c[k] >= nat and w >= wl and room[k] >= wl:
-                _take(c, room, k, nat, wl)
-                ok = _search(c, w - wl, room, False, pair_ok, chows, kinds)
-                _give(c, room, k, nat, wl)
-                if ok:
-                    return True
-    # a pong holding k
+        if ck >= 2:
+            c[k] = ck - 2
+            ok = _search(c, w, room, False, pair_ok, chows, kinds, k)
+            c[k] = ck
+            if ok:
+                return True
+        if w >= 1 and rk >= 1:
+            c[k] = ck - 1
+            room[k] = rk - 1
+            ok = _search(c, w - 1, room, False, pair_ok, chows, kinds, k)
+            c[k] = ck
+            room[k] = rk
+            if ok:
+                return True
+    # a pong holding k: three naturals, or two or one and 癞子
     for nat in (3, 2, 1):
         wl = 3 - nat
-        if c[k] >= nat and w >= wl and room[k] >= wl:
-            _take(c, room, k, nat, wl)
-            ok = _search(c, w - wl, room, need_pair, pair_ok, chows, kinds)
-            _give(c, room, k, nat, wl)
+        if ck >= nat and w >= wl and rk >= wl:
+            c[k] = ck - nat
+            room[k] = rk - wl
+            ok = _search(c, w - wl, room, need_pair, pair_ok, chows, kinds, k)
+            c[k] = ck
+            room[k] = rk
             if ok:
                 return True
     # a chow holding k as its lowest natural (kinds below k are 癞子)
     if chows and k < 27:
-        base = k - k % 9
-        for s in range(max(base, k - 2), min(k, base + 6) + 1):
-            run = (s, s + 1, s + 2)
-            if any(x not in kinds for x in run):
+        for run, nats, ws in _CHOWS[k]:
+            if len(ws) > w or run[0] not in kinds or run[1] not in kinds or run[2] not in kinds:
                 continue
-            for mask in range(8):  # which of the run's tiles a 癞子 supplies
-                ws = [x for i, x in enumerate(run) if mask >> i & 1]
-                nats = [x for x in run if x not in ws]
-                if k not in nats or any(x < k for x in nats) or len(ws) > w:
-                    continue
-                if any(c[x] < 1 for x in nats) or any(room[x] < 1 for x in ws):
-                    continue
-                for x in nats:
-                    c[x] -= 1
-                for x in ws:
-                    room[x] -= 1
-                ok = _search(c, w - len(ws), room, need_pair, pair_ok, chows, kinds)
-                for x in nats:
-                    c[x] += 1
-                for x in ws:
-                    room[x] += 1
-                if ok:
-                    return True
+            if any(c[x] < 1 for x in nats) or any(room[x] < 1 for x in ws):
+                continue
+            for x in nats:
+                c[x] -= 1
+            for x in ws:
+                room[x] -= 1
+            ok = _search(c, w - len(ws), room, need_pair, pair_ok, chows, kinds, k)
+            for x in nats:
+                c[x] += 1
+            for x in ws:
+                room[x] += 1
+            if ok:
+                return True
     return False
 
 
