@@ -110,11 +110,11 @@ def check_concealed_kong(ruleset: Ruleset, kind: int, own: Sequence[int]) -> lis
 
 
 def could_pong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:
-    return discard not in special_kinds(ruleset) and counts[discard] >= 2
+    return counts[discard] >= 2 and discard not in special_kinds(ruleset)
 
 
 def could_kong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:
-    return discard not in special_kinds(ruleset) and counts[discard] >= 3
+    return counts[discard] >= 3 and discard not in special_kinds(ruleset)
 
 
 def chow_options(ruleset: Ruleset, counts: Sequence[int], discard: int, claimer: int,
@@ -210,6 +210,11 @@ def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
     when D = 0 or in the 海底 phase (KONG_WITHOUT_REPLACEMENT); no claim in the 海底 phase
     (SEA_BOTTOM_ORDER)."""
     t = type(event)
+    if t in _CLAIMS:
+        # a claim: only on the last discard (D = 0) has the shared rule anything to say
+        if table.undrawn - ruleset.draw_reserve > 0:
+            return []
+        return guangdong_table.event_checks(ruleset, table, event)
     if t is ev.TileSetAside:
         tile = TILE_INDEX[event.tile]
         # with no indicator turned (WILD_INDICATOR_MISSING, the one error) the hand's 癞子 is
@@ -227,9 +232,10 @@ def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
         if drawable(ruleset, table) < 1 or in_haidi(ruleset, table):
             return [Violation(*_NO_KONG, ">= 1 drawable tile, before the 海底 phase", drawable(ruleset, table))]
         return []
-    if t in (ev.Chowed, ev.Ponged, ev.KongExposed):
-        return guangdong_table.event_checks(ruleset, table, event)
     return []
+
+
+_CLAIMS = frozenset({ev.Chowed, ev.Ponged, ev.KongExposed})
 
 
 __all__ = ["CLAIM_RANK", "added_kong_options", "can_rob", "check_added_kong", "check_chow", "check_concealed_kong",

@@ -215,9 +215,27 @@ def _ready(ruleset: Ruleset, hand, melds, indicator, held: int) -> bool:
     return False
 
 
+#: the last context made: (key, table, ruleset, context) — a win is scored several times at one
+#: moment of the table (the single-winner order, the score, the names)
+_LAST_CONTEXT: list = [None, None, None, None]
+
+
 def win_context(ruleset: Ruleset, table, seat: int, how: str, tile: Optional[int], after_kong: bool,
                 kong_discard: bool, winners: int = 1) -> WuhanContext:
-    """``WinRules.win_context``: the table facts of a Wuhan score (the table before the win)."""
+    """``WinRules.win_context``: the table facts of a Wuhan score (the table before the win);
+    kept for the table's moment (its seq)."""
+    co = co_winners_of(table, seat) if _WINNERS_NOW else frozenset()
+    key = (table.game, table.hand, table.seq, seat, how, tile, after_kong, kong_discard, winners, co)
+    last = _LAST_CONTEXT
+    if last[1] is table and last[2] is ruleset and last[0] == key:
+        return last[3]
+    got = _win_context(ruleset, table, seat, how, tile, after_kong, kong_discard, winners, co)
+    last[:] = (key, table, ruleset, got)
+    return got
+
+
+def _win_context(ruleset: Ruleset, table, seat: int, how: str, tile: Optional[int], after_kong: bool,
+                 kong_discard: bool, winners: int, co: frozenset) -> WuhanContext:
     from_seat = None
     if how == "discard" and table.last_discard is not None:
         from_seat = table.last_discard[0]
@@ -240,8 +258,7 @@ def win_context(ruleset: Ruleset, table, seat: int, how: str, tile: Optional[int
     return WuhanContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard, winners=winners,
                         seat=seat, from_seat=from_seat, dealer=table.dealer, indicator=table.indicator,
                         seat_fans=seat_fans(ruleset, table, robbed), haidi_draw=haidi,
-                        third_feeder=third_feeder(table, seat), feeder_ready=ready_,
-                        co_winners=co_winners_of(table, seat) if _WINNERS_NOW else frozenset())
+                        third_feeder=third_feeder(table, seat), feeder_ready=ready_, co_winners=co)
 
 
 def request_context(ruleset: Ruleset, ctx, req) -> WuhanContext:
