@@ -99,8 +99,9 @@ def room(ruleset: Ruleset, naturals: Sequence[int], melds: Sequence, indicator: 
     """How many 癞子 may stand for each kind (§3.2): 0 for a 痞 kind; with ``wild_max_four``,
     four less the kind's natural tiles held, melded and turned; else as many as needed."""
     if ruleset.wild_max_four:
-        use = meld_use(melds)
-        out = [max(0, 4 - naturals[k] - use[k]) for k in range(NUM_KINDS)]
+        out = [4 - a - b for a, b in zip(naturals, meld_use(melds))]
+        if min(out) < 0:
+            out = [max(0, x) for x in out]
         if indicator is not None:
             out[indicator] = max(0, out[indicator] - 1)
     else:

@@ -99,21 +99,24 @@ def zimo_bonus(ruleset: Ruleset, win: Win) -> bool:
     return win.how == "self_draw" and (win.moment not in NO_ZIMO_MOMENTS or ruleset.kaihua_haidi_zimo)
 
 
-def winner_fan(ruleset: Ruleset, win: Win, own: SeatFan, dealer: int) -> tuple[int, list[str]]:
-    """F_w = P_w (+ dealer 1 in a 屁胡) + Z + Y (§8.2), and its parts in words."""
+def winner_fan(ruleset: Ruleset, win: Win, own: SeatFan, dealer: int, words: bool = True) -> tuple[int, list[str]]:
+    """F_w = P_w (+ dealer 1 in a 屁胡) + Z + Y (§8.2), and its parts in words (with ``words``)."""
     f = personal(ruleset, own)
-    words = [f"P {f} ({personal_words(ruleset, own)})"]
+    parts = [f"P {f} ({personal_words(ruleset, own)})"] if words else []
     if not win.big and ruleset.dealer_fan and win.seat == dealer:
         f += 1
-        words.append("dealer 1")
+        if words:
+            parts.append("dealer 1")
     if zimo_bonus(ruleset, win) and not bonus_is_factor(ruleset, win.big):
         f += 1
-        words.append("自摸 1")
+        if words:
+            parts.append("自摸 1")
     if win.hard:
         y = ruleset.dahu_yinghu_fan if win.big else 1
         f += y
-        words.append(f"硬胡 {y}")
-    return f, words
+        if words:
+            parts.append(f"硬胡 {y}")
+    return f, parts
 
 
 def payers(ruleset: Ruleset, win: Win, n: int) -> list[int]:
@@ -141,7 +144,7 @@ def shares(ruleset: Ruleset, win: Win, seat_fans: Sequence[SeatFan], dealer: int
     ``jinding``, ``hading``)."""
     n = len(seat_fans)
     h = hand_base(ruleset, win.big)
-    fw, _ = winner_fan(ruleset, win, seat_fans[win.seat], dealer)
+    fw, _ = winner_fan(ruleset, win, seat_fans[win.seat], dealer, words=False)
     factor = bonus_is_factor(ruleset, win.big)
     zimo = zimo_bonus(ruleset, win)
     out = []

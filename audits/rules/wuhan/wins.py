@@ -80,16 +80,28 @@ def _chow_options(k: int) -> tuple:
 
 #: per kind, the chows :func:`_search` may make holding it as the lowest natural tile
 _CHOWS = tuple(_chow_options(k) for k in range(NUM_KINDS))
+#: the same, per set of allowed kinds, as (natural kinds, kinds a 癞子 supplies, 癞子 used)
+#: for the runs wholly within the set (a handful of sets: all kinds, 2-5-8, a suit, winds)
+_CHOWS_IN: dict = {}
 
 
-def _search(c: list[int], w: int, room: list[int], need_pair: bool, pair_ok: frozenset, chows: bool,
+def _chows_in(kinds: frozenset) -> tuple:
+    got = _CHOWS_IN.get(kinds)
+    if got is None:
+        got = _CHOWS_IN[kinds] = tuple(tuple((nats, ws, len(ws)) for run, nats, ws in _CHOWS[k]
+                                             if all(x in kinds for x in run)) for k in range(NUM_KINDS))
+    return got
+
+
+def _search(c: list[int], w: int, room: list[int], need_pair: bool, pair_ok: frozenset, chows: tuple,
             kinds: frozenset, k: int = 0) -> bool:
     """Sets (and the pair, while ``need_pair``) from the lowest kind left (at or after ``k``:
-    tiles are only taken, so the lowest kind never moves back) with ``w`` 癞子 left."""
+    tiles are only taken, so the lowest kind never moves back) with ``w`` 癞子 left;
+    ``chows``: :func:`_chows_in` of ``kinds``, or () for no chow."""
     while k < NUM_KINDS and not c[k]:
         k += 1
     if k == NUM_KINDS:
-        return _wild_only(w, room, need_pair, pair_ok, chows, kinds)
+        return _wild_only(w, room, need_pair, pair_ok, bool(chows), kinds)
     if k not in kinds:
         return False
     ck, rk = c[k], room[k]
@@ -121,23 +133,32 @@ def _search(c: list[int], w: int, room: list[int], need_pair: bool, pair_ok: fro
             if ok:
                 return True
     # a chow holding k as its lowest natural (kinds below k are 癞子)
-    if chows and k < 27:
-        for run, nats, ws in _CHOWS[k]:
-            if len(ws) > w or run[0] not in kinds or run[1] not in kinds or run[2] not in kinds:
-                continue
-            if any(c[x] < 1 for x in nats) or any(room[x] < 1 for x in ws):
-                continue
-            for x in nats:
-                c[x] -= 1
+    for nats, ws, nw in chows[k] if chows else ():
+        if nw > w:
+            continue
+        usable = True
+        for x in nats:
+            if c[x] < 1:
+                usable = False
+                break
+        if usable:
             for x in ws:
-                room[x] -= 1
-            ok = _search(c, w - len(ws), room, need_pair, pair_ok, chows, kinds, k)
-            for x in nats:
-                c[x] += 1
-            for x in ws:
-                room[x] += 1
-            if ok:
-                return True
+                if room[x] < 1:
+                    usable = False
+                    break
+        if not usable:
+            continue
+        for x in nats:
+            c[x] -= 1
+        for x in ws:
+            room[x] -= 1
+        ok = _search(c, w - nw, room, need_pair, pair_ok, chows, kinds, k)
+        for x in nats:
+            c[x] += 1
+        for x in ws:
+            room[x] += 1
+        if ok:
+            return True
     return False
 
 
@@ -148,7 +169,7 @@ def solve(naturals: Sequence[int], wilds: int, room: Sequence[int], pair_ok: fro
     ``kinds``), each 癞子 standing for a kind within ``room``?"""
     if (sum(naturals) + wilds) % 3 != 2:
         return False
-    return _search(list(naturals), wilds, list(room), True, pair_ok, chows, kinds)
+    return _search(list(naturals), wilds, list(room), True, pair_ok, _chows_in(kinds) if chows else (), kinds)
 
 
 def _standard_possible(ruleset: Ruleset, naturals: Sequence[int], wilds: int) -> bool:
@@ -217,17 +238,20 @@ def _shapes(ruleset: Ruleset, naturals: Sequence[int], wilds: int, melds: Sequen
     room = laizi.room(ruleset, naturals, melds, indicator)
     if any(naturals[k] for k in pis):
         return NONE
-    standard = _standard_possible(ruleset, naturals, wilds) and solve(naturals, wilds, room, kinds, True, kinds)
-    std258 = standard and solve(naturals, wilds, room, JIANG_KINDS, True, kinds)
+    # a 2-5-8 pair reading is a standard one: asked first, it often settles both
+    possible = _standard_possible(ruleset, naturals, wilds)
+    std258 = possible and solve(naturals, wilds, room, JIANG_KINDS, True, kinds)
+    standard = std258 or (possible and solve(naturals, wilds, room, kinds, True, kinds))
     no_chow = not any(m.kind == "chow" for m in melds)
     duidui = standard and no_chow and solve(naturals, wilds, room, kinds, False, kinds)
     qys = qys_dd = False
     if standard:
         for suit in SUITS:
             if _melds_within(melds, suit, True) and not any(naturals[k] for k in kinds - suit):
-                if solve(naturals, wilds, room, suit, True, suit):
+                # with no 癞子 every tile is the suit's already: the standard readings are its own
+                if not wilds or solve(naturals, wilds, room, suit, True, suit):
                     qys = True
-                    qys_dd = qys_dd or (duidui and solve(naturals, wilds, room, suit, False, suit))
+                    qys_dd = qys_dd or (duidui and (not wilds or solve(naturals, wilds, room, suit, False, suit)))
     jys = _loose(naturals, wilds, room, melds, JIANG_KINDS)
     jys_dd = jys and duidui and solve(naturals, wilds, room, JIANG_KINDS, False, JIANG_KINDS)
     winds = HONOURS - pis
