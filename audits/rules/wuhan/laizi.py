@@ -49,8 +49,18 @@ _DEFAULT_INDICATOR: dict = {}
 
 def wild_of(ruleset: Ruleset, indicator: int) -> int:
     """``TableRules.wild_of`` (§3.1): the kind after ``indicator``, 9 → 1 in a suit, around
-    东南西北中发白 with the 痞 kinds skipped (北 → 发 and 中 → 发 with 红中 the 痞子)."""
-    return next_kind(indicator, (HONOUR_RING,), pi_kinds(ruleset))
+    东南西北中发白 with the 痞 kinds skipped (北 → 发 and 中 → 发 with 红中 the 痞子).  Kept per
+    (痞 kinds, indicator)."""
+    pis = pi_kinds(ruleset)
+    key = (pis, indicator)
+    got = _WILD_OF.get(key)
+    if got is None:
+        got = _WILD_OF[key] = next_kind(indicator, (HONOUR_RING,), pis)
+    return got
+
+
+#: (痞 kinds, indicator) -> W
+_WILD_OF: dict = {}
 
 
 def wild(ruleset: Ruleset) -> Optional[int]:
