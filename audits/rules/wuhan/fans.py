@@ -171,13 +171,23 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
     """Score ``concealed`` (the winning tile included) + ``melds`` (§7, §8, §9.6): the legal
     reading that pays the winner most, or the code of the first condition failed.  Kept per
     (hand, context): a win is scored several times over (a score is never changed)."""
-    key = (ruleset, tuple(sorted(concealed)), tuple(melds), ctx)
+    hand = tuple(sorted(concealed))
+    melds = tuple(melds)
+    last = _LAST_SCORE
+    if last[0] is ctx and last[1] is ruleset and last[2] == hand and last[3] == melds:
+        return last[4]  # the same moment asked again (its context is kept: the same object)
+    key = (ruleset, hand, melds, ctx)
     got = _SCORES.get(key)
     if got is None:
         if len(_SCORES) > 1024:
             _SCORES.clear()
         got = _SCORES[key] = _score_hand(ruleset, concealed, melds, ctx)
+    last[:] = (ctx, ruleset, hand, melds, got)
     return got
+
+
+#: the last score made or found: (context, ruleset, hand, melds, score)
+_LAST_SCORE: list = [None, None, None, None, None]
 
 
 def _score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext) -> WuhanScore:

@@ -158,7 +158,8 @@ def shares(ruleset: Ruleset, win: Win, seat_fans: Sequence[SeatFan], dealer: int
         f2 = 3 if factor and (zimo or feeder) else 2
         multiple = h * f2 * 2 ** (fw + fl) // 2
         out.append(Share(s, fl, f2, multiple, multiple))
-    return _capped(ruleset, out, seat_fans), fw, _cap_kind(ruleset, out, seat_fans)
+    kind = _cap_kind(ruleset, out, seat_fans)
+    return _capped(ruleset, out, seat_fans, kind), fw, kind
 
 
 def _jinding_due(ruleset: Ruleset, raw: Sequence[Share]) -> bool:
@@ -174,9 +175,8 @@ def _cap_kind(ruleset: Ruleset, raw: Sequence[Share], seat_fans: Sequence[SeatFa
     return "cap" if ruleset.payment_cap and any(x.multiple > ruleset.payment_cap for x in raw) else ""
 
 
-def _capped(ruleset: Ruleset, raw: list[Share], seat_fans: Sequence[SeatFan]) -> list[Share]:
+def _capped(ruleset: Ruleset, raw: list[Share], seat_fans: Sequence[SeatFan], kind: str) -> list[Share]:
     b = ruleset.base
-    kind = _cap_kind(ruleset, raw, seat_fans)
     if kind == "hading":
         return [x._replace(amount=b * ruleset.hading) for x in raw]
     if kind == "jinding":
