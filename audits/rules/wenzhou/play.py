@@ -12,7 +12,8 @@ is that discard).  A discard breaking either is one HONOUR_DISCARD_ORDER.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import NamedTuple, Optional
+from operator import itemgetter
+from typing import Callable, NamedTuple, Optional, Sequence
 
 from schema import events as ev
 from schema.ruleset import Ruleset
@@ -28,14 +29,16 @@ _PLAIN = DiscardVerdict(False, None)
 
 class _Honours(NamedTuple):
     """One hand's honour facts: W, the active stand-in (白板 while it reads as W) and the honour
-    kinds counted as they lie (the 财神 kind and the stand-in left out; as a set too); W
-    itself is an honour read through 白板 when W is an honour kind (``wild_honour``)."""
+    kinds counted as they lie (the 财神 kind and the stand-in left out; as a set too, and as
+    a getter of their counts); W itself is an honour read through 白板 when W is an honour
+    kind (``wild_honour``)."""
 
     wild: Optional[int]
     white: Optional[int]
     plain: tuple[int, ...]
     plain_set: frozenset
     wild_honour: bool
+    plain_counts: Callable[[Sequence[int]], tuple[int, ...]]
 
 
 _HONOURS: dict[int, tuple[Ruleset, _Honours]] = {}
@@ -54,7 +57,8 @@ def _honours(ruleset: Ruleset) -> _Honours:
         if len(_HONOURS) > 4096:  # bounded: a long audit keeps a small memory
             _HONOURS.clear()
         wild_honour = p.wild is not None and p.wild >= 27 and p.stand_in is not None
-        got = _HONOURS[id(ruleset)] = (ruleset, _Honours(p.wild, p.stand_in, plain, frozenset(plain), wild_honour))
+        got = _HONOURS[id(ruleset)] = (ruleset, _Honours(p.wild, p.stand_in, plain, frozenset(plain), wild_honour,
+                                                         itemgetter(*plain)))
     _LAST_HONOURS[0], _LAST_HONOURS[1] = ruleset, got[1]
     return got[1]
 
@@ -123,15 +127,26 @@ def _violation(h: _Honours, counts, seat: int, tile: int, previous: Optional[tup
 def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdict:
     """``TableRules.discard_rule``: a 财神 is never discarded (SPECIAL_TILE_DISCARDED, the
     shared ``wild_discard = forbidden``), then the discard order (HONOUR_DISCARD_ORDER)."""
-    h = _honours(ruleset)
+    # asked on every discard of the hand with the same ruleset object: the last facts first
+    h = _LAST_HONOURS[1] if _LAST_HONOURS[0] is ruleset else _honours(ruleset)
     if tile == h.wild:
         return wilds.default_discard_rule(ruleset, table, seat, tile)
     if not ruleset.honour_first:
         return _PLAIN
     hand = table.hands[seat]
-    # the common case first (a C-speed look at the honours): no honour held once, no order to keep
-    if 1 not in hand[27:34]:
+    # no single honour held (a C-speed look at the honour kinds counted, then W's 白板): no order to keep
+    if 1 not in h.plain_counts(hand) and not (h.wild_honour and hand[h.white] == 1):
         return _PLAIN
+    # the common legal case: a single honour thrown (rule 2 kept) while the discard just before,
+    # by another seat, is no other honour held once (rule 3 kept): a suit tile, this kind, or a
+    # counted honour not held once (the 财神 kind and the stand-in are left to the full rule)
+    if hand[tile] == 1 and tile in h.plain_set:
+        prev = table.latest_discard
+        if prev is None or prev[0] == seat:
+            return _PLAIN
+        last = prev[1]
+        if last < 27 or last == tile or (last in h.plain_set and hand[last] != 1):
+            return _PLAIN
     v = _violation(h, hand, seat, tile, table.latest_discard)
     return _PLAIN if v is None else DiscardVerdict(False, v)
 

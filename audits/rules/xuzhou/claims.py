@@ -87,23 +87,27 @@ def _natural(ruleset: Ruleset, counts: Sequence[int]) -> list[int]:
     return pei.split(ruleset, counts)[0]
 
 
-def _naturals_of(ruleset: Ruleset, counts: Sequence[int], discard: int) -> int:
-    """Natural tiles held of the discard's kind (-1 for a 配子 discard: it opens no claim):
-    a 白板 discard is a W, and the W tiles a seat holds as naturals are its 白板."""
-    p = pei.pei(ruleset)
-    if discard == p.wild:
-        return -1
-    return counts[discard]  # a 白板 discard: the 白板 held are the natural Ws; else the kind itself
+#: the last ruleset asked and its W (the audit asks on every discard a seat holds a pair of)
+_LAST_WILD: list = [None, None]
+
+
+def _wild(ruleset: Ruleset) -> Optional[int]:
+    """The hand's W (the last ruleset's answer kept: every discard of a hand asks with one object)."""
+    if _LAST_WILD[0] is not ruleset:
+        _LAST_WILD[1] = pei.pei(ruleset).wild
+        _LAST_WILD[0] = ruleset
+    return _LAST_WILD[1]
 
 
 def could_pong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:
-    """Two natural tiles of the discard's kind; a 配子 discard opens no claim."""
-    return _naturals_of(ruleset, counts, discard) >= 2
+    """Two natural tiles of the discard's kind (a 白板 discard is a W, and the 白板 held are the
+    natural Ws: the kind itself is counted either way); a 配子 discard opens no claim."""
+    return counts[discard] >= 2 and discard != _wild(ruleset)
 
 
 def could_kong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:
-    """Three natural tiles of the discard's kind."""
-    return _naturals_of(ruleset, counts, discard) >= 3
+    """Three natural tiles of the discard's kind (as :func:`could_pong` counts them)."""
+    return counts[discard] >= 3 and discard != _wild(ruleset)
 
 
 def _physical(ruleset: Ruleset, kind: int) -> Optional[int]:
