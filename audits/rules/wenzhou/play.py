@@ -29,16 +29,17 @@ _PLAIN = DiscardVerdict(False, None)
 
 class _Honours(NamedTuple):
     """One hand's honour facts: W, the active stand-in (白板 while it reads as W) and the honour
-    kinds counted as they lie (the 财神 kind and the stand-in left out; as a set too, and as
-    a getter of their counts); W itself is an honour read through 白板 when W is an honour
-    kind (``wild_honour``)."""
+    kinds counted as they lie (the 财神 kind and the stand-in left out; as a set too); W
+    itself is an honour read through 白板 when W is an honour kind (``wild_honour``);
+    ``single_counts`` gets the counts of the tiles one of which held is a single honour (the
+    kinds counted, and 白板 while W is an honour)."""
 
     wild: Optional[int]
     white: Optional[int]
     plain: tuple[int, ...]
     plain_set: frozenset
     wild_honour: bool
-    plain_counts: Callable[[Sequence[int]], tuple[int, ...]]
+    single_counts: Callable[[Sequence[int]], tuple[int, ...]]
 
 
 _HONOURS: dict[int, tuple[Ruleset, _Honours]] = {}
@@ -57,8 +58,9 @@ def _honours(ruleset: Ruleset) -> _Honours:
         if len(_HONOURS) > 4096:  # bounded: a long audit keeps a small memory
             _HONOURS.clear()
         wild_honour = p.wild is not None and p.wild >= 27 and p.stand_in is not None
+        held_once = plain + (p.stand_in,) if wild_honour else plain
         got = _HONOURS[id(ruleset)] = (ruleset, _Honours(p.wild, p.stand_in, plain, frozenset(plain), wild_honour,
-                                                         itemgetter(*plain)))
+                                                         itemgetter(*held_once)))
     _LAST_HONOURS[0], _LAST_HONOURS[1] = ruleset, got[1]
     return got[1]
 
@@ -134,8 +136,8 @@ def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdic
     if not ruleset.honour_first:
         return _PLAIN
     hand = table.hands[seat]
-    # no single honour held (a C-speed look at the honour kinds counted, then W's 白板): no order to keep
-    if 1 not in h.plain_counts(hand) and not (h.wild_honour and hand[h.white] == 1):
+    # no single honour held (a C-speed look at the honour kinds counted and W's 白板): no order to keep
+    if 1 not in h.single_counts(hand):
         return _PLAIN
     # the common legal case: a single honour thrown (rule 2 kept) while the discard just before,
     # by another seat, is no other honour held once (rule 3 kept): a suit tile, this kind, or a
@@ -218,11 +220,14 @@ def request_context(ruleset: Ruleset, ctx: WinContext, req) -> WinContext:
     return WenzhouContext(**asdict(ctx), turn_drawn=not after_call)
 
 
+_KONGS = frozenset((ev.KongExposed, ev.KongAdded, ev.KongConcealed))
+
+
 def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
     """A kong needs a tile left for its replacement (R ≥ 1: the reserve serves kongs, §2,
     KONG_WITHOUT_REPLACEMENT); a 买底 bet only before a dealership's first hand (§9.3)."""
     t = type(event)
-    if t in (ev.KongExposed, ev.KongAdded, ev.KongConcealed) and table.undrawn <= 0:
+    if t in _KONGS and table.undrawn <= 0:
         return [Violation("KONG_WITHOUT_REPLACEMENT", "a kong with no undrawn tile left for its replacement",
                           ">= 1 undrawn tile", 0)]
     if t is ev.PigBetPlaced and ruleset.maidi and level_of(table) != 1:

@@ -36,9 +36,21 @@ def _plain(ruleset: Ruleset) -> Ruleset:
     return got[1]
 
 
+#: the last ruleset asked and its W (the audit asks on every discard a seat holds a pair of)
+_LAST_WILD: list = [None, None]
+
+
+def _wild(ruleset: Ruleset) -> Optional[int]:
+    """The hand's W (the last ruleset's answer kept: every discard of a hand asks with one object)."""
+    if _LAST_WILD[0] is not ruleset:
+        _LAST_WILD[1] = pei.pei(ruleset).wild
+        _LAST_WILD[0] = ruleset
+    return _LAST_WILD[1]
+
+
 def _special(ruleset: Ruleset, own: Sequence[int], what: str) -> list[Violation]:
     """A 配子 in a meld, even as itself (new-families.md §2, CLAIM_SPECIAL_TILE)."""
-    w = pei.pei(ruleset).wild
+    w = _wild(ruleset)
     if w is not None and w in own:
         return [Violation("CLAIM_SPECIAL_TILE", f"a 配子 {TILE_NAMES[w]} in a {what}", "natural tiles only",
                           [TILE_NAMES[t] for t in own])]
@@ -85,18 +97,6 @@ def check_concealed_kong(ruleset: Ruleset, kind: int, own: Sequence[int]) -> lis
 def _natural(ruleset: Ruleset, counts: Sequence[int]) -> list[int]:
     """Natural counts (配子 out, 白板 folded into W)."""
     return pei.split(ruleset, counts)[0]
-
-
-#: the last ruleset asked and its W (the audit asks on every discard a seat holds a pair of)
-_LAST_WILD: list = [None, None]
-
-
-def _wild(ruleset: Ruleset) -> Optional[int]:
-    """The hand's W (the last ruleset's answer kept: every discard of a hand asks with one object)."""
-    if _LAST_WILD[0] is not ruleset:
-        _LAST_WILD[1] = pei.pei(ruleset).wild
-        _LAST_WILD[0] = ruleset
-    return _LAST_WILD[1]
 
 
 def could_pong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:
