@@ -196,13 +196,25 @@ def turn_drawn(table, seat: int) -> bool:
     return seat == table.dealer and not any(table.discards) and not any(table.melds)
 
 
+#: the contexts made so far, by their fields (a context is frozen, so equal ones are shared:
+#: the audit asks for one per score, twice for a win on a discard)
+_CONTEXTS: dict[tuple, WenzhouContext] = {}
+
+
 def win_context(ruleset: Ruleset, table, seat: int, how: str, tile, after_kong: bool, kong_discard: bool,
                 winners: int = 1) -> WinContext:
     """How a Wenzhou hand was won: 天和 / 地和 are the moments the score names; a self-draw
     says whether its turn came with a draw (the bare 三财神)."""
-    return WenzhouContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard,
-                          heavenly=heavenly(ruleset, table, seat, how), winners=winners,
-                          turn_drawn=how != "self_draw" or turn_drawn(table, seat))
+    key = (how, tile, after_kong, kong_discard, heavenly(ruleset, table, seat, how), winners,
+           how != "self_draw" or turn_drawn(table, seat))
+    got = _CONTEXTS.get(key)
+    if got is None:
+        if len(_CONTEXTS) > 4096:  # bounded: a long audit keeps a small memory
+            _CONTEXTS.clear()
+        got = _CONTEXTS[key] = WenzhouContext(how=how, win_tile=tile, after_kong=after_kong,
+                                              kong_discard=kong_discard, heavenly=key[4], winners=winners,
+                                              turn_drawn=key[6])
+    return got
 
 
 def request_context(ruleset: Ruleset, ctx: WinContext, req) -> WinContext:

@@ -28,11 +28,20 @@ CLAIM_RANK = qujing.CLAIM_RANK
 _PLAIN: dict[int, tuple[Ruleset, Ruleset]] = {}
 
 
+#: the last ruleset asked and its rules with no wild kinds (every claim of a hand asks with one object)
+_LAST_PLAIN: list = [None, None]
+
+
 def _plain(ruleset: Ruleset) -> Ruleset:
     """The room's rules with no wild kinds: the meld rules judge natural tiles only."""
+    if _LAST_PLAIN[0] is ruleset:
+        return _LAST_PLAIN[1]
     got = _PLAIN.get(id(ruleset))
     if got is None or got[0] is not ruleset:
+        if len(_PLAIN) > 4096:  # bounded: a long audit keeps a small memory
+            _PLAIN.clear()
         got = _PLAIN[id(ruleset)] = (ruleset, msgspec.structs.replace(ruleset, wilds=()))
+    _LAST_PLAIN[0], _LAST_PLAIN[1] = ruleset, got[1]
     return got[1]
 
 
