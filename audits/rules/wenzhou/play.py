@@ -232,6 +232,7 @@ def request_context(ruleset: Ruleset, ctx: WinContext, req) -> WinContext:
     return WenzhouContext(**asdict(ctx), turn_drawn=not after_call)
 
 
+#: the kongs, each of which takes a replacement from the reserve (§2)
 _KONGS = frozenset((ev.KongExposed, ev.KongAdded, ev.KongConcealed))
 
 

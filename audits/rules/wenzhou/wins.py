@@ -233,5 +233,4 @@ def describe_wait(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld]
 
 __all__ = ["BADUI_PAIRS", "Shape", "badui", "bare_sancaishen", "completes", "describe_wait", "guiwei",
            "hard_standard", "in_caishen_dandiao", "is_winning", "seat_waits", "sets_only", "shape", "shape_of",
-           "standard",
-           "waits"]
+           "standard", "waits"]
