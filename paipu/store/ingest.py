@@ -115,8 +115,10 @@ def _read_before(report: "IngestReport", seen: dict[str, tuple[str, str]], log: 
 def _usable(report: "IngestReport", game: Any) -> bool:
     """Whether a worker's game (:class:`BuiltGame`) can be stored; if not, it is refused with why:
     paipu could not derive its rows, or no worker could audit it (the audit's own result then)."""
-    if isinstance(game, BuiltGame) and game.broken is None:
-        return True
+    if isinstance(game, BuiltGame):
+        game.settle()
+        if game.broken is None:
+            return True
     why = (f"paipu could not derive its rows (internal error {game.broken})" if isinstance(game, BuiltGame) else
            "no worker could audit it (" + "; ".join(f.message for f in getattr(game, "findings", ())) + ")")
     report.refused.append(f"game {game.game} in {game.file}: {why}; please report it")
@@ -314,7 +316,8 @@ def _start(auditor: Any, paths: Sequence[str], jobs: int, cluster: Any, parquet:
 
 class BuiltGame(msgspec.Struct, gc=False):
     """One game audited and made into rows by a worker (:func:`built_game`): what the ingest
-    appends, with nothing decoded in it (the events table's columns are an Arrow record batch,
+    appends, with nothing decoded in it (the events table's columns are rows of a record
+    batch the worker's consecutive games share, :class:`~paipu.store.columns.EventGroup`;
     every other table's rows tuples)."""
 
     game: str
@@ -327,29 +330,61 @@ class BuiltGame(msgspec.Struct, gc=False):
     content_hash: str = ""
     meta: dict = {}
     rows: dict = {}
+    #: the group holding the game's events, and the game's slot in it
     events: Any = None
+    slot: int = 0
     n_events: int = 0
+
+    def event_rows(self) -> tuple[Any, int, int]:
+        """The record batch holding the game's events, their first row and how many."""
+        start, n = self.events.spans[self.slot]
+        return self.events.batch(), start, n
+
+    def settle(self) -> None:
+        """Take the group's word on the game's events: a game whose columns Arrow refused is broken."""
+        if self.broken is None and self.events is not None:
+            self.events.batch()
+            why = self.events.broken[self.slot]
+            if why is not None:
+                self.broken = why
+
+
+#: The group a worker adds the events of the games it builds to (:func:`_grouped`).
+_GROUP: Optional[Any] = None
+
+
+def _grouped(log: GameLog, types: list, seats: list, hands: list, lines: Optional[bytes],
+             keep_raw: bool) -> tuple[Any, int]:
+    """Add a game's events to this process's open group (a new one once it is sent, holds
+    :data:`~paipu.store.columns.CHUNK_EVENTS` events, or keeps the raw lines otherwise):
+    (group, slot)."""
+    from .columns import CHUNK_EVENTS, EventGroup
+
+    global _GROUP
+    group = _GROUP
+    if group is not None and group.keep_raw == keep_raw and len(group) < CHUNK_EVENTS:
+        slot = group.add(log.game, log.events, log.lines, types, seats, hands, lines)
+        if slot is not None:
+            return group, slot
+    group = _GROUP = EventGroup(keep_raw)
+    return group, group.add(log.game, log.events, log.lines, types, seats, hands, lines)
 
 
 def built_game(log: GameLog, keep_raw: bool = False) -> BuiltGame:
     """A worker's part of ``ingest --jobs N`` and ``--cluster``: audit one game it read and build
     its rows (:func:`fast_game_rows`, :mod:`paipu.store.columns`), so the ingest only appends them."""
-    from .columns import EventColumns
-
     result, failure = _safe_audit(log)
     try:
         content_hash, lines = game_lines(log)
         rows, types, seats, hands = fast_game_rows(log, content_hash, body_hash(log.events), None)
-        cols = EventColumns(keep_raw)
-        cols.add(log.game, log.events, log.lines, types, seats, hands, lines if keep_raw else None)
-        events = cols.take()
+        group, slot = _grouped(log, types, seats, hands, lines if keep_raw else None, keep_raw)
     except Exception as x:  # a bug in paipu: the ingest says so and keeps the other games
         return BuiltGame(log.game, log.file, broken=f"{type(x).__name__}: {x}")
     astuple = msgspec.structs.astuple
     table_rows = {t: [astuple(r) for r in rs] for t, rs in rows.rows.items() if rs}
     table_rows["players"] = rows.players
     return BuiltGame(log.game, log.file, result, failure, None, content_hash, _meta(log, content_hash, rows),
-                     table_rows, events, len(log.events))
+                     table_rows, group, slot, len(log.events))
 
 
 def _safe_audit_chunk(logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
@@ -656,7 +691,7 @@ class _SqlBatch:
 
     def add_built(self, game: "BuiltGame") -> None:
         """A game a worker audited and made into rows (:func:`built_game`)."""
-        self.spool.add_built(game.game, game.rows, game.events, game.n_events)
+        self.spool.add_built(game.game, game.rows, game.event_rows())
         self.games[game.game] = (game.content_hash, dict(game.meta), None)
         self.built[game.game] = game
         self.events += game.n_events
