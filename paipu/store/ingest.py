@@ -438,7 +438,8 @@ def sweep_spools(db: str) -> int:
     return swept
 
 
-def _bound_memory(con: duckdb.DuckDBPyConnection, spool_dir: str, built: bool = False) -> None:
+def _bound_memory(con: duckdb.DuckDBPyConnection, spool_dir: str, built: bool = False,
+                  workers_here: bool = False) -> None:
     """Bound DuckDB's memory for the ingest (:data:`INGEST_MEMORY`, or :data:`INGEST_MEMORY_BUILT`
     where workers ``built`` the rows), spilling into ``spool_dir`` (removed with the spool at
     the end, swept after a killed ingest)."""
@@ -446,6 +447,10 @@ def _bound_memory(con: duckdb.DuckDBPyConnection, spool_dir: str, built: bool = 
     con.execute("SET temp_directory = $d", {"d": spool_dir})
     # the ingest reports its own progress (on stderr, to a terminal only); DuckDB's bar would go to stdout
     con.execute("SET enable_progress_bar = false")
+    if workers_here:
+        # local workers (``--jobs N``) take the cores: a second DuckDB thread only contends with them (the
+        # parent's CPU for a 40 MB log 1.23 s against 1.38 s with DuckDB's default of 2)
+        con.execute("SET threads = 1")
 
 
 def _make_spool(db: str) -> str:
@@ -871,7 +876,8 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
             sweep_spools(db)
         spool_dir = _make_spool(db)
         if own and db != ":memory:":
-            _bound_memory(con, spool_dir, built=pool is not None and pool.build is not None)
+            _bound_memory(con, spool_dir, built=pool is not None and pool.build is not None,
+                          workers_here=pool is not None and pool.build is not None and not pool.cluster)
         if audit_output is not None:
             from .audit_join import AuditOutput
 
