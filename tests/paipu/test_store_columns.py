@@ -221,3 +221,23 @@ def test_a_game_arrow_refuses_is_broken_alone_and_the_ingest_refuses_only_it(fam
     for b in built:
         b.settle()
     assert [b.broken is not None for b in built] == [False, True, False]
+
+
+def test_duckdb_keeps_to_one_thread_only_when_the_workers_are_on_this_machine():
+    """``--cluster``: the workers count as this machine's (DuckDB then on one thread) only when
+    every one of them runs here; one elsewhere, or no word from the scheduler, and they do not."""
+    from paipu.store.ingest import _all_here
+
+    class Client:
+        def __init__(self, hosts):
+            self.hosts = hosts
+
+        def scheduler_info(self):
+            if self.hosts is None:
+                raise OSError("scheduler gone")
+            return {"workers": {f"tcp://{h}:{k}": {"host": h} for k, h in enumerate(self.hosts)}}
+
+    assert _all_here(Client(["127.0.0.1", "127.0.0.1"]))
+    assert not _all_here(Client(["127.0.0.1", "10.9.8.7"]))
+    assert not _all_here(Client([]))
+    assert not _all_here(Client(None))
