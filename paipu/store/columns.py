@@ -148,7 +148,9 @@ class EventColumns:
         events, types = self.events, self.types
         n = len(events)
         names = itertools.repeat
-        pos = {t: _positions(types, t) for t in set(types)}  # where each type's events are
+        # where the events are of each type with a rare column or extra fields (not the draws and
+        # discards that make most of a log: their columns are all common)
+        pos = {t: _positions(types, t) for t in set(types) if t in _VISITED_TYPES}
         # the common columns in reading order, one C-level getattr an event (None where the type
         # has no such field: no event type has a class attribute of a column's name, _NO_CLASH) ...
         col = {c: list(map(getattr, events, names(c), names(None))) for c in ("seat", "tile", "source")}
@@ -189,6 +191,13 @@ class EventColumns:
 _NO_CLASH = all(not hasattr(t, c) or c in t.__struct_fields__ for t in ev.EVENT_TYPES
                 for c in ("seat", "tile", "from_seat", "kind", "tiles", "source", "amount", "seq", "at", "prev"))
 assert _NO_CLASH, "an event type has a class attribute named as a typed column"
+
+
+#: The event types :meth:`EventColumns.take` visits one by one: those with a rare column
+#: (from_seat, kind, tiles, amount or bet) or fields kept in ``extra``.
+_VISITED_TYPES = frozenset(t for t in ev.EVENT_TYPES
+                           if EXTRA_FIELDS[t] or any(_GETTERS[t][c] is not None
+                                                     for c in ("from_seat", "kind", "tiles", "amount")))
 
 
 def _positions(types: list, t: type) -> list[int]:
