@@ -63,9 +63,10 @@ DEFAULT_BATCH_GAMES = 5_000
 #: batches), so a low limit costs no time: peak RSS ingesting a 300 MB log 328 MB at 96 MB,
 #: 308 MB at 64 MB, 282 MB at 48 MB, in the same time (and 100,000 two-event games as fast).
 INGEST_MEMORY = "48MB"
-#: ... and where the workers build the rows (``--jobs N``, ``--cluster``): a batch then arrives
-#: as one small record batch per game, and appending hundreds of them under 48 MB made the
-#: ingest of a 40 MB log 20% slower (52 and 50 s against 43 and 39 s, alternating runs).
+#: ... and where the workers build the rows (``--jobs N``, ``--cluster``): when a batch arrived
+#: as one small record batch per game, appending hundreds of them under 48 MB made the ingest
+#: of a 40 MB log 20% slower (52 and 50 s against 43 and 39 s, alternating runs); a worker's
+#: games now share one record batch (:class:`~paipu.store.columns.EventGroup`), not re-measured.
 INGEST_MEMORY_BUILT = "96MB"
 
 
