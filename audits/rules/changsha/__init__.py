@@ -224,7 +224,7 @@ CHANGSHA = RuleFamily(
     # 开杠 when ready after the kong, the 海底 offered round the table
     data={"observe_after": play.OBSERVE_AFTER, "observers": play.OBSERVERS,
           "opening_wins": qishou.declaration,
-          "may_reveal": lambda ruleset, counts, melds: bool(wins.waits(ruleset, counts, melds)),
+          "may_reveal": wins.is_ready,
           "reveal_count": lambda ruleset: ruleset.kaigang_count,
           "sea_offer": True},
 )

@@ -119,8 +119,24 @@ def _claim_declared_observer(handler, report):
     return declared
 
 
-#: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
-OBSERVERS = {ev.ClaimDeclared: _claim_declared_observer}
+def _play_observer(judge):
+    """``data["observers"]`` for a draw or a discard, the most frequent events: the family's
+    check (``judge``) on a short path while no 开杠 reveal is open; with one open, the whole
+    :func:`observe` (which closes the reveal first).  The walker's handler follows."""
+    def wrap(handler, report):
+        def played(ctx, e) -> None:
+            hb = ctx.hand_book
+            if hb.reveal_by is None:
+                found = judge(ctx.table, e, hb)
+            else:
+                found = observe(ctx.rules, ctx.table, e, hb, ctx, False)
+            if found:
+                report(ctx, e, found)
+            handler(ctx, e)
+        return played
+    return wrap
+
+
 
 
 def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
@@ -144,25 +160,9 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
     if t is ev.HandDrawn:
         return _NONE
     if t is ev.TileDrawn:
-        hb.dealer_acted = True
-        if hb.reveal_due is not None:
-            seat, hb.reveal_due = hb.reveal_due, None
-            return _v(seat, "KAIGANG_REVEAL_WRONG", f"seat {seat}'s 开杠 was followed by a draw, not by its "
-                      "revealed tiles", "KongRevealed", "TileDrawn")
-        hb.drawn[e.seat] = TILE_INDEX[e.tile] if e.seat < hb.n else None
-        if e.source == "wall" and undrawn(table) == 1 and not any(acc for _s, acc in table.sea_offers):
-            return _v(e.seat, "SEA_BOTTOM_ORDER", "the last tile (海底) is drawn only after it is offered",
-                      "LastTileOffered", "TileDrawn")
-        return _NONE
+        return _drawn(table, e, hb)
     if t is ev.TileDiscarded:
-        hb.dealer_acted = True
-        if table.sea_offers and undrawn(table) == 0 and e.seat < hb.n and TILE_INDEX[e.tile] != hb.drawn[e.seat]:
-            return _v(e.seat, "SEA_BOTTOM_ORDER", "the 海底 taker throws the 海底 tile and no other",
-                      "the 海底 tile", e.tile)
-        if e.seat < hb.n and hb.locked[e.seat] and TILE_INDEX[e.tile] != hb.drawn[e.seat]:
-            return _v(e.seat, "KAIGANG_HAND_LOCKED", f"seat {e.seat} is locked by its 开杠: it discards only the "
-                      "tile it drew", "the drawn tile", e.tile)
-        return _NONE
+        return _discarded(table, e, hb)
     if t is ev.OpeningWinDeclared:
         return _opening(ruleset, e, hb)
     if t in (ev.Chowed, ev.Ponged, ev.KongExposed) and table.sea_offers:
@@ -188,6 +188,44 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
     if t is ev.HandSettled:
         return _birds_missing(ruleset, table, hb)
     return _NONE
+
+
+def _drawn(table, e: ev.TileDrawn, hb: HandBook) -> list:
+    """A draw: KAIGANG_REVEAL_WRONG when a 开杠 kong awaits its reveal (§6.2); the 海底 is drawn
+    only after it is offered (SEA_BOTTOM_ORDER, §7).  The drawn tile is noted for the locked
+    hand (§6.3) and the 海底 taker's discard."""
+    hb.dealer_acted = True
+    if hb.reveal_due is not None:
+        seat, hb.reveal_due = hb.reveal_due, None
+        return _v(seat, "KAIGANG_REVEAL_WRONG", f"seat {seat}'s 开杠 was followed by a draw, not by its "
+                  "revealed tiles", "KongRevealed", "TileDrawn")
+    hb.drawn[e.seat] = TILE_INDEX[e.tile] if e.seat < hb.n else None
+    if e.source == "wall" and table.undrawn - len(table.tail) == 1 and \
+            not any(acc for _s, acc in table.sea_offers):
+        return _v(e.seat, "SEA_BOTTOM_ORDER", "the last tile (海底) is drawn only after it is offered",
+                  "LastTileOffered", "TileDrawn")
+    return _NONE
+
+
+def _discarded(table, e: ev.TileDiscarded, hb: HandBook) -> list:
+    """A discard: the 海底 taker throws the 海底 tile (SEA_BOTTOM_ORDER, §7.3); a seat locked by
+    its 开杠 throws the tile it drew (KAIGANG_HAND_LOCKED, §6.3)."""
+    hb.dealer_acted = True
+    seat = e.seat
+    if seat >= hb.n:
+        return _NONE
+    if table.sea_offers and table.undrawn - len(table.tail) == 0 and TILE_INDEX[e.tile] != hb.drawn[seat]:
+        return _v(seat, "SEA_BOTTOM_ORDER", "the 海底 taker throws the 海底 tile and no other",
+                  "the 海底 tile", e.tile)
+    if hb.locked[seat] and TILE_INDEX[e.tile] != hb.drawn[seat]:
+        return _v(seat, "KAIGANG_HAND_LOCKED", f"seat {seat} is locked by its 开杠: it discards only the "
+                  "tile it drew", "the drawn tile", e.tile)
+    return _NONE
+
+
+#: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
+OBSERVERS = {ev.ClaimDeclared: _claim_declared_observer, ev.TileDrawn: _play_observer(_drawn),
+             ev.TileDiscarded: _play_observer(_discarded)}
 
 
 def _first_dealer(ruleset: Ruleset, table, e: ev.HandStarted) -> list:
@@ -256,7 +294,7 @@ def _ready_after(ruleset: Ruleset, table, e) -> bool:
         return False
     from replay.melds import Meld
     melds = [m if m is not None else Meld("kong_exposed", kind, (kind,) * 4) for m in melds]
-    return bool(wins.waits(ruleset, c, melds))
+    return wins.is_ready(ruleset, c, melds)
 
 
 def _revealed(ruleset: Ruleset, table, e: ev.KongRevealed, hb: HandBook) -> list:
