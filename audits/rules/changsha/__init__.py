@@ -124,7 +124,10 @@ def event_checks(ruleset, table, event) -> list[Violation]:
 
 def next_drawer(ruleset, table) -> Optional[int]:
     """海底漫游 (§7.1): the seat that accepted the offered last tile draws it."""
-    for seat, accepted in table.sea_offers:
+    offers = table.sea_offers
+    if not offers:
+        return None
+    for seat, accepted in offers:
         if accepted:
             return seat
     return None

@@ -120,9 +120,9 @@ def _claim_declared_observer(handler, report):
 
 
 def _play_observer(judge):
-    """``data["observers"]`` for a draw or a discard, the most frequent events: the family's
-    check (``judge``) on a short path while no 开杠 reveal is open; with one open, the whole
-    :func:`observe` (which closes the reveal first).  The walker's handler follows."""
+    """``data["observers"]`` for a draw, a discard, a chow or a pong, the most frequent events:
+    the family's check (``judge``) on a short path while no 开杠 reveal is open; with one open,
+    the whole :func:`observe` (which closes the reveal first).  The walker's handler follows."""
     def wrap(handler, report):
         def played(ctx, e) -> None:
             hb = ctx.hand_book
@@ -165,14 +165,10 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
         return _discarded(table, e, hb)
     if t is ev.OpeningWinDeclared:
         return _opening(ruleset, e, hb)
-    if t in (ev.Chowed, ev.Ponged, ev.KongExposed) and table.sea_offers:
-        return _v(e.seat, "SEA_BOTTOM_ORDER", "no chow, pong or kong on the 海底 tile", "win only", t.__name__)
     if t in (ev.Chowed, ev.Ponged):
-        hb.dealer_acted = True
-        if e.seat < hb.n and hb.locked[e.seat]:
-            return _v(e.seat, "KAIGANG_HAND_LOCKED", f"seat {e.seat} is locked by its 开杠: no chow or pong",
-                      "draw and discard", t.__name__)
-        return _NONE
+        return _chowed_or_ponged(table, e, hb)
+    if t is ev.KongExposed and table.sea_offers:
+        return _no_claim_on_sea(e)
     if t in _KONGS:
         hb.dealer_acted = True
         return _kong(ruleset, table, e, hb)
@@ -223,9 +219,26 @@ def _discarded(table, e: ev.TileDiscarded, hb: HandBook) -> list:
     return _NONE
 
 
+def _no_claim_on_sea(e) -> list:
+    return _v(e.seat, "SEA_BOTTOM_ORDER", "no chow, pong or kong on the 海底 tile", "win only", type(e).__name__)
+
+
+def _chowed_or_ponged(table, e, hb: HandBook) -> list:
+    """No chow or pong on the 海底 tile (SEA_BOTTOM_ORDER, §7.6) nor by a seat locked by its
+    开杠 (KAIGANG_HAND_LOCKED, §6.3)."""
+    if table.sea_offers:
+        return _no_claim_on_sea(e)
+    hb.dealer_acted = True
+    if e.seat < hb.n and hb.locked[e.seat]:
+        return _v(e.seat, "KAIGANG_HAND_LOCKED", f"seat {e.seat} is locked by its 开杠: no chow or pong",
+                  "draw and discard", type(e).__name__)
+    return _NONE
+
+
 #: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
 OBSERVERS = {ev.ClaimDeclared: _claim_declared_observer, ev.TileDrawn: _play_observer(_drawn),
-             ev.TileDiscarded: _play_observer(_discarded)}
+             ev.TileDiscarded: _play_observer(_discarded), ev.Chowed: _play_observer(_chowed_or_ponged),
+             ev.Ponged: _play_observer(_chowed_or_ponged)}
 
 
 def _first_dealer(ruleset: Ruleset, table, e: ev.HandStarted) -> list:
