@@ -71,6 +71,10 @@ class HandBook:
         self.reveal_tiles: tuple[int, ...] = ()
         self.reveal_declared: set[int] = set()
         self.reveal_winners: set[int] = set()
+        #: 截胡 on the reveal (``multi_win`` off, §5.1, §6.2.3): the one seat that wins it, and the
+        #: logged winners that took it over that seat (CLAIM_PRIORITY, paid nothing)
+        self.reveal_first: Optional[int] = None
+        self.jiehu_out: set[int] = set()
 
     @property
     def lines(self) -> list[str]:
@@ -178,7 +182,7 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
         return _sea_offer(table, e)
     if t is ev.HandWon:
         hb.dealer_acted = True
-        return _won_on_konger_reveal(ruleset, table, e, hb)
+        return _won_on_konger_reveal(ruleset, table, e, hb) + _reveal_single_winner(ruleset, e, hb, ctx)
     if t is ev.BirdsDrawn:
         return _birds(ruleset, table, e, hb)
     if t is ev.HandSettled:
@@ -381,10 +385,13 @@ def _reveal_closed(ruleset: Ruleset, table, hb: HandBook, ctx, claimer: Optional
     took a revealed tile (``kaigang_claims = all``) over such a declared win: CLAIM_PRIORITY (胡 first)."""
     by, tiles = hb.reveal_by, hb.reveal_tiles
     declared, winners = hb.reveal_declared, hb.reveal_winners
+    first, hb.reveal_first = hb.reveal_first, None
     hb.reveal_by, hb.reveal_tiles = None, ()
     hb.reveal_declared, hb.reveal_winners = set(), set()
     if by in winners:
         return _NONE
+    if first is not None and first not in winners:
+        _pay_first(hb, ctx, by, first, tiles)
     out = _declared_left_out(ruleset, hb, ctx, by, tiles, declared, winners, claimer)
     # 过胡 (§8): every other seat that could win on a revealed tile and did not has let it go
     others = tuple(s for s in range(hb.n) if s != by)
@@ -438,6 +445,10 @@ def _won_after(table, e: ev.HandWon, hb: HandBook, ctx) -> None:
     true = [w for w in ctx.true_winners if w[0] not in hb.ended_wins]
     hb.true.extend(true)
     hb.true_hows.extend((e.how, e.from_seat) for _w in true)
+    if hb.jiehu_out:  # 截胡: a winner found to have taken the reveal over the first seat is paid nothing
+        kept = [k for k, (s, _h) in enumerate(hb.true) if s not in hb.jiehu_out]
+        hb.true = [hb.true[k] for k in kept]
+        hb.true_hows = [hb.true_hows[k] for k in kept]
     if hb.reveal_by is not None:
         hb.reveal_winners.update(x.seat for x in e.winners)
 
@@ -458,6 +469,48 @@ def _won_on_konger_reveal(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook) 
         out += _v(x.seat, "HAND_END_WRONG", f"seat {by}'s revealed tile completes its own hand: its 杠上开花 "
                   f"ends the hand, seat {x.seat} wins nothing on the reveal", f"seat {by} alone", x.seat)
     return out
+
+
+def _reveal_single_winner(ruleset: Ruleset, e: ev.HandWon, hb: HandBook, ctx) -> list:
+    """截胡 on a 开杠 reveal (§5.1 with ``multi_win`` off, §6.2.3): of the seats that declared or
+    took a legal win on the revealed tiles, only the first in turn order from the konger's 下家
+    wins.  A logged winner after it took the reveal over a higher claim: CLAIM_PRIORITY on that
+    winner, paid nothing (as 截和 on a discard); the first seat is the moment's winner."""
+    by = hb.reveal_by
+    if ruleset.multi_win or by is None or e.how != "discard" or e.from_seat != by or by in hb.reveal_winners:
+        return _NONE
+    now = [x.seat for x in e.winners if x.seat not in hb.ended_wins]
+    candidates = hb.reveal_declared | hb.reveal_winners | set(now)
+    tiles = hb.reveal_tiles
+    first = next((s for s in ((by + k) % hb.n for k in range(1, hb.n))
+                  if s in candidates and s not in hb.ended_wins and _legal_on_reveal(ctx, s, tiles)), None)
+    if first is None:
+        return _NONE
+    hb.reveal_first = first
+    out: list = []
+    for s in sorted(hb.reveal_winners - hb.jiehu_out - {first}) + [s for s in now if s != first]:
+        if s in hb.jiehu_out:
+            continue
+        hb.jiehu_out.add(s)
+        out += _v(s, "CLAIM_PRIORITY", f"single winner (multi_win off, 截胡): seat {s} won seat {by}'s revealed "
+                  f"tile over seat {first}'s win, first in turn order", f"seat {first} win", f"seat {s} win")
+    return out
+
+
+def _pay_first(hb: HandBook, ctx, by: int, first: int, tiles) -> None:
+    """截胡: the first seat declared a legal win on the reveal that the log gave to a later
+    seat; the corrected ledger pays it on the revealed tile that scores more (§6.2.3)."""
+    best = max((ctx.score(first, t, "discard").points for t in tiles
+                if ctx.legal_win_on(first, t, False) and ctx.barred(first, "win", t) is None), default=None)
+    if best is not None:
+        hb.true.append((first, best))
+        hb.true_hows.append(("discard", by))
+
+
+def _legal_on_reveal(ctx, seat: int, tiles) -> bool:
+    """``seat`` could legally win on one of the revealed tiles (complete, not barred by 过胡)."""
+    return 0 <= seat < len(ctx.table.hands) and any(
+        ctx.legal_win_on(seat, t, False) and ctx.barred(seat, "win", t) is None for t in tiles)
 
 
 def _completes_own(ruleset: Ruleset, counts, melds, tile: int) -> bool:
