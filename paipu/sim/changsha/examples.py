@@ -689,6 +689,34 @@ NEAR_MISSES["nm_guohu_after_reveal"] = (_room(lambda: ex06_reveal_passed("5s 8m"
                                               "2s before drawing."), ["WIN_DURING_GUOHU"])
 
 
+def ex06_free_reveal_inside_the_wall(free_at: int = 10) -> GameBuilder:
+    """§2, §6.2.1 ``kaigang_source = free`` against a logged wall: §13.6's 开杠 by seat 1 turns
+    1p 9s from stacks inside the wall (``free_at`` tiles past the head's, as dice pick them), won
+    by nobody; seat 2 draws 9m and throws 2s, seat 3 (234m 567m 456p 34s 88s) wins on it: 小胡,
+    H = 1; the birds 1m 5m come from the wall's end (``bird_source = tail``), the last undrawn
+    tiles, last first, which the reveal did not take: both on seat 3: 2 → 3: 3."""
+    s = ChangshaScene(f"cs-free-reveal-{free_at}", {"bird_source": "tail"})
+    s.hand(0, {0: "7p", 1: "777p 123s 456s 34m 88m", 2: "2s", 3: "234m 567m 456p 34s 88s"},
+           reserve="1p 9s 9m 1m 5m", avoid="2m 5m 2s 5s 7p")
+    s.discard(0, "7p")
+    s.kong_exposed(1, 0, "7p")
+    s.b.events[-1] = _with_mode(s.b.events[-1], "reveal")
+    s.reveal(1, "1p 9s", source="free")
+    s.draw(2, "9m")
+    s.discard(2, "2s")
+    s.win([(3, ["jihu"], 0, 1)], "discard", "2s", from_seat=2)
+    s.birds("1m 5m", 3, source="tail")
+    s.settle([(2, 3, 1, "win"), (2, 3, 2, "bird")])
+    return with_wall(s.close(), free_at=free_at)
+
+
+OPTION_ROOMS["ex06_free_reveal_inside_the_wall"] = ex06_free_reveal_inside_the_wall
+NEAR_MISSES["nm_tail_birds_after_a_free_reveal"] = (
+    _room(lambda: _logged_as(ex06_free_reveal_inside_the_wall(), _events().BirdsDrawn, "5m 1m"),
+          "§2, §6.2.1 a free reveal inside the logged wall, then birds from the tail logged 5m 1m: the wall's last "
+          "undrawn tiles, last first, are 1m 5m (the money is the same)."), ["BIRD_TILES_WRONG"])
+
+
 def ex14_wall_out_through_a_kong(next_dealer: int = 2) -> GameBuilder:
     """§3 rule 5: seat 2 draws the second-last tile (5s, holding 555s), kongs it concealed in
     mode ``replace`` and its 补张 takes the wall's last tile; nobody wins its discard and the
