@@ -229,6 +229,8 @@ CHANGSHA = RuleFamily(
           "opening_wins": qishou.declaration,
           "may_reveal": wins.is_ready,
           "reveal_count": lambda ruleset: ruleset.kaigang_count,
+          # kaigang_claims = all (§6.2.3): a revealed tile nobody won on may be claimed
+          "reveal_claims": lambda ruleset: ruleset.kaigang_claims == "all",
           "sea_offer": True},
 )
 
