@@ -103,12 +103,14 @@ def one_suit(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
 
 #: The kinds that are no 将 tile (ranks other than 2, 5, 8, and any kind past the suits).
 _NOT_JIANG = tuple(t for t in range(34) if t >= 27 or not is_jiang(t))
+_NOT_JIANG_SUITED = tuple(t for t in _NOT_JIANG if t < 27)
 
 
 def all_jiang(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     """将将胡's condition (§9.3): every tile, concealed and melded, is a 将 tile."""
     n = len(counts)
-    if any(counts[t] for t in _NOT_JIANG if t < n):
+    kinds = _NOT_JIANG if n >= 34 else _NOT_JIANG_SUITED if n == 27 else tuple(t for t in _NOT_JIANG if t < n)
+    if any(map(counts.__getitem__, kinds)):
         return False
     return all(t < 27 and is_jiang(t) for m in melds for t in m.tiles)
 
