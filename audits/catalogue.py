@@ -104,9 +104,12 @@ _ENTRIES: list[tuple[str, str, Severity, str]] = [
     # --- scoring -----------------------------------------------------------------
     ("scoring", "FAN_MISMATCH", "error",
      "A winner's fans and fan total are those of the hand's highest-scoring reading."),
-    ("scoring", "POINTS_MISMATCH", "error", "Points per payer P = base × 2^min(fan, cap) (满牌 cap, 3 by default)."),
+    ("scoring", "POINTS_MISMATCH", "error",
+     "Each payer's points follow the ruleset's formula from the winner's fans "
+     "(Qujing: P = base × 2^fan, the fan capped at 满牌, 3 by default)."),
     ("scoring", "TRANSFER_MISMATCH", "error",
-     "自摸 each other player pays P; 点炮 only the discarder pays P."),
+     "A win's payments are the ones the ruleset's settlement derives: who pays whom, and how much "
+     "(Qujing: 自摸 each other player pays P, 点炮 only the discarder pays P)."),
     ("scoring", "QIANGGANG_PAYER", "error",
      "抢杠 包三家: where the ruleset makes the kong adder liable, it alone pays every paying seat's share to the robber."),
     ("scoring", "MULTI_WIN_ORDER", "error",

@@ -10,8 +10,10 @@ the same run, the families taking turns, best of ``--runs`` CPU times each:
 
 * the decode floor (msgspec into the typed events),
 * the replay alone (every event through the reducer),
+* the walker floor (the audit's walk with every check off: each event through the reducer),
 * the full audit (1 job),
-* the audit's time over the replay's (the target: at most 2×).
+* the audit's time over the replay's (the target: at most 2×), what the checks cost (the audit
+  less the walker floor) and what they may cost for the audit to stay within 2× the replay.
 
 ``--by-event`` (on by default) adds, per family, a table of event type -> events, the
 replay's and the audit's microseconds per event, and the checks' share (the audit's time
@@ -104,7 +106,28 @@ def full_audit(path: str) -> str:
     return h.hexdigest()[:12]
 
 
-STAGES: dict[str, Callable[[str], object]] = {"decode": decode_floor, "replay": replay_only, "audit": full_audit}
+def walker_floor(path: str) -> int:
+    """The audit's walk with every check switched off: the reader, the per-game context and each
+    event through the reducer's checked path, nothing judged (not an audit: the floor under
+    which no set of checks can bring it)."""
+    import audits.audit as walker
+    from audits import audit_paths
+
+    def apply_only(ctx, e) -> None:
+        ctx.apply(e)
+
+    own, own_for = dict(walker.HANDLERS), walker.handlers_for
+    walker.HANDLERS.update({t: apply_only for t in own})
+    walker.handlers_for = lambda family: walker.HANDLERS
+    try:
+        return sum(len(a.findings) for a in audit_paths([path], jobs=1))
+    finally:
+        walker.HANDLERS.update(own)
+        walker.handlers_for = own_for
+
+
+STAGES: dict[str, Callable[[str], object]] = {"decode": decode_floor, "replay": replay_only, "walker": walker_floor,
+                                              "audit": full_audit}
 
 
 def measure(corpora: dict[str, tuple[str, int, int]], runs: int) -> dict[str, dict[str, float]]:
@@ -160,12 +183,17 @@ def measure_against(corpora: dict[str, tuple[str, int, int]], runs: int, trees: 
 def print_ratios(corpora: dict[str, tuple[str, int, int]], best: dict[str, dict[str, float]],
                  label: str = "") -> None:
     print(f"  {'family':<10} {'hands':>6} {'events':>8} {'decode µs/ev':>13} {'replay µs/ev':>13} "
-          f"{'audit µs/ev':>12} {'audit/replay':>13}  findings digest  {label}(target ≤ 2×)")
+          f"{'walker µs/ev':>13} {'audit µs/ev':>12} {'audit/replay':>13} {'checks':>7} {'at 2×':>6}  "
+          f"findings digest  {label}(target ≤ 2×)")
     for name, (_, events, hands) in corpora.items():
         b = best[name]
-        print(f"  {name:<10} {hands:6d} {events:8d} {1e6 * b['decode'] / events:13.2f} "
-              f"{1e6 * b['replay'] / events:13.2f} {1e6 * b['audit'] / events:12.2f} "
-              f"{b['audit'] / b['replay']:12.2f}×  {b.get('digest', '')}", flush=True)
+        us = {stage: 1e6 * b[stage] / events for stage in STAGES}
+        # the checks: the audit less its walker floor; "at 2×": what the checks may cost for the
+        # audit to be at most twice the replay
+        print(f"  {name:<10} {hands:6d} {events:8d} {us['decode']:13.2f} {us['replay']:13.2f} "
+              f"{us['walker']:13.2f} {us['audit']:12.2f} {b['audit'] / b['replay']:12.2f}× "
+              f"{us['audit'] - us['walker']:7.2f} {2 * us['replay'] - us['walker']:6.2f}  {b.get('digest', '')}",
+              flush=True)
 
 
 # -- per event type ----------------------------------------------------------------------

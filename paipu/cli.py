@@ -103,6 +103,17 @@ def _register_commands() -> None:
         command.epilog = f"{command.epilog}\n\n{line}" if command.epilog else line
 
 
+def _from_ctrl_c(x: BaseException) -> bool:
+    """Whether an exit was caused by a KeyboardInterrupt somewhere down its chain."""
+    seen = 0
+    e: "BaseException | None" = x
+    while e is not None and seen < 8:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        e, seen = e.__cause__ or e.__context__, seen + 1
+    return False
+
+
 def main() -> None:
     """Console entry point: never shows a traceback to the user."""
     try:
@@ -111,7 +122,9 @@ def main() -> None:
     except KeyboardInterrupt:
         err.print("paipu: interrupted")
         sys.exit(130)
-    except SystemExit:
+    except SystemExit as x:
+        if _from_ctrl_c(x):  # typer turns Ctrl-C into a silent exit 130: say why
+            err.print("paipu: interrupted")
         raise
     except BrokenPipeError:
         sys.exit(0)

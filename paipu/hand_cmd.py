@@ -128,64 +128,41 @@ def _payments(family: RuleFamily, ruleset: Ruleset, how: str, points: int, score
     return out + [{"payer": "each_other_player", "amount": a} for a in others]
 
 
+#: The fields of a request (the ``--batch`` object format).
+REQUEST_FIELDS = frozenset({
+    "hand", "tile", "melds", "how", "after_kong", "kong_discard", "passed_win", "preset", "options", "seat",
+    "from_seat",
+    # families with a void suit, 海底 and 天胡 / 地胡 (Sichuan)
+    "void", "last_tile", "heavenly", "dianganghua",
+    # families with winds and 一炮三响 (Guangdong)
+    "seat_wind", "round_wind", "winners",
+    # families whose wild comes from a turned indicator, and whose money knows the dealer
+    "indicator", "dealer",
+    # the family's own table facts (RuleFamily.wins.request_context: Wuhan's seats' fans)
+    "context",
+    # families with tiles revealed after a kong and birds (Changsha 开杠, 扎鸟)
+    "reveal", "birds", "bird_origin", "openings",
+    # families whose money depends on the dealer's level (连庄, Wenzhou)
+    "dealer_level",
+    # families with flowers set aside (Hainan: 位置花, 花上开花)
+    "flowers", "after_flower"})
+
+
 def evaluate(req: dict) -> dict:
     """Evaluate one request (the ``--batch`` object format) and return the result dict."""
-    known = {"hand", "tile", "melds", "how", "after_kong", "kong_discard", "passed_win", "preset",
-             "options", "seat", "from_seat",
-             # families with a void suit, 海底 and 天胡 / 地胡 (Sichuan)
-             "void", "last_tile", "heavenly", "dianganghua",
-             # families with winds and 一炮三响 (Guangdong)
-             "seat_wind", "round_wind", "winners",
-             # families whose wild comes from a turned indicator, and whose money knows the dealer
-             "indicator", "dealer",
-             # the family's own table facts (RuleFamily.wins.request_context: Wuhan's seats' fans)
-             "context",
-             # families with tiles revealed after a kong and birds (Changsha 开杠, 扎鸟)
-             "reveal", "birds", "bird_origin", "openings",
-             # families whose money depends on the dealer's level (连庄, Wenzhou)
-             "dealer_level",
-             # families with flowers set aside (Hainan: 位置花, 花上开花)
-             "flowers", "after_flower"}
-    unknown = set(req) - known
+    unknown = set(req) - REQUEST_FIELDS
     if unknown:
-        raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
+        raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(REQUEST_FIELDS))}")
     preset = req.get("preset", "qujing-xiaoji")
-    try:
-        ruleset = resolve(preset, req.get("options") or None)
-    except RulesetError as e:
-        raise InputError(str(e)) from None
-    family = family_of(ruleset)
-    if req.get("indicator"):
-        ruleset = _with_indicator(family, ruleset, req["indicator"])
-    hand_s = req.get("hand")
-    if not hand_s or not isinstance(hand_s, str):
-        raise InputError("a hand is required, e.g. 123m456p789s11z22z")
-    try:
-        concealed = parse_hand(hand_s)
-        tile = tile_index(req["tile"]) if req.get("tile") else None
-    except TileError as e:
-        raise InputError(str(e)) from None
-    melds = _melds_from(req.get("melds"), ruleset)
-    if any(t >= 34 for t in concealed) or tile is not None and tile >= 34 \
-            or any(t >= 34 for m in melds for t in m.tiles):
-        raise InputError("a flower is never in a hand or a meld: name the flowers set aside with --flowers")
+    ruleset, family = _ruleset_of(req, preset)
+    concealed, tile, melds = _tiles_of(req, ruleset)
     how = req.get("how", "self_draw")
     if how not in HOWS:
         raise InputError(f"how must be one of {', '.join(HOWS)}, not {how!r}")
     size = ruleset.hand_size  # 13, or 16 in the 16-tile families
-    if len(melds) > size // 3:
-        raise InputError(f"a hand has at most {size // 3} melds")
-    physical = Counter(concealed)
-    for m in melds:
-        physical.update(m.tiles)
-    if tile is not None:
-        physical[tile] += 1
-    over = [tile_name(t) for t, n in physical.items() if n > 4]
-    if over:
-        raise InputError(f"more than four of {', '.join(over)} in the hand and melds")
     need = size + 1 - 3 * len(melds)
     n = len(concealed) + (1 if tile is not None else 0)
-    out: dict[str, Any] = {"preset": preset, "hand": hand_s, "tile": req.get("tile"),
+    out: dict[str, Any] = {"preset": preset, "hand": req.get("hand"), "tile": req.get("tile"),
                            "melds": [f"{m.kind}:{''.join(tile_name(t) for t in m.tiles)}" for m in melds],
                            "how": how}
     if tile is None and n == need - 1:
@@ -199,6 +176,66 @@ def evaluate(req: dict) -> dict:
         raise InputError(f"the concealed hand has {n} tiles with the winning tile; with {len(melds)} meld(s) "
                          f"it needs {need}")
     full = concealed + ([tile] if tile is not None else [])
+    ctx = _win_context(req, how, tile if tile is not None else (full[-1] if full else None))
+    if family.wins.request_context is not None:
+        try:
+            ctx = family.wins.request_context(ruleset, ctx, req)
+        except (ValueError, TypeError, KeyError) as e:
+            raise InputError(f"--context: {e}") from None
+    elif req.get("context"):
+        raise InputError(f"--context: the {ruleset.family} rules take no table facts")
+    sc = family.scoring.score(ruleset, full, melds, ctx, bool(req.get("passed_win")))
+    out.update(sc.to_dict())
+    if req.get("void"):
+        out["void"] = req["void"]
+    out["fans_detail"] = [{"fan": f, "name": family.scoring.fan_chinese[f], "value": family.scoring.fan_values[f]}
+                          for f in sc.fans]
+    out.update(_money(req, family, ruleset, how, sc))
+    return out
+
+
+def _ruleset_of(req: dict, preset: str) -> tuple[Any, Any]:
+    """The request's ruleset (its preset and options, and a turned indicator's wild) and family."""
+    try:
+        ruleset = resolve(preset, req.get("options") or None)
+    except RulesetError as e:
+        raise InputError(str(e)) from None
+    family = family_of(ruleset)
+    if req.get("indicator"):
+        ruleset = _with_indicator(family, ruleset, req["indicator"])
+    return ruleset, family
+
+
+def _tiles_of(req: dict, ruleset: Any) -> tuple[list[int], Optional[int], list]:
+    """The concealed tiles, the winning tile (None: list the waits) and the melds, each a
+    physical tile of the set: no flower in a hand, no more than four of a kind."""
+    hand_s = req.get("hand")
+    if not hand_s or not isinstance(hand_s, str):
+        raise InputError("a hand is required, e.g. 123m456p789s11z22z")
+    try:
+        concealed = parse_hand(hand_s)
+        tile = tile_index(req["tile"]) if req.get("tile") else None
+    except TileError as e:
+        raise InputError(str(e)) from None
+    melds = _melds_from(req.get("melds"), ruleset)
+    if any(t >= 34 for t in concealed) or tile is not None and tile >= 34 \
+            or any(t >= 34 for m in melds for t in m.tiles):
+        raise InputError("a flower is never in a hand or a meld: name the flowers set aside with --flowers")
+    if len(melds) > ruleset.hand_size // 3:
+        raise InputError(f"a hand has at most {ruleset.hand_size // 3} melds")
+    physical = Counter(concealed)
+    for m in melds:
+        physical.update(m.tiles)
+    if tile is not None:
+        physical[tile] += 1
+    over = [tile_name(t) for t, n in physical.items() if n > 4]
+    if over:
+        raise InputError(f"more than four of {', '.join(over)} in the hand and melds")
+    return concealed, tile, melds
+
+
+def _win_context(req: dict, how: str, win_tile: Optional[int]) -> WinContext:
+    """The win's context from the request's flags, each checked against the others."""
     flowers = _flowers(req.get("flowers"))
     void = req.get("void")
     if void not in (None, "", "m", "p", "s"):
@@ -210,7 +247,7 @@ def evaluate(req: dict) -> dict:
     winners = req.get("winners") or 1
     if winners not in (1, 2, 3):
         raise InputError(f"winners is 1, 2 or 3 (一炮三响: 3), not {winners!r}")
-    ctx = WinContext(how=how, win_tile=tile if tile is not None else (full[-1] if full else None),
+    ctx = WinContext(how=how, win_tile=win_tile,
                      after_kong=bool(req.get("after_kong")), kong_discard=bool(req.get("kong_discard")),
                      void="mps".index(void) if void else -1, sea_bottom=bool(req.get("last_tile")),
                      tiandi=heavenly if heavenly != "renhe" else "",
@@ -228,31 +265,24 @@ def evaluate(req: dict) -> dict:
         raise InputError("--dianganghua (点杠花) is a 杠上开花 (--after-kong) after an exposed kong on a discard")
     if ctx.kong_discard and how != "discard":
         raise InputError("--kong-discard (杠上炮) is a discard win")
-    if family.wins.request_context is not None:
-        try:
-            ctx = family.wins.request_context(ruleset, ctx, req)
-        except (ValueError, TypeError, KeyError) as e:
-            raise InputError(f"--context: {e}") from None
-    elif req.get("context"):
-        raise InputError(f"--context: the {ruleset.family} rules take no table facts")
-    sc = family.scoring.score(ruleset, full, melds, ctx, bool(req.get("passed_win")))
-    out.update(sc.to_dict())
-    if void:
-        out["void"] = void
-    out["fans_detail"] = [{"fan": f, "name": family.scoring.fan_chinese[f], "value": family.scoring.fan_values[f]}
-                          for f in sc.fans]
-    if sc.wins and family.settlement.score_transfers is not None:
+    return ctx
+
+
+def _money(req: dict, family: Any, ruleset: Any, how: str, sc: Any) -> dict:
+    """What a win pays: per payer, and seat to seat where the request names the seats
+    (or the family derives the transfers from the score alone)."""
+    if not sc.wins:
+        return {"payments": []}
+    if family.settlement.score_transfers is not None:
         ts = family.settlement.score_transfers(ruleset, sc)
-        out["payments"] = [{"payer": t.payer, "amount": t.amount, "reason": t.reason} for t in ts]
-        out["transfers"] = [{"payer": t.payer, "payee": t.payee, "amount": t.amount, "reason": t.reason} for t in ts]
-    elif sc.wins:
-        out["payments"] = _payments(family, ruleset, how, sc.points, sc)
-        seat = req.get("seat")
-        if seat is not None:
-            out["transfers"] = _transfers(family, ruleset, how, sc.points, seat, req.get("from_seat"),
-                                          req.get("dealer"), _extras(req), req.get("dealer_level"), sc)
-    else:
-        out["payments"] = []
+        return {"payments": [{"payer": t.payer, "amount": t.amount, "reason": t.reason} for t in ts],
+                "transfers": [{"payer": t.payer, "payee": t.payee, "amount": t.amount, "reason": t.reason}
+                              for t in ts]}
+    out: dict[str, Any] = {"payments": _payments(family, ruleset, how, sc.points, sc)}
+    seat = req.get("seat")
+    if seat is not None:
+        out["transfers"] = _transfers(family, ruleset, how, sc.points, seat, req.get("from_seat"),
+                                      req.get("dealer"), _extras(req), req.get("dealer_level"), sc)
     return out
 
 

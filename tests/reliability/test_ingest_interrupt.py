@@ -69,6 +69,7 @@ def test_ctrl_c_while_the_writer_is_busy_keeps_the_batches_before_and_exits_130(
     run, db = _ingest_with_ctrl_c_at(tmp_path, 2, "--no-audit")
     err = run.stderr.decode()
     assert run.returncode == 130, err
+    assert "paipu: interrupted" in err  # the user is told why it stopped
     for word in ("Resource In Use", "internal error", "Traceback", "terminate", "FATAL"):
         assert word not in err
     # batch 1 (g0, g1) was committed; batch 2 was rolled back, batch 3 never written
@@ -95,3 +96,16 @@ def test_duckdbs_own_interrupted_error_counts_as_ctrl_c():
 def test_other_runtime_errors_are_not_ctrl_c_near_miss():
     assert not interrupted(RuntimeError("Query interrupted by a bug"))
     assert not interrupted(ValueError("Query interrupted"))
+
+
+def test_an_exit_caused_by_ctrl_c_is_told_apart_from_a_plain_exit():
+    from paipu.cli import _from_ctrl_c
+
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as k:
+            raise SystemExit(130) from k  # what typer makes of a Ctrl-C
+    except SystemExit as x:
+        assert _from_ctrl_c(x)
+    assert not _from_ctrl_c(SystemExit(130))  # near miss: a 130 with no Ctrl-C behind it
