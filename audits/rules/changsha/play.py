@@ -141,8 +141,6 @@ def _play_observer(judge):
     return wrap
 
 
-
-
 def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
     """``RuleFamily.own.observe``: [(seat, Violation)] for one watched event."""
     t = type(e)

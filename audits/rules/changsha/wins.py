@@ -261,5 +261,6 @@ def is_ready(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()
 
 
 __all__ = ["EVENT_UNITS", "JIANG", "SHAPE_UNITS", "ShapeReading", "Shapes", "all_jiang", "best_shape_units",
-           "complete_with_any_pair", "is_jiang", "is_legal_shape", "is_ready", "is_winning", "one_suit", "quanqiuren_holds",
+           "complete_with_any_pair", "is_jiang", "is_legal_shape", "is_ready", "is_winning", "one_suit",
+           "quanqiuren_holds",
            "seven_pairs", "shape_readings", "shape_unit_sets", "shapes_of", "small_shape", "waits"]
