@@ -75,6 +75,9 @@ class HandBook:
         #: logged winners that took it over that seat (CLAIM_PRIORITY, paid nothing)
         self.reveal_first: Optional[int] = None
         self.jiehu_out: set[int] = set()
+        #: whether each seat could legally win on the open reveal, judged once, before its own
+        #: win on it changes its hand
+        self.reveal_legal: dict[int, bool] = {}
 
     @property
     def lines(self) -> list[str]:
@@ -331,6 +334,7 @@ def _revealed(ruleset: Ruleset, table, e: ev.KongRevealed, hb: HandBook) -> list
         hb.locked[s] = True
         hb.reveal_by, hb.reveal_tiles = s, tuple(TILE_INDEX[x] for x in e.tiles)
         hb.reveal_declared, hb.reveal_winners = set(), set()
+        hb.reveal_first, hb.reveal_legal = None, {}
     return out
 
 
@@ -384,6 +388,7 @@ def _reveal_closed(ruleset: Ruleset, table, hb: HandBook, ctx, claimer: Optional
     by, tiles = hb.reveal_by, hb.reveal_tiles
     declared, winners = hb.reveal_declared, hb.reveal_winners
     first, hb.reveal_first = hb.reveal_first, None
+    hb.reveal_legal = {}
     hb.reveal_by, hb.reveal_tiles = None, ()
     hb.reveal_declared, hb.reveal_winners = set(), set()
     if by in winners:
@@ -480,8 +485,11 @@ def _reveal_single_winner(ruleset: Ruleset, e: ev.HandWon, hb: HandBook, ctx) ->
     now = [x.seat for x in e.winners if x.seat not in hb.ended_wins]
     candidates = hb.reveal_declared | hb.reveal_winners | set(now)
     tiles = hb.reveal_tiles
+    legal = hb.reveal_legal
+    for s in candidates - set(legal):
+        legal[s] = _legal_on_reveal(ctx, s, tiles)
     first = next((s for s in ((by + k) % hb.n for k in range(1, hb.n))
-                  if s in candidates and s not in hb.ended_wins and _legal_on_reveal(ctx, s, tiles)), None)
+                  if s in candidates and s not in hb.ended_wins and legal[s]), None)
     if first is None:
         return _NONE
     hb.reveal_first = first

@@ -142,14 +142,24 @@ def test_a_declared_win_on_a_reveal_is_missed_only_under_multi_win():
     assert "WIN_MISSED_MULTI" not in [f.code for f in audit_game(log_of(b)).findings]
 
 
+def _wins_swapped(b):
+    """``b`` with its two HandWon (one per revealed tile) logged in the other order."""
+    import msgspec
+    i, j = [k for k, e in enumerate(b.events) if type(e) is ev.HandWon]
+    b.events[i], b.events[j] = b.events[j], b.events[i]
+    b.events = [msgspec.structs.replace(e, seq=k) for k, e in enumerate(b.events)]
+    return b
+
+
 def test_jiehu_on_a_reveal_lets_the_first_declarer_win():
     """§5.1 截胡 (``multi_win = false``) on a 开杠 reveal (§6.2.3): seats 2 and 3 both declare a
     legal win on seat 1's reveal; only seat 2, first from the konger's 下家, wins.  A log giving
-    the reveal to seat 3 (alone, or beside seat 2) is CLAIM_PRIORITY on seat 3, which is paid
+    the reveal to seat 3 (alone, or beside seat 2 in either order) is CLAIM_PRIORITY on seat 3, which is paid
     nothing: the corrected ledger pays seat 2 (1 → 2: 6 × 2 = 12), and the birds count from it."""
     holding = audit_game(log_of(cx.ex06_jiehu_on_the_reveal()))
     assert holding.findings == [] and holding.ledger[-1] == [0, -12, 12, 0]
-    for wrong in (cx.ex06_jiehu_on_the_reveal(3), cx.ex06_jiehu_on_the_reveal(both=True)):
+    for wrong in (cx.ex06_jiehu_on_the_reveal(3), cx.ex06_jiehu_on_the_reveal(both=True),
+                  _wins_swapped(cx.ex06_jiehu_on_the_reveal(both=True))):
         a = audit_game(log_of(wrong))
         assert [(f.code, f.seat) for f in a.findings] == [("CLAIM_PRIORITY", 3), ("BIRD_TILES_WRONG", None)]
         assert a.ledger[-1] == [0, -12, 12, 0]
