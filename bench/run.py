@@ -501,6 +501,10 @@ def store_rows(args: argparse.Namespace, path: str, events: int, stage: Callable
           f"({STORE_BYTES['here'] / events:.1f} bytes an event; bench/store_parity.py compares with the old layout)")
     if rss is not None:
         print(f"  peak RSS ingesting                              {rss:6.0f} MB  (< 300 MB)")
+    import store_cost
+
+    print("\n  the store's pieces in CPU (bench/store_cost.py), against the audit's:", flush=True)
+    store_cost.report(path, max(args.runs, 2))
 
 
 def main() -> None:

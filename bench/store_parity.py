@@ -1,6 +1,6 @@
 """Every store table, row for row, against the store paipu wrote before the typed events table.
 
-    python bench/store_parity.py REF_TREE [LOGS ...]
+    python bench/store_parity.py [--jobs N] REF_TREE [LOGS ...]
 
 ``REF_TREE`` is a checkout of paipu from before the change (``git worktree add /tmp/ref
 423cd64``); its ingest writes the reference store, this tree's ingest the new one, both
@@ -11,6 +11,10 @@ hand, seat, tile) and, for every event, the new shape's columns put back togethe
 the old one's JSON.  Exit 1 on any difference.  Not part of the test suite (it needs the
 reference tree); ``tests/paipu/test_store_columns.py`` holds the same comparison against this
 tree's per-event reference derivation.
+
+Against a reference tree that already has the typed events table (e.g. ``main``), the events
+table is compared row for row on every column.  ``--jobs N`` makes this tree's store with
+``ingest --jobs N`` (the workers build the rows), the reference's with one job.
 """
 
 from __future__ import annotations
@@ -30,11 +34,12 @@ import duckdb  # noqa: E402
 SKIP = {"games": ("ingested_at",)}
 
 
-def ingest_with(tree: str, paths: list[str], db: str) -> None:
+def ingest_with(tree: str, paths: list[str], db: str, jobs: int = 1) -> None:
     code = ("import sys; sys.path.insert(0, sys.argv[1]); from paipu.store import ingest\n"
-            "r = ingest(sys.argv[3:], sys.argv[2])\n"
-            "print(r.games_read, r.added, len(r.refused), r.events)")
-    out = subprocess.run([sys.executable, "-c", code, tree, db, *paths], capture_output=True, text=True,
+            "if __name__ == '__main__':\n"
+            "    r = ingest(sys.argv[4:], sys.argv[2], jobs=int(sys.argv[3]))\n"
+            "    print(r.games_read, r.added, len(r.refused), r.events)")
+    out = subprocess.run([sys.executable, "-c", code, tree, db, str(jobs), *paths], capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": tree}, cwd=tree)
     if out.returncode:
         raise SystemExit(out.stderr)
@@ -89,6 +94,13 @@ def compare(ref: str, new: str) -> int:
     bad += not same
     print(f"  events        {len(a):>8} rows in the reference, {len(b):>8} here: common columns "
           f"{'same' if same else 'DIFFER'}")
+    if "data" not in ref_cols["events"]:  # a reference of the typed layout: every column, row for row
+        cols = [f"{c}::VARCHAR" if c in ("type", "tile", "kind", "tiles", "source") else c
+                for c in ref_cols["events"]]
+        a, b = rows(ref, "events", cols), rows(new, "events", cols)
+        same = a == b
+        print(f"  events        every column, row for row: {'same' if same else 'DIFFER'}")
+        return bad + (not same)
     # the whole event, put back together from the new columns, against the old JSON
     from paipu.store.columns import event_json_sql
 
@@ -111,12 +123,16 @@ def compare(ref: str, new: str) -> int:
 def main() -> None:
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
-    tree = os.path.abspath(sys.argv[1])
+    args = sys.argv[1:]
+    jobs = 1
+    if args[0] == "--jobs":
+        jobs, args = int(args[1]), args[2:]
+    tree = os.path.abspath(args[0])
     with tempfile.TemporaryDirectory() as d:
-        paths = [os.path.abspath(p) for p in sys.argv[2:]] or [os.path.join(ROOT, "sample_logs"), *corpus(d)]
+        paths = [os.path.abspath(p) for p in args[1:]] or [os.path.join(ROOT, "sample_logs"), *corpus(d)]
         ref, new = os.path.join(d, "ref.duckdb"), os.path.join(d, "new.duckdb")
         ingest_with(tree, paths, ref)
-        ingest_with(ROOT, paths, new)
+        ingest_with(ROOT, paths, new, jobs)
         sizes = os.path.getsize(ref), os.path.getsize(new)
         print(f"  store size: reference {sizes[0] / 1e6:.2f} MB, here {sizes[1] / 1e6:.2f} MB")
         bad = compare(ref, new)

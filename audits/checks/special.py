@@ -12,7 +12,7 @@ the family's to judge.
 from __future__ import annotations
 
 from schema import events as ev
-from schema.tiles import NUM_KINDS, TILE_INDEX
+from schema.tiles import NUM_KINDS, TILE_INDEX, copies_in_set
 
 from ..context import AuditContext
 from . import claims, wild
@@ -30,9 +30,14 @@ def _family_rules(ctx: AuditContext, e: ev.Event, seat) -> None:
 def _turned(ctx: AuditContext, e: ev.Event, tiles) -> None:
     """Tiles turned face up from the wall are seen: each counts toward its kind's copies."""
     seen = ctx.seen
+    over = False
     for name in tiles:
-        seen[TILE_INDEX[name]] += 1
-    check_overcount(ctx, e)
+        k = TILE_INDEX[name]
+        seen[k] += 1
+        over = over or seen[k] > copies_in_set(k)
+    # every other counting site judges its own tiles, so only a turned tile can be newly over
+    if over:
+        check_overcount(ctx, e)
 
 
 def indicator_turned(ctx: AuditContext, e: ev.IndicatorTurned) -> None:

@@ -147,59 +147,92 @@ class EventColumns:
         """The events so far as one record batch of the events table's columns; this starts again empty."""
         events, types = self.events, self.types
         n = len(events)
-        tid = list(map(_TYPE_ID.__getitem__, types))
-        order = sorted(range(n), key=tid.__getitem__)
-        grouped = list(map(events.__getitem__, order))
-        groups = []  # (type, start, end) in ``grouped``
-        at = 0
-        for t_id, k in sorted(_count(tid).items()):
-            groups.append((ev.EVENT_TYPES[t_id], at, at + k))
-            at += k
-        cols: dict[str, list] = {}
-        for col in _TYPED:
-            out: list = []
-            for t, a, b in groups:
-                get = _GETTERS[t][col]
-                if get is None:
-                    out += itertools.repeat(None, b - a)
-                else:
-                    out += map(get, grouped[a:b])
-            cols[col] = out
-        extra: list = []
-        with_prev = list(map(_get_prev, grouped)).count(_UNSET) != n
-        for t, a, b in groups:
-            one = _ONE_FIELD_EXTRA[t]
-            if not with_prev and not EXTRA_FIELDS[t]:
-                extra += itertools.repeat(None, b - a)
-            elif not with_prev and one is not None:
-                extra += map(one, map(_enc.encode, map(operator.attrgetter(EXTRA_FIELDS[t][0]), grouped[a:b])))
-            else:
-                extra += map(_extra, grouped[a:b])
-        back = pa.compute.sort_indices(pa.array(order, pa.int64()))  # reading order from the grouped one
-        grouped_batch = pa.RecordBatch.from_arrays([
-            pa.array(list(map(_get_seq, grouped)), pa.int32()),
-            pa.array(list(map(operator.sub, map(_get_at, grouped), itertools.repeat(_EPOCH, n))),
-                     pa.duration("us")).cast(pa.int64()).cast(pa.timestamp("us", tz="UTC")),
-            pa.array(cols["seat"], pa.uint8()),
-            _indexed(cols["tile"], _TILE_ID, _TILE_DICT),
-            pa.array(cols["from_seat"], pa.uint8()),
-            _indexed(cols["kind"], _TILE_ID, _TILE_DICT),
-            pa.array(cols["tiles"], pa.list_(pa.string())),
-            _indexed(cols["source"], _SOURCE_ID, _SOURCE_DICT),
-            pa.array(cols["amount"], pa.int32()),
-            pa.array(extra, pa.binary()).cast(pa.string()),
-        ], names=["seq", "happened_at", "seat", "tile", "from_seat", "kind", "tiles", "source", "amount", "extra"]
-        ).take(back)
-        type_names = pa.DictionaryArray.from_arrays(pa.array(tid, pa.int8()), _TYPE_DICT)
-        g = grouped_batch.column
+        names = itertools.repeat
+        # where the events are of each type with a rare column or extra fields (not the draws and
+        # discards that make most of a log: their columns are all common)
+        pos = {t: _positions(types, t) for t in set(types) if t in _VISITED_TYPES}
+        # the common columns in reading order, one C-level getattr an event (None where the type
+        # has no such field: no event type has a class attribute of a column's name, _NO_CLASH) ...
+        col = {c: list(map(getattr, events, names(c), names(None))) for c in ("seat", "tile", "source")}
+        # ... the rare ones (a claim's, a kong's, a fee's) set where the types that have them are
+        for c in ("from_seat", "kind", "tiles", "amount"):
+            col[c] = out = [None] * n
+            for t, at in pos.items():
+                get = _GETTERS[t][c]
+                if get is not None:
+                    for i, v in zip(at, map(get, map(events.__getitem__, at))):
+                        out[i] = v
+        amount = col["amount"]
         batch = pa.RecordBatch.from_arrays([
             pa.DictionaryArray.from_arrays(pa.array(self.game_idx, pa.int32()), pa.array(self.games, pa.string())),
-            g(0), type_names, g(1), pa.array(self.hand, pa.int32()), g(2), g(3), g(4), g(5), g(6), g(7), g(8),
-            pa.array(self.line, pa.int32()), g(9),
-            pa.array(self.raw, pa.binary()).cast(pa.string()) if self.keep_raw else pa.nulls(n, pa.string()),
+            pa.array(list(map(_get_seq, events)), pa.int32()),
+            pa.DictionaryArray.from_arrays(pa.array(list(map(_TYPE_ID.__getitem__, types)), pa.int8()), _TYPE_DICT),
+            # each ``at`` as its time since the epoch (Arrow asking every datetime its zone costs 5× more)
+            pa.array(list(map(operator.sub, map(_get_at, events), names(_EPOCH, n))),
+                     pa.duration("us")).cast(pa.int64()).cast(pa.timestamp("us", tz="UTC")),
+            pa.array(self.hand, pa.int32()),
+            pa.array(col["seat"], pa.uint8()),
+            _indexed(col["tile"], _TILE_ID, _TILE_DICT),
+            pa.array(col["from_seat"], pa.uint8()),
+            _indexed(col["kind"], _TILE_ID, _TILE_DICT),
+            pa.array(col["tiles"], pa.list_(pa.string())),
+            _indexed(col["source"], _SOURCE_ID, _SOURCE_DICT),
+            pa.array(amount, pa.int32()),
+            pa.array(self.line, pa.int32()),
+            # msgspec writes UTF-8: the bytes are taken as text without a second check
+            pa.array(_extras(events, pos), pa.binary()).view(pa.string()),
+            pa.array(self.raw, pa.binary()).view(pa.string()) if self.keep_raw else pa.nulls(n, pa.string()),
         ], names=list(EVENT_COLUMN_NAMES))
         self.__init__(self.keep_raw)  # type: ignore[misc]
         return batch
+
+
+#: The events table's typed columns an event's field is read into by name (``amount`` aside).
+_NO_CLASH = all(not hasattr(t, c) or c in t.__struct_fields__ for t in ev.EVENT_TYPES
+                for c in ("seat", "tile", "from_seat", "kind", "tiles", "source", "amount", "seq", "at", "prev"))
+assert _NO_CLASH, "an event type has a class attribute named as a typed column"
+
+
+#: The event types :meth:`EventColumns.take` visits one by one: those with a rare column
+#: (from_seat, kind, tiles, amount or bet) or fields kept in ``extra``.
+_VISITED_TYPES = frozenset(t for t in ev.EVENT_TYPES
+                           if EXTRA_FIELDS[t] or any(_GETTERS[t][c] is not None
+                                                     for c in ("from_seat", "kind", "tiles", "amount")))
+
+
+def _positions(types: list, t: type) -> list[int]:
+    """Where the events of type ``t`` are (a C-level scan of ``types`` between them)."""
+    out: list[int] = []
+    i = -1
+    index = types.index
+    try:
+        while True:
+            i = index(t, i + 1)
+            out.append(i)
+    except ValueError:
+        return out
+
+
+def _extras(events: list, pos: dict[type, list[int]]) -> list:
+    """Each event's ``extra`` (:func:`_extra`), in reading order (``pos``: where each type's events
+    are): None for the events of a type without extra fields (most of a log), so only the few
+    others are visited, type by type."""
+    n = len(events)
+    if operator.countOf(map(_get_prev, events), _UNSET) != n:  # a sealed log: every event has its ``prev``
+        return list(map(_extra, events))
+    out: list = [None] * n
+    for t, at in pos.items():
+        fields = EXTRA_FIELDS[t]
+        if not fields:
+            continue
+        one = _ONE_FIELD_EXTRA[t]
+        if one is not None:
+            values = map(one, map(_enc.encode, map(operator.attrgetter(fields[0]), map(events.__getitem__, at))))
+        else:
+            values = map(_extra, map(events.__getitem__, at))
+        for i, v in zip(at, values):
+            out[i] = v
+    return out
 
 
 def _indexed(values: list, ids: dict, names: pa.Array) -> pa.Array:
@@ -266,3 +299,110 @@ def event_json_sql() -> str:
                 parts.append(f"'{f}', {col}")
         cases.append(f"WHEN '{t.__name__}' THEN json_object({', '.join(parts)})")
     return (f"json_merge_patch(CASE type::VARCHAR {' '.join(cases)} END, coalesce(extra, '{{}}'::JSON))")
+
+
+# ---------------------------------------------------------------------------
+# the events of a worker's games, sent as one record batch
+
+
+class EventGroup:
+    """The events of consecutive games one worker built (:func:`paipu.store.ingest.built_game`),
+    turned into one record batch of the events table's columns when the group is first sent
+    (pickled with the worker's reply) or asked for (:meth:`batch`).
+
+    A worker's reply holds many games: one record batch for all of them costs a fraction of
+    one a game (each batch carries its schema and dictionaries; DuckDB appends few long
+    batches faster than many short ones).  Each game keeps its ``slot`` in the group; its
+    events are ``spans[slot]`` (first row, rows) of the batch.  Once sent, the group is
+    sealed: games built after go into a new group (:meth:`add` returns None), so a reply
+    never holds a game its group's batch lacks.  A game whose columns Arrow refuses (a bug
+    in paipu) is left out of the batch, with why (``broken[slot]``); the others stay."""
+
+    def __init__(self, keep_raw: bool):
+        import threading
+
+        self.keep_raw = keep_raw
+        self._cols: Optional[EventColumns] = EventColumns(keep_raw)
+        #: per game added: its columns' arguments, kept until the batch is made
+        self._games: list[tuple] = []
+        self._batch: Optional[pa.RecordBatch] = None
+        #: per slot, the game's (first row, rows) in the batch, or None where it is broken
+        self.spans: list[Optional[tuple[int, int]]] = []
+        #: per slot, why the game's columns could not be made (None for the others)
+        self.broken: list[Optional[str]] = []
+        self.events = 0
+        # the worker's reply is pickled by its sending thread while the next games are built
+        self._lock = threading.Lock()
+
+    def add(self, game: str, events: list, lines: list[int], types: list[type], seats: Any, hands: list[int],
+            encoded: Optional[bytes]) -> Optional[int]:
+        """Add one game's events (as :meth:`EventColumns.add`); its slot, or None once the group is sealed."""
+        with self._lock:
+            if self._batch is not None:
+                return None
+            self._games.append((game, events, lines, types, seats, hands, encoded))
+            self.events += len(events)
+            return len(self._games) - 1
+
+    def batch(self) -> pa.RecordBatch:
+        """The group's events as one record batch (made once; the group is sealed from then on)."""
+        with self._lock:
+            if self._batch is None:
+                self._batch = self._take()
+            return self._batch
+
+    def _take(self) -> pa.RecordBatch:
+        games, self._games = self._games, []
+        cols = EventColumns(self.keep_raw)
+        for g in games:
+            cols.add(*g)
+        try:
+            batch = cols.take()
+        except (pa.ArrowException, OverflowError, TypeError, ValueError):
+            return self._take_each(games)
+        at = 0
+        for g in games:
+            self.spans.append((at, len(g[1])))
+            self.broken.append(None)
+            at += len(g[1])
+        return batch
+
+    def _take_each(self, games: list[tuple]) -> pa.RecordBatch:
+        """The batch made game by game, leaving out (and saying why) the games Arrow refuses."""
+        parts = []
+        at = 0
+        for g in games:
+            cols = EventColumns(self.keep_raw)
+            cols.add(*g)
+            try:
+                part = cols.take()
+            except (pa.ArrowException, OverflowError, TypeError, ValueError) as x:
+                self.spans.append(None)
+                self.broken.append(f"{type(x).__name__}: {x}")
+                continue
+            parts.append(part)
+            self.spans.append((at, part.num_rows))
+            self.broken.append(None)
+            at += part.num_rows
+        if not parts:
+            return EventColumns(self.keep_raw).take()
+        return pa.Table.from_batches(parts).combine_chunks().to_batches(max_chunksize=max(at, 1))[0] \
+            if len(parts) > 1 else parts[0]
+
+    def __len__(self) -> int:
+        return self.events
+
+    def __reduce__(self) -> tuple:
+        batch = self.batch()
+        return (_arrived_group, (batch, self.spans, self.broken, self.keep_raw))
+
+
+def _arrived_group(batch: pa.RecordBatch, spans: list, broken: list, keep_raw: bool) -> EventGroup:
+    """A group as the ingest receives it from a worker (sealed, its batch made)."""
+    group = EventGroup.__new__(EventGroup)
+    group.keep_raw, group._cols, group._games, group._batch = keep_raw, None, [], batch
+    group.spans, group.broken, group.events = spans, broken, batch.num_rows
+    import threading
+
+    group._lock = threading.Lock()
+    return group

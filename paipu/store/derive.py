@@ -88,6 +88,8 @@ class Spool:
         self.rows: dict[str, Any] = {}
         #: game id -> (first event, events) in the batch
         self.spans: dict[str, tuple[int, int]] = {}
+        #: the workers' events taken and not yet in ``batches``: (record batch, first row, rows)
+        self._pieces: list[tuple[Any, int, int]] = []
         self._at = 0
 
     def add_game(self, log: GameLog, content_hash: str, encoded: bytes, now: Any = None) -> Any:
@@ -99,15 +101,19 @@ class Spool:
         self.spans[log.game] = (self._at, n)
         self._at += n
         if len(self._cols) >= CHUNK_EVENTS:
+            self._settle()
             self.batches.append(self._cols.take())
         return rows
 
-    def add_built(self, game: str, rows: dict, events: Any, n: int) -> None:
+    def add_built(self, game: str, rows: dict, events: tuple[Any, int, int]) -> None:
         """A game's rows a worker built (:func:`paipu.store.ingest.built_game`): each table's rows as
-        tuples, the events table's columns as a record batch."""
+        tuples, the events table's columns as rows of a record batch (``events``: the batch, the
+        game's first row and rows there; the consecutive games of one batch are appended as
+        one slice of it)."""
         from .tables import _ROW, GameRows
 
         if len(self._cols):
+            self._settle()
             self.batches.append(self._cols.take())
         out = GameRows()
         for table, tuples in rows.items():
@@ -117,14 +123,25 @@ class Spool:
                 out.rows["games"] = [_ROW["games"](*t) for t in tuples]
             else:
                 out.rows[table] = tuples
+        batch, start, n = events
         out.events = n
         self.rows[game] = out
-        self.batches.append(events)
+        last = self._pieces[-1] if self._pieces else None
+        if last is not None and last[0] is batch and last[1] + last[2] == start:
+            self._pieces[-1] = (batch, last[1], last[2] + n)
+        else:
+            self._pieces.append((batch, start, n))
         self.spans[game] = (self._at, n)
         self._at += n
 
+    def _settle(self) -> None:
+        """The slices of the workers' batches taken so far into :attr:`batches`, in order."""
+        self.batches += [batch.slice(start, n) for batch, start, n in self._pieces]
+        self._pieces = []
+
     def close(self) -> None:
         """Convert the columns still held as Python lists."""
+        self._settle()
         if len(self._cols) or not self.batches:
             self.batches.append(self._cols.take())
             self._cols.__init__(self.keep_raw)
@@ -132,6 +149,7 @@ class Spool:
     def remove(self) -> None:
         """Let go of the batch's rows."""
         self.batches = []
+        self._pieces = []
         self.rows = {}
 
     def events_table(self) -> Any:

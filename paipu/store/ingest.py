@@ -63,9 +63,10 @@ DEFAULT_BATCH_GAMES = 5_000
 #: batches), so a low limit costs no time: peak RSS ingesting a 300 MB log 328 MB at 96 MB,
 #: 308 MB at 64 MB, 282 MB at 48 MB, in the same time (and 100,000 two-event games as fast).
 INGEST_MEMORY = "48MB"
-#: ... and where the workers build the rows (``--jobs N``, ``--cluster``): a batch then arrives
-#: as one small record batch per game, and appending hundreds of them under 48 MB made the
-#: ingest of a 40 MB log 20% slower (52 and 50 s against 43 and 39 s, alternating runs).
+#: ... and where the workers build the rows (``--jobs N``, ``--cluster``): when a batch arrived
+#: as one small record batch per game, appending hundreds of them under 48 MB made the ingest
+#: of a 40 MB log 20% slower (52 and 50 s against 43 and 39 s, alternating runs); a worker's
+#: games now share one record batch (:class:`~paipu.store.columns.EventGroup`), not re-measured.
 INGEST_MEMORY_BUILT = "96MB"
 
 
@@ -115,8 +116,10 @@ def _read_before(report: "IngestReport", seen: dict[str, tuple[str, str]], log: 
 def _usable(report: "IngestReport", game: Any) -> bool:
     """Whether a worker's game (:class:`BuiltGame`) can be stored; if not, it is refused with why:
     paipu could not derive its rows, or no worker could audit it (the audit's own result then)."""
-    if isinstance(game, BuiltGame) and game.broken is None:
-        return True
+    if isinstance(game, BuiltGame):
+        game.settle()
+        if game.broken is None:
+            return True
     why = (f"paipu could not derive its rows (internal error {game.broken})" if isinstance(game, BuiltGame) else
            "no worker could audit it (" + "; ".join(f.message for f in getattr(game, "findings", ())) + ")")
     report.refused.append(f"game {game.game} in {game.file}: {why}; please report it")
@@ -241,6 +244,8 @@ class _StreamAuditor:
         #: with ``build``, each worker audits a game and builds its rows (:func:`built_game`), and
         #: the ingest takes its games from :meth:`games` instead of reading the logs itself
         self.build = build
+        #: the workers run on this machine (``--jobs N``, or a cluster's workers all here, ``local:N``)
+        self.here = not self.cluster or _all_here(cluster)
         if self.cluster:
             from audits.cluster import audit_cluster  # type: ignore[import-not-found]
 
@@ -287,6 +292,19 @@ class _StreamAuditor:
         self._results.close()
 
 
+def _all_here(client: Any) -> bool:
+    """Whether every worker of the Dask ``client``'s cluster runs on this machine."""
+    import socket
+
+    here = {"127.0.0.1", "localhost", "::1"}
+    try:
+        here.add(socket.gethostbyname(socket.gethostname()))
+        workers = client.scheduler_info().get("workers", {})
+    except Exception:  # no word from the scheduler: take them as elsewhere
+        return False
+    return bool(workers) and all(w.get("host") in here for w in workers.values())
+
+
 def _stream_auditor(auditor: Any, paths: Sequence[str], jobs: int, cluster: Any,
                     con: Optional[duckdb.DuckDBPyConnection],
                     build: Optional[Callable[[GameLog], Any]] = None) -> Optional[_StreamAuditor]:
@@ -314,7 +332,8 @@ def _start(auditor: Any, paths: Sequence[str], jobs: int, cluster: Any, parquet:
 
 class BuiltGame(msgspec.Struct, gc=False):
     """One game audited and made into rows by a worker (:func:`built_game`): what the ingest
-    appends, with nothing decoded in it (the events table's columns are an Arrow record batch,
+    appends, with nothing decoded in it (the events table's columns are rows of a record
+    batch the worker's consecutive games share, :class:`~paipu.store.columns.EventGroup`;
     every other table's rows tuples)."""
 
     game: str
@@ -327,29 +346,61 @@ class BuiltGame(msgspec.Struct, gc=False):
     content_hash: str = ""
     meta: dict = {}
     rows: dict = {}
+    #: the group holding the game's events, and the game's slot in it
     events: Any = None
+    slot: int = 0
     n_events: int = 0
+
+    def event_rows(self) -> tuple[Any, int, int]:
+        """The record batch holding the game's events, their first row and how many."""
+        start, n = self.events.spans[self.slot]
+        return self.events.batch(), start, n
+
+    def settle(self) -> None:
+        """Take the group's word on the game's events: a game whose columns Arrow refused is broken."""
+        if self.broken is None and self.events is not None:
+            self.events.batch()
+            why = self.events.broken[self.slot]
+            if why is not None:
+                self.broken = why
+
+
+#: The group a worker adds the events of the games it builds to (:func:`_grouped`).
+_GROUP: Optional[Any] = None
+
+
+def _grouped(log: GameLog, types: list, seats: list, hands: list, lines: Optional[bytes],
+             keep_raw: bool) -> tuple[Any, int]:
+    """Add a game's events to this process's open group (a new one once it is sent, holds
+    :data:`~paipu.store.columns.CHUNK_EVENTS` events, or keeps the raw lines otherwise):
+    (group, slot)."""
+    from .columns import CHUNK_EVENTS, EventGroup
+
+    global _GROUP
+    group = _GROUP
+    if group is not None and group.keep_raw == keep_raw and len(group) < CHUNK_EVENTS:
+        slot = group.add(log.game, log.events, log.lines, types, seats, hands, lines)
+        if slot is not None:
+            return group, slot
+    group = _GROUP = EventGroup(keep_raw)
+    return group, group.add(log.game, log.events, log.lines, types, seats, hands, lines)
 
 
 def built_game(log: GameLog, keep_raw: bool = False) -> BuiltGame:
     """A worker's part of ``ingest --jobs N`` and ``--cluster``: audit one game it read and build
     its rows (:func:`fast_game_rows`, :mod:`paipu.store.columns`), so the ingest only appends them."""
-    from .columns import EventColumns
-
     result, failure = _safe_audit(log)
     try:
         content_hash, lines = game_lines(log)
         rows, types, seats, hands = fast_game_rows(log, content_hash, body_hash(log.events), None)
-        cols = EventColumns(keep_raw)
-        cols.add(log.game, log.events, log.lines, types, seats, hands, lines if keep_raw else None)
-        events = cols.take()
+        group, slot = _grouped(log, types, seats, hands, lines if keep_raw else None, keep_raw)
     except Exception as x:  # a bug in paipu: the ingest says so and keeps the other games
         return BuiltGame(log.game, log.file, broken=f"{type(x).__name__}: {x}")
     astuple = msgspec.structs.astuple
     table_rows = {t: [astuple(r) for r in rs] for t, rs in rows.rows.items() if rs}
     table_rows["players"] = rows.players
     return BuiltGame(log.game, log.file, result, failure, None, content_hash, _meta(log, content_hash, rows),
-                     table_rows, events, len(log.events))
+                     table_rows, group, slot, len(log.events))
 
 
 def _safe_audit_chunk(logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
@@ -403,7 +454,8 @@ def sweep_spools(db: str) -> int:
     return swept
 
 
-def _bound_memory(con: duckdb.DuckDBPyConnection, spool_dir: str, built: bool = False) -> None:
+def _bound_memory(con: duckdb.DuckDBPyConnection, spool_dir: str, built: bool = False,
+                  workers_here: bool = False) -> None:
     """Bound DuckDB's memory for the ingest (:data:`INGEST_MEMORY`, or :data:`INGEST_MEMORY_BUILT`
     where workers ``built`` the rows), spilling into ``spool_dir`` (removed with the spool at
     the end, swept after a killed ingest)."""
@@ -411,6 +463,10 @@ def _bound_memory(con: duckdb.DuckDBPyConnection, spool_dir: str, built: bool = 
     con.execute("SET temp_directory = $d", {"d": spool_dir})
     # the ingest reports its own progress (on stderr, to a terminal only); DuckDB's bar would go to stdout
     con.execute("SET enable_progress_bar = false")
+    if workers_here:
+        # local workers (``--jobs N``, ``--cluster local:N``) take the cores: a second DuckDB thread only contends with them (the
+        # parent's CPU for a 40 MB log 1.23 s against 1.38 s with DuckDB's default of 2)
+        con.execute("SET threads = 1")
 
 
 def _make_spool(db: str) -> str:
@@ -656,7 +712,7 @@ class _SqlBatch:
 
     def add_built(self, game: "BuiltGame") -> None:
         """A game a worker audited and made into rows (:func:`built_game`)."""
-        self.spool.add_built(game.game, game.rows, game.events, game.n_events)
+        self.spool.add_built(game.game, game.rows, game.event_rows())
         self.games[game.game] = (game.content_hash, dict(game.meta), None)
         self.built[game.game] = game
         self.events += game.n_events
@@ -836,7 +892,8 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
             sweep_spools(db)
         spool_dir = _make_spool(db)
         if own and db != ":memory:":
-            _bound_memory(con, spool_dir, built=pool is not None and pool.build is not None)
+            _bound_memory(con, spool_dir, built=pool is not None and pool.build is not None,
+                          workers_here=pool is not None and pool.build is not None and pool.here)
         if audit_output is not None:
             from .audit_join import AuditOutput
 

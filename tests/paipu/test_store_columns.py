@@ -141,3 +141,103 @@ def test_with_jobs_the_workers_build_the_rows_and_the_ingest_reads_no_log(tmp_pa
     # near miss: with one job the ingest reads the logs itself, and so meets the refusing reader
     with pytest.raises(AssertionError, match="read a log itself"):
         store.ingest([families], str(tmp_path / "three.duckdb"))
+
+
+def _columns_of(log, keep_raw=False):
+    """One game's events as the events table's columns, made on their own (the reference)."""
+    from paipu.store.columns import EventColumns
+    from paipu.store.rows import fast_game_rows, game_lines
+
+    _rows, types, seats, hands = fast_game_rows(log, "", "", None)
+    cols = EventColumns(keep_raw)
+    cols.add(log.game, log.events, log.lines, types, seats, hands, game_lines(log)[1] if keep_raw else None)
+    return cols.take(), (log.game, log.events, log.lines, types, seats, hands,
+                         game_lines(log)[1] if keep_raw else None)
+
+
+@pytest.mark.parametrize("keep_raw", [False, True])
+def test_a_workers_games_share_one_batch_sent_once_and_each_game_is_its_own_rows(families, keep_raw):
+    """The games a worker builds go into one record batch, made when the reply is pickled; each
+    game's slice of it is the game's own columns made alone; once sent, the group takes no game."""
+    import pickle
+
+    from paipu.store.columns import EventGroup
+
+    logs = read_games([families])[0][:5]
+    group = EventGroup(keep_raw)
+    refs = []
+    for log in logs:
+        alone, args = _columns_of(log, keep_raw)
+        refs.append(alone)
+        assert group.add(*args) == len(refs) - 1
+    arrived = pickle.loads(pickle.dumps(group))
+    assert arrived.batch().num_rows == sum(len(log.events) for log in logs)
+    for slot, alone in enumerate(refs):
+        start, n = arrived.spans[slot]
+        game = arrived.batch().slice(start, n)
+        assert arrived.broken[slot] is None
+        assert pa_table(game).equals(pa_table(alone))
+    # sealed once sent: a game built after goes into another group
+    assert group.add(*_columns_of(logs[0], keep_raw)[1]) is None
+    # near miss: a group not yet sent takes it
+    assert EventGroup(keep_raw).add(*_columns_of(logs[0], keep_raw)[1]) == 0
+
+
+def pa_table(batch):
+    """A record batch as a table with its dictionaries decoded (two batches can differ in dictionary)."""
+    import pyarrow as pa
+
+    table = pa.Table.from_batches([batch])
+    return pa.table({name: (col.cast(col.type.value_type) if pa.types.is_dictionary(col.type) else col)
+                     for name, col in zip(table.column_names, table.columns)})
+
+
+def test_a_game_arrow_refuses_is_broken_alone_and_the_ingest_refuses_only_it(families):
+    """A game whose columns Arrow cannot hold (a bug in paipu) is left out of its group's batch with
+    why; the group's other games keep their own rows, and the ingest refuses that game only."""
+    from paipu.store.columns import EventGroup
+    from paipu.store.ingest import BuiltGame
+
+    logs = read_games([families])[0][:3]
+    bad = logs[1]
+    bad.events[3] = msgspec.structs.replace(bad.events[3], seq=2 ** 40)  # no int32 holds it
+    group = EventGroup(False)
+    refs = {}
+    for k, log in enumerate(logs):
+        if log is not bad:
+            refs[k] = _columns_of(log)[0]
+        from paipu.store.rows import fast_game_rows
+
+        _r, types, seats, hands = fast_game_rows(log, "", "", None)
+        group.add(log.game, log.events, log.lines, types, seats, hands, None)
+    batch = group.batch()
+    assert group.spans[1] is None and group.broken[1]
+    assert group.broken[0] is None and group.broken[2] is None
+    assert batch.num_rows == len(logs[0].events) + len(logs[2].events)
+    for slot in (0, 2):
+        start, n = group.spans[slot]
+        assert pa_table(batch.slice(start, n)).equals(pa_table(refs[slot]))
+    built = [BuiltGame(log.game, log.file, events=group, slot=k, n_events=len(log.events)) for k, log in enumerate(logs)]
+    for b in built:
+        b.settle()
+    assert [b.broken is not None for b in built] == [False, True, False]
+
+
+def test_duckdb_keeps_to_one_thread_only_when_the_workers_are_on_this_machine():
+    """``--cluster``: the workers count as this machine's (DuckDB then on one thread) only when
+    every one of them runs here; one elsewhere, or no word from the scheduler, and they do not."""
+    from paipu.store.ingest import _all_here
+
+    class Client:
+        def __init__(self, hosts):
+            self.hosts = hosts
+
+        def scheduler_info(self):
+            if self.hosts is None:
+                raise OSError("scheduler gone")
+            return {"workers": {f"tcp://{h}:{k}": {"host": h} for k, h in enumerate(self.hosts)}}
+
+    assert _all_here(Client(["127.0.0.1", "127.0.0.1"]))
+    assert not _all_here(Client(["127.0.0.1", "10.9.8.7"]))
+    assert not _all_here(Client([]))
+    assert not _all_here(Client(None))

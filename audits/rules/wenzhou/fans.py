@@ -145,7 +145,8 @@ def evaluate(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], 
     """(legal shape or bare win, barred code or "", M, names, steps) of a win (§6–§8.3)."""
     counts = _counts(concealed)
     plain = ctx.plain_tile
-    sh = wins.shape(ruleset, counts, melds, plain)
+    naturals, wilds = caishen.split(ruleset, counts, plain)
+    sh = wins.shape_of(ruleset, naturals, wilds, melds)
     bare = sh.wilds >= 3 and bare_moment(ruleset, ctx)
     legal = sh.legal(ruleset)
     if not legal and not bare:
@@ -167,7 +168,6 @@ def evaluate(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], 
         hard_shape = sh.hard or sh.badui == "hard"
         ying = ctx.how == "robbed_kong" or (hard_shape and (ruleset.ying_scope == "any_win"
                                                             or ctx.how == "self_draw"))
-        naturals, _ = caishen.split(ruleset, counts, plain)
         double = list(moment)
         if sh.badui == "hard":
             double.append("badui")

@@ -12,7 +12,8 @@ is that discard).  A discard breaking either is one HONOUR_DISCARD_ORDER.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import NamedTuple, Optional
+from operator import itemgetter
+from typing import Callable, NamedTuple, Optional, Sequence
 
 from schema import events as ev
 from schema.ruleset import Ruleset
@@ -29,13 +30,16 @@ _PLAIN = DiscardVerdict(False, None)
 class _Honours(NamedTuple):
     """One hand's honour facts: W, the active stand-in (白板 while it reads as W) and the honour
     kinds counted as they lie (the 财神 kind and the stand-in left out; as a set too); W
-    itself is an honour read through 白板 when W is an honour kind (``wild_honour``)."""
+    itself is an honour read through 白板 when W is an honour kind (``wild_honour``);
+    ``single_counts`` gets the counts of the tiles one of which held is a single honour (the
+    kinds counted, and 白板 while W is an honour)."""
 
     wild: Optional[int]
     white: Optional[int]
     plain: tuple[int, ...]
     plain_set: frozenset
     wild_honour: bool
+    single_counts: Callable[[Sequence[int]], tuple[int, ...]]
 
 
 _HONOURS: dict[int, tuple[Ruleset, _Honours]] = {}
@@ -54,7 +58,9 @@ def _honours(ruleset: Ruleset) -> _Honours:
         if len(_HONOURS) > 4096:  # bounded: a long audit keeps a small memory
             _HONOURS.clear()
         wild_honour = p.wild is not None and p.wild >= 27 and p.stand_in is not None
-        got = _HONOURS[id(ruleset)] = (ruleset, _Honours(p.wild, p.stand_in, plain, frozenset(plain), wild_honour))
+        held_once = plain + (p.stand_in,) if wild_honour else plain
+        got = _HONOURS[id(ruleset)] = (ruleset, _Honours(p.wild, p.stand_in, plain, frozenset(plain), wild_honour,
+                                                         itemgetter(*held_once)))
     _LAST_HONOURS[0], _LAST_HONOURS[1] = ruleset, got[1]
     return got[1]
 
@@ -123,15 +129,26 @@ def _violation(h: _Honours, counts, seat: int, tile: int, previous: Optional[tup
 def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdict:
     """``TableRules.discard_rule``: a 财神 is never discarded (SPECIAL_TILE_DISCARDED, the
     shared ``wild_discard = forbidden``), then the discard order (HONOUR_DISCARD_ORDER)."""
-    h = _honours(ruleset)
+    # asked on every discard of the hand with the same ruleset object: the last facts first
+    h = _LAST_HONOURS[1] if _LAST_HONOURS[0] is ruleset else _honours(ruleset)
     if tile == h.wild:
         return wilds.default_discard_rule(ruleset, table, seat, tile)
     if not ruleset.honour_first:
         return _PLAIN
     hand = table.hands[seat]
-    # the common case first (a C-speed look at the honours): no honour held once, no order to keep
-    if 1 not in hand[27:34]:
+    # no single honour held (a C-speed look at the honour kinds counted and W's 白板): no order to keep
+    if 1 not in h.single_counts(hand):
         return _PLAIN
+    # the common legal case: a single honour thrown (rule 2 kept) while the discard just before,
+    # by another seat, is no other honour held once (rule 3 kept): a suit tile, this kind, or a
+    # counted honour not held once (the 财神 kind and the stand-in are left to the full rule)
+    if hand[tile] == 1 and tile in h.plain_set:
+        prev = table.latest_discard
+        if prev is None or prev[0] == seat:
+            return _PLAIN
+        last = prev[1]
+        if last < 27 or last == tile or (last in h.plain_set and hand[last] != 1):
+            return _PLAIN
     v = _violation(h, hand, seat, tile, table.latest_discard)
     return _PLAIN if v is None else DiscardVerdict(False, v)
 
@@ -179,13 +196,25 @@ def turn_drawn(table, seat: int) -> bool:
     return seat == table.dealer and not any(table.discards) and not any(table.melds)
 
 
+#: the contexts made so far, by their fields (a context is frozen, so equal ones are shared:
+#: the audit asks for one per score, twice for a win on a discard)
+_CONTEXTS: dict[tuple, WenzhouContext] = {}
+
+
 def win_context(ruleset: Ruleset, table, seat: int, how: str, tile, after_kong: bool, kong_discard: bool,
                 winners: int = 1) -> WinContext:
     """How a Wenzhou hand was won: 天和 / 地和 are the moments the score names; a self-draw
     says whether its turn came with a draw (the bare 三财神)."""
-    return WenzhouContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard,
-                          heavenly=heavenly(ruleset, table, seat, how), winners=winners,
-                          turn_drawn=how != "self_draw" or turn_drawn(table, seat))
+    key = (how, tile, after_kong, kong_discard, heavenly(ruleset, table, seat, how), winners,
+           how != "self_draw" or turn_drawn(table, seat))
+    got = _CONTEXTS.get(key)
+    if got is None:
+        if len(_CONTEXTS) > 4096:  # bounded: a long audit keeps a small memory
+            _CONTEXTS.clear()
+        got = _CONTEXTS[key] = WenzhouContext(how=how, win_tile=tile, after_kong=after_kong,
+                                              kong_discard=kong_discard, heavenly=key[4], winners=winners,
+                                              turn_drawn=key[6])
+    return got
 
 
 def request_context(ruleset: Ruleset, ctx: WinContext, req) -> WinContext:
@@ -203,11 +232,15 @@ def request_context(ruleset: Ruleset, ctx: WinContext, req) -> WinContext:
     return WenzhouContext(**asdict(ctx), turn_drawn=not after_call)
 
 
+#: the kongs, each of which takes a replacement from the reserve (§2)
+_KONGS = frozenset((ev.KongExposed, ev.KongAdded, ev.KongConcealed))
+
+
 def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
     """A kong needs a tile left for its replacement (R ≥ 1: the reserve serves kongs, §2,
     KONG_WITHOUT_REPLACEMENT); a 买底 bet only before a dealership's first hand (§9.3)."""
     t = type(event)
-    if t in (ev.KongExposed, ev.KongAdded, ev.KongConcealed) and table.undrawn <= 0:
+    if t in _KONGS and table.undrawn <= 0:
         return [Violation("KONG_WITHOUT_REPLACEMENT", "a kong with no undrawn tile left for its replacement",
                           ">= 1 undrawn tile", 0)]
     if t is ev.PigBetPlaced and ruleset.maidi and level_of(table) != 1:

@@ -123,6 +123,12 @@ def shape(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = (),
           plain: Optional[int] = None) -> Shape:
     """The :class:`Shape` of concealed counts (the winning tile included) + melds."""
     naturals, wilds = caishen.split(ruleset, counts, plain)
+    return shape_of(ruleset, naturals, wilds, melds)
+
+
+def shape_of(ruleset: Ruleset, naturals: Sequence[int], wilds: int, melds: Sequence[Meld] = ()) -> Shape:
+    """:func:`shape` of the concealed tiles already split (:func:`.caishen.split`) into natural
+    counts and the 财神 held (read only)."""
     use = caishen.use_of(ruleset, melds)
     std = standard(ruleset, naturals, wilds, use)
     hard = std and (not wilds or hard_standard(ruleset, naturals, wilds, use))
@@ -226,5 +232,5 @@ def describe_wait(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld]
 
 
 __all__ = ["BADUI_PAIRS", "Shape", "badui", "bare_sancaishen", "completes", "describe_wait", "guiwei",
-           "hard_standard", "in_caishen_dandiao", "is_winning", "seat_waits", "sets_only", "shape", "standard",
-           "waits"]
+           "hard_standard", "in_caishen_dandiao", "is_winning", "seat_waits", "sets_only", "shape", "shape_of",
+           "standard", "waits"]

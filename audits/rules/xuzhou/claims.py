@@ -28,17 +28,38 @@ CLAIM_RANK = qujing.CLAIM_RANK
 _PLAIN: dict[int, tuple[Ruleset, Ruleset]] = {}
 
 
+#: the last ruleset asked and its rules with no wild kinds (every claim of a hand asks with one object)
+_LAST_PLAIN: list = [None, None]
+
+
 def _plain(ruleset: Ruleset) -> Ruleset:
     """The room's rules with no wild kinds: the meld rules judge natural tiles only."""
+    if _LAST_PLAIN[0] is ruleset:
+        return _LAST_PLAIN[1]
     got = _PLAIN.get(id(ruleset))
     if got is None or got[0] is not ruleset:
+        if len(_PLAIN) > 4096:  # bounded: a long audit keeps a small memory
+            _PLAIN.clear()
         got = _PLAIN[id(ruleset)] = (ruleset, msgspec.structs.replace(ruleset, wilds=()))
+    _LAST_PLAIN[0], _LAST_PLAIN[1] = ruleset, got[1]
     return got[1]
+
+
+#: the last ruleset asked and its W (the audit asks on every discard a seat holds a pair of)
+_LAST_WILD: list = [None, None]
+
+
+def _wild(ruleset: Ruleset) -> Optional[int]:
+    """The hand's W (the last ruleset's answer kept: every discard of a hand asks with one object)."""
+    if _LAST_WILD[0] is not ruleset:
+        _LAST_WILD[1] = pei.pei(ruleset).wild
+        _LAST_WILD[0] = ruleset
+    return _LAST_WILD[1]
 
 
 def _special(ruleset: Ruleset, own: Sequence[int], what: str) -> list[Violation]:
     """A 配子 in a meld, even as itself (new-families.md §2, CLAIM_SPECIAL_TILE)."""
-    w = pei.pei(ruleset).wild
+    w = _wild(ruleset)
     if w is not None and w in own:
         return [Violation("CLAIM_SPECIAL_TILE", f"a 配子 {TILE_NAMES[w]} in a {what}", "natural tiles only",
                           [TILE_NAMES[t] for t in own])]
@@ -87,23 +108,15 @@ def _natural(ruleset: Ruleset, counts: Sequence[int]) -> list[int]:
     return pei.split(ruleset, counts)[0]
 
 
-def _naturals_of(ruleset: Ruleset, counts: Sequence[int], discard: int) -> int:
-    """Natural tiles held of the discard's kind (-1 for a 配子 discard: it opens no claim):
-    a 白板 discard is a W, and the W tiles a seat holds as naturals are its 白板."""
-    p = pei.pei(ruleset)
-    if discard == p.wild:
-        return -1
-    return counts[discard]  # a 白板 discard: the 白板 held are the natural Ws; else the kind itself
-
-
 def could_pong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:
-    """Two natural tiles of the discard's kind; a 配子 discard opens no claim."""
-    return _naturals_of(ruleset, counts, discard) >= 2
+    """Two natural tiles of the discard's kind (a 白板 discard is a W, and the 白板 held are the
+    natural Ws: the kind itself is counted either way); a 配子 discard opens no claim."""
+    return counts[discard] >= 2 and discard != _wild(ruleset)
 
 
 def could_kong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:
-    """Three natural tiles of the discard's kind."""
-    return _naturals_of(ruleset, counts, discard) >= 3
+    """Three natural tiles of the discard's kind (as :func:`could_pong` counts them)."""
+    return counts[discard] >= 3 and discard != _wild(ruleset)
 
 
 def _physical(ruleset: Ruleset, kind: int) -> Optional[int]:
