@@ -6,15 +6,18 @@ the event, and changes only its table."""
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from schema import events as ev
 from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES
 
 from .table import KEY_STEP, SUIT_OF
 
 
-def _leave_wall(r, e: ev.Event, count: int, source: str) -> None:
+def _leave_wall(r, e: ev.Event, count: int, source: str, tiles: Sequence[str] = ()) -> None:
     """``count`` tiles leave the undrawn wall from its head (``wall``) or its last undrawn
-    positions (``tail``, ``free``); a structural break when fewer remain."""
+    positions (``tail``, ``free``); a structural break when fewer remain.  ``free`` ``tiles``
+    may lie anywhere in a logged wall: they are moved to its last undrawn positions first."""
     w = r.table
     if w.undrawn - len(w.tail) < count:
         r.fail("empty_wall", f"{type(e).__name__} takes {count} tile(s) from a wall with "
@@ -22,8 +25,39 @@ def _leave_wall(r, e: ev.Event, count: int, source: str) -> None:
     if source == "wall":
         w.wall_head += count
     else:
+        if source == "free" and tiles:
+            _free_tiles_last(w, [TILE_INDEX[x] for x in tiles])
         w.wall_tail -= count
     w.undrawn -= count
+
+
+def _free_tiles_last(w, kinds: list[int]) -> None:
+    """Tiles taken from any undrawn positions of a logged wall (``free``: a stack picked by dice
+    inside it) are moved to its last undrawn positions, the other undrawn tiles keeping their
+    order, so later draws from the head and from the tail, and the birds, read the wall as it
+    stands.  Their positions: the run of consecutive undrawn tiles nearest the tail that reads
+    them in the logged order (or last first); else, tile by tile, the occurrence nearest the
+    tail.  A tile that is not undrawn leaves the wall as it is (the family reports it)."""
+    wall = w.wall
+    if wall is None or len(wall) != w.total or w.wall_head > w.wall_tail:
+        return
+    lo, hi = w.wall_head, w.wall_tail
+    span = wall[lo:hi + 1]
+    n = len(kinds)
+    picked: list[int] = []
+    for want in (kinds, kinds[::-1]):
+        start = next((i for i in range(len(span) - n, -1, -1) if span[i:i + n] == want), None)
+        if start is not None:
+            picked = list(range(start, start + n))
+            break
+    else:
+        for k in kinds:
+            at = next((i for i in range(len(span) - 1, -1, -1) if span[i] == k and i not in picked), None)
+            if at is None:
+                return
+            picked.append(at)
+    chosen = set(picked)
+    wall[lo:hi + 1] = [x for i, x in enumerate(span) if i not in chosen] + [span[i] for i in sorted(chosen)]
 
 
 def indicator_turned(r, e: ev.IndicatorTurned) -> None:
@@ -79,7 +113,7 @@ def kong_revealed(r, e: ev.KongRevealed) -> None:
     seat = r.seat_of(e.seat, e)
     if w.revealed:
         r.revealed_discarded()
-    _leave_wall(r, e, len(e.tiles), e.source)
+    _leave_wall(r, e, len(e.tiles), e.source, e.tiles)
     w.revealed = [TILE_INDEX[x] for x in e.tiles]
     w.revealed_by = seat
     w.pending_kong = None

@@ -558,6 +558,11 @@ class _Hand:
         self.sea_offer = bool(data.get("sea_offer"))
         #: the exposed kong just claimed is declared in mode ``reveal``
         self.revealing = False
+        #: whether a revealed tile nobody won on may be claimed as the konger's discard (the
+        #: family's ``data["reveal_claims"]``, of the ruleset), and the reveal left open to it:
+        #: (konger, tiles)
+        self.reveal_claims = data.get("reveal_claims")
+        self.reveal_left: Optional[tuple[int, list[int]]] = None
 
 
     # -- play ------------------------------------------------------------------
@@ -693,11 +698,28 @@ class _Hand:
                     takers[s] = (t, sc)
         if not takers:
             self.g.stats.bump(self.g.stats.claims, "kong_reveal_failed")
+            self.reveal_left = (seat, list(tiles))
             return
         order = [s for s in ((seat + k) % n for k in range(1, n)) if s in takers]
         if not rules.multi_win:
             order = order[:1]
         self._win_on_reveal(seat, tiles, [(s, takers[s][0], takers[s][1]) for s in order])
+
+    def _claim_reveal(self) -> Optional[tuple[int, str]]:
+        """The tiles of the 开杠 just revealed, won by nobody, offered as the konger's discards
+        where the family lets them be claimed (``reveal_claims``): the first tile some seat
+        takes (pong, kong, or chow by the konger's 下家, as on a discard) is taken; the others
+        stay dead.  Returns (seat, claim) executed, or None."""
+        left, self.reveal_left = self.reveal_left, None
+        if left is None or self.reveal_claims is None or not self.reveal_claims(self.rules):
+            return None
+        seat, tiles = left
+        for t in dict.fromkeys(tiles):
+            claim = self._claims(seat, t, False)
+            if claim is not None:
+                self.g.stats.bump(self.g.stats.claims, "kong_reveal_claimed")
+                return claim
+        return None
 
     def _win_on_reveal(self, seat: int, tiles: Sequence[int], wins: list[tuple[int, int, Score]]) -> None:
         """The wins of other seats on the tiles ``seat`` revealed: one ``HandWon`` per tile (tile
@@ -775,20 +797,23 @@ class _Hand:
         after_call = False
         while True:
             t, after_kong = self._turn(seat, drew, after_call)
-            # a turn that ended with 开杠 tiles nobody won on has no discard to claim
-            claim = self._claims(seat, t, after_kong) if t is not None else None
-            if claim is not None:
+            # a turn that ended with 开杠 tiles nobody won on has no discard to claim (unless
+            # the family lets a revealed tile be claimed as the konger's discard)
+            claim = self._claims(seat, t, after_kong) if t is not None else self._claim_reveal()
+            claimed = False
+            while claim is not None:
                 seat, kind = claim
                 drew = None
                 after_call = True
-                if kind == "kong":
-                    if self.revealing:
-                        self._reveal(seat)  # nobody won on the revealed tiles: the 下家 draws
-                    else:
+                if kind != "kong" or not self.revealing:
+                    if kind == "kong":
                         drew = self._replacement(seat)
-                        continue
-                else:
-                    continue
+                    claimed = True
+                    break
+                self._reveal(seat)  # nobody won on the revealed tiles: claimed, or the 下家 draws
+                claim = self._claim_reveal()
+            if claimed:
+                continue
             nxt = (seat + 1) % n
             if family.table.remaining(rules, table.undrawn, len(table.tail)) <= (
                     self.reserves.get(sum(table.kongs)) or self.reserve()):

@@ -48,6 +48,38 @@ def test_the_bots_meet_the_reveal_the_sea_and_the_opening_wins():
     assert seen["haidi"] + seen["haidi_pao"] > 0
 
 
+def _reveal_claims(g) -> collections.Counter:
+    """The claims (chow, pong, exposed kong) made on a tile of a 开杠 reveal nobody won on."""
+    from schema import events as ev
+    got: collections.Counter = collections.Counter()
+    open_ = False
+    for e in g:
+        t = type(e)
+        if t is ev.KongRevealed:
+            open_ = True
+        elif t in (ev.Chowed, ev.Ponged, ev.KongExposed) and open_:
+            got[t.__name__] += 1
+            open_ = False
+        elif t in (ev.TileDrawn, ev.HandWon, ev.HandDrawn):
+            open_ = False
+    return got
+
+
+def test_the_bots_claim_a_revealed_tile_under_kaigang_claims_all():
+    """§6.2.3 ``kaigang_claims = all``: a revealed tile nobody won on is the konger's discard, so
+    the bots chow (the konger's 下家), pong and kong it, and the rooms audit clean (against the
+    logged wall too).  Near miss: under ``win_only`` no revealed tile is ever claimed."""
+    claimed: collections.Counter = collections.Counter()
+    for g in games(60, seed=5, wall=True, kaigang_claims="all"):
+        assert [(f.code, f.message) for f in audit(g).findings] == []
+        claimed += _reveal_claims(g)
+    assert claimed["Chowed"] and claimed["Ponged"], claimed
+    never: collections.Counter = collections.Counter()
+    for g in games(60, seed=5):
+        never += _reveal_claims(g)
+    assert not never
+
+
 @pytest.fixture(scope="module")
 def corpus():
     return games(40, seed=11)

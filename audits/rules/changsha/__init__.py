@@ -124,7 +124,10 @@ def event_checks(ruleset, table, event) -> list[Violation]:
 
 def next_drawer(ruleset, table) -> Optional[int]:
     """海底漫游 (§7.1): the seat that accepted the offered last tile draws it."""
-    for seat, accepted in table.sea_offers:
+    offers = table.sea_offers
+    if not offers:
+        return None
+    for seat, accepted in offers:
         if accepted:
             return seat
     return None
@@ -224,8 +227,10 @@ CHANGSHA = RuleFamily(
     # 开杠 when ready after the kong, the 海底 offered round the table
     data={"observe_after": play.OBSERVE_AFTER, "observers": play.OBSERVERS,
           "opening_wins": qishou.declaration,
-          "may_reveal": lambda ruleset, counts, melds: bool(wins.waits(ruleset, counts, melds)),
+          "may_reveal": wins.is_ready,
           "reveal_count": lambda ruleset: ruleset.kaigang_count,
+          # kaigang_claims = all (§6.2.3): a revealed tile nobody won on may be claimed
+          "reveal_claims": lambda ruleset: ruleset.kaigang_claims == "all",
           "sea_offer": True},
 )
 

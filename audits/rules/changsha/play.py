@@ -71,6 +71,13 @@ class HandBook:
         self.reveal_tiles: tuple[int, ...] = ()
         self.reveal_declared: set[int] = set()
         self.reveal_winners: set[int] = set()
+        #: 截胡 on the reveal (``multi_win`` off, §5.1, §6.2.3): the one seat that wins it, and the
+        #: logged winners that took it over that seat (CLAIM_PRIORITY, paid nothing)
+        self.reveal_first: Optional[int] = None
+        self.jiehu_out: set[int] = set()
+        #: whether each seat could legally win on the open reveal, judged once, before its own
+        #: win on it changes its hand
+        self.reveal_legal: dict[int, bool] = {}
 
     @property
     def lines(self) -> list[str]:
@@ -119,8 +126,22 @@ def _claim_declared_observer(handler, report):
     return declared
 
 
-#: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
-OBSERVERS = {ev.ClaimDeclared: _claim_declared_observer}
+def _play_observer(judge):
+    """``data["observers"]`` for a draw, a discard, a chow or a pong, the most frequent events:
+    the family's check (``judge``) on a short path while no 开杠 reveal is open; with one open,
+    the whole :func:`observe` (which closes the reveal first).  The walker's handler follows."""
+    def wrap(handler, report):
+        def played(ctx, e) -> None:
+            hb = ctx.hand_book
+            if hb.reveal_by is None:
+                found = judge(ctx.table, e, hb)
+            else:
+                found = observe(ctx.rules, ctx.table, e, hb, ctx, False)
+            if found:
+                report(ctx, e, found)
+            handler(ctx, e)
+        return played
+    return wrap
 
 
 def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
@@ -144,35 +165,15 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
     if t is ev.HandDrawn:
         return _NONE
     if t is ev.TileDrawn:
-        hb.dealer_acted = True
-        if hb.reveal_due is not None:
-            seat, hb.reveal_due = hb.reveal_due, None
-            return _v(seat, "KAIGANG_REVEAL_WRONG", f"seat {seat}'s 开杠 was followed by a draw, not by its "
-                      "revealed tiles", "KongRevealed", "TileDrawn")
-        hb.drawn[e.seat] = TILE_INDEX[e.tile] if e.seat < hb.n else None
-        if e.source == "wall" and undrawn(table) == 1 and not any(acc for _s, acc in table.sea_offers):
-            return _v(e.seat, "SEA_BOTTOM_ORDER", "the last tile (海底) is drawn only after it is offered",
-                      "LastTileOffered", "TileDrawn")
-        return _NONE
+        return _drawn(table, e, hb)
     if t is ev.TileDiscarded:
-        hb.dealer_acted = True
-        if table.sea_offers and undrawn(table) == 0 and e.seat < hb.n and TILE_INDEX[e.tile] != hb.drawn[e.seat]:
-            return _v(e.seat, "SEA_BOTTOM_ORDER", "the 海底 taker throws the 海底 tile and no other",
-                      "the 海底 tile", e.tile)
-        if e.seat < hb.n and hb.locked[e.seat] and TILE_INDEX[e.tile] != hb.drawn[e.seat]:
-            return _v(e.seat, "KAIGANG_HAND_LOCKED", f"seat {e.seat} is locked by its 开杠: it discards only the "
-                      "tile it drew", "the drawn tile", e.tile)
-        return _NONE
+        return _discarded(table, e, hb)
     if t is ev.OpeningWinDeclared:
         return _opening(ruleset, e, hb)
-    if t in (ev.Chowed, ev.Ponged, ev.KongExposed) and table.sea_offers:
-        return _v(e.seat, "SEA_BOTTOM_ORDER", "no chow, pong or kong on the 海底 tile", "win only", t.__name__)
     if t in (ev.Chowed, ev.Ponged):
-        hb.dealer_acted = True
-        if e.seat < hb.n and hb.locked[e.seat]:
-            return _v(e.seat, "KAIGANG_HAND_LOCKED", f"seat {e.seat} is locked by its 开杠: no chow or pong",
-                      "draw and discard", t.__name__)
-        return _NONE
+        return _chowed_or_ponged(table, e, hb)
+    if t is ev.KongExposed and table.sea_offers:
+        return _no_claim_on_sea(e)
     if t in _KONGS:
         hb.dealer_acted = True
         return _kong(ruleset, table, e, hb)
@@ -182,12 +183,67 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
         return _sea_offer(table, e)
     if t is ev.HandWon:
         hb.dealer_acted = True
-        return _won_on_konger_reveal(ruleset, table, e, hb)
+        return _won_on_konger_reveal(ruleset, table, e, hb) + _reveal_single_winner(ruleset, e, hb, ctx)
     if t is ev.BirdsDrawn:
         return _birds(ruleset, table, e, hb)
     if t is ev.HandSettled:
         return _birds_missing(ruleset, table, hb)
     return _NONE
+
+
+def _drawn(table, e: ev.TileDrawn, hb: HandBook) -> list:
+    """A draw: KAIGANG_REVEAL_WRONG when a 开杠 kong awaits its reveal (§6.2); the 海底 is drawn
+    only after it is offered (SEA_BOTTOM_ORDER, §7).  The drawn tile is noted for the locked
+    hand (§6.3) and the 海底 taker's discard."""
+    hb.dealer_acted = True
+    if hb.reveal_due is not None:
+        seat, hb.reveal_due = hb.reveal_due, None
+        return _v(seat, "KAIGANG_REVEAL_WRONG", f"seat {seat}'s 开杠 was followed by a draw, not by its "
+                  "revealed tiles", "KongRevealed", "TileDrawn")
+    hb.drawn[e.seat] = TILE_INDEX[e.tile] if e.seat < hb.n else None
+    if e.source == "wall" and table.undrawn - len(table.tail) == 1 and \
+            not any(acc for _s, acc in table.sea_offers):
+        return _v(e.seat, "SEA_BOTTOM_ORDER", "the last tile (海底) is drawn only after it is offered",
+                  "LastTileOffered", "TileDrawn")
+    return _NONE
+
+
+def _discarded(table, e: ev.TileDiscarded, hb: HandBook) -> list:
+    """A discard: the 海底 taker throws the 海底 tile (SEA_BOTTOM_ORDER, §7.3); a seat locked by
+    its 开杠 throws the tile it drew (KAIGANG_HAND_LOCKED, §6.3)."""
+    hb.dealer_acted = True
+    seat = e.seat
+    if seat >= hb.n:
+        return _NONE
+    if table.sea_offers and table.undrawn - len(table.tail) == 0 and TILE_INDEX[e.tile] != hb.drawn[seat]:
+        return _v(seat, "SEA_BOTTOM_ORDER", "the 海底 taker throws the 海底 tile and no other",
+                  "the 海底 tile", e.tile)
+    if hb.locked[seat] and TILE_INDEX[e.tile] != hb.drawn[seat]:
+        return _v(seat, "KAIGANG_HAND_LOCKED", f"seat {seat} is locked by its 开杠: it discards only the "
+                  "tile it drew", "the drawn tile", e.tile)
+    return _NONE
+
+
+def _no_claim_on_sea(e) -> list:
+    return _v(e.seat, "SEA_BOTTOM_ORDER", "no chow, pong or kong on the 海底 tile", "win only", type(e).__name__)
+
+
+def _chowed_or_ponged(table, e, hb: HandBook) -> list:
+    """No chow or pong on the 海底 tile (SEA_BOTTOM_ORDER, §7.6) nor by a seat locked by its
+    开杠 (KAIGANG_HAND_LOCKED, §6.3)."""
+    if table.sea_offers:
+        return _no_claim_on_sea(e)
+    hb.dealer_acted = True
+    if e.seat < hb.n and hb.locked[e.seat]:
+        return _v(e.seat, "KAIGANG_HAND_LOCKED", f"seat {e.seat} is locked by its 开杠: no chow or pong",
+                  "draw and discard", type(e).__name__)
+    return _NONE
+
+
+#: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
+OBSERVERS = {ev.ClaimDeclared: _claim_declared_observer, ev.TileDrawn: _play_observer(_drawn),
+             ev.TileDiscarded: _play_observer(_discarded), ev.Chowed: _play_observer(_chowed_or_ponged),
+             ev.Ponged: _play_observer(_chowed_or_ponged)}
 
 
 def _first_dealer(ruleset: Ruleset, table, e: ev.HandStarted) -> list:
@@ -256,7 +312,7 @@ def _ready_after(ruleset: Ruleset, table, e) -> bool:
         return False
     from replay.melds import Meld
     melds = [m if m is not None else Meld("kong_exposed", kind, (kind,) * 4) for m in melds]
-    return bool(wins.waits(ruleset, c, melds))
+    return wins.is_ready(ruleset, c, melds)
 
 
 def _revealed(ruleset: Ruleset, table, e: ev.KongRevealed, hb: HandBook) -> list:
@@ -278,6 +334,7 @@ def _revealed(ruleset: Ruleset, table, e: ev.KongRevealed, hb: HandBook) -> list
         hb.locked[s] = True
         hb.reveal_by, hb.reveal_tiles = s, tuple(TILE_INDEX[x] for x in e.tiles)
         hb.reveal_declared, hb.reveal_winners = set(), set()
+        hb.reveal_first, hb.reveal_legal = None, {}
     return out
 
 
@@ -330,10 +387,14 @@ def _reveal_closed(ruleset: Ruleset, table, hb: HandBook, ctx, claimer: Optional
     took a revealed tile (``kaigang_claims = all``) over such a declared win: CLAIM_PRIORITY (胡 first)."""
     by, tiles = hb.reveal_by, hb.reveal_tiles
     declared, winners = hb.reveal_declared, hb.reveal_winners
+    first, hb.reveal_first = hb.reveal_first, None
+    hb.reveal_legal = {}
     hb.reveal_by, hb.reveal_tiles = None, ()
     hb.reveal_declared, hb.reveal_winners = set(), set()
     if by in winners:
         return _NONE
+    if first is not None and first not in winners:
+        _pay_first(hb, ctx, by, first, tiles)
     out = _declared_left_out(ruleset, hb, ctx, by, tiles, declared, winners, claimer)
     # 过胡 (§8): every other seat that could win on a revealed tile and did not has let it go
     others = tuple(s for s in range(hb.n) if s != by)
@@ -387,6 +448,10 @@ def _won_after(table, e: ev.HandWon, hb: HandBook, ctx) -> None:
     true = [w for w in ctx.true_winners if w[0] not in hb.ended_wins]
     hb.true.extend(true)
     hb.true_hows.extend((e.how, e.from_seat) for _w in true)
+    if hb.jiehu_out:  # 截胡: a winner found to have taken the reveal over the first seat is paid nothing
+        kept = [k for k, (s, _h) in enumerate(hb.true) if s not in hb.jiehu_out]
+        hb.true = [hb.true[k] for k in kept]
+        hb.true_hows = [hb.true_hows[k] for k in kept]
     if hb.reveal_by is not None:
         hb.reveal_winners.update(x.seat for x in e.winners)
 
@@ -407,6 +472,51 @@ def _won_on_konger_reveal(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook) 
         out += _v(x.seat, "HAND_END_WRONG", f"seat {by}'s revealed tile completes its own hand: its 杠上开花 "
                   f"ends the hand, seat {x.seat} wins nothing on the reveal", f"seat {by} alone", x.seat)
     return out
+
+
+def _reveal_single_winner(ruleset: Ruleset, e: ev.HandWon, hb: HandBook, ctx) -> list:
+    """截胡 on a 开杠 reveal (§5.1 with ``multi_win`` off, §6.2.3): of the seats that declared or
+    took a legal win on the revealed tiles, only the first in turn order from the konger's 下家
+    wins.  A logged winner after it took the reveal over a higher claim: CLAIM_PRIORITY on that
+    winner, paid nothing (as 截和 on a discard); the first seat is the moment's winner."""
+    by = hb.reveal_by
+    if ruleset.multi_win or by is None or e.how != "discard" or e.from_seat != by or by in hb.reveal_winners:
+        return _NONE
+    now = [x.seat for x in e.winners if x.seat not in hb.ended_wins]
+    candidates = hb.reveal_declared | hb.reveal_winners | set(now)
+    tiles = hb.reveal_tiles
+    legal = hb.reveal_legal
+    for s in candidates - set(legal):
+        legal[s] = _legal_on_reveal(ctx, s, tiles)
+    first = next((s for s in ((by + k) % hb.n for k in range(1, hb.n))
+                  if s in candidates and s not in hb.ended_wins and legal[s]), None)
+    if first is None:
+        return _NONE
+    hb.reveal_first = first
+    out: list = []
+    for s in sorted(hb.reveal_winners - hb.jiehu_out - {first}) + [s for s in now if s != first]:
+        if s in hb.jiehu_out:
+            continue
+        hb.jiehu_out.add(s)
+        out += _v(s, "CLAIM_PRIORITY", f"single winner (multi_win off, 截胡): seat {s} won seat {by}'s revealed "
+                  f"tile over seat {first}'s win, first in turn order", f"seat {first} win", f"seat {s} win")
+    return out
+
+
+def _pay_first(hb: HandBook, ctx, by: int, first: int, tiles) -> None:
+    """截胡: the first seat declared a legal win on the reveal that the log gave to a later
+    seat; the corrected ledger pays it on the revealed tile that scores more (§6.2.3)."""
+    best = max((ctx.score(first, t, "discard").points for t in tiles
+                if ctx.legal_win_on(first, t, False) and ctx.barred(first, "win", t) is None), default=None)
+    if best is not None:
+        hb.true.append((first, best))
+        hb.true_hows.append(("discard", by))
+
+
+def _legal_on_reveal(ctx, seat: int, tiles) -> bool:
+    """``seat`` could legally win on one of the revealed tiles (complete, not barred by 过胡)."""
+    return 0 <= seat < len(ctx.table.hands) and any(
+        ctx.legal_win_on(seat, t, False) and ctx.barred(seat, "win", t) is None for t in tiles)
 
 
 def _completes_own(ruleset: Ruleset, counts, melds, tile: int) -> bool:

@@ -94,12 +94,25 @@ def all_tiles(counts: Sequence[int], melds: Sequence[Meld]) -> list[int]:
 
 def one_suit(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     """Every tile of one suit."""
-    return len({t // 9 for t in all_tiles(counts, melds)}) == 1
+    suits = {t // 9 for m in melds for t in m.tiles}
+    for s in range(4):  # the three suits, then the honours (27..33) as a fourth
+        if any(counts[9 * s:min(9 * s + 9, 34)]):
+            suits.add(s)
+    return len(suits) == 1
+
+
+#: The kinds that are no 将 tile (ranks other than 2, 5, 8, and any kind past the suits).
+_NOT_JIANG = tuple(t for t in range(34) if t >= 27 or not is_jiang(t))
+_NOT_JIANG_SUITED = tuple(t for t in _NOT_JIANG if t < 27)
 
 
 def all_jiang(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     """将将胡's condition (§9.3): every tile, concealed and melded, is a 将 tile."""
-    return all(t < 27 and is_jiang(t) for t in all_tiles(counts, melds))
+    n = len(counts)
+    kinds = _NOT_JIANG if n >= 34 else _NOT_JIANG_SUITED if n == 27 else tuple(t for t in _NOT_JIANG if t < n)
+    if any(map(counts.__getitem__, kinds)):
+        return False
+    return all(t < 27 and is_jiang(t) for m in melds for t in m.tiles)
 
 
 class Shapes(NamedTuple):
@@ -201,12 +214,31 @@ def is_winning(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], h
     return is_legal_shape(ruleset, shapes_of(counts, melds), how)
 
 
+def _could_complete(counts: Sequence[int], melds: Sequence[Meld]) -> list[int]:
+    """The kinds that may complete the hand, a superset of its waits: a kind held, or one
+    with a held kind of its suit at most two ranks away (else the new tile stands alone: no
+    set, no pair), and every 将 tile when all the tiles are 将 tiles (将将胡 needs no shape)."""
+    if any(counts[27:34]):
+        return []  # an honour is never part of a Changsha hand (§9.1)
+    jiang = all_jiang(counts, melds)
+    out = []
+    for t in range(27):
+        if counts[t] or (jiang and is_jiang(t)):
+            out.append(t)
+            continue
+        r = t % 9
+        lo, hi = t - min(r, 2), t + min(8 - r, 2)
+        if any(counts[lo:hi + 1]):
+            out.append(t)
+    return out
+
+
 def waits(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[int]:
     """The kinds that complete a 3k+1 hand into a legal win as a plain self-draw (§6.1's ready
     test; dead waits count)."""
     c = list(counts)
     out = []
-    for t in range(27):
+    for t in _could_complete(c, melds):
         c[t] += 1
         if is_winning(ruleset, c, melds, "self_draw"):
             out.append(t)
@@ -214,6 +246,21 @@ def waits(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -
     return out
 
 
+def is_ready(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
+    """§6.1: the hand waits on some kind (``waits`` is not empty), found at its first wait."""
+    c = list(counts)
+    if sum(c[:27]) % 3 == 1 and not any(c[27:34]) and all_jiang(c, melds):
+        return True  # any 将 tile completes 将将胡, which needs no shape
+    for t in _could_complete(c, melds):
+        c[t] += 1
+        won = is_winning(ruleset, c, melds, "self_draw")
+        c[t] -= 1
+        if won:
+            return True
+    return False
+
+
 __all__ = ["EVENT_UNITS", "JIANG", "SHAPE_UNITS", "ShapeReading", "Shapes", "all_jiang", "best_shape_units",
-           "complete_with_any_pair", "is_jiang", "is_legal_shape", "is_winning", "one_suit", "quanqiuren_holds",
+           "complete_with_any_pair", "is_jiang", "is_legal_shape", "is_ready", "is_winning", "one_suit",
+           "quanqiuren_holds",
            "seven_pairs", "shape_readings", "shape_unit_sets", "shapes_of", "small_shape", "waits"]

@@ -3,8 +3,9 @@ audited, plus the arranged rooms (the worked examples of :mod:`.examples`) for w
 rarely reach: ``main(["HANDS"])`` prints what appeared and the findings.
 
 What must appear (issue 42): every opening win (起手胡) of the presets, the small win and every
-big unit, each bird mode paid, a 开杠 won (杠上开花), a failed 开杠 and 杠上炮, 海底捞月 and
-海底炮; bot play and arranged rooms are counted apart.
+big unit, each bird mode paid, a 开杠 won (杠上开花), a failed 开杠 and 杠上炮, a revealed tile
+claimed (``kaigang_claims = all``), 海底捞月 and 海底炮; bot play and arranged rooms are counted
+apart.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ COMBOS = [
      {"qishou_repeat": True, "qishou_birds": False, "bird_origin": "dealer"}),
     ("guohu=higher_value, buzhang_kaihua, empty_wall_bird=none", "changsha",
      {"guohu": "higher_value", "buzhang_kaihua": True, "empty_wall_bird": "none"}),
+    ("kaigang_claims=all", "changsha", {"kaigang_claims": "all"}),
     ("changsha-jiajiang default", "changsha-jiajiang", {}),
     ("jiajiang: quanqiuren_self_draw=false, dihe_scope=first_draw, base=2", "changsha-jiajiang",
      {"quanqiuren_self_draw": False, "dihe_scope": "first_draw", "base": 2}),
@@ -42,7 +44,7 @@ UNITS = ("jihu", "duidui", "jiangyise", "qingyise", "qidui", "haohua", "quanqiur
          "gangshang_kaihua", "gangshang_pao", "qianggang", "tianhe", "dihe")
 #: what must appear
 WANTED = OPENING + UNITS + ("birds_add_multiple", "birds_double", "birds_plus_point", "kaigang_failed",
-                            "kaigang_won", "multi_win")
+                            "kaigang_won", "kaigang_claimed", "multi_win")
 
 
 def seen_in(events: Sequence[ev.Event], counts: collections.Counter) -> None:
@@ -68,6 +70,9 @@ def seen_in(events: Sequence[ev.Event], counts: collections.Counter) -> None:
             for w in e.winners:
                 for f in w.fans:
                     counts[f] += 1
+        elif kind in (ev.Chowed, ev.Ponged, ev.KongExposed) and reveal_open:
+            counts["kaigang_claimed"] += 1  # a revealed tile claimed (kaigang_claims = all)
+            reveal_open = False
         elif kind in (ev.TileDrawn, ev.HandDrawn):
             if reveal_open:
                 counts["kaigang_failed"] += 1

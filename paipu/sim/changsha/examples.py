@@ -560,6 +560,54 @@ def nm_win_after_kaihua(others_first: bool = False) -> GameBuilder:
 NEAR_MISSES["nm_win_after_kaihua"] = (nm_win_after_kaihua, ["HAND_END_WRONG"])
 
 
+def ex06_jiehu_on_the_reveal(taker: int = 2, both: bool = False, first_declares: bool = True) -> GameBuilder:
+    """§5.1 截胡 (``multi_win = false``) on a 开杠 reveal (§6.2.3): §13.6's 开杠 by seat 1, the
+    reveal 5s 8m; seat 3 (234m 567m 456p 34s 88s) can win on 5s and seat 2 (123p 456p 789s
+    67m 55m) on 8m, and both declare.  Only the first from the konger's 下家 wins: seat 2, on
+    8m (杠上炮, U = 1, H = 6); birds 4m 6p from seat 2 (4 → seat 1, 6 → seat 3): 1 → 2: 6 × 2
+    = 12.  ``taker = 3``: the log gives the reveal to seat 3 instead (on 5s, birds from seat 3:
+    1 → 3: 6); ``both``: it pays both winners as 一炮多响 (birds from the konger);
+    ``first_declares`` False: seat 2 lets its win go (no declaration), so seat 3 is the first
+    declarer and wins."""
+    s = ChangshaScene(f"cs-ex06-jiehu-{taker}" + ("-both" if both else "") + ("" if first_declares else "-passed"),
+                      {"multi_win": False})
+    s.hand(0, {0: "7p", 1: "777p 123s 456s 34m 88m", 2: "123p 456p 789s 67m 55m",
+               3: "234m 567m 456p 34s 88s"}, reserve="5s 8m 4m 6p", avoid="2m 5m 8m 2s 5s 7p")
+    s.discard(0, "7p")
+    s.kong_exposed(1, 0, "7p")
+    s.b.events[-1] = _with_mode(s.b.events[-1], "reveal")
+    s.reveal(1, "5s 8m")
+    s.b.declare(3, "win")
+    if first_declares:
+        s.b.declare(2, "win")
+    if both:
+        s.win([(3, ["gangshang_pao"], 1, 6)], "discard", "5s", from_seat=1, declare=False)
+        s.win([(2, ["gangshang_pao"], 1, 6)], "discard", "8m", from_seat=1, declare=False)
+        s.birds("4m 6p", 1)
+        s.settle([(1, 3, 6, "win"), (1, 2, 6, "win"), (1, 2, 6, "bird")])
+    elif taker == 3:
+        s.win([(3, ["gangshang_pao"], 1, 6)], "discard", "5s", from_seat=1, declare=False)
+        s.birds("4m 6p", 3)
+        s.settle([(1, 3, 6, "win")])
+    else:
+        s.win([(2, ["gangshang_pao"], 1, 6)], "discard", "8m", from_seat=1, declare=False)
+        s.birds("4m 6p", 2)
+        s.settle([(1, 2, 6, "win"), (1, 2, 6, "bird")])
+    return s.close()
+
+
+OPTION_ROOMS["ex06_jiehu_on_the_reveal"] = _room(
+    ex06_jiehu_on_the_reveal, "§5.1 截胡 (multi_win = false) on a 开杠 reveal: seats 2 and 3 both declare a win on "
+    "seat 1's reveal 5s 8m; seat 2, first from the konger's 下家, wins alone on 8m: 1 → 2: 12.")
+NEAR_MISSES.update({
+    "nm_reveal_jiehu_wrong_seat": (_room(lambda: ex06_jiehu_on_the_reveal(3),
+                                         "截胡 on a 开杠 reveal (multi_win = false): the log gives the reveal to seat "
+                                         "3 although seat 2, first from the konger's 下家, declared its win; its "
+                                         "birds count from seat 3, not from the legal winner."),
+                                   ["CLAIM_PRIORITY", "BIRD_TILES_WRONG"]),
+})
+
+
 def ex06_reveal_claimed(claim: str = "pong", seat: int = 2, claims: str = "all", over_win: bool = False) -> GameBuilder:
     """§6.2.3 ``kaigang_claims = all``: §13.6's 开杠 by seat 1, the reveal 1p 9s completes no
     hand; seat ``seat`` claims one revealed tile as seat 1's discard (``pong``: 1p with 11p;
@@ -639,6 +687,34 @@ EXAMPLES["ex06_reveal_nobody_could_win"] = _room(
 NEAR_MISSES["nm_guohu_after_reveal"] = (_room(lambda: ex06_reveal_passed("5s 8m"),
                                               "§8: seat 3 lets 杠上炮 on the revealed 5s go, then wins on seat 2's "
                                               "2s before drawing."), ["WIN_DURING_GUOHU"])
+
+
+def ex06_free_reveal_inside_the_wall(free_at: int = 10) -> GameBuilder:
+    """§2, §6.2.1 ``kaigang_source = free`` against a logged wall: §13.6's 开杠 by seat 1 turns
+    1p 9s from stacks inside the wall (``free_at`` tiles past the head's, as dice pick them), won
+    by nobody; seat 2 draws 9m and throws 2s, seat 3 (234m 567m 456p 34s 88s) wins on it: 小胡,
+    H = 1; the birds 1m 5m come from the wall's end (``bird_source = tail``), the last undrawn
+    tiles, last first, which the reveal did not take: both on seat 3: 2 → 3: 3."""
+    s = ChangshaScene(f"cs-free-reveal-{free_at}", {"bird_source": "tail"})
+    s.hand(0, {0: "7p", 1: "777p 123s 456s 34m 88m", 2: "2s", 3: "234m 567m 456p 34s 88s"},
+           reserve="1p 9s 9m 1m 5m", avoid="2m 5m 2s 5s 7p")
+    s.discard(0, "7p")
+    s.kong_exposed(1, 0, "7p")
+    s.b.events[-1] = _with_mode(s.b.events[-1], "reveal")
+    s.reveal(1, "1p 9s", source="free")
+    s.draw(2, "9m")
+    s.discard(2, "2s")
+    s.win([(3, ["jihu"], 0, 1)], "discard", "2s", from_seat=2)
+    s.birds("1m 5m", 3, source="tail")
+    s.settle([(2, 3, 1, "win"), (2, 3, 2, "bird")])
+    return with_wall(s.close(), free_at=free_at)
+
+
+OPTION_ROOMS["ex06_free_reveal_inside_the_wall"] = ex06_free_reveal_inside_the_wall
+NEAR_MISSES["nm_tail_birds_after_a_free_reveal"] = (
+    _room(lambda: _logged_as(ex06_free_reveal_inside_the_wall(), _events().BirdsDrawn, "5m 1m"),
+          "§2, §6.2.1 a free reveal inside the logged wall, then birds from the tail logged 5m 1m: the wall's last "
+          "undrawn tiles, last first, are 1m 5m (the money is the same)."), ["BIRD_TILES_WRONG"])
 
 
 def ex14_wall_out_through_a_kong(next_dealer: int = 2) -> GameBuilder:

@@ -68,17 +68,21 @@ class ChangshaScene(Scene):
         self.b.birds(got, origin, source)
 
 
-def with_wall(b, hand: int = 1):
+def with_wall(b, hand: int = 1, free_at: Optional[int] = None):
     """The room ``b`` with hand ``hand``'s wall logged (``HandStarted.wall``, §2): the deal (the
     dealer's 14, then 13 each from its next seat), the wall draws, head reveals and head birds
     from the head in order; the 补张 replacements, tail (and ``free``) reveals and tail birds from
-    the end, last first; the tiles nobody took in between."""
+    the end, last first; the tiles nobody took in between.  ``free_at``: the ``free`` reveals lie
+    instead among the tiles nobody took, that many positions after the head's (dice-picked
+    stacks inside the wall, §6.2.1); a negative ``free_at`` puts them that many positions before
+    the end of the head's tiles (ahead of the last draws from the head)."""
     import msgspec
     from schema import events as ev
     from schema.tiles import TILE_INDEX
     start = next(i for i, e in enumerate(b.events) if type(e) is ev.HandStarted and e.hand == hand)
     head: list[str] = []
     tail: list[str] = []
+    inside: list[str] = []
     for e in b.events[start + 1:]:
         t = type(e)
         if t is ev.HandStarted:
@@ -89,10 +93,16 @@ def with_wall(b, hand: int = 1):
                 head.extend(e.hands[(d + k) % 4])
         elif t is ev.TileDrawn:
             (head if e.source == "wall" else tail).append(e.tile)
+        elif t is ev.KongRevealed and e.source == "free" and free_at is not None:
+            inside.extend(e.tiles)
         elif t in (ev.KongRevealed, ev.BirdsDrawn) and e.source != "last":
             (head if e.source == "wall" else tail).extend(e.tiles)
     left = Counter({name: 4 for name in TILE_INDEX if TILE_INDEX[name] < 27})
-    left.subtract(head + tail)
+    left.subtract(head + tail + inside)
     middle = sorted(left.elements(), key=TILE_INDEX.__getitem__)
+    if inside and free_at >= 0:
+        middle[free_at:free_at] = inside
+    elif inside:
+        head[len(head) + free_at:len(head) + free_at] = inside
     b.events[start] = msgspec.structs.replace(b.events[start], wall=head + middle + tail[::-1])
     return b

@@ -12,7 +12,7 @@ from audits.rules.changsha import CHANGSHA
 from paipu.sim.changsha import examples as cx
 from schema import events as ev
 from schema.ruleset import resolve
-from schema.tiles import TILE_INDEX
+from schema.tiles import TILE_INDEX, TILE_NAMES
 
 from ..helpers import log_of
 
@@ -142,6 +142,34 @@ def test_a_declared_win_on_a_reveal_is_missed_only_under_multi_win():
     assert "WIN_MISSED_MULTI" not in [f.code for f in audit_game(log_of(b)).findings]
 
 
+def _wins_swapped(b):
+    """``b`` with its two HandWon (one per revealed tile) logged in the other order."""
+    import msgspec
+    i, j = [k for k, e in enumerate(b.events) if type(e) is ev.HandWon]
+    b.events[i], b.events[j] = b.events[j], b.events[i]
+    b.events = [msgspec.structs.replace(e, seq=k) for k, e in enumerate(b.events)]
+    return b
+
+
+def test_jiehu_on_a_reveal_lets_the_first_declarer_win():
+    """§5.1 截胡 (``multi_win = false``) on a 开杠 reveal (§6.2.3): seats 2 and 3 both declare a
+    legal win on seat 1's reveal; only seat 2, first from the konger's 下家, wins.  A log giving
+    the reveal to seat 3 (alone, or beside seat 2 in either order) is CLAIM_PRIORITY on seat 3, which is paid
+    nothing: the corrected ledger pays seat 2 (1 → 2: 6 × 2 = 12), and the birds count from it."""
+    holding = audit_game(log_of(cx.ex06_jiehu_on_the_reveal()))
+    assert holding.findings == [] and holding.ledger[-1] == [0, -12, 12, 0]
+    for wrong in (cx.ex06_jiehu_on_the_reveal(3), cx.ex06_jiehu_on_the_reveal(both=True),
+                  _wins_swapped(cx.ex06_jiehu_on_the_reveal(both=True))):
+        a = audit_game(log_of(wrong))
+        assert [(f.code, f.seat) for f in a.findings] == [("CLAIM_PRIORITY", 3), ("BIRD_TILES_WRONG", None)]
+        assert a.ledger[-1] == [0, -12, 12, 0]
+    # near misses: seat 2 lets its win go (no declaration), so seat 3 is the first declarer;
+    # under multi_win both declarers win (一炮多响)
+    passed = audit_game(log_of(cx.ex06_jiehu_on_the_reveal(3, first_declares=False)))
+    assert passed.findings == [] and passed.ledger[-1] == [0, -6, 0, 6]
+    assert audit_game(log_of(cx.reopened(cx.ex06_jiehu_on_the_reveal(both=True), multi_win=True))).findings == []
+
+
 def test_the_kongers_win_ends_the_hand_on_its_reveal():
     """§6.2.2: a revealed tile completes the konger's hand, so its 杠上开花 is the moment: another
     seat's win on the reveal, logged after the konger's or before it, is HAND_END_WRONG and paid
@@ -250,6 +278,37 @@ def test_tail_and_free_tiles_against_a_logged_wall():
     assert reveal("3m 6m", "free") == ["KAIGANG_REVEAL_WRONG"]  # 6m was drawn from the tail end
     assert play._revealed_off_the_wall(SimpleNamespace(wall=None, wall_head=0, wall_tail=0, total=108),
                                        ev.KongRevealed("g", 1, None, seat=1, tiles=["9s"], source="free")) == []
+
+
+def test_a_free_reveal_inside_a_logged_wall():
+    """§2, §6.2.1 ``kaigang_source = free`` with a logged wall: the revealed tiles may come from
+    stacks inside the wall; the other undrawn tiles keep their order, so the draws from the head
+    after the reveal and the birds from the tail are still judged against the wall as it stands.
+    Holding: the free tiles inside the wall, behind the head's draws or ahead of the last one,
+    audit clean; near miss: the tail birds logged out of order are BIRD_TILES_WRONG."""
+    for free_at in (0, 10, 30, -1):
+        a = audit_game(log_of(cx.ex06_free_reveal_inside_the_wall(free_at)))
+        assert a.findings == [] and a.ledger[-1] == [0, 0, -3, 3], free_at
+    bad = cx.NEAR_MISSES["nm_tail_birds_after_a_free_reveal"][0]()
+    assert [(f.code, f.expected) for f in audit_game(log_of(bad)).findings] == [("BIRD_TILES_WRONG", ["1m", "5m"])]
+
+
+def test_free_tiles_leave_a_logged_wall_where_they_lie():
+    """The reducer moves ``free`` tiles to the wall's last undrawn positions, the others keeping
+    their order: the run nearest the tail that reads them (in the logged order or last first),
+    else each tile's occurrence nearest the tail; a tile that is not undrawn moves nothing."""
+    from replay.special import _free_tiles_last
+
+    def moved(wall, tiles, head=1, tail=6):
+        w = SimpleNamespace(wall=[TILE_INDEX[x] for x in wall.split()], wall_head=head, wall_tail=tail,
+                            total=len(wall.split()))
+        _free_tiles_last(w, [TILE_INDEX[x] for x in tiles.split()])
+        return " ".join(TILE_NAMES[t] for t in w.wall)
+    # undrawn: positions 1..6
+    assert moved("1m 3m 4m 5m 3m 4m 6m 7m", "3m 4m") == "1m 3m 4m 5m 6m 3m 4m 7m"  # the run nearest the tail
+    assert moved("1m 3m 4m 5m 9m 2m 6m 7m", "4m 3m") == "1m 5m 9m 2m 6m 3m 4m 7m"  # last first
+    assert moved("1m 3m 9m 4m 2m 3m 6m 7m", "3m 4m") == "1m 3m 9m 2m 6m 4m 3m 7m"  # tile by tile
+    assert moved("1m 3m 9m 4m 2m 3m 6m 7m", "3m 7m") == "1m 3m 9m 4m 2m 3m 6m 7m"  # 7m was drawn: unmoved
 
 
 def test_first_dealer_creator():

@@ -105,6 +105,35 @@ def test_worked_example_5_ready_after_kong():
     assert wins.waits(CS, _counts("234m678p45m98m"), melds) == []
 
 
+def test_ready_is_some_wait_and_waits_try_every_kind_that_can_complete():
+    """§6.1: ``is_ready`` answers whether ``waits`` is empty, and ``waits`` (which tries only the
+    kinds held, their neighbours within two ranks, and every 将 tile on an all-将 hand) finds
+    exactly the kinds whose addition is a legal win, on random hands against a plain try of all
+    27 kinds: every near miss (a hand not ready) included."""
+    import random
+    rng = random.Random(42)
+    melds_of = {0: (), 1: (pong("2m"),), 2: (pong("5p"), kong("8s")), 3: (pong("1m"), pong("9s"), pong("5s"))}
+    pools = [list(range(27)), sorted(wins.JIANG), list(range(9)), [0, 1, 2, 9, 10, 11]]
+    ready = 0
+    for _ in range(3000):
+        n_melds = rng.choice((0, 0, 1, 2, 3))
+        melds = melds_of[n_melds]
+        pool = rng.choice(pools)
+        c = [0] * 34
+        for _k in range(13 - 3 * n_melds):
+            c[rng.choice(pool)] += 1
+        plain = []
+        for t in range(27):
+            c[t] += 1
+            if wins.is_winning(CS, c, melds, "self_draw"):
+                plain.append(t)
+            c[t] -= 1
+        assert wins.waits(CS, c, melds) == plain
+        assert wins.is_ready(CS, c, melds) == bool(plain)
+        ready += bool(plain)
+    assert 100 < ready < 2900  # both ready hands and near misses were tried
+
+
 def test_big_combine_double():
     dbl = resolve("changsha", {"dahu_stack": "double"})
     assert fans.hand_base(dbl, 3, "discard") == 24 and fans.hand_base(CS, 3, "discard") == 18
