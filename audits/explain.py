@@ -88,6 +88,8 @@ def winner_record(family: RuleFamily, rules, winner: ev.Winner, score: Optional[
                    points=score.points)
         if score.steps:  # the family's own derivation (Guangdong §7.6)
             rec["steps"] = list(score.steps)
+        if not score.wins:  # a complete hand that is no legal win: the family says why
+            rec["illegal"] = {"code": score.code, "reason": score.reason}
     return rec
 
 
@@ -133,6 +135,12 @@ def _settlement_lines(rec: dict, game: Optional[dict] = None) -> list[str]:
             out.append(f"  seat {s}: {parts or 'no fan'}; raw {w['fan']} fan   "
                        f"(logged: {w['logged_fan']} fan, P {w['logged_points']})")
             out.extend(f"    {step}" for step in w["steps"])
+        elif w.get("illegal"):
+            why = w["illegal"]
+            code = f" ({why['code']})" if why["code"] else ""
+            reason = f": {why['reason']}" if why["reason"] else ""
+            out.append(f"  seat {s}: {parts or 'no fan'} = {w['fan']} fan; not a legal win{code}{reason} — no payment"
+                       f"   (logged: {w['logged_fan']} fan, P {w['logged_points']})")
         else:
             out.append(f"  seat {s}: {parts or 'no fan'} = {w['fan']} fan; cap {w['cap']} → {w['capped']}; "
                        f"P = {w['base']} × 2^{w['capped']} = {w['points']}   "

@@ -271,7 +271,7 @@ def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Opt
     words = (lambda text: player_words(text, who)) if who is not None else str
     for w in rec["winners"]:
         item = {"seat": w["seat"], "picture": _picture(w["picture"]), "complete": w["complete"],
-                "logged_fan": w["logged_fan"], "logged_points": w["logged_points"], "command": None,
+                "logged_fan": w["logged_fan"], "logged_points": w["logged_points"], "command": None, "illegal": None,
                 # the family's own derivation of the value (its Score.steps), shown instead of the fan table
                 "steps": [words(x) for x in w.get("steps", ())]}
         if res is not None and w["picture"] and w["picture"] != "?":
@@ -285,6 +285,9 @@ def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Opt
                         fan=w["fan"], cap=w["cap"], capped=w["capped"], base=w["base"], points=w["points"],
                         differs=(w["fan"] != w["logged_fan"] or w["points"] != w["logged_points"]),
                         steps=list(w.get("steps") or []))
+            if w.get("illegal"):  # a complete hand that wins no money: the rule it breaks, in words
+                zh, en = rule_name(w["illegal"]["code"]) if w["illegal"]["code"] else ("", "")
+                item["illegal"] = {"zh": zh, "en": en, "reason": words(w["illegal"]["reason"])}
         else:
             item.update(fans=[], differs=True)
         winners.append(item)

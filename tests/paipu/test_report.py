@@ -195,3 +195,15 @@ def test_the_room_names_the_options_that_differ_from_the_preset_as_logs_spell_th
     changed = [(r["name"], r["value"]) for r in model["room"]["ruleset"] if r["changed"]]
     assert changed == [("dianji", "true")]
     assert "qujing-xiaoji, <b>dianji=true</b>" in html
+
+
+def test_an_illegal_winner_is_shown_with_the_rule_it_breaks_not_priced():
+    """A complete hand that is no legal win (Wuhan: two 癞子 in a 屁胡) shows the rule and that
+    nothing is due, not "P = 1 × 2^0 = 0"; a legal winner (the near miss) is priced."""
+    html, model = render_report(_log(SAMPLES / "wuhan" / "faulty" / "ex11a_two_laizi.jsonl"))
+    (w,) = [w for h in model["hands"] if h["settlement"] for w in h["settlement"]["winners"]]
+    assert w["illegal"]["zh"] == RULE_NAMES["WIN_LAIZI_LIMIT"][0] and "2 癞子" in w["illegal"]["reason"]
+    assert "no payment is due" in html and "2<sup>0</sup>" not in html
+    html, model = render_report(_log(SAMPLES / "wuhan" / "clean" / "ex07_gangkai_jinding.jsonl"))
+    winners = [w for h in model["hands"] if h["settlement"] for w in h["settlement"]["winners"]]
+    assert winners and not any(w.get("illegal") for w in winners) and "legal win</td>" not in html

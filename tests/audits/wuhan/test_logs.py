@@ -90,6 +90,20 @@ def test_explain_prints_each_derivation_once():
     assert sum("no legal win: no transfers" in x for x in bad) == 1
 
 
+def test_explain_names_the_rule_an_illegal_winner_breaks_instead_of_a_price():
+    """An illegal winner's line says which rule its hand breaks and that it is paid nothing, not
+    a price of P = 1 × 2^0 = 0; a legal winner (the near miss) is priced as before."""
+    from audits.audit import explain_game
+    bad = explain_game(GameLog(game="wh-ex11a", file="t", events=NEAR_MISSES["ex11a_two_laizi"][0]().events,
+                               lines=list(range(1, 200))))
+    seat2 = [x for x in bad if x.startswith("  seat 2: ")]
+    assert len(seat2) == 1 and "not a legal win (WIN_LAIZI_LIMIT): a 屁胡 holding 2 癞子" in seat2[0]
+    assert "no payment" in seat2[0] and "2^" not in seat2[0]
+    good = explain_game(GameLog(game="wh-ex07", file="t", events=EXAMPLES["ex07_gangkai_jinding"]().events,
+                                lines=list(range(1, 200))))
+    assert not any("not a legal win" in x for x in good)
+
+
 @pytest.mark.parametrize("name", ["ex02_rob_pi_kong", "ex02_rob_laizi_kong"])
 def test_robbing_a_single_tile_kong_is_a_finding_not_a_break(name):
     """§5.3, §7.6: a 红中杠 / 癞子杠 is never robbed — ROB_CONCEALED_KONG at the robbing, never a
