@@ -206,3 +206,21 @@ def test_the_chinese_renders_with_the_embedded_font_where_no_system_font_has_it(
     bare.write_text(re.sub(r"@font-face \{[^}]*\}", "", page), encoding="utf-8")
     fonts = _fonts_of_chinese(latin_only_browser, bare)
     assert not any(f["isCustomFont"] or "CJK" in f["familyName"] for f in fonts), fonts
+
+
+def test_the_font_subset_is_the_same_bytes_each_time_it_is_made(tmp_path, monkeypatch):
+    """``make_font`` keeps the source face's timestamp, so regenerating the subset for the same
+    characters an hour later leaves the committed file unchanged (no diff without a change)."""
+    from fontTools.ttLib.tables import _h_e_a_d
+
+    from paipu.report.fonts import make_font
+
+    if not os.path.exists(make_font.SOURCE):
+        pytest.skip(f"the source face is not installed ({make_font.SOURCE})")
+    a, b = tmp_path / "a.woff2", tmp_path / "b.woff2"
+    now = _h_e_a_d.timestampNow()
+    monkeypatch.setattr(_h_e_a_d, "timestampNow", lambda: now)
+    make_font.build(out=str(a))
+    monkeypatch.setattr(_h_e_a_d, "timestampNow", lambda: now + 3600)  # the clock an hour on
+    make_font.build(out=str(b))
+    assert a.read_bytes() == b.read_bytes()

@@ -56,6 +56,8 @@ def build(source: str = SOURCE, out: str | None = None) -> tuple[int, int]:
     sub.subset(font)
     out = out or os.path.join(os.path.dirname(os.path.abspath(__file__)), FONT_FILE)
     font.flavor = "woff2"
+    # the same characters give the same bytes: the source face's timestamp, not the clock's
+    font.recalcTimestamp = False
     font.save(out)
     return len(chars), os.path.getsize(out)
 
