@@ -864,6 +864,26 @@ def few_collections() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
+def _batched(batch: "_SqlBatch", report: IngestReport, seen: dict[str, tuple[str, str]], log: Any, built: bool,
+             keep: bool) -> bool:
+    """Add one game to the batch (a worker's built game, or a log read here); False when it is
+    left out: unusable, read before in this ingest, or failed to derive (counted and said)."""
+    if built:
+        if not _usable(report, log) or _read_before(report, seen, log, log.content_hash):
+            return False
+        batch.add_built(log)
+        return True
+    try:
+        content_hash, lines = game_lines(log)
+        if _read_before(report, seen, log, content_hash):
+            return False
+        batch.add(log.game, content_hash, lines, log, keep)
+    except Exception as x:  # a bug in paipu: count it, say so, keep the other games
+        _not_derived(report, log, x)
+        return False
+    return True
+
+
 def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_events: int, batch_games: int,
                     progress: Optional[Callable[[IngestReport], None]],
                     before_commit: Optional[Callable[[int], None]], con: Optional[duckdb.DuckDBPyConnection],
@@ -891,9 +911,10 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
         if db != ":memory:":
             sweep_spools(db)
         spool_dir = _make_spool(db)
+        # with workers that build the rows, this process reads no log: it takes their games in order
+        built = pool is not None and pool.build is not None
         if own and db != ":memory:":
-            _bound_memory(con, spool_dir, built=pool is not None and pool.build is not None,
-                          workers_here=pool is not None and pool.build is not None and pool.here)
+            _bound_memory(con, spool_dir, built=built, workers_here=built and pool.here)
         if audit_output is not None:
             from .audit_join import AuditOutput
 
@@ -914,8 +935,6 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
             finally:
                 p.batch.spool.remove()
 
-        # with workers that build the rows, this process reads no log: it takes their games in order
-        built = pool is not None and pool.build is not None
         # The writer thread loads each batch into the store (DuckDB, which releases the GIL)
         # while this thread reads the next one (or takes the workers' next games) and, with
         # the audit on here, audits its games (the look-up of stored hashes through a
@@ -938,21 +957,8 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
         batch = _SqlBatch(spool_dir, made, keep_raw)
         for log in (pool.games() if built else reader.games()):
             report.games_read += 1
-            if built:
-                if not _usable(report, log):
-                    continue
-                if _read_before(report, seen, log, log.content_hash):
-                    continue
-                batch.add_built(log)
-            else:
-                try:
-                    content_hash, lines = game_lines(log)
-                    if _read_before(report, seen, log, content_hash):
-                        continue
-                    batch.add(log.game, content_hash, lines, log, keep)
-                except Exception as x:  # a bug in paipu: count it, say so, keep the other games
-                    _not_derived(report, log, x)
-                    continue
+            if not _batched(batch, report, seen, log, built, keep):
+                continue
             if batch.events >= batch_events or len(batch.games) >= batch_games:
                 batch.spool.close()
                 hand_over(batch)

@@ -356,6 +356,23 @@ def _settled(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandSettled) -> No
         room.scores = list(e.scores)
 
 
+def _hand_event(out: GameRows, room: _Room, cur: _HandAcc, t: type, e: ev.Event, seat: Any) -> bool:
+    """One event of the hand under way into its rows and counters; True when it settled the
+    hand (its rows are then finished).  The hand's own seat count judges ``seat``: a
+    RoomResized in the middle of a hand changes the room's seats, never the per-seat counters
+    of the hand under way."""
+    if t is ev.HandWon:
+        _won(out, room, cur, e)
+    elif t is ev.HandDrawn:
+        cur.result, cur.ended_seq, cur.reported = "drawn", e.seq, e.remaining
+    elif t is ev.HandSettled:
+        _settled(out, room, cur, e)
+        return True
+    else:
+        _play(cur, t, e, _seat_ok(seat, cur.n))
+    return False
+
+
 def _game_row(log: GameLog, room: _Room, closed_ev: Optional[ev.GameClosed], hands: int, content_hash: str,
               body: str, now: Optional[datetime]) -> Any:
     """The game's ``games`` row (its audit columns filled later, :func:`add_audit`)."""
@@ -401,18 +418,9 @@ def game_rows(log: GameLog, audit: Optional[Callable[[GameLog], Any]] = None,
             hand_no = e.hand
             cur = _HandAcc(e, room.n, room.scores)
         elif cur is not None and t in _HAND_EVENTS:
-            # the hand's own seat count: a RoomResized in the middle of a hand changes the
-            # room's seats, never the per-seat counters of the hand under way
-            if t is ev.HandWon:
-                _won(out, room, cur, e)
-            elif t is ev.HandDrawn:
-                cur.result, cur.ended_seq, cur.reported = "drawn", e.seq, e.remaining
-            elif t is ev.HandSettled:
-                _settled(out, room, cur, e)
+            if _hand_event(out, room, cur, t, e, getattr(e, "seat", None)):
                 _finish_hand(out, room, cur)
                 cur = None
-            else:
-                _play(cur, t, e, _seat_ok(getattr(e, "seat", None), cur.n))
         elif t is ev.RoomResized:
             room.resized(e)
         elif t is ev.GameClosed:
@@ -548,16 +556,9 @@ def fast_game_rows(log: GameLog, content_hash: str, body: str,
             cur = _HandAcc(e, room.n, room.scores)
             seg = i + 1
         elif cur is not None and t in _HAND_EVENTS:
-            if t is ev.HandWon:
-                _won(out, room, cur, e)
-            elif t is ev.HandDrawn:
-                cur.result, cur.ended_seq, cur.reported = "drawn", e.seq, e.remaining
-            elif t is ev.HandSettled:
-                _settled(out, room, cur, e)
+            if _hand_event(out, room, cur, t, e, seats[i]):
                 finish(i)
                 cur = None
-            else:
-                _play(cur, t, e, _seat_ok(seats[i], cur.n))
         elif t is ev.RoomResized:
             room.resized(e)
         elif t is ev.GameClosed:
