@@ -253,7 +253,11 @@ def audit_span(span: FileSpan, max_line_bytes: Optional[int] = None, max_depth: 
     problems that name no game.  The input limits of the caller are passed along
     (a worker process does not share the caller's settings).  ``audit`` replaces
     :func:`audits.audit.audit_game` (it must not raise; its result may carry the audit as
-    ``.audit``, see :func:`audit_cluster`).  A span whose end is a ``guessed`` cut (no
+    ``.audit``, see :func:`audit_cluster`); an ``audit`` with a ``finish()`` method has it
+    called once the span's games are all audited, before the result is returned: the
+    result is sent whenever the client asks for it, while the worker goes on with other
+    tasks, so what ``audit`` shares across games (the ingest's record batches) must be
+    complete by then.  A span whose end is a ``guessed`` cut (no
     game known to be open there) returns ``None`` instead when the guess was wrong: a game
     still open at its end, or a part of the file it could not read (nothing is audited then).
     """
@@ -269,6 +273,9 @@ def audit_span(span: FileSpan, max_line_bytes: Optional[int] = None, max_depth: 
         if audit is None:
             from .audit import audit_game as audit
         out = [audit(log) for log in logs]
+        finish = getattr(audit, "finish", None)
+        if finish is not None:
+            finish()
         orphans.extend(reader.orphans)
         return out, orphans
     finally:
@@ -360,95 +367,152 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
     :func:`audits.audit.audit_game` on the workers (a function that never raises; see
     :func:`audit_span`).  ``split_bytes`` is the span size
     (default: :data:`SPANS_PER_THREAD` spans per worker thread, between :data:`MIN_SPLIT_BYTES` and
-    :data:`SPLIT_BYTES`).
+    :data:`SPLIT_BYTES`).  Nothing is sent to the cluster before the first result is asked
+    for; :class:`ClusterAudit` starts at once.
     """
     paths = list(paths)
     if "-" in paths:
-        raise ClusterError("standard input cannot be shared with cluster workers; write it to a file "
-                           "the workers can read, or audit it without --cluster")
+        raise ClusterError(STDIN_REFUSED)
     own = not hasattr(cluster, "submit")
     client, local = connect(cluster) if own else (cluster, None)
-    lim = _limits.current()
-    lim_args = (lim.max_line_bytes, lim.max_depth)
+    run = None
     try:
-        threads = sum(client.nthreads().values()) or 1
-        window = window or WINDOW_PER_WORKER * threads
-        seals: dict[str, Any] = {}  # path -> future of its tamper evidence
-
-        # path -> (byte, line, cut size) of the span whose guessed end fell inside a game
-        wrong: dict[str, tuple[int, int, int]] = {}
-
-        def submit(path: str, span: FileSpan, guessed: bool, cut: int) -> tuple[str, FileSpan, Any, int]:
-            return path, span, client.submit(audit_span, span, *lim_args, audit, guessed, pure=False), cut
-
-        def tasks() -> Iterator[tuple[str, FileSpan, Any, int]]:
-            for path in find_logs(paths):
-                seals[path] = client.submit(seal_problems, path, pure=False, priority=1)
-                try:
-                    size: Optional[int] = os.path.getsize(path)
-                except OSError:  # not visible here: the workers decide
-                    size = None
-                cut = split_bytes or (SPLIT_BYTES if size is None else
-                                      min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, size // (SPANS_PER_THREAD * threads))))
-                if (size is not None and size <= cut) or path.endswith(".gz"):
-                    yield submit(path, FileSpan(path), False, cut)
-                elif size is None:  # only the workers see it: one of them plans the cuts
-                    for span in client.submit(plan_spans, path, cut, pure=False, priority=2).result():
-                        yield submit(path, span, False, cut)
-                else:
-                    # cuts guessed here from the bytes alone (no pass over the file on the cluster
-                    # before the work starts); the task of the span before each cut checks it
-                    for start, end, first in guess_cuts(path, cut):
-                        if path in wrong:
-                            break
-                        yield submit(path, FileSpan(path, start, end, first), end is not None, cut)
-
-        queue: deque[tuple[str, FileSpan, Any, int]] = deque()
-        source = tasks()
-        exhausted = False
-        while True:
-            while not exhausted and len(queue) < window:
-                try:
-                    queue.append(next(source))
-                except StopIteration:
-                    exhausted = True
-            if not queue:
-                break
-            path, span, future, cut = queue.popleft()
-            got = future.result()
-            future.release()
-            if got is None:
-                # a guessed cut fell inside a game (tables logged into one file at once): this
-                # span and the file's later ones are dropped, and the rest of the file is cut
-                # where no game is open (plan_spans) and audited before the files after it
-                wrong[path] = (span.start, span.first_line, cut)
-                for entry in queue:
-                    if entry[0] == path:
-                        entry[2].release()
-                rest = client.submit(plan_spans, path, cut, span.start, span.first_line, pure=False,
-                                     priority=2).result()
-                queue = deque([submit(path, s, False, cut) for s in rest] + [e for e in queue if e[0] != path])
-                continue
-            games, lost = got
-            if orphans is not None:
-                orphans.extend(lost)
-            if games:
-                problems = seals[path].result()
-                for result in games:
-                    yield _with_seals(result, problems)
-    except ClusterError:
-        raise
-    except Exception as e:
-        if type(e).__name__ == "KilledWorker":
-            raise ClusterError(f"a task failed on every worker it was given ({_one_line(e)}); "
-                               "see the workers' logs") from None
-        raise
+        run = ClusterAudit(paths, client, orphans, split_bytes=split_bytes, window=window, audit=audit)
+        yield from run
     finally:
+        if run is not None:
+            run.close()
         if own:
             client.close()
             if local is not None:
                 local.close()
 
 
-__all__ = ["CONNECT_SECONDS", "ClusterError", "MIN_SPLIT_BYTES", "MISSING_EXTRA", "SPANS_PER_THREAD", "SPLIT_BYTES", "audit_cluster", "audit_span", "connect",
+#: Why ``-`` is refused (the workers cannot read this process's standard input).
+STDIN_REFUSED = ("standard input cannot be shared with cluster workers; write it to a file "
+                 "the workers can read, or audit it without --cluster")
+
+
+class ClusterAudit:
+    """:func:`audit_cluster` on a ``distributed.Client``, already under way: its first
+    ``window`` tasks are submitted when it is made, so the workers audit while the caller
+    gets ready (``ingest --cluster`` opens its store meanwhile).  Iterate it for the results,
+    in input order; :meth:`close` lets go of the tasks not taken (a worker then drops them)."""
+
+    def __init__(self, paths: Iterable[str], client: Any, orphans: Optional[list[LogProblem]] = None, *,
+                 split_bytes: Optional[int] = None, window: Optional[int] = None,
+                 audit: Optional[Callable[[Any], Any]] = None):
+        paths = list(paths)
+        if "-" in paths:
+            raise ClusterError(STDIN_REFUSED)
+        self.client = client
+        self.orphans = orphans
+        self.audit = audit
+        self.split_bytes = split_bytes
+        lim = _limits.current()
+        self._lim_args = (lim.max_line_bytes, lim.max_depth)
+        self.threads = sum(client.nthreads().values()) or 1
+        self.window = window or WINDOW_PER_WORKER * self.threads
+        #: path -> future of its tamper evidence
+        self._seals: dict[str, Any] = {}
+        #: path -> (byte, line, cut size) of the span whose guessed end fell inside a game
+        self._wrong: dict[str, tuple[int, int, int]] = {}
+        self._queue: deque[tuple[str, FileSpan, Any, int]] = deque()
+        self._source = self._tasks(paths)
+        self._exhausted = False
+        self._fill()
+        self._results = self._take()
+
+    def __iter__(self) -> "ClusterAudit":
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._results)
+
+    def close(self) -> None:
+        """Stop: the results not taken are let go (their tasks released on the cluster)."""
+        self._results.close()
+        for entry in self._queue:
+            entry[2].release()
+        self._queue.clear()
+        self._exhausted = True
+
+    def _submit(self, path: str, span: FileSpan, guessed: bool, cut: int) -> tuple[str, FileSpan, Any, int]:
+        future = self.client.submit(audit_span, span, *self._lim_args, self.audit, guessed, pure=False)
+        return path, span, future, cut
+
+    def _tasks(self, paths: list[str]) -> Iterator[tuple[str, FileSpan, Any, int]]:
+        client = self.client
+        for path in find_logs(paths):
+            self._seals[path] = client.submit(seal_problems, path, pure=False, priority=1)
+            try:
+                size: Optional[int] = os.path.getsize(path)
+            except OSError:  # not visible here: the workers decide
+                size = None
+            cut = self.split_bytes or (SPLIT_BYTES if size is None else min(
+                SPLIT_BYTES, max(MIN_SPLIT_BYTES, size // (SPANS_PER_THREAD * self.threads))))
+            if (size is not None and size <= cut) or path.endswith(".gz"):
+                yield self._submit(path, FileSpan(path), False, cut)
+            elif size is None:  # only the workers see it: one of them plans the cuts
+                for span in client.submit(plan_spans, path, cut, pure=False, priority=2).result():
+                    yield self._submit(path, span, False, cut)
+            else:
+                # cuts guessed here from the bytes alone (no pass over the file on the cluster
+                # before the work starts); the task of the span before each cut checks it
+                for start, end, first in guess_cuts(path, cut):
+                    if path in self._wrong:
+                        break
+                    yield self._submit(path, FileSpan(path, start, end, first), end is not None, cut)
+
+    def _fill(self) -> None:
+        """Submit tasks until ``window`` are in flight (or none are left)."""
+        while not self._exhausted and len(self._queue) < self.window:
+            try:
+                self._queue.append(next(self._source))
+            except StopIteration:
+                self._exhausted = True
+
+    def _take(self) -> Iterator[Any]:
+        try:
+            yield from self._take_in_order()
+        except ClusterError:
+            raise
+        except Exception as e:
+            if type(e).__name__ == "KilledWorker":
+                raise ClusterError(f"a task failed on every worker it was given ({_one_line(e)}); "
+                                   "see the workers' logs") from None
+            raise
+
+    def _take_in_order(self) -> Iterator[Any]:
+        client = self.client
+        while True:
+            self._fill()
+            if not self._queue:
+                return
+            path, span, future, cut = self._queue.popleft()
+            got = future.result()
+            future.release()
+            if got is None:
+                # a guessed cut fell inside a game (tables logged into one file at once): this
+                # span and the file's later ones are dropped, and the rest of the file is cut
+                # where no game is open (plan_spans) and audited before the files after it
+                self._wrong[path] = (span.start, span.first_line, cut)
+                for entry in self._queue:
+                    if entry[0] == path:
+                        entry[2].release()
+                rest = client.submit(plan_spans, path, cut, span.start, span.first_line, pure=False,
+                                     priority=2).result()
+                self._queue = deque([self._submit(path, s, False, cut) for s in rest] +
+                                    [e for e in self._queue if e[0] != path])
+                continue
+            games, lost = got
+            if self.orphans is not None:
+                self.orphans.extend(lost)
+            if games:
+                problems = self._seals[path].result()
+                for result in games:
+                    yield _with_seals(result, problems)
+
+
+__all__ = ["CONNECT_SECONDS", "ClusterAudit", "ClusterError", "MIN_SPLIT_BYTES", "MISSING_EXTRA", "SPANS_PER_THREAD", "SPLIT_BYTES", "audit_cluster", "audit_span", "connect",
            "plan_spans", "seal_problems"]
