@@ -220,15 +220,12 @@ def cluster_audit(path: str, client: object) -> int:
 
 
 def start_local_cluster(workers: int) -> tuple[object, object, float]:
-    """A Dask LocalCluster of ``workers`` processes (one thread each), its client, and the seconds it took."""
-    import logging
-
-    from distributed import Client, LocalCluster
+    """The Dask cluster ``--cluster local:N`` starts (:func:`audits.cluster.connect`: ``workers``
+    processes, one thread each), its client, and the seconds it took."""
+    from audits.cluster import connect
 
     t = time.perf_counter()
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                           silence_logs=logging.ERROR)
-    client = Client(cluster)
+    client, cluster = connect(f"local:{workers}")
     client.run(lambda: __import__("audits.audit"))  # workers import the audit once, as a long run would
     return cluster, client, time.perf_counter() - t
 
