@@ -39,6 +39,7 @@ from __future__ import annotations
 import logging
 import os
 from collections import deque
+from functools import partial
 from typing import Any, Callable, Iterable, Iterator, Optional
 
 import msgspec
@@ -58,6 +59,12 @@ MIN_SPLIT_BYTES = 1 << 20
 #: Spans per worker thread of a file between those sizes: small enough that results stream back
 #: while the workers go on (a caller storing them works alongside), and the last ones end together.
 SPANS_PER_THREAD = 8
+#: Where the span size is paipu's to choose, a file's spans shrink as it is read (guided
+#: self-scheduling): each is the bytes left over this many spans per worker thread, between
+#: :data:`MIN_SPLIT_BYTES` and :data:`SPLIT_BYTES`.  The first spans are twice the even cut
+#: (fewer tasks: each costs the client and the workers about 8 ms of CPU), the last ones the
+#: least, so the workers end close together and the results left to take at the end are few.
+GUIDED_SPANS_PER_THREAD = SPANS_PER_THREAD // 2
 #: Tasks in flight per worker thread (results wait here only until their turn).
 WINDOW_PER_WORKER = 4
 #: Seconds to wait for a scheduler to answer, and for a local cluster's workers to start.
@@ -403,6 +410,11 @@ STDIN_REFUSED = ("standard input cannot be shared with cluster workers; write it
                  "the workers can read, or audit it without --cluster")
 
 
+def _guided_bytes(size: int, threads: int, start: int) -> int:
+    """The size of a span of a ``size``-byte file that starts at byte ``start`` (:data:`GUIDED_SPANS_PER_THREAD`)."""
+    return min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, (size - start) // (GUIDED_SPANS_PER_THREAD * threads)))
+
+
 class ClusterAudit:
     """:func:`audit_cluster` on a ``distributed.Client``, already under way: its first
     ``window`` tasks are submitted when it is made, so the workers audit while the caller
@@ -469,8 +481,11 @@ class ClusterAudit:
             else:
                 # cuts guessed here from the bytes alone (no pass over the file on the cluster
                 # before the work starts); the task of the span before each cut checks it
-                for start, end, first in guess_cuts(path, cut):
+                sizes = cut if self.split_bytes else partial(_guided_bytes, size, self.threads)
+                for start, end, first in guess_cuts(path, sizes):
                     if path in self._wrong:
+                        break
+                    if end is None and start >= size:  # the last cut fell at the end of the file
                         break
                     yield self._submit(path, FileSpan(path, start, end, first), end is not None, cut)
 

@@ -233,6 +233,45 @@ def test_audit_cluster_sends_nothing_before_it_is_read_near_miss(client, corpus)
     assert _settled(client, before) == before
 
 
+def _spans_sent(monkeypatch) -> list:
+    """The spans a :class:`ClusterAudit` sends, as it sends them."""
+    sent: list = []
+    submit = ClusterAudit._submit
+
+    def record(self, path, span, guessed, cut):
+        sent.append(span)
+        return submit(self, path, span, guessed, cut)
+
+    monkeypatch.setattr(ClusterAudit, "_submit", record)
+    return sent
+
+
+def test_default_spans_shrink_as_the_file_is_read(client, corpus, monkeypatch):
+    # guided self-scheduling: large first spans (few tasks), small last ones (the workers end together)
+    assert cluster._guided_bytes(40 << 20, 2, 0) == 5 << 20 and cluster._guided_bytes(40 << 20, 2, 36 << 20) == 1 << 20
+    path, expected, expected_orphans = corpus
+    size = os.path.getsize(path)
+    monkeypatch.setattr(cluster, "MIN_SPLIT_BYTES", size // 40)
+    sent = _spans_sent(monkeypatch)
+    orphans: list = []
+    got = list(ClusterAudit([path], client, orphans))
+    assert dump(got) == dump(expected) and orphans == expected_orphans
+    lengths = [(s.end or size) - s.start for s in sent]
+    assert all(n > 0 for n in lengths)  # no empty span at the end
+    assert lengths[0] >= size // 8 > 3 * lengths[-2] and min(lengths[:-1]) >= size // 40  # the last: what is left
+
+
+def test_spans_of_a_given_size_stay_even_near_miss(client, corpus, monkeypatch):
+    path, expected, expected_orphans = corpus
+    size = os.path.getsize(path)
+    sent = _spans_sent(monkeypatch)
+    orphans: list = []
+    got = list(ClusterAudit([path], client, orphans, split_bytes=size // 10))
+    assert dump(got) == dump(expected) and orphans == expected_orphans
+    lengths = [(s.end or size) - s.start for s in sent[:-1]]
+    assert len(lengths) >= 8 and max(lengths) < 1.2 * min(lengths)
+
+
 def test_a_local_cluster_started_here_does_not_profile_its_tasks(client):
     import dask
 
