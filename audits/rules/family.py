@@ -409,7 +409,7 @@ class WinRules:
     #: (ruleset, WinContext) -> the family's own ``paipu hand`` request facts (the ``seat``,
     #: ``from_seat``, ``dealer`` and ``context`` that ``request_context`` reads back) a scored
     #: context implies: its inverse, so ``--explain``'s pasted command scores as the audit did.
-    #: The neutral fields' facts are ``audits.explain.request_facts``'.  (Wuhan, Wenzhou)
+    #: The neutral fields' facts come from ``audits.explain.request_facts``.  (Wuhan, Wenzhou)
     request_of: Optional[Callable[..., dict]] = None
 
 
