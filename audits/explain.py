@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Optional, Sequence, get_args
+from typing import Optional, Sequence
 
 import msgspec
 
@@ -39,7 +39,7 @@ _MELD_SPEC = {"chow": "chow", "pong": "pong", "kong_exposed": "kong", "kong_adde
               "kong_concealed": "ckong"}
 _PICTURE_MELD = re.compile(r"\[(\w+) ([0-9mpsz]+)\]")
 #: Winds as a request names them (东 南 西 北 = 0..3), the log's spelling.
-_WINDS = get_args(ev.Wind)
+_WINDS = ev.WINDS
 
 
 def request_facts(family: RuleFamily, rules, win: WinContext) -> dict:

@@ -29,6 +29,7 @@ import typer
 from audits.rules import RuleFamily, family_of
 from audits.rules.family import HandFacts, WinContext
 from replay.melds import Meld
+from schema import events as ev
 from schema.ruleset import Ruleset, RulesetError, parse_options, resolve
 from schema.tiles import TileError, counts_of, parse_hand, tile_index, tile_name
 
@@ -341,7 +342,7 @@ def _extras(req: dict) -> Optional[dict]:
 
 
 #: Winds as a request names them (or 0..3), 东 南 西 北.
-WIND_NAMES = ("east", "south", "west", "north")
+WIND_NAMES = ev.WINDS
 
 
 def _context_pair(text: str) -> tuple[str, Any]:
