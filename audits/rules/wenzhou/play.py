@@ -19,11 +19,11 @@ from schema.ruleset import Ruleset
 from schema.tiles import TILE_NAMES
 
 from .. import wilds
-from ..family import DiscardVerdict, Violation, WinContext
+from ..family import PLAIN_DISCARD, DiscardVerdict, Violation, WinContext
 from . import caishen
 from .settlement import level_of
 
-_PLAIN = DiscardVerdict(False, None)
+_PLAIN = PLAIN_DISCARD
 
 
 class _Honours(NamedTuple):
