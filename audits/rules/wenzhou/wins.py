@@ -157,11 +157,24 @@ def shape(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = (),
 
 def shape_of(ruleset: Ruleset, naturals: Sequence[int], wilds: int, melds: Sequence[Meld] = ()) -> Shape:
     """:func:`shape` of the concealed tiles already split (:func:`.caishen.split`) into natural
-    counts and the 财神 held (read only)."""
+    counts and the 财神 held (read only); kept for the hands last asked (a win on a discard
+    is judged complete, then scored, on the same tiles)."""
+    key = (id(ruleset), tuple(naturals), wilds, tuple(melds))
+    got = _SHAPES.get(key)
+    if got is not None and got[0] is ruleset:
+        return got[1]
     use = room_of(ruleset, melds)
     std = standard(ruleset, naturals, wilds, use)
     hard = std and (not wilds or hard_standard(ruleset, naturals, wilds, use))
-    return Shape(std, hard, badui(ruleset, naturals, wilds, use, bool(melds)), wilds)
+    sh = Shape(std, hard, badui(ruleset, naturals, wilds, use, bool(melds)), wilds)
+    if len(_SHAPES) > 64:  # bounded: only the moment's few hands are asked again
+        _SHAPES.clear()
+    _SHAPES[key] = (ruleset, sh)
+    return sh
+
+
+#: (id of the ruleset, naturals, 财神 held, melds) -> (ruleset, Shape) of the hands last asked
+_SHAPES: dict[tuple, tuple] = {}
 
 
 def bare_sancaishen(ruleset: Ruleset, counts: Sequence[int], plain: Optional[int] = None) -> bool:
@@ -196,7 +209,7 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
     """The seat's wait entry when one tile could complete its hand (听牌), else False: a
     superset test (complete with one more 财神, without the max-four room; eight pairs by
     pair count; three 财神 held); :func:`completes` is exact.  The entry is
-    ``[naturals, 财神 held, use, {tile: completes}]``."""
+    ``[naturals, 财神 held, None, {tile: completes}]`` (the room is :func:`room_of`'s)."""
     if held % 3 != 1:
         return False
     naturals, wilds = caishen.split(ruleset, counts)
@@ -214,13 +227,11 @@ def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Seque
     got = cache.get(tile)
     if got is None:
         naturals = entry[0]
-        use = entry[2]
-        if use is None:
-            use = entry[2] = room_of(ruleset, melds)
         k = caishen.fold(ruleset, tile)
         naturals[k] += 1
         try:
-            got = _wins(ruleset, naturals, entry[1], use, melds) or \
+            # the whole shape (kept: the win's score reads it next)
+            got = shape_of(ruleset, naturals, entry[1], melds).legal(ruleset) or \
                 (entry[1] >= 3 and ruleset.sancaishen_on_discard)
         finally:
             naturals[k] -= 1
