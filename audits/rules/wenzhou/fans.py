@@ -217,20 +217,21 @@ def evaluate(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], 
     return judged[:4] + (_steps(ruleset, judged),)
 
 
-#: the last hands judged: (id of the ruleset, tiles, melds, context) -> (ruleset, result); the
-#: audit asks twice for a win on a discard (the single-winner rule, then the win itself)
+#: the last hands judged: (id of the ruleset, tiles, melds, id of the context) -> (ruleset,
+#: context, result); the audit asks twice for a win on a discard (the single-winner rule, then
+#: the win itself) with one context object (:func:`.play.win_context` shares equal ones)
 _LAST: dict[tuple, tuple] = {}
 
 
 def _evaluated(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext):
-    key = (id(ruleset), tuple(concealed), tuple(melds), ctx)
+    key = (id(ruleset), tuple(concealed), tuple(melds), id(ctx))
     got = _LAST.get(key)
-    if got is not None and got[0] is ruleset:
-        return got[1]
+    if got is not None and got[0] is ruleset and got[1] is ctx:
+        return got[2]
     if len(_LAST) > 64:  # bounded: only the moment's few hands are asked again
         _LAST.clear()
     result = _judge(ruleset, concealed, melds, ctx)
-    _LAST[key] = (ruleset, result)
+    _LAST[key] = (ruleset, ctx, result)
     return result
 
 
