@@ -40,11 +40,12 @@ _PICTURE_MELD = re.compile(r"\[(\w+) ([0-9mpsz]+)\]")
 
 
 def hand_command(picture: str, tile: str, how: str, fans: Sequence[str] = (), preset: str = "",
-                 options: Optional[dict] = None) -> str:
+                 options: Optional[dict] = None, indicator: Optional[str] = None) -> str:
     """The ``paipu hand`` command line that scores a winner's hand as the audit did: the
     concealed tiles without the winning tile, ``--tile``, the melds in ``paipu hand``'s
-    spelling, how the hand was won (杠上开花 and 杠上炮 from the fans), the preset and
-    the room's options.  ``picture`` is a settlement record's winner picture."""
+    spelling, how the hand was won (杠上开花 and 杠上炮 from the fans), the hand's turned
+    indicator (the wild of 配子, 财神, 癞子 follows from it), the preset and the room's
+    options.  ``picture`` is a settlement record's winner picture."""
     from schema.tiles import format_hand, parse_hand, tile_index
 
     concealed = picture.split(" [", 1)[0].strip()
@@ -67,6 +68,8 @@ def hand_command(picture: str, tile: str, how: str, fans: Sequence[str] = (), pr
         parts.append("--last-tile")
     if "tianhe" in fans or "dihe" in fans:
         parts.append("--tianhe" if "tianhe" in fans else "--dihe")
+    if indicator:
+        parts += ["--indicator", indicator]
     if preset:
         parts += ["--preset", preset]
     for key, value in sorted((options or {}).items()):
@@ -78,10 +81,14 @@ def hand_command(picture: str, tile: str, how: str, fans: Sequence[str] = (), pr
     return " ".join(p for p in parts if p)
 
 
-def winner_record(family: RuleFamily, rules, winner: ev.Winner, score: Optional[Score], picture: str) -> dict:
-    """One winner's derivation: the family's best reading beside what was logged."""
+def winner_record(family: RuleFamily, rules, winner: ev.Winner, score: Optional[Score], picture: str,
+                  indicator: Optional[str] = None) -> dict:
+    """One winner's derivation: the family's best reading beside what was logged (and the
+    hand's turned indicator, where the family turns one)."""
     rec = {"seat": winner.seat, "picture": picture, "complete": bool(score and score.complete),
            "logged_fan": winner.fan, "logged_points": winner.points}
+    if indicator:
+        rec["indicator"] = indicator
     if score is not None and score.complete:
         rec.update(fans=[[f, family.scoring.fan_chinese.get(f, f), family.scoring.fan_values[f]] for f in score.fans],
                    fan=score.fan, cap=rules.fan_cap, capped=score.capped, base=rules.base,
@@ -126,7 +133,8 @@ def _settlement_lines(rec: dict, game: Optional[dict] = None) -> list[str]:
         if res is not None and w["picture"] and w["picture"] != "?":
             fans = [f[0] for f in w.get("fans", [])]
             out.append("    " + hand_command(w["picture"], res["tile"], res["how"], fans,
-                                             (game or {}).get("preset", ""), (game or {}).get("options")))
+                                             (game or {}).get("preset", ""), (game or {}).get("options"),
+                                             w.get("indicator")))
         if not w["complete"]:
             out.append(f"  seat {s}: not a complete hand — no payment")
             continue

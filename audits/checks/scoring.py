@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from schema import events as ev
+from schema.tiles import TILE_NAMES
 
 from ..catalogue import CATALOGUE
 from ..context import AuditContext
@@ -80,7 +81,8 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
     ctx.ledger = [b + d for b, d in zip(ctx.ledger, net_of(corrected, n))]
     if ctx.explained is not None:
         pictures = ctx.won_pictures
-        winners = [winner_record(fam, rules, x, sc, pictures[i] if i < len(pictures) else "")
+        indicator = TILE_NAMES[t.indicator] if t.indicator is not None else None
+        winners = [winner_record(fam, rules, x, sc, pictures[i] if i < len(pictures) else "", indicator)
                    for i, (x, sc) in enumerate(zip(won.winners, ctx.won_scores))] if won else []
         rec = settlement_record(fam, won, winners, facts, corrected, e, ctx.ledger)
         if book is not None:

@@ -129,20 +129,36 @@ def _scored(ctx: AuditContext, e: ev.HandWon, tile: int, late_rob: bool,
     judged as late alone: the chance it let go is the same one)."""
     how = e.how
     out: list[tuple[Optional[Score], Optional[str], bool]] = []
+    legal = _legal_winners(ctx, e, tile)
     for x in e.winners:
         s = x.seat
         if not 0 <= s < ctx.n:
             out.append((None, None, False))
             continue
-        sc = ctx.score(s, tile, how, winners=len(e.winners))
+        sc = ctx.score(s, tile, how, winners=len(e.winners), co_winners=legal - {s})
         barred = ctx.barred(s, "win", tile, how) if how != "self_draw" and not late_rob else None
         out.append((sc, barred, _wins(ctx, how, sc) and barred is None))
     count = 1 if first is not None else sum(1 for _, _, ok in out if ok)
     if how == "discard" and max(count, 1) != len(e.winners) and ctx.family.wins.win_context is not None:
         # the family scores a winner by how many win the discard (一炮三响): rescore by the legal ones
-        out = [(ctx.score(x.seat, tile, how, winners=max(count, 1)), barred, ok) if sc is not None else (sc, barred, ok)
-               for x, (sc, barred, ok) in zip(e.winners, out)]
+        out = [(ctx.score(x.seat, tile, how, winners=max(count, 1), co_winners=legal - {x.seat}), barred, ok)
+               if sc is not None else (sc, barred, ok) for x, (sc, barred, ok) in zip(e.winners, out)]
     return out, max(count, 1)
+
+
+def _legal_winners(ctx: AuditContext, e: ev.HandWon, tile: int) -> frozenset:
+    """The declarers that win legally where a winner's legality depends on who else wins the
+    tile (``WinRules.legal_winners``: the seats that win do not pay), else none: each winner
+    is then scored alone."""
+    judge = ctx.family.wins.legal_winners
+    if judge is None or len(e.winners) < 2:
+        return frozenset()
+
+    def wins_alone(seat: int, co_winners: frozenset) -> bool:
+        sc = ctx.score(seat, tile, e.how, winners=len(e.winners), co_winners=co_winners)
+        return _wins(ctx, e.how, sc) and ctx.barred(seat, "win", tile, e.how) is None
+
+    return judge(ctx.rules, e, wins_alone) or frozenset()
 
 
 def _wins(ctx: AuditContext, how: str, sc: Score) -> bool:

@@ -43,7 +43,7 @@ def test_explain_prints_the_command_for_every_winner():
     assert len(winners) > 40
     for _name, game, result, w in winners:
         cmd = hand_command(w["picture"], result["tile"], result["how"], [f[0] for f in w["fans"]], game["preset"],
-                           game["options"])
+                           game["options"], w.get("indicator"))
         assert cmd.startswith("paipu hand ") and f"--tile {result['tile']}" in cmd
 
 
@@ -63,7 +63,7 @@ def test_the_pasted_command_scores_the_hand_as_the_audit_did():
     runner = CliRunner()
     for name, game, result, w in _winners():
         cmd = hand_command(w["picture"], result["tile"], result["how"], [f[0] for f in w["fans"]], game["preset"],
-                           game["options"])
+                           game["options"], w.get("indicator"))
         r = runner.invoke(app, [*shlex.split(cmd)[1:], "--json"])
         assert r.exit_code == 0, (name, cmd, r.output)
         assert json.loads(r.stdout)["fan"] == w["fan"], (name, cmd)

@@ -70,6 +70,7 @@ WUHAN = RuleFamily(
         fan_enough=fans.fan_enough,
         describe_wait=wins.describe_wait,
         win_context=settlement.win_context,
+        legal_winners=settlement.legal_winners,
         request_context=settlement.request_context,
     ),
     scoring=ScoringRules(
