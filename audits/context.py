@@ -254,6 +254,8 @@ class AuditContext:
         self.first_won: Optional[ev.HandWon] = None
         self.won_scores: list[Optional[Score]] = []
         self.won_pictures: list[str] = []
+        #: (--explain only) each winner's WinContext as scored, for its pasted ``paipu hand`` command
+        self.won_contexts: list[Optional[WinContext]] = []
         #: the winners the corrected ledger pays at the last winning moment, as (seat, P):
         #: its legal winners, or under a single-winner rule the first legal declarer
         self.true_winners: list[tuple[int, int]] = []

@@ -80,9 +80,10 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
         corrected = expected_transfers(rules, n, how, true_winners, frm, facts, ctx.ledger)
     ctx.ledger = [b + d for b, d in zip(ctx.ledger, net_of(corrected, n))]
     if ctx.explained is not None:
-        pictures = ctx.won_pictures
+        pictures, contexts = ctx.won_pictures, ctx.won_contexts
         indicator = TILE_NAMES[t.indicator] if t.indicator is not None else None
-        winners = [winner_record(fam, rules, x, sc, pictures[i] if i < len(pictures) else "", indicator)
+        winners = [winner_record(fam, rules, x, sc, pictures[i] if i < len(pictures) else "", indicator,
+                                 contexts[i] if i < len(contexts) else None)
                    for i, (x, sc) in enumerate(zip(won.winners, ctx.won_scores))] if won else []
         rec = settlement_record(fam, won, winners, facts, corrected, e, ctx.ledger)
         if book is not None:

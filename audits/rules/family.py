@@ -411,6 +411,11 @@ class WinRules:
     #: with, where its score needs table facts the neutral context lacks (the request's
     #: ``seat``, ``from_seat``, ``dealer``, ``indicator`` and its ``context`` mapping).  (Wuhan)
     request_context: Optional[Callable[..., WinContext]] = None
+    #: (ruleset, WinContext) -> the family's own ``paipu hand`` request facts (the ``seat``,
+    #: ``from_seat``, ``dealer`` and ``context`` that ``request_context`` reads back) a scored
+    #: context implies: its inverse, so ``--explain``'s pasted command scores as the audit did.
+    #: The neutral fields' facts come from ``audits.explain.request_facts``.  (Wuhan, Wenzhou)
+    request_of: Optional[Callable[..., dict]] = None
 
 
 @dataclass(frozen=True, kw_only=True)

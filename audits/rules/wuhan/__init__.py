@@ -72,6 +72,7 @@ WUHAN = RuleFamily(
         win_context=settlement.win_context,
         legal_winners=settlement.legal_winners,
         request_context=settlement.request_context,
+        request_of=settlement.request_of,
     ),
     scoring=ScoringRules(
         score=fans.score_hand,

@@ -260,6 +260,31 @@ def request_context(ruleset: Ruleset, ctx, req) -> WuhanContext:
                         feeder_ready=extra.get("feeder_ready"))
 
 
+def request_of(ruleset: Ruleset, ctx) -> dict:
+    """``WinRules.request_of``: the request facts ``request_context`` reads back into ``ctx``
+    (the winner's ``seat``, ``from_seat``, ``dealer`` and the ``context`` table facts); the
+    hand's indicator is the neutral request's."""
+    if not isinstance(ctx, WuhanContext):
+        return {}
+    out: dict = {"seat": ctx.seat}
+    if ctx.from_seat is not None:
+        out["from_seat"] = ctx.from_seat
+    if ctx.dealer >= 0:
+        out["dealer"] = ctx.dealer
+    extra: dict = {}
+    if ctx.seat_fans:
+        extra["seat_fans"] = [list(f) for f in ctx.seat_fans]
+    if ctx.haidi_draw:
+        extra["haidi"] = True
+    if ctx.third_feeder is not None:
+        extra["third_feeder"] = ctx.third_feeder
+    if ctx.feeder_ready is not None:
+        extra["feeder_ready"] = ctx.feeder_ready
+    if extra:
+        out["context"] = extra
+    return out
+
+
 def score_transfers(ruleset: Ruleset, score) -> list[Transfer]:
     """``SettlementRules.score_transfers``: a scored win's transfers (each share, or the liable
     seat for all)."""
@@ -388,5 +413,5 @@ def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
 
 __all__ = ["Book", "LABELS", "check_bet", "co_winners_matter", "dealer_after", "derivation",
            "game_over", "hand_book", "hand_facts", "legal_winners", "observe", "payer_points", "ready",
-           "request_context", "score_transfers", "seat_fans", "settle", "table_facts", "third_feeder",
-           "transfer_code", "transfers_of", "win_context"]
+           "request_context", "request_of", "score_transfers", "seat_fans", "settle", "table_facts",
+           "third_feeder", "transfer_code", "transfers_of", "win_context"]
