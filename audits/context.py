@@ -64,6 +64,22 @@ class OpenDiscard:
         return {"win": self.open_to_win, "kong": self.could_kong, "pong": self.could_pong}.get(claim, NOBODY)
 
 
+def _bound(fam: RuleFamily, rules: Ruleset) -> tuple:
+    """What :meth:`AuditContext.bind_rules` binds for ``rules``: the wild kinds; the most tiles
+    that may remain undrawn at an exhaustive draw (no 黄庄 while more remain); the face-up
+    tail tiles the family keeps as the kong-replacement pool; the family's word on each
+    discard (``discard_rule``; by default from ``wild_discard``; None where every discard is
+    plain) and the discarded kinds it is asked about (None: every one; the shared rule
+    judges the wild kinds only, ``wilds.default_discard_kinds``)."""
+    discard_rule = fam.table.discard_rule or (default_discard_rule if rules.wild_discard != "plain" else None)
+    return (fam.table.wild_kinds(rules), max(fam.table.reserve(rules, k) for k in range(5)), fam.table.tail_pool(rules),
+            discard_rule, default_discard_kinds(rules) if discard_rule is default_discard_rule else None)
+
+
+#: id(ruleset) -> (ruleset, family, what :func:`_bound` binds for it)
+_BOUND: dict[int, tuple] = {}
+
+
 class AuditContext:
     """One game's audit in progress (see the module docstring)."""
 
@@ -196,20 +212,16 @@ class AuditContext:
 
     def bind_rules(self, rules: Ruleset) -> None:
         """Play by ``rules`` from now on: the room's ruleset, or a hand's with its turned wild
-        (``audits.rules.wilds.hand_rules``); every cache bound to the ruleset is rebuilt here."""
+        (``audits.rules.wilds.hand_rules``); every cache bound to the ruleset is rebuilt here
+        (kept per ruleset object: a room that turns its wild binds twice a hand)."""
         fam = self.family
         self.rules = rules
-        self.wild = fam.table.wild_kinds(rules)
-        #: no exhaustive draw is possible while more tiles than this remain undrawn
-        self.max_reserve = max(fam.table.reserve(rules, k) for k in range(5))
-        #: face-up tail tiles the family keeps as the kong-replacement pool
-        self.tail_pool = fam.table.tail_pool(rules)
-        #: the family's word on each discard (``discard_rule``; by default from ``wild_discard``),
-        #: None where every discard is plain
-        self.discard_rule = fam.table.discard_rule or (default_discard_rule if rules.wild_discard != "plain" else None)
-        #: the discarded kinds the rule is asked about (None: every one); bound with the ruleset,
-        #: since the shared rule judges the wild kinds only (``wilds.default_discard_kinds``)
-        self.discard_kinds = default_discard_kinds(rules) if self.discard_rule is default_discard_rule else None
+        got = _BOUND.get(id(rules))
+        if got is None or got[0] is not rules or got[1] is not fam:
+            if len(_BOUND) > 1024:  # bounded: a long audit keeps a small memory
+                _BOUND.clear()
+            got = _BOUND[id(rules)] = (rules, fam) + _bound(fam, rules)
+        _, _, self.wild, self.max_reserve, self.tail_pool, self.discard_rule, self.discard_kinds = got
 
     def reset_hand(self) -> None:
         """Forget the last hand's memories."""

@@ -14,6 +14,7 @@ from schema.ruleset import RulesetError, resolve
 from schema.tiles import ALL_KINDS, NUM_KINDS, TILE_INDEX, TILE_NAMES, copies_in_set, format_hand
 
 from ..context import AuditContext
+from ..rules.family import PLAIN_DISCARD
 from ..explain import game_record
 from . import billing, claims, scoring, wild
 from .tileset import SET_LABELS, check_in_set
@@ -318,7 +319,10 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
         wild.indicator_missed(ctx, e, seat)
     rule = ctx.discard_rule
     if rule is not None and 0 <= seat < ctx.n and (ctx.discard_kinds is None or tile in ctx.discard_kinds):
-        wild.judge_discard(ctx, e, seat, tile)
+        # the family's word on the discard, on the table before it applies (most are plain)
+        verdict = rule(ctx.rules, t, seat, tile)
+        if verdict is not PLAIN_DISCARD:
+            wild.judge_discard(ctx, e, seat, verdict)
     if t.phase != "discard" or seat != t.turn:
         ctx.set_aside_pending = None
         if t.phase == "replacement":

@@ -13,6 +13,7 @@ from schema import events as ev
 from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES
 
 from ..context import AuditContext
+from ..rules.family import DiscardVerdict
 from ..rules.wilds import default_wild_of, hand_rules
 
 #: Where ``indicator_from`` turns the indicator, as the event's ``source`` logs it.
@@ -71,10 +72,9 @@ def indicator_missed(ctx: AuditContext, e: ev.Event, seat=None) -> None:
              message=f"no indicator turned before the dealer's first action ({type(e).__name__})")
 
 
-def judge_discard(ctx: AuditContext, e: ev.TileDiscarded, seat: int, tile: int) -> None:
-    """The family's word on a discard, on the table before it applies: a rule it breaks
-    (SPECIAL_TILE_DISCARDED), and whether it is dead (remembered by its seq)."""
-    verdict = ctx.discard_rule(ctx.rules, ctx.table, seat, tile)
+def judge_discard(ctx: AuditContext, e: ev.TileDiscarded, seat: int, verdict: DiscardVerdict) -> None:
+    """The family's word on a discard (``verdict``, asked on the table before it applies): a
+    rule it breaks (SPECIAL_TILE_DISCARDED), and whether it is dead (remembered by its seq)."""
     if verdict.violation is not None:
         v = verdict.violation
         ctx.find(v.code, e, seat=seat, expected=v.expected, actual=v.actual, message=v.message)

@@ -266,6 +266,11 @@ class DiscardVerdict(NamedTuple):
     claim_code: str = "CLAIM_ON_DEAD_DISCARD"
 
 
+#: The verdict on a plain discard (not dead, no rule broken), shared: a family's rule that
+#: returns this very object spares the walker any further look at the discard.
+PLAIN_DISCARD = DiscardVerdict()
+
+
 # The interface is grouped as the finding catalogue is (audits/catalogue.py GROUPS): each part is
 # a small frozen dataclass, so a family reads as a handful of short blocks and a rule's hook is
 # one hop away (``family.claims.check_pong``, ``family.settlement.settle``).  Functions take the
@@ -579,5 +584,5 @@ def variant(family: RuleFamily, **changes: Any) -> RuleFamily:
 
 
 __all__ = ["BillingRules", "Claim", "ClaimRules", "DiscardVerdict", "FeeEvent", "HandFacts", "Meld", "OwnRules",
-           "PARTS", "Particular", "PassBook", "RuleFamily", "Score", "ScoringRules", "Settlement", "SettlementRules", "TableRules",
-           "Violation", "WinContext", "WinHow", "WinJudge", "WinRules", "variant"]
+           "PLAIN_DISCARD", "PARTS", "Particular", "PassBook", "RuleFamily", "Score", "ScoringRules", "Settlement",
+           "SettlementRules", "TableRules", "Violation", "WinContext", "WinHow", "WinJudge", "WinRules", "variant"]

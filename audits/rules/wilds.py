@@ -34,7 +34,7 @@ import msgspec
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from .family import DiscardVerdict, Violation
+from .family import PLAIN_DISCARD, DiscardVerdict, Violation
 
 NUM_KINDS = 34
 
@@ -86,7 +86,7 @@ def hand_rules(room: Ruleset, wild: str) -> Ruleset:
     return got
 
 
-_PLAIN = DiscardVerdict(False, None)
+_PLAIN = PLAIN_DISCARD
 _DEAD = DiscardVerdict(True, None)
 
 

@@ -17,6 +17,7 @@ M is the largest over the hand's readings; 双翻 does not stack (§8.3).  A win
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Iterator, Optional, Sequence
 
 from replay.melds import Meld
@@ -141,8 +142,9 @@ def bare_moment(ruleset: Ruleset, ctx: WinContext) -> bool:
     return ruleset.sancaishen_on_discard
 
 
-def evaluate(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext):
-    """(legal shape or bare win, barred code or "", M, names, steps) of a win (§6–§8.3)."""
+def _judge(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext):
+    """(legal shape or bare win, barred code or "", M, names, why) of a win (§6–§8.3); ``why``
+    holds what the derivation (:func:`_steps`) is written from, None for no win."""
     counts = _counts(concealed)
     plain = ctx.plain_tile
     naturals, wilds = caishen.split(ruleset, counts, plain)
@@ -150,20 +152,18 @@ def evaluate(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], 
     bare = sh.wilds >= 3 and bare_moment(ruleset, ctx)
     legal = sh.legal(ruleset)
     if not legal and not bare:
-        return False, "", 0, [], []
+        return False, "", 0, [], None
     w = caishen.wild(ruleset)
-    steps = [f"1. 财神 W = {TILE_NAMES[w] if w is not None else '-'}, {sh.wilds} held"
-             + (f"; 白板 reads as {TILE_NAMES[w]}" if w is not None and w != WHITE else "")]
     # 财神单钓 needs a 财神 held (the tile won from another seat is plain: the held count is sh.wilds)
     if sh.wilds and ctx.how in ("discard", "robbed_kong") and ruleset.caishen_dandiao == "self_draw_only" \
             and ctx.win_tile is not None:
         before = list(counts)
         before[ctx.win_tile] -= 1
         if wins.in_caishen_dandiao(ruleset, before, melds):
-            return True, "WIN_CAISHEN_DANDIAO_DISCARD", 0, [], steps + [
-                "2. 财神单钓: the seat waited with a 财神 alone; it wins by self-draw only (caishen_dandiao)"]
+            return True, "WIN_CAISHEN_DANDIAO_DISCARD", 0, [], (w, sh, False, False, False, False)
     moment = _moment_names(ruleset, melds, ctx)
     best_m, best = 0, []
+    ying = hard_shape = False
     if legal:
         hard_shape = sh.hard or sh.badui == "hard"
         ying = ctx.how == "robbed_kong" or (hard_shape and (ruleset.ying_scope == "any_win"
@@ -180,52 +180,99 @@ def evaluate(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], 
             names.append("sancai_guiwei")
             m = 8
         best_m, best = m, names
+    bare_won = bare and best_m < 2
+    if bare_won:
+        m = 4 if moment else 2
+        best_m, best = m, ["yinghu", "sancaishen_bare"] + moment
+    return True, "", best_m, _ordered(best), (w, sh, legal, ying, hard_shape, bare_won)
+
+
+def _steps(ruleset: Ruleset, judged) -> list[str]:
+    """The derivation of a judged win (:func:`_judge`), step by step, for ``--explain``."""
+    _complete, code, best_m, best, why = judged
+    if why is None:
+        return []
+    w, sh, legal, ying, hard_shape, bare_won = why
+    steps = [f"1. 财神 W = {TILE_NAMES[w] if w is not None else '-'}, {sh.wilds} held"
+             + (f"; 白板 reads as {TILE_NAMES[w]}" if w is not None and w != WHITE else "")]
+    if code:
+        return steps + ["2. 财神单钓: the seat waited with a 财神 alone; it wins by self-draw only (caishen_dandiao)"]
+    if legal:
         steps.append(f"2. shape: {'standard (5 sets + 牛)' if sh.standard else ''}"
                      f"{' and ' if sh.standard and sh.badui else ''}{'八对 (' + sh.badui + ')' if sh.badui else ''}"
                      f"; {'硬' if ying else '软'}: " + ("a 财神 stands for another kind" if not hard_shape
                                                       else "no 财神 stands for another kind"))
-    if bare and best_m < 2:
-        m = 4 if moment else 2
-        best_m, best = m, ["yinghu", "sancaishen_bare"] + moment
+    if bare_won:
         steps.append("2. three 财神 held: the bare 三财神 win (算硬牌)")
-    best = _ordered(best)
     steps.append("3. M = " + " / ".join(f"{CHINESE[n]} {n} ×{MULTIPLE[n]}" for n in best)
                  + f" → the largest, ×{best_m} (双翻 does not stack)")
     steps.append(f"4. fan = log2 M = {best_m.bit_length() - 1}; points = B × M = {ruleset.base} × {best_m}"
                  f" = {ruleset.base * best_m}")
-    return True, "", best_m, best, steps
+    return steps
 
 
-#: the last hands evaluated: (id of the ruleset, tiles, melds, context) -> (ruleset, result); the
-#: audit asks twice for a win on a discard (the single-winner rule, then the win itself)
+def evaluate(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext):
+    """(legal shape or bare win, barred code or "", M, names, steps) of a win (§6–§8.3)."""
+    judged = _judge(ruleset, concealed, melds, ctx)
+    return judged[:4] + (_steps(ruleset, judged),)
+
+
+#: the last hands judged: (id of the ruleset, tiles, melds, id of the context) -> (ruleset,
+#: context, result); the audit asks twice for a win on a discard (the single-winner rule, then
+#: the win itself) with one context object (:func:`.play.win_context` shares equal ones)
 _LAST: dict[tuple, tuple] = {}
 
 
 def _evaluated(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext):
-    key = (id(ruleset), tuple(concealed), tuple(melds), ctx)
+    key = (id(ruleset), tuple(concealed), tuple(melds), id(ctx))
     got = _LAST.get(key)
-    if got is not None and got[0] is ruleset:
-        return got[1]
+    if got is not None and got[0] is ruleset and got[1] is ctx:
+        return got[2]
     if len(_LAST) > 64:  # bounded: only the moment's few hands are asked again
         _LAST.clear()
-    result = evaluate(ruleset, concealed, melds, ctx)
-    _LAST[key] = (ruleset, result)
+    result = _judge(ruleset, concealed, melds, ctx)
+    _LAST[key] = (ruleset, ctx, result)
     return result
+
+
+@dataclass
+class WenzhouScore(Score):
+    """A :class:`Score` whose derivation (``steps``) is written when first read (``--explain``,
+    the report, ``paipu hand``), not for every win the audit scores."""
+
+    #: (ruleset, the judged win) the steps are written from
+    derive: Optional[tuple] = field(default=None, repr=False, compare=False)
+
+
+def _steps_of(score: WenzhouScore) -> list[str]:
+    got = score.__dict__.get("_steps")
+    if not got and score.derive is not None:
+        got = score.__dict__["_steps"] = _steps(*score.derive)
+    return got if got is not None else []
+
+
+def _set_steps(score: WenzhouScore, steps: list[str]) -> None:
+    score.__dict__["_steps"] = steps
+
+
+# ``steps`` (a Score field) is read through the lazy derivation
+WenzhouScore.steps = property(_steps_of, _set_steps)  # type: ignore[assignment]
 
 
 def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
                passed_win: bool = False) -> Score:
     """Score ``concealed`` (the winning tile included) + ``melds``: the names of the chosen
-    reading, fan = log2 M, points = B × M, and the derivation (``steps``)."""
-    complete, code, m, names, steps = _evaluated(ruleset, concealed, melds, ctx)
-    names, steps = list(names), list(steps)
+    reading, fan = log2 M, points = B × M, and the derivation (``steps``, written when read)."""
+    judged = _evaluated(ruleset, concealed, melds, ctx)
+    complete, code, m, names, _ = judged
     if not complete:
         return Score(False, False, [], 0, 0, 0, None, "not a winning hand (5 sets + 牛, 硬八对"
                      + (", 软八对" if ruleset.soft_badui else "") + ", or three 财神 at one's own turn)")
     if code:
-        return Score(False, True, [], 0, 0, 0, None, "财神单钓 wins by self-draw only", steps, code)
+        return WenzhouScore(False, True, [], 0, 0, 0, None, "财神单钓 wins by self-draw only", [], code,
+                            derive=(ruleset, judged))
     fan = m.bit_length() - 1
-    return Score(True, True, names, fan, fan, ruleset.base * m, None, "", steps)
+    return WenzhouScore(True, True, list(names), fan, fan, ruleset.base * m, None, "", [], derive=(ruleset, judged))
 
 
 def reading_fans(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld],
@@ -251,5 +298,5 @@ def fan_finding(ruleset: Ruleset, winner, score: Score) -> Optional[str]:
     return "FAN_NAMES_DIFFER"
 
 
-__all__ = ["CHINESE", "EXTRA", "FAN_VALUES", "MULTIPLE", "bare_moment", "evaluate", "extra_names", "fan_enough", "fan_finding",
+__all__ = ["CHINESE", "EXTRA", "FAN_VALUES", "MULTIPLE", "WenzhouScore", "bare_moment", "evaluate", "extra_names", "fan_enough", "fan_finding",
            "points", "pongs_and_pair", "reading_fans", "score_hand", "winner_points"]

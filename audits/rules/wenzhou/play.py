@@ -12,39 +12,41 @@ is that discard).  A discard breaking either is one HONOUR_DISCARD_ORDER.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from operator import itemgetter
-from typing import Callable, NamedTuple, Optional, Sequence
+from typing import NamedTuple, Optional
 
 from schema import events as ev
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_NAMES
 
 from .. import wilds
-from ..family import DiscardVerdict, Violation, WinContext
+from ..family import PLAIN_DISCARD, DiscardVerdict, Violation, WinContext
 from . import caishen
 from .settlement import level_of
 
-_PLAIN = DiscardVerdict(False, None)
+_PLAIN = PLAIN_DISCARD
 
 
 class _Honours(NamedTuple):
     """One hand's honour facts: W, the active stand-in (白板 while it reads as W) and the honour
     kinds counted as they lie (the 财神 kind and the stand-in left out; as a set too); W
     itself is an honour read through 白板 when W is an honour kind (``wild_honour``);
-    ``single_counts`` gets the counts of the tiles one of which held is a single honour (the
-    kinds counted, and 白板 while W is an honour)."""
+    ``by_key`` keeps, per base-5 honour key of a concealed hand (the reducer's
+    ``Table.keys[seat][3]``), the single honours that hand holds (:func:`_singles`, as a tuple)."""
 
     wild: Optional[int]
     white: Optional[int]
     plain: tuple[int, ...]
     plain_set: frozenset
     wild_honour: bool
-    single_counts: Callable[[Sequence[int]], tuple[int, ...]]
+    by_key: dict
 
 
 _HONOURS: dict[int, tuple[Ruleset, _Honours]] = {}
 #: the last ruleset asked and its facts (every discard of a hand asks with the same object)
 _LAST_HONOURS: list = [None, None]
+#: the honour facts by (W, stand-in): the single honours by honour key are shared by the
+#: hands with one 财神 kind, whichever room they are played in
+_BY_WILD: dict[tuple, _Honours] = {}
 
 
 def _honours(ruleset: Ruleset) -> _Honours:
@@ -54,15 +56,27 @@ def _honours(ruleset: Ruleset) -> _Honours:
     got = _HONOURS.get(id(ruleset))
     if got is None or got[0] is not ruleset:
         p = caishen.facts.pei(ruleset)
-        plain = tuple(k for k in caishen.HONOURS if k != p.wild and k != p.stand_in)
+        h = _BY_WILD.get((p.wild, p.stand_in))
+        if h is None:
+            plain = tuple(k for k in caishen.HONOURS if k != p.wild and k != p.stand_in)
+            wild_honour = p.wild is not None and p.wild >= 27 and p.stand_in is not None
+            h = _BY_WILD[(p.wild, p.stand_in)] = _Honours(p.wild, p.stand_in, plain, frozenset(plain), wild_honour,
+                                                          {})
         if len(_HONOURS) > 4096:  # bounded: a long audit keeps a small memory
             _HONOURS.clear()
-        wild_honour = p.wild is not None and p.wild >= 27 and p.stand_in is not None
-        held_once = plain + (p.stand_in,) if wild_honour else plain
-        got = _HONOURS[id(ruleset)] = (ruleset, _Honours(p.wild, p.stand_in, plain, frozenset(plain), wild_honour,
-                                                         itemgetter(*held_once)))
+        got = _HONOURS[id(ruleset)] = (ruleset, h)
     _LAST_HONOURS[0], _LAST_HONOURS[1] = ruleset, got[1]
     return got[1]
+
+
+def _singles_by_key(h: _Honours, counts, key: int) -> tuple[int, ...]:
+    """The single honours of ``counts``, whose honour key is ``key`` (kept in ``h.by_key``)."""
+    got = h.by_key.get(key)
+    if got is None:
+        if len(h.by_key) > 8192:  # bounded: a long audit keeps a small memory
+            h.by_key.clear()
+        got = h.by_key[key] = tuple(_singles(h, counts))
+    return got
 
 
 def natural_count(ruleset: Ruleset, counts, kind: int) -> int:
@@ -135,21 +149,25 @@ def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdic
         return wilds.default_discard_rule(ruleset, table, seat, tile)
     if not ruleset.honour_first:
         return _PLAIN
-    hand = table.hands[seat]
-    # no single honour held (a C-speed look at the honour kinds counted and W's 白板): no order to keep
-    if 1 not in h.single_counts(hand):
+    # the seat's single honours, read off its honour key (the reducer keeps it as tiles move)
+    key = table.keys[seat][3]
+    singles = h.by_key.get(key)
+    if singles is None:
+        singles = _singles_by_key(h, table.hands[seat], key)
+    # no single honour held: no order to keep
+    if not singles:
         return _PLAIN
-    # the common legal case: a single honour thrown (rule 2 kept) while the discard just before,
-    # by another seat, is no other honour held once (rule 3 kept): a suit tile, this kind, or a
-    # counted honour not held once (the 财神 kind and the stand-in are left to the full rule)
-    if hand[tile] == 1 and tile in h.plain_set:
+    # rule 2 kept (a single honour thrown, 白板 read as W) and rule 3 kept (the discard just
+    # before, by another seat, is no other honour held once)
+    kind = h.wild if tile == h.white else tile
+    if kind in singles:
         prev = table.latest_discard
         if prev is None or prev[0] == seat:
             return _PLAIN
-        last = prev[1]
-        if last < 27 or last == tile or (last in h.plain_set and hand[last] != 1):
+        last = h.wild if prev[1] == h.white else prev[1]
+        if last == kind or last not in singles:
             return _PLAIN
-    v = _violation(h, hand, seat, tile, table.latest_discard)
+    v = _violation(h, table.hands[seat], seat, tile, table.latest_discard)
     return _PLAIN if v is None else DiscardVerdict(False, v)
 
 

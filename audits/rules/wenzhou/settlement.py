@@ -73,16 +73,31 @@ def hand_facts(ruleset: Ruleset, received, bets: Sequence[int]) -> HandFacts:
     return HandFacts(None, None, None)
 
 
-def pair_base(ruleset: Ruleset, facts: HandFacts, winner: int, payer: int) -> tuple[int, str]:
-    """The pair base of (winner, payer) in points, and how it was derived (§9.1)."""
+def _pair_terms(ruleset: Ruleset, facts: HandFacts, winner: int, payer: int) -> Optional[tuple[int, int, int]]:
+    """(L, D_L, k) of a pair with the dealer in it (§9.1), None between two non-dealers."""
     dealer = facts.dealer
-    f: Optional[Facts] = facts.extra
     if dealer is None or dealer not in (winner, payer):
-        return ruleset.base, f"B = {ruleset.base}"
+        return None
+    f: Optional[Facts] = facts.extra
     # the hand's level: ``HandFacts.dealer_level`` (the rotation's where the log names a wrong one)
     level = facts.dealer_level or (f.level if f is not None else 1)
-    d = money.pair_base(ruleset, level, True)
     k = (f.bought[winner] + f.bought[payer]) if f is not None and f.bought is not None else 0
+    return level, money.pair_base(ruleset, level, True), k
+
+
+def _base_of(ruleset: Ruleset, facts: HandFacts, winner: int, payer: int) -> int:
+    """The pair base of (winner, payer) in points (§9.1): B between two non-dealers, else
+    D_L × (1 + k), k the seats of the pair that bought 底."""
+    terms = _pair_terms(ruleset, facts, winner, payer)
+    return ruleset.base if terms is None else terms[1] * (1 + terms[2])
+
+
+def pair_base(ruleset: Ruleset, facts: HandFacts, winner: int, payer: int) -> tuple[int, str]:
+    """The pair base of (winner, payer) in points, and how it was derived (§9.1)."""
+    terms = _pair_terms(ruleset, facts, winner, payer)
+    if terms is None:
+        return ruleset.base, f"B = {ruleset.base}"
+    level, d, k = terms
     if k:
         return d * (1 + k), f"D_{level} × (1 + {k} 买底) = {d} × {1 + k}"
     return d, f"D_{level} = {d} ({ruleset.lianzhuang})"
@@ -95,10 +110,12 @@ def _win(ruleset: Ruleset, n: int, winner: int, p: int, how: WinHow, from_seat: 
     m = p // ruleset.base
     dues = []
     for payer in ((winner + k) % n for k in range(1, n)):
+        if lines is None:  # the transfers alone: no derivation written
+            dues.append((payer, _base_of(ruleset, facts, winner, payer) * m))
+            continue
         base, why = pair_base(ruleset, facts, winner, payer)
         dues.append((payer, base * m))
-        if lines is not None:
-            lines.append(f"seat {payer} → seat {winner}: {why}; × M {m} = {base * m}")
+        lines.append(f"seat {payer} → seat {winner}: {why}; × M {m} = {base * m}")
     if how != "self_draw" and ruleset.discard_payers == "discarder_for_all":
         total = sum(a for _, a in dues)
         if lines is not None:
@@ -187,7 +204,7 @@ def payer_points(ruleset: Ruleset, winner, score, facts: HandFacts) -> dict[int,
     """``ScoringRules.payer_points``: what each payer the log lists owes the winner (pair base × M)."""
     p = score.points if score is not None else winner.points
     m = p // ruleset.base
-    return {x.seat: pair_base(ruleset, facts, winner.seat, x.seat)[0] * m
+    return {x.seat: _base_of(ruleset, facts, winner.seat, x.seat) * m
             for x in (getattr(winner, "payers", None) or ())}
 
 

@@ -54,22 +54,51 @@ def guiwei(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[
     return out
 
 
+#: (id of the ruleset, the melds) -> (ruleset, the max-four room as a tuple, its binding
+#: candidates): a hand's room is asked again and again while its melds stand
+_ROOMS: dict[tuple, tuple] = {}
+#: a room's binding candidates: (kind, room used) of each kind with room used, the stand-in left out
+_CANDIDATES: dict[tuple, tuple[tuple[int, int], ...]] = {}
+
+
+def room_of(ruleset: Ruleset, melds: Sequence[Meld]) -> tuple[int, ...]:
+    """:func:`.caishen.use_of` as a tuple, kept per ruleset object and melds."""
+    key = (id(ruleset), tuple(melds))
+    got = _ROOMS.get(key)
+    if got is None or got[0] is not ruleset:
+        if len(_ROOMS) > 4096:  # bounded: a long audit keeps a small memory
+            _ROOMS.clear()
+        got = _ROOMS[key] = (ruleset, tuple(caishen.use_of(ruleset, melds)))
+    return got[1]
+
+
+def _candidates(ruleset: Ruleset, use: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    white = caishen.facts.pei(ruleset).stand_in
+    key = (white, tuple(use))
+    got = _CANDIDATES.get(key)
+    if got is None:
+        if len(_CANDIDATES) > 4096:  # bounded: a long audit keeps a small memory
+            _CANDIDATES.clear()
+        got = _CANDIDATES[key] = tuple((k, x) for k, x in enumerate(use) if x and k != white)
+    return got
+
+
 def _binding_use(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int]):
-    """The ``use`` that can change whether the hand is complete, or None when none can (the
-    engine's fast path): a kind's room binds only where its naturals, melds and indicator with
-    every 财神 held would pass four; the stand-in's room 0 never binds (no natural 白板 is left
-    to join, and a group of 财神 alone may take any other kind)."""
+    """The part of ``use`` that can change whether the hand is complete, or None when none can
+    (the engine's fast path): a kind's room binds only where its naturals, melds and indicator
+    with every 财神 held would pass four (elsewhere no reading within the 财神 held can break
+    it, so its room is left out and its suit takes the engine's fast path); the stand-in's
+    room 0 never binds (no natural 白板 is left to join, and a group of 财神 alone may take
+    any other kind)."""
     if not wilds:
         return None
-    white = caishen.facts.pei(ruleset).stand_in
-    for k, x in enumerate(use):
-        if x and k != white and naturals[k] + x + wilds > 4:
-            if white is None:
-                return use
-            out = list(use)
-            out[white] = 0
-            return out
-    return None
+    out = None
+    for k, x in _candidates(ruleset, use):
+        if naturals[k] + x + wilds > 4:
+            if out is None:
+                out = [0] * len(use)
+            out[k] = x
+    return out
 
 
 def standard(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int]) -> bool:
@@ -128,11 +157,24 @@ def shape(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = (),
 
 def shape_of(ruleset: Ruleset, naturals: Sequence[int], wilds: int, melds: Sequence[Meld] = ()) -> Shape:
     """:func:`shape` of the concealed tiles already split (:func:`.caishen.split`) into natural
-    counts and the 财神 held (read only)."""
-    use = caishen.use_of(ruleset, melds)
+    counts and the 财神 held (read only); kept for the hands last asked (a win on a discard
+    is judged complete, then scored, on the same tiles)."""
+    key = (id(ruleset), tuple(naturals), wilds, tuple(melds))
+    got = _SHAPES.get(key)
+    if got is not None and got[0] is ruleset:
+        return got[1]
+    use = room_of(ruleset, melds)
     std = standard(ruleset, naturals, wilds, use)
     hard = std and (not wilds or hard_standard(ruleset, naturals, wilds, use))
-    return Shape(std, hard, badui(ruleset, naturals, wilds, use, bool(melds)), wilds)
+    sh = Shape(std, hard, badui(ruleset, naturals, wilds, use, bool(melds)), wilds)
+    if len(_SHAPES) > 64:  # bounded: only the moment's few hands are asked again
+        _SHAPES.clear()
+    _SHAPES[key] = (ruleset, sh)
+    return sh
+
+
+#: (id of the ruleset, naturals, 财神 held, melds) -> (ruleset, Shape) of the hands last asked
+_SHAPES: dict[tuple, tuple] = {}
 
 
 def bare_sancaishen(ruleset: Ruleset, counts: Sequence[int], plain: Optional[int] = None) -> bool:
@@ -152,7 +194,7 @@ def is_winning(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = 
     """Concealed counts (the winning tile included) + melds hold a Wenzhou win (§7.1–§7.3;
     the moment of a bare 三财神 is the scoring's)."""
     naturals, wilds = caishen.split(ruleset, counts, plain)
-    return wilds >= 3 or _wins(ruleset, naturals, wilds, caishen.use_of(ruleset, melds), melds)
+    return wilds >= 3 or _wins(ruleset, naturals, wilds, room_of(ruleset, melds), melds)
 
 
 def in_caishen_dandiao(ruleset: Ruleset, before: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
@@ -167,7 +209,7 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
     """The seat's wait entry when one tile could complete its hand (听牌), else False: a
     superset test (complete with one more 财神, without the max-four room; eight pairs by
     pair count; three 财神 held); :func:`completes` is exact.  The entry is
-    ``[naturals, 财神 held, use, {tile: completes}]``."""
+    ``[naturals, 财神 held, None, {tile: completes}]`` (the room is :func:`room_of`'s)."""
     if held % 3 != 1:
         return False
     naturals, wilds = caishen.split(ruleset, counts)
@@ -185,13 +227,11 @@ def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Seque
     got = cache.get(tile)
     if got is None:
         naturals = entry[0]
-        use = entry[2]
-        if use is None:
-            use = entry[2] = caishen.use_of(ruleset, melds)
         k = caishen.fold(ruleset, tile)
         naturals[k] += 1
         try:
-            got = _wins(ruleset, naturals, entry[1], use, melds) or \
+            # the whole shape (kept: the win's score reads it next)
+            got = shape_of(ruleset, naturals, entry[1], melds).legal(ruleset) or \
                 (entry[1] >= 3 and ruleset.sancaishen_on_discard)
         finally:
             naturals[k] -= 1
@@ -232,5 +272,5 @@ def describe_wait(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld]
 
 
 __all__ = ["BADUI_PAIRS", "Shape", "badui", "bare_sancaishen", "completes", "describe_wait", "guiwei",
-           "hard_standard", "in_caishen_dandiao", "is_winning", "seat_waits", "sets_only", "shape", "shape_of",
+           "hard_standard", "in_caishen_dandiao", "is_winning", "room_of", "seat_waits", "sets_only", "shape", "shape_of",
            "standard", "waits"]

@@ -18,7 +18,7 @@ from schema import events as ev
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from ..family import DiscardVerdict, Violation
+from ..family import PLAIN_DISCARD, DiscardVerdict, Violation
 from ..guangdong import table as guangdong_table
 from ..qujing import claims as qujing
 from . import laizi
@@ -198,7 +198,7 @@ def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdic
                                           "TileSetAside", TILE_NAMES[tile]))
 
 
-_PLAIN_DISCARD = DiscardVerdict(False, None)
+_PLAIN_DISCARD = PLAIN_DISCARD
 _DEAD = DiscardVerdict(True, None)
 
 _NO_KONG = ("KONG_WITHOUT_REPLACEMENT", "a kong with no drawable tile for its replacement, or in the 海底 phase")

@@ -59,12 +59,17 @@ class Pei(NamedTuple):
 _PEI: dict[tuple, Pei] = {}
 #: id(ruleset) -> (ruleset, its Pei): the hot path asks once per discard and draw
 _BY_RULES: dict[int, tuple[Ruleset, Pei]] = {}
+#: the last ruleset asked and its Pei (a hand's questions all come with one ruleset object)
+_LAST: list = [None, None]
 
 
 def pei(ruleset: Ruleset) -> Pei:
     """The hand's :class:`Pei` (cached per ruleset object, and per W, ``wild_from`` and stand-in)."""
+    if _LAST[0] is ruleset:
+        return _LAST[1]
     got = _BY_RULES.get(id(ruleset))
     if got is not None and got[0] is ruleset:
+        _LAST[0], _LAST[1] = ruleset, got[1]
         return got[1]
     key = (ruleset.wilds, ruleset.wild_from, ruleset.wild_stand_in)
     p = _PEI.get(key)
@@ -77,6 +82,7 @@ def pei(ruleset: Ruleset) -> Pei:
     if len(_BY_RULES) > 4096:  # bounded: a long audit keeps a small memory
         _BY_RULES.clear()
     _BY_RULES[id(ruleset)] = (ruleset, p)
+    _LAST[0], _LAST[1] = ruleset, p
     return p
 
 

@@ -11,6 +11,7 @@ from audits.rules.family import HandFacts, WinContext
 from audits.rules.wenzhou import fans, settlement
 from audits.rules.wenzhou.settlement import Facts
 from replay.melds import Meld
+from replay.table import KEY_STEP, SUIT_OF
 from schema import ruleset as rs
 from schema.tiles import TILE_INDEX as T
 from schema.tiles import parse_hand
@@ -59,5 +60,16 @@ def pays(result):
 
 
 def table(dealer=0, level=None, streak=0, kongs=(0, 0, 0, 0), **extra):
-    """A table-like object for the rotation and the moment rules."""
+    """A table-like object for the rotation and the moment rules; given ``hands``, it keeps
+    each seat's base-5 suit keys beside them as the reducer's table does (``Table.keys``)."""
+    if "hands" in extra and "keys" not in extra:
+        extra["keys"] = [suit_keys(h) for h in extra["hands"]]
     return SimpleNamespace(dealer=dealer, dealer_level=level, dealer_streak=streak, kongs=list(kongs), **extra)
+
+
+def suit_keys(counts) -> list[int]:
+    """The four base-5 suit keys of 34 counts, as the reducer keeps them (``replay.table.KEY_STEP``)."""
+    keys = [0, 0, 0, 0]
+    for k, c in enumerate(counts[:34]):
+        keys[SUIT_OF[k]] += c * KEY_STEP[k]
+    return keys
