@@ -126,10 +126,31 @@ def _claim_declared_observer(handler, report):
     return declared
 
 
-def _play_observer(judge):
+#: The event types the family judges only while the dealer has not acted (the opening wins,
+#: §4.1), a seat is locked by its 开杠 (§6.3), a reveal is open (§6.2) or the 海底 has been
+#: offered (§7): its checks of them are switched off in the rest of a hand (:func:`_quiet`).
+QUIET = (ev.TileDiscarded, ev.Chowed, ev.Ponged, ev.ClaimDeclared)
+
+
+def _quiet(table, hb: HandBook) -> bool:
+    """A discard, a chow, a pong or a declaration has nothing left for the family to judge
+    this hand: the dealer has acted, no seat is locked, no reveal is open, no 海底 offered.
+    None of these comes back before the next hand but by a reveal (:func:`_revealed`) or an
+    offer (:func:`_sea_offer`), which switch the checks back on."""
+    return hb.dealer_acted and hb.reveal_by is None and not table.sea_offers and True not in hb.locked
+
+
+def _loud(ctx) -> None:
+    """The family's checks of :data:`QUIET` on again (a new hand, a reveal, the 海底 offered)."""
+    if ctx is not None:
+        ctx.observing(QUIET, True)
+
+
+def _play_observer(judge, quiets: bool = False):
     """``data["observers"]`` for a draw, a discard, a chow or a pong, the most frequent events:
     the family's check (``judge``) on a short path while no 开杠 reveal is open; with one open,
-    the whole :func:`observe` (which closes the reveal first).  The walker's handler follows."""
+    the whole :func:`observe` (which closes the reveal first).  The walker's handler follows.
+    ``quiets``: the type is one of :data:`QUIET`, whose checks end once :func:`_quiet` holds."""
     def wrap(handler, report):
         def played(ctx, e) -> None:
             hb = ctx.hand_book
@@ -139,6 +160,8 @@ def _play_observer(judge):
                 found = observe(ctx.rules, ctx.table, e, hb, ctx, False)
             if found:
                 report(ctx, e, found)
+            if quiets and _quiet(ctx.table, hb):
+                ctx.observing(QUIET, False)
             handler(ctx, e)
         return played
     return wrap
@@ -148,6 +171,7 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
     """``RuleFamily.own.observe``: [(seat, Violation)] for one watched event."""
     t = type(e)
     if t is ev.HandStarted:
+        _loud(ctx)  # a new hand: its dealer has not acted
         return _first_dealer(ruleset, table, e)
     if after:
         if t is ev.HandWon:
@@ -235,8 +259,8 @@ def _chowed_or_ponged(table, e, hb: HandBook) -> list:
 
 #: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
 OBSERVERS = {ev.ClaimDeclared: _claim_declared_observer, ev.TileDrawn: _play_observer(_drawn),
-             ev.TileDiscarded: _play_observer(_discarded), ev.Chowed: _play_observer(_chowed_or_ponged),
-             ev.Ponged: _play_observer(_chowed_or_ponged)}
+             ev.TileDiscarded: _play_observer(_discarded, True),
+             ev.Chowed: _play_observer(_chowed_or_ponged, True), ev.Ponged: _play_observer(_chowed_or_ponged, True)}
 
 
 def _first_dealer(ruleset: Ruleset, table, e: ev.HandStarted) -> list:
@@ -576,8 +600,8 @@ _BEFORE = {
     ev.KongExposed: _kong_before,
     ev.KongAdded: _kong_before,
     ev.KongConcealed: _kong_before,
-    ev.KongRevealed: lambda ruleset, table, e, hb, ctx: _revealed(ruleset, table, e, hb),
-    ev.LastTileOffered: lambda ruleset, table, e, hb, ctx: _sea_offer(table, e),
+    ev.KongRevealed: lambda ruleset, table, e, hb, ctx: _loud(ctx) or _revealed(ruleset, table, e, hb),
+    ev.LastTileOffered: lambda ruleset, table, e, hb, ctx: _loud(ctx) or _sea_offer(table, e),
     ev.HandWon: _won_before,
     ev.BirdsDrawn: lambda ruleset, table, e, hb, ctx: _birds(ruleset, table, e, hb),
     ev.HandSettled: lambda ruleset, table, e, hb, ctx: _birds_missing(ruleset, table, hb),
