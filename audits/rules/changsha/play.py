@@ -146,11 +146,10 @@ def _loud(ctx) -> None:
         ctx.observing(QUIET, True)
 
 
-def _play_observer(judge, quiets: bool = False):
+def _play_observer(judge):
     """``data["observers"]`` for a draw, a discard, a chow or a pong, the most frequent events:
     the family's check (``judge``) on a short path while no 开杠 reveal is open; with one open,
-    the whole :func:`observe` (which closes the reveal first).  The walker's handler follows.
-    ``quiets``: the type is one of :data:`QUIET`, whose checks end once :func:`_quiet` holds."""
+    the whole :func:`observe` (which closes the reveal first).  The walker's handler follows."""
     def wrap(handler, report):
         def played(ctx, e) -> None:
             hb = ctx.hand_book
@@ -160,7 +159,25 @@ def _play_observer(judge, quiets: bool = False):
                 found = observe(ctx.rules, ctx.table, e, hb, ctx, False)
             if found:
                 report(ctx, e, found)
-            if quiets and _quiet(ctx.table, hb):
+            handler(ctx, e)
+        return played
+    return wrap
+
+
+def _quiet_observer(judge):
+    """:func:`_play_observer` for a type of :data:`QUIET`: its checks are switched off once
+    :func:`_quiet` holds."""
+    def wrap(handler, report):
+        def played(ctx, e) -> None:
+            hb = ctx.hand_book
+            table = ctx.table
+            if hb.reveal_by is None:
+                found = judge(table, e, hb)
+            else:
+                found = observe(ctx.rules, table, e, hb, ctx, False)
+            if found:
+                report(ctx, e, found)
+            if _quiet(table, hb):
                 ctx.observing(QUIET, False)
             handler(ctx, e)
         return played
@@ -217,10 +234,11 @@ def _drawn(table, e: ev.TileDrawn, hb: HandBook) -> list:
         seat, hb.reveal_due = hb.reveal_due, None
         return _v(seat, "KAIGANG_REVEAL_WRONG", f"seat {seat}'s 开杠 was followed by a draw, not by its "
                   "revealed tiles", "KongRevealed", "TileDrawn")
-    hb.drawn[e.seat] = TILE_INDEX[e.tile] if e.seat < hb.n else None
+    seat = e.seat
+    hb.drawn[seat] = TILE_INDEX[e.tile] if seat < hb.n else None
     if e.source == "wall" and table.undrawn - len(table.tail) == 1 and \
             not any(acc for _s, acc in table.sea_offers):
-        return _v(e.seat, "SEA_BOTTOM_ORDER", "the last tile (海底) is drawn only after it is offered",
+        return _v(seat, "SEA_BOTTOM_ORDER", "the last tile (海底) is drawn only after it is offered",
                   "LastTileOffered", "TileDrawn")
     return _NONE
 
@@ -259,8 +277,8 @@ def _chowed_or_ponged(table, e, hb: HandBook) -> list:
 
 #: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
 OBSERVERS = {ev.ClaimDeclared: _claim_declared_observer, ev.TileDrawn: _play_observer(_drawn),
-             ev.TileDiscarded: _play_observer(_discarded, True),
-             ev.Chowed: _play_observer(_chowed_or_ponged, True), ev.Ponged: _play_observer(_chowed_or_ponged, True)}
+             ev.TileDiscarded: _quiet_observer(_discarded),
+             ev.Chowed: _quiet_observer(_chowed_or_ponged), ev.Ponged: _quiet_observer(_chowed_or_ponged)}
 
 
 def _first_dealer(ruleset: Ruleset, table, e: ev.HandStarted) -> list:
