@@ -577,7 +577,7 @@ def _completes_own(ruleset: Ruleset, counts, melds, tile: int) -> bool:
 def _birds(ruleset: Ruleset, table, e: ev.BirdsDrawn, hb: HandBook) -> list:
     """BIRD_TILES_WRONG (§10.3): the count (``bird_count`` or what remains, one ``last`` on an
     empty wall), the source and the origin."""
-    hb.birds = tuple(TILE_INDEX[x] for x in e.tiles)
+    hb.birds = tuple(map(TILE_INDEX.__getitem__, e.tiles))
     hb.logged_origin = e.origin
     count, source = bird_rules.count_due(ruleset, undrawn(table))
     seats = [s for s, _ in hb.true]
