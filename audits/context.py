@@ -247,6 +247,8 @@ class AuditContext:
         self.first_won: Optional[ev.HandWon] = None
         self.won_scores: list[Optional[Score]] = []
         self.won_pictures: list[str] = []
+        #: (--explain only) each winner's WinContext as scored, for its pasted ``paipu hand`` command
+        self.won_contexts: list[Optional[WinContext]] = []
         #: the winners the corrected ledger pays at the last winning moment, as (seat, P):
         #: its legal winners, or under a single-winner rule the first legal declarer
         self.true_winners: list[tuple[int, int]] = []
@@ -319,10 +321,11 @@ class AuditContext:
         return bool(t.revealed) and t.revealed_by == seat and tile in t.revealed
 
     def win_context(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None,
-                    winners: int = 1) -> WinContext:
+                    winners: int = 1, co_winners: frozenset = frozenset()) -> WinContext:
         """The context of ``seat`` winning on ``tile`` as the table is now: the family's own
         (``RuleFamily.wins.win_context``), or the neutral one with the family's extra fields
-        (``RuleFamily.wins.win_extras``) where it has some.  ``winners``: seats winning on the tile."""
+        (``RuleFamily.wins.win_extras``) where it has some.  ``winners``: seats winning on the
+        tile; ``co_winners``: the other legal winners, where they matter (``WinRules.legal_winners``)."""
         kd = how == "discard" and (self.kong_discard if kong_discard is None else kong_discard)
         fam = self.family
         after_kong = how == "self_draw" and self.tail_drawn[seat]
@@ -338,12 +341,15 @@ class AuditContext:
         flower = self.flower_draw
         if how == "self_draw" and flower is not None and flower is self.last_draw and flower.seat == seat:
             got = replace(got, after_flower=True)  # 花上开花: won on the replacement of a flower
+        if co_winners:
+            got = replace(got, co_winners=co_winners)
         return got
 
     def score(self, seat: int, tile: Optional[int], how: str, kong_discard: Optional[bool] = None,
-              winners: int = 1) -> Score:
-        """The family's best reading of the seat's hand won on ``tile`` (as the table is now)."""
-        ctx = self.win_context(seat, tile, how, kong_discard, winners)
+              winners: int = 1, co_winners: frozenset = frozenset()) -> Score:
+        """The family's best reading of the seat's hand won on ``tile`` (as the table is now),
+        with ``co_winners`` the other legal winners where they matter (:meth:`win_context`)."""
+        ctx = self.win_context(seat, tile, how, kong_discard, winners, co_winners)
         return self.family.scoring.score(self.rules, self.hand_tiles(seat, tile, how), self.table.melds[seat], ctx)
 
     def legal_win_on(self, seat: int, tile: int, kong_discard: bool, how: str = "discard") -> bool:

@@ -16,6 +16,7 @@ The walker appends plain records (JSON-ready dicts) while it audits a game:
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Optional, Sequence
 
 import msgspec
@@ -24,7 +25,7 @@ from schema import events as ev
 from schema.tiles import TILE_NAMES
 
 from .findings import Finding
-from .rules.family import RuleFamily, Score
+from .rules.family import RuleFamily, Score, WinContext
 
 
 def game_record(e: ev.GameOpened) -> dict:
@@ -37,14 +38,51 @@ def game_record(e: ev.GameOpened) -> dict:
 _MELD_SPEC = {"chow": "chow", "pong": "pong", "kong_exposed": "kong", "kong_added": "akong",
               "kong_concealed": "ckong"}
 _PICTURE_MELD = re.compile(r"\[(\w+) ([0-9mpsz]+)\]")
+#: Winds as a request names them (东 南 西 北 = 0..3), the log's spelling.
+_WINDS = ev.WINDS
 
 
-def hand_command(picture: str, tile: str, how: str, fans: Sequence[str] = (), preset: str = "",
-                 options: Optional[dict] = None) -> str:
-    """The ``paipu hand`` command line that scores a winner's hand as the audit did: the
-    concealed tiles without the winning tile, ``--tile``, the melds in ``paipu hand``'s
-    spelling, how the hand was won (杠上开花 and 杠上炮 from the fans), the preset and
-    the room's options.  ``picture`` is a settlement record's winner picture."""
+def request_facts(family: RuleFamily, rules, win: WinContext) -> dict:
+    """The ``paipu hand`` request facts (``--batch`` spelling) that make ``paipu hand`` score
+    with the context ``win`` the audit scored a winner with: the neutral fields' here, the
+    family's own by its ``WinRules.request_of`` (the inverse of its ``request_context``).
+    A field at its neutral default names no fact."""
+    facts: dict = {}
+    for name, on in (("after_kong", win.after_kong), ("dianganghua", win.dianganghua),
+                     ("kong_discard", win.kong_discard), ("after_flower", win.after_flower),
+                     # 海底: a request's last tile is both Guangdong's last_tile and Sichuan's sea_bottom
+                     ("last_tile", win.last_tile or win.sea_bottom)):
+        if on:
+            facts[name] = True
+    heavenly = win.heavenly or win.tiandi  # 天/地/人和: Guangdong's heavenly, Sichuan's tiandi
+    if heavenly:
+        facts["heavenly"] = heavenly
+    if 0 <= win.void < 3:
+        facts["void"] = "mps"[win.void]
+    for name, wind in (("seat_wind", win.seat_wind), ("round_wind", win.round_wind)):
+        if 0 <= wind < 4:
+            facts[name] = _WINDS[wind]
+    if win.winners != 1:
+        facts["winners"] = win.winners
+    if win.co_winners:
+        facts["co_winners"] = sorted(win.co_winners)
+    if win.kong_reveal:
+        facts["reveal"] = win.kong_reveal
+    if win.flowers:
+        facts["flowers"] = "".join(TILE_NAMES[f] for f in sorted(win.flowers))
+    hook = family.wins.request_of
+    if hook is not None:
+        facts.update(hook(rules, win))
+    return facts
+
+
+def hand_request(picture: str, tile: str, how: str, preset: str = "", options: Optional[dict] = None,
+                 facts: Optional[dict] = None) -> dict:
+    """The ``paipu hand --batch`` request that scores a winner's hand as the audit did: the
+    concealed tiles without the winning tile, the tile, the melds in ``paipu hand``'s spelling,
+    how it was won, the preset, the room's options and the win's ``facts``
+    (:func:`request_facts`, and the hand's turned indicator).  ``picture`` is a settlement
+    record's winner picture."""
     from schema.tiles import format_hand, parse_hand, tile_index
 
     concealed = picture.split(" [", 1)[0].strip()
@@ -52,36 +90,76 @@ def hand_command(picture: str, tile: str, how: str, fans: Sequence[str] = (), pr
     won = tile_index(tile)
     if won in tiles:
         tiles.remove(won)
-    parts = ["paipu hand", format_hand(tiles) or '""', "--tile", tile]
+    req: dict = {"hand": format_hand(tiles), "tile": tile, "how": how}
     melds = [f"{_MELD_SPEC.get(kind, kind)}:{ts}" for kind, ts in _PICTURE_MELD.findall(picture)]
     if melds:
-        parts += ["--melds", '"' + " ".join(melds) + '"']
-    parts.append({"self_draw": "--self-draw", "discard": "--discard", "robbed_kong": "--robbed-kong"}.get(how, ""))
-    if "gangshang_kaihua" in fans:
-        parts.append("--after-kong")
-        if (options or {}).get("zimo_bonus") == "jiafan" and "zimo" not in fans and how == "self_draw":
-            parts.append("--dianganghua")  # 自摸加番 without 自摸: 点杠花 paid by its feeder (Sichuan §10.4)
-    if "gangshang_pao" in fans:
-        parts.append("--kong-discard")
-    if "haidi" in fans or "haidi_pao" in fans:
-        parts.append("--last-tile")
-    if "tianhe" in fans or "dihe" in fans:
-        parts.append("--tianhe" if "tianhe" in fans else "--dihe")
+        req["melds"] = " ".join(melds)
+    req.update(facts or {})
     if preset:
-        parts += ["--preset", preset]
-    for key, value in sorted((options or {}).items()):
+        req["preset"] = preset
+    if options:
+        req["options"] = dict(options)
+    return req
+
+
+#: Request facts spelled as a bare ``paipu hand`` flag when true.
+_SWITCHES = {"after_kong": "--after-kong", "dianganghua": "--dianganghua", "kong_discard": "--kong-discard",
+             "last_tile": "--last-tile", "after_flower": "--after-flower", "passed_win": "--passed-win"}
+#: Request facts spelled as a ``paipu hand`` flag with a value.
+_VALUED = {"void": "--void", "seat_wind": "--seat-wind", "round_wind": "--round-wind", "winners": "--winners",
+           "co_winners": "--co-winners", "reveal": "--reveal", "flowers": "--flowers", "seat": "--seat",
+           "from_seat": "--from-seat", "dealer": "--dealer", "dealer_level": "--level", "indicator": "--indicator",
+           "birds": "--birds", "bird_origin": "--bird-origin"}
+
+
+def _json_text(value) -> str:
+    return msgspec.json.encode(list(value) if isinstance(value, tuple) else value).decode()
+
+
+def command_of(req: dict) -> str:
+    """A ``paipu hand`` request (:func:`hand_request`) as the command line that asks the same."""
+    parts = ["paipu hand", req.get("hand") or '""', "--tile", req["tile"]]
+    if req.get("melds"):
+        parts += ["--melds", '"' + req["melds"] + '"']
+    parts.append({"self_draw": "--self-draw", "discard": "--discard", "robbed_kong": "--robbed-kong"}[req["how"]])
+    for key, value in req.items():
+        if key in _SWITCHES and value:
+            parts.append(_SWITCHES[key])
+        elif key == "heavenly" and value:
+            parts.append(f"--{value}")
+        elif key in _VALUED and value is not None:
+            shown = ",".join(str(v) for v in value) if key == "co_winners" else str(value)
+            parts += [_VALUED[key], shlex.quote(shown)]
+    for key, value in sorted((req.get("context") or {}).items()):
+        parts += ["--context", shlex.quote(f"{key}={_json_text(value)}")]
+    if req.get("preset"):
+        parts += ["--preset", req["preset"]]
+    for key, value in sorted((req.get("options") or {}).items()):
         if key == "wilds" and isinstance(value, (list, tuple)):
             parts += ["--option", f"wilds={','.join(str(v) for v in value)}"]
         else:
-            shown = msgspec.json.encode(list(value) if isinstance(value, tuple) else value).decode()
-            parts += ["--option", f"'{key}={shown}'" if not shown.isalnum() else f"{key}={shown}"]
-    return " ".join(p for p in parts if p)
+            parts += ["--option", shlex.quote(f"{key}={_json_text(value)}")]
+    return " ".join(parts)
 
 
-def winner_record(family: RuleFamily, rules, winner: ev.Winner, score: Optional[Score], picture: str) -> dict:
-    """One winner's derivation: the family's best reading beside what was logged."""
+def hand_command(picture: str, tile: str, how: str, preset: str = "", options: Optional[dict] = None,
+                 facts: Optional[dict] = None) -> str:
+    """The ``paipu hand`` command line that scores a winner's hand as the audit did
+    (:func:`hand_request` spelled as flags): ``facts`` is the winner record's ``request``."""
+    return command_of(hand_request(picture, tile, how, preset, options, facts))
+
+
+def winner_record(family: RuleFamily, rules, winner: ev.Winner, score: Optional[Score], picture: str,
+                  indicator: Optional[str] = None, win: Optional[WinContext] = None) -> dict:
+    """One winner's derivation: the family's best reading beside what was logged, the hand's
+    turned indicator (where the family turns one), and ``request``: the ``paipu hand`` request
+    facts of the context ``win`` the audit scored it with (:func:`request_facts`)."""
     rec = {"seat": winner.seat, "picture": picture, "complete": bool(score and score.complete),
            "logged_fan": winner.fan, "logged_points": winner.points}
+    facts = request_facts(family, rules, win) if win is not None else {}
+    if indicator:
+        rec["indicator"] = facts["indicator"] = indicator
+    rec["request"] = facts
     if score is not None and score.complete:
         rec.update(fans=[[f, family.scoring.fan_chinese.get(f, f), family.scoring.fan_values[f]] for f in score.fans],
                    fan=score.fan, cap=rules.fan_cap, capped=score.capped, base=rules.base,
@@ -124,9 +202,8 @@ def _settlement_lines(rec: dict, game: Optional[dict] = None) -> list[str]:
         s = w["seat"]
         out.append(f"  seat {s} hand: {w['picture']}")
         if res is not None and w["picture"] and w["picture"] != "?":
-            fans = [f[0] for f in w.get("fans", [])]
-            out.append("    " + hand_command(w["picture"], res["tile"], res["how"], fans,
-                                             (game or {}).get("preset", ""), (game or {}).get("options")))
+            out.append("    " + hand_command(w["picture"], res["tile"], res["how"], (game or {}).get("preset", ""),
+                                             (game or {}).get("options"), w.get("request")))
         if not w["complete"]:
             out.append(f"  seat {s}: not a complete hand — no payment")
             continue

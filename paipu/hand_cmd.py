@@ -29,6 +29,7 @@ import typer
 from audits.rules import RuleFamily, family_of
 from audits.rules.family import HandFacts, WinContext
 from replay.melds import Meld
+from schema import events as ev
 from schema.ruleset import Ruleset, RulesetError, parse_options, resolve
 from schema.tiles import TileError, counts_of, parse_hand, tile_index, tile_name
 
@@ -134,8 +135,8 @@ REQUEST_FIELDS = frozenset({
     "from_seat",
     # families with a void suit, 海底 and 天胡 / 地胡 (Sichuan)
     "void", "last_tile", "heavenly", "dianganghua",
-    # families with winds and 一炮三响 (Guangdong)
-    "seat_wind", "round_wind", "winners",
+    # families with winds and 一炮三响 (Guangdong); the other seats winning the same discard (Wuhan)
+    "seat_wind", "round_wind", "winners", "co_winners",
     # families whose wild comes from a turned indicator, and whose money knows the dealer
     "indicator", "dealer",
     # the family's own table facts (RuleFamily.wins.request_context: Wuhan's seats' fans)
@@ -177,6 +178,8 @@ def evaluate(req: dict) -> dict:
                          f"it needs {need}")
     full = concealed + ([tile] if tile is not None else [])
     ctx = _win_context(req, how, tile if tile is not None else (full[-1] if full else None))
+    if any(s >= ruleset.players for s in ctx.co_winners):
+        raise InputError(f"--co-winners are seats of a {ruleset.players}-player table (0..{ruleset.players - 1})")
     if family.wins.request_context is not None:
         try:
             ctx = family.wins.request_context(ruleset, ctx, req)
@@ -247,6 +250,7 @@ def _win_context(req: dict, how: str, win_tile: Optional[int]) -> WinContext:
     winners = req.get("winners") or 1
     if winners not in (1, 2, 3):
         raise InputError(f"winners is 1, 2 or 3 (一炮三响: 3), not {winners!r}")
+    co_winners = _co_winners(req.get("co_winners"), req.get("seat"), how)
     ctx = WinContext(how=how, win_tile=win_tile,
                      after_kong=bool(req.get("after_kong")), kong_discard=bool(req.get("kong_discard")),
                      void="mps".index(void) if void else -1, sea_bottom=bool(req.get("last_tile")),
@@ -256,7 +260,9 @@ def _win_context(req: dict, how: str, win_tile: Optional[int]) -> WinContext:
                      last_tile=bool(req.get("last_tile")), winners=winners,
                      dianganghua=bool(req.get("dianganghua")), kong_reveal=_reveal(req.get("reveal"), how),
                      # Hainan: the winner's flowers set aside (位置花) and 花上开花
-                     flowers=flowers, after_flower=bool(req.get("after_flower")))
+                     flowers=flowers, after_flower=bool(req.get("after_flower")),
+                     # 一炮多响: the other legal winners of the discard (they do not pay it)
+                     co_winners=co_winners)
     if ctx.after_flower and (how != "self_draw" or ctx.after_kong):
         raise InputError("--after-flower (花上开花) is a self-draw of a flower's replacement, not with --after-kong")
     if ctx.after_kong and how != "self_draw":
@@ -266,6 +272,23 @@ def _win_context(req: dict, how: str, win_tile: Optional[int]) -> WinContext:
     if ctx.kong_discard and how != "discard":
         raise InputError("--kong-discard (杠上炮) is a discard win")
     return ctx
+
+
+def _co_winners(value: Any, seat: Any, how: str) -> frozenset:
+    """一炮多响 (``--co-winners 1,3``): the other seats that legally win the same tile, as seat
+    numbers (a list, or a comma-separated text); none when absent."""
+    if value in (None, "", [], ()):
+        return frozenset()
+    items = value.replace(" ", "").split(",") if isinstance(value, str) else value
+    try:
+        seats = frozenset(int(s) for s in items)
+    except (TypeError, ValueError):
+        raise InputError(f"co_winners are seat numbers, e.g. 1,3, not {value!r}") from None
+    if how == "self_draw":
+        raise InputError("--co-winners (一炮多响) are the other winners of a discard or a robbed kong")
+    if any(s < 0 for s in seats) or seat is not None and int(seat) in seats:
+        raise InputError("--co-winners are the other winners' seats, not the winner's own (--seat)")
+    return seats
 
 
 def _money(req: dict, family: Any, ruleset: Any, how: str, sc: Any) -> dict:
@@ -319,7 +342,7 @@ def _extras(req: dict) -> Optional[dict]:
 
 
 #: Winds as a request names them (or 0..3), 东 南 西 北.
-WIND_NAMES = ("east", "south", "west", "north")
+WIND_NAMES = ev.WINDS
 
 
 def _context_pair(text: str) -> tuple[str, Any]:
@@ -480,6 +503,9 @@ def register(app: typer.Typer) -> None:
         seat_wind: Optional[str] = typer.Option(None, "--seat-wind", help="门风: east, south, west or north (Guangdong)"),
         round_wind: Optional[str] = typer.Option(None, "--round-wind", help="圈风: east, south, west or north (Guangdong)"),
         winners: int = typer.Option(1, "--winners", help="Winners on the discard (3: 一炮三响, Guangdong)"),
+        co_winners: Optional[str] = typer.Option(None, "--co-winners",
+                                                 help="一炮多响: the other seats winning the same tile, e.g. 1,3 "
+                                                      "(they do not pay it; Wuhan)"),
         seat: Optional[int] = typer.Option(None, "--seat", help="Winner's seat, to list transfers by seat"),
         from_seat: Optional[int] = typer.Option(None, "--from-seat", help="Discarder / kong adder seat"),
         dealer: Optional[int] = typer.Option(None, "--dealer", help="The hand's dealer seat (坐庄 bonuses, Xuzhou; "
@@ -540,7 +566,7 @@ def register(app: typer.Typer) -> None:
                "preset": preset, "options": opts, "seat": seat, "from_seat": from_seat,
                "void": void, "last_tile": last_tile, "dianganghua": dianganghua,
                "heavenly": "tianhe" if tianhe else ("dihe" if dihe else ("renhe" if renhe else "")),
-               "seat_wind": seat_wind, "round_wind": round_wind, "winners": winners,
+               "seat_wind": seat_wind, "round_wind": round_wind, "winners": winners, "co_winners": co_winners,
                "dealer": dealer, "indicator": indicator, "reveal": reveal, "birds": birds,
                "bird_origin": bird_origin, "dealer_level": level,
                "flowers": flowers, "after_flower": after_flower}

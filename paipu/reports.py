@@ -174,14 +174,17 @@ def read_json_lines(data: bytes) -> list[Finding]:
 
 def write_explain(out: IO[str], lines: Sequence[str], terminal: bool = False) -> None:
     """Print an ``explain_game`` derivation (no markup interpretation; on a terminal,
-    fitted to its width with the findings' severities coloured)."""
+    fitted to its width with the findings' severities coloured).  A ``paipu hand`` command
+    line is never broken, on a terminal or not, so it can be pasted whole (the terminal folds
+    it for the eye only); piped text is not broken at all."""
     console = text_console(out, terminal)
     for line in lines:
+        whole = not terminal or line.lstrip().startswith("paipu hand ")
         sev: Optional[str] = next((k for k in _SEVERITY_STYLE if line.lstrip().startswith(f"[{k}]")), None)
         if sev is not None and terminal:
-            console.print(Text(line, style=_SEVERITY_STYLE[sev]))
+            console.print(Text(line, style=_SEVERITY_STYLE[sev]), soft_wrap=whole)
         else:
-            console.print(line, markup=False)
+            console.print(line, markup=False, soft_wrap=whole)
 
 
 __all__ = ["all_findings", "format_finding", "orphan_findings", "read_json_lines",

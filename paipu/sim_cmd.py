@@ -28,6 +28,9 @@ def simulate_cmd(
     billing: str = typer.Option("creator", "--billing", help="creator or aa."),
     build: str = typer.Option("1.0", "--build", help="Server build name written in GameOpened."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (the file is the same for any -j)."),
+    id_prefix: Optional[str] = typer.Option(
+        None, "--id-prefix", help="Game ids are PREFIX + seed + number; default sim-PRESET-, so files of "
+                                  "different presets can be ingested into one store."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the summary line."),
 ) -> None:
     """Play complete rooms with rule-abiding bots and write them as a correct server would."""
@@ -43,8 +46,11 @@ def simulate_cmd(
         _fail(f"--billing must be creator or aa, not {billing!r}")
     if options.get("players") not in (None, players):
         _fail("give the number of seats with --players, not --option players=…")
+    # a game id names its room in every store: the preset in it keeps the rooms of two presets
+    # simulated with the same seed apart
+    prefix = f"sim-{preset}-" if id_prefix is None else id_prefix
     cfg = SimConfig(preset=preset, options=options, games=games, seed=seed, max_hands=hands, players=players,
-                    include_wall=not no_wall, billing=billing, build=build)
+                    include_wall=not no_wall, billing=billing, build=build, game_prefix=prefix)
     stats = SimStats()
     t0 = time.perf_counter()
     from .progress import Bar, wanted

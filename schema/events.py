@@ -10,7 +10,7 @@ new event types arrive with a new schema version, never through loose typing.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, Literal, Optional, Union, get_args
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
@@ -124,6 +124,8 @@ NEW_FAMILY_REASONS: tuple[str, ...] = ("qishou", "bird", "dealer", "caishen", "f
 Suit = Literal["m", "p", "s"]
 #: A wind as a log states it (Guangdong 圈风 / 门风).
 Wind = Literal["east", "south", "west", "north"]
+#: The winds in seat order, 东 南 西 北 = 0..3 (a wind's number is its index).
+WINDS: tuple[str, ...] = get_args(Wind)
 
 
 def _overrides_struct() -> type:

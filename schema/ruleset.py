@@ -745,12 +745,24 @@ class RulesetError(ValueError):
     """An unknown preset or an option that does not fit the ruleset."""
 
 
+def _did_you_mean(name: str) -> str:
+    """`` (did you mean …?)`` naming the presets of a family given by its name (``wuhan`` →
+    ``wuhan-hzlzg``), or a close spelling; "" when none is near."""
+    key = name.strip().lower()
+    near = [p for p in PRESETS if key and (PRESETS[p].family == key or p.split("-")[0] == key)]
+    if not near:
+        import difflib
+
+        near = difflib.get_close_matches(key, list(PRESETS), n=2, cutoff=0.75)
+    return f" (did you mean {' or '.join(near)}?)" if near else ""
+
+
 def resolve(preset: str, overrides: dict[str, Any] | None = None) -> Ruleset:
     """The ruleset a room plays: the named preset with ``overrides`` applied."""
     try:
         base = PRESETS[preset]
     except KeyError:
-        raise RulesetError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}") from None
+        raise RulesetError(f"unknown preset {preset!r}{_did_you_mean(preset)}; known: {', '.join(PRESETS)}") from None
     if not overrides:
         return base
     merged = msgspec.structs.asdict(base) | dict(overrides)

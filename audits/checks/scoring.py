@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from schema import events as ev
+from schema.tiles import TILE_NAMES
 
 from ..catalogue import CATALOGUE
 from ..context import AuditContext
@@ -79,8 +80,10 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
         corrected = expected_transfers(rules, n, how, true_winners, frm, facts, ctx.ledger)
     ctx.ledger = [b + d for b, d in zip(ctx.ledger, net_of(corrected, n))]
     if ctx.explained is not None:
-        pictures = ctx.won_pictures
-        winners = [winner_record(fam, rules, x, sc, pictures[i] if i < len(pictures) else "")
+        pictures, contexts = ctx.won_pictures, ctx.won_contexts
+        indicator = TILE_NAMES[t.indicator] if t.indicator is not None else None
+        winners = [winner_record(fam, rules, x, sc, pictures[i] if i < len(pictures) else "", indicator,
+                                 contexts[i] if i < len(contexts) else None)
                    for i, (x, sc) in enumerate(zip(won.winners, ctx.won_scores))] if won else []
         rec = settlement_record(fam, won, winners, facts, corrected, e, ctx.ledger)
         if book is not None:

@@ -73,7 +73,7 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
                      message="抢杠 logged after the adder took the replacement (play had moved on)")
         claims.missed_robs(ctx, e, seats)
     late_rob = e.how == "robbed_kong" and not ctx.robbable
-    scores, count = _scored(ctx, e, tile, late_rob, first)
+    scores, count, (scored_with, legal) = _scored(ctx, e, tile, late_rob, first)
     for x, (sc, barred, _legal) in zip(e.winners, scores):
         if sc is not None:
             _judge_winner(ctx, e, x, sc, tile, barred, count)
@@ -94,6 +94,9 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
     ctx.open_discard = None
     if ctx.explained is not None:
         ctx.won_pictures = [ctx.picture(x.seat, tile, e.how) if 0 <= x.seat < ctx.n else "?" for x in e.winners]
+        # each winner's context as scored (the table before the win): its pasted paipu hand command
+        ctx.won_contexts = [ctx.win_context(x.seat, tile, e.how, winners=scored_with, co_winners=legal - {x.seat})
+                            if 0 <= x.seat < ctx.n else None for x in e.winners]
     ctx.apply(e)
     ctx.won = e
     ctx.won_scores = [sc for sc, _b, _l in scores]
@@ -121,28 +124,47 @@ def _payer_points(ctx: AuditContext, e: ev.HandWon, scores: list[Optional[Score]
                          message=f"seat {share.seat} owes seat {x.seat} {due}, not {share.amount}")
 
 
-def _scored(ctx: AuditContext, e: ev.HandWon, tile: int, late_rob: bool,
-            first: Optional[int]) -> tuple[list[tuple[Optional[Score], Optional[str], bool]], int]:
-    """Each logged winner's (score, the pass rule barring it or None, legal) and the number of
-    legal winners on the tile.  Every count of winners (一炮三响's floor) counts legal winners
-    only: under a single-winner rule that is the first legal declarer alone (a late rob is
-    judged as late alone: the chance it let go is the same one)."""
+def _scored(ctx: AuditContext, e: ev.HandWon, tile: int, late_rob: bool, first: Optional[int]
+            ) -> tuple[list[tuple[Optional[Score], Optional[str], bool]], int, tuple[int, frozenset]]:
+    """Each logged winner's (score, the pass rule barring it or None, legal), the number of
+    legal winners on the tile, and what the winners were scored with (the ``winners`` count,
+    the legal winners whose co-winners they are).  Every count of winners (一炮三响's floor)
+    counts legal winners only: under a single-winner rule that is the first legal declarer
+    alone (a late rob is judged as late alone: the chance it let go is the same one)."""
     how = e.how
     out: list[tuple[Optional[Score], Optional[str], bool]] = []
+    legal = _legal_winners(ctx, e, tile)
     for x in e.winners:
         s = x.seat
         if not 0 <= s < ctx.n:
             out.append((None, None, False))
             continue
-        sc = ctx.score(s, tile, how, winners=len(e.winners))
+        sc = ctx.score(s, tile, how, winners=len(e.winners), co_winners=legal - {s})
         barred = ctx.barred(s, "win", tile, how) if how != "self_draw" and not late_rob else None
         out.append((sc, barred, _wins(ctx, how, sc) and barred is None))
     count = 1 if first is not None else sum(1 for _, _, ok in out if ok)
+    scored_with = len(e.winners)
     if how == "discard" and max(count, 1) != len(e.winners) and ctx.family.wins.win_context is not None:
         # the family scores a winner by how many win the discard (一炮三响): rescore by the legal ones
-        out = [(ctx.score(x.seat, tile, how, winners=max(count, 1)), barred, ok) if sc is not None else (sc, barred, ok)
-               for x, (sc, barred, ok) in zip(e.winners, out)]
-    return out, max(count, 1)
+        scored_with = max(count, 1)
+        out = [(ctx.score(x.seat, tile, how, winners=scored_with, co_winners=legal - {x.seat}), barred, ok)
+               if sc is not None else (sc, barred, ok) for x, (sc, barred, ok) in zip(e.winners, out)]
+    return out, max(count, 1), (scored_with, legal)
+
+
+def _legal_winners(ctx: AuditContext, e: ev.HandWon, tile: int) -> frozenset:
+    """The declarers that win legally where a winner's legality depends on who else wins the
+    tile (``WinRules.legal_winners``: the seats that win do not pay), else none: each winner
+    is then scored alone."""
+    judge = ctx.family.wins.legal_winners
+    if judge is None or len(e.winners) < 2:
+        return frozenset()
+
+    def wins_alone(seat: int, co_winners: frozenset) -> bool:
+        sc = ctx.score(seat, tile, e.how, winners=len(e.winners), co_winners=co_winners)
+        return _wins(ctx, e.how, sc) and ctx.barred(seat, "win", tile, e.how) is None
+
+    return judge(ctx.rules, e, wins_alone) or frozenset()
 
 
 def _wins(ctx: AuditContext, how: str, sc: Score) -> bool:

@@ -67,6 +67,9 @@ class WinContext:
     last_tile: bool = False
     #: how many seats win on this tile (一炮三响 at three)
     winners: int = 1
+    #: the other seats that legally win the same tile (一炮多响), where the family's rules make a
+    #: score depend on them (``WinRules.legal_winners``): seats that win do not pay (Wuhan §5.1)
+    co_winners: frozenset = frozenset()
 
     # -- Sichuan (sichuan.md §9.3, §9.4); neutral defaults for the other families ----------
     #: a self-draw of the last wall tile (海底捞月) or a win on the final discard (海底炮)
@@ -392,12 +395,22 @@ class WinRules:
     #: (ruleset, table, seat, how, tile, after_kong, kong_discard, winners) -> the WinContext
     #: the family scores with (the table as it is before the win is applied).  (Guangdong)
     win_context: Optional[Callable[..., WinContext]] = None
+    #: (ruleset, HandWon, wins_alone) -> the declarers of a 一炮多响 that win legally, where a
+    #: winner's legality depends on who else wins the tile (the seats that win do not pay),
+    #: else None; ``wins_alone(seat, co_winners)`` judges one declarer with the given other
+    #: winners.  The audit scores each winner with the others as ``WinContext.co_winners``.  (Wuhan)
+    legal_winners: Optional[Callable[..., Optional[frozenset]]] = None
     #: (ruleset, table, seat, how, first_turn) -> extra WinContext fields for a win, or None.  (Sichuan)
     win_extras: Optional[Callable[..., Optional[dict]]] = None
     #: (ruleset, WinContext, request) -> the context the family scores a ``paipu hand`` request
     #: with, where its score needs table facts the neutral context lacks (the request's
     #: ``seat``, ``from_seat``, ``dealer``, ``indicator`` and its ``context`` mapping).  (Wuhan)
     request_context: Optional[Callable[..., WinContext]] = None
+    #: (ruleset, WinContext) -> the family's own ``paipu hand`` request facts (the ``seat``,
+    #: ``from_seat``, ``dealer`` and ``context`` that ``request_context`` reads back) a scored
+    #: context implies: its inverse, so ``--explain``'s pasted command scores as the audit did.
+    #: The neutral fields' facts come from ``audits.explain.request_facts``.  (Wuhan, Wenzhou)
+    request_of: Optional[Callable[..., dict]] = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -276,8 +276,8 @@ def _settlement(rec: dict, hand: Optional[int], dealer: Optional[int], game: Opt
                 "steps": [words(x) for x in w.get("steps", ())]}
         if res is not None and w["picture"] and w["picture"] != "?":
             try:
-                item["command"] = hand_command(w["picture"], res["tile"], res["how"], [f[0] for f in w.get("fans", [])],
-                                               (game or {}).get("preset", ""), (game or {}).get("options"))
+                item["command"] = hand_command(w["picture"], res["tile"], res["how"], (game or {}).get("preset", ""),
+                                               (game or {}).get("options"), w.get("request"))
             except (TileError, ValueError):
                 item["command"] = None
         if w["complete"]:

@@ -298,6 +298,7 @@ def connect(db: str, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """Open the store (creating its tables unless ``read_only``); a clear error if it cannot."""
     if read_only and db != ":memory:" and not os.path.exists(db):
         raise StoreError(f"no store at {db}; run `paipu ingest` first")
+    new = not read_only and db != ":memory:" and not os.path.lexists(db)
     try:
         con = duckdb.connect(db, read_only=read_only)
     except duckdb.Error as e:
@@ -315,13 +316,27 @@ def connect(db: str, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     if not read_only:
         try:
             _create(con)
-        except duckdb.Error as e:
+        except BaseException as e:
             con.close()
-            raise StoreError(f"{db} is not a paipu store: {_first_line(e)}") from None
-        except StoreError as e:
-            con.close()
-            raise StoreError(f"{db}: {e}") from None
+            if new:
+                # all or nothing from the first write: a store this call began and could not
+                # finish (an error, a Ctrl-C) is no store at all, so no empty file is left behind
+                _remove_unfinished(db)
+            if isinstance(e, duckdb.Error):
+                raise StoreError(f"{db} is not a paipu store: {_first_line(e)}") from None
+            if isinstance(e, StoreError):
+                raise StoreError(f"{db}: {e}") from None
+            raise
     return con
+
+
+def _remove_unfinished(db: str) -> None:
+    """Remove the files of a store whose creation did not finish (the database and its WAL)."""
+    for f in (db, db + ".wal"):
+        try:
+            os.remove(f)
+        except OSError:
+            pass
 
 
 def _version_trouble(text: str) -> bool:

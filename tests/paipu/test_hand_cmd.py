@@ -189,3 +189,19 @@ def test_sichuan_text_and_batch():
     out = json.loads(run("--batch", input=line + "\n").stdout)
     assert sorted(out["fans"]) == ["longqidui", "qingyise"] and out["fan"] == 5 and out["points"] == 8
     assert out["payments"] == [{"payer": "each_other_player", "amount": 9}]
+
+
+def test_co_winners_flag_names_the_other_winners_of_a_discard():
+    # 一炮多响 (Wuhan §9.4, 起胡 on the least payer): seat 3 also wins, so it pays nothing and is
+    # no basis; without --co-winners seat 3 is the least payer and the 屁胡 is below 起胡
+    args = ["12345688m34s", "--tile", "5s", "--melds", "pong:777s", "--discard", "--kong-discard", "--winners", "2",
+            "--seat", "2", "--from-seat", "1", "--dealer", "0", "--indicator", "4p",
+            "--context", "seat_fans=[[1,0,0,1,0],[1,0,0,1,0],[1,0,0,0,0],[1,0,0,0,0]]", "--preset", "wuhan-hzlzg",
+            "--option", "multi_win=true", "--option", "qihu=32", "--option", 'qihu_basis="min"', "--json"]
+    both = run(*args, "--co-winners", "3")
+    assert both.exit_code == 0 and json.loads(both.stdout)["wins"]
+    alone = run(*args)
+    assert alone.exit_code == 0 and not json.loads(alone.stdout)["wins"]
+    bad = run(*args, "--co-winners", "2")
+    assert bad.exit_code == 2 and "not the winner's own" in bad.output
+    assert "--co-winners" in run("--help").output

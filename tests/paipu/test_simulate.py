@@ -213,6 +213,34 @@ def test_cli_simulate(tmp_path):
     assert res.exit_code == 2 and "cannot write" in res.output
 
 
+def _ids(runner, app, out, *args: str) -> list[str]:
+    res = runner.invoke(app, ["simulate", "-n", "2", "--hands", "1", "-q", "-o", str(out), *args])
+    assert res.exit_code == 0, res.output
+    return [g.game for g in read_games([str(out)])[0]]
+
+
+def test_simulated_ids_name_the_preset_so_two_presets_never_collide(tmp_path):
+    app = typer.Typer()
+    register(app)
+    runner = CliRunner()
+    a = _ids(runner, app, tmp_path / "a.jsonl", "--preset", "xuzhou")
+    b = _ids(runner, app, tmp_path / "b.jsonl", "--preset", "wenzhou")
+    assert a == ["sim-xuzhou-0-00000", "sim-xuzhou-0-00001"] and not set(a) & set(b)
+    # near miss: a prefix given names no preset, so the same seed gives the same ids
+    c = _ids(runner, app, tmp_path / "c.jsonl", "--preset", "xuzhou", "--id-prefix", "room-")
+    d = _ids(runner, app, tmp_path / "d.jsonl", "--preset", "wenzhou", "--id-prefix", "room-")
+    assert c == d == ["room-0-00000", "room-0-00001"]
+
+
+def test_a_family_name_given_as_preset_is_told_its_presets(tmp_path):
+    app = typer.Typer()
+    register(app)
+    res = CliRunner().invoke(app, ["simulate", "--preset", "wuhan", "-o", str(tmp_path / "x.jsonl")])
+    assert res.exit_code == 2 and "did you mean wuhan-hzlzg?" in res.output
+    res = CliRunner().invoke(app, ["simulate", "--preset", "nothing-like-it", "-o", str(tmp_path / "x.jsonl")])
+    assert res.exit_code == 2 and "did you mean" not in res.output  # near miss: no preset is close
+
+
 def test_worker_processes_write_the_same_bytes():
     from paipu.sim.simulate import simulate_encoded
 

@@ -74,8 +74,20 @@ def test_explain_on_a_terminal_colours_its_findings_and_piped_does_not():
         game = re.search(r'"game":"([^"]+)"', target.read_text(encoding="utf-8")).group(1)
     out = _on_terminal("audit", str(target.relative_to(ROOT)), "--explain", game, columns=100)
     plain = ANSI.sub("", out)
-    assert max(len(line) for line in plain.splitlines()) <= 100
+    # fitted to the terminal, but for the paipu hand command lines, which stay whole to be pasted
+    assert max(len(line) for line in plain.splitlines() if not line.lstrip().startswith("paipu hand ")) <= 100
     assert re.search(r"\x1b\[[0-9;]*m\s*\[(error|warning)\]", out), "a finding line is coloured"
     r = subprocess.run([PAIPU, "audit", str(target.relative_to(ROOT)), "--explain", game], capture_output=True,
                        text=True, cwd=ROOT, timeout=120)
     assert "\x1b[" not in r.stdout and ANSI.sub("", out).split()[:5] == r.stdout.split()[:5]
+
+
+def test_a_pasted_explain_command_is_one_line_however_narrow_the_output():
+    sample = "sample_logs/wuhan/clean/ex07_gangkai_jinding.jsonl"
+    game = re.search(r'"game":"([^"]+)"', (ROOT / sample).read_text(encoding="utf-8")).group(1)
+    for out in (_on_terminal("audit", sample, "--explain", game, columns=60),
+                subprocess.run([PAIPU, "audit", sample, "--explain", game], capture_output=True, text=True,
+                               cwd=ROOT, env={**os.environ, "COLUMNS": "60"}, timeout=120).stdout):
+        commands = [ln.strip() for ln in ANSI.sub("", out).splitlines() if ln.lstrip().startswith("paipu hand ")]
+        # near miss built in: the command is longer than the 60 columns, so a broken one would show
+        assert commands and all(len(c) > 60 and c.split()[-2] == "--preset" for c in commands), commands

@@ -18,7 +18,7 @@ from schema.tiles import TILE_NAMES
 from ..family import PassBook, Violation, WinContext, WinHow, WinJudge
 
 #: Winds as a log spells them, 0..3 = 东 南 西 北.
-WIND_NAMES = ("east", "south", "west", "north")
+WIND_NAMES = ev.WINDS
 WIND_CHINESE = "东南西北"
 
 

@@ -68,6 +68,7 @@ WENZHOU = RuleFamily(
         win_context=play.win_context,
         # ``paipu hand``: a self-draw after a chow or pong (``--context after_call=true``, §7.3)
         request_context=play.request_context,
+        request_of=play.request_of,
     ),
     scoring=ScoringRules(
         score=fans.score_hand,

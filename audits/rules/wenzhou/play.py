@@ -232,6 +232,14 @@ def request_context(ruleset: Ruleset, ctx: WinContext, req) -> WinContext:
     return WenzhouContext(**asdict(ctx), turn_drawn=not after_call)
 
 
+def request_of(ruleset: Ruleset, ctx: WinContext) -> dict:
+    """``WinRules.request_of``: the inverse of ``request_context`` — a self-draw whose turn came
+    by a chow or a pong is ``after_call`` (§7.3)."""
+    if ctx.how == "self_draw" and not getattr(ctx, "turn_drawn", True):
+        return {"context": {"after_call": True}}
+    return {}
+
+
 #: the kongs, each of which takes a replacement from the reserve (§2)
 _KONGS = frozenset((ev.KongExposed, ev.KongAdded, ev.KongConcealed))
 
@@ -250,4 +258,4 @@ def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
 
 
 __all__ = ["WenzhouContext", "discard_rule", "event_checks", "heavenly", "honour_violation", "natural_count",
-           "request_context", "single_honours", "turn_drawn", "win_context"]
+           "request_context", "request_of", "single_honours", "turn_drawn", "win_context"]

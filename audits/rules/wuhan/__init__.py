@@ -70,7 +70,9 @@ WUHAN = RuleFamily(
         fan_enough=fans.fan_enough,
         describe_wait=wins.describe_wait,
         win_context=settlement.win_context,
+        legal_winners=settlement.legal_winners,
         request_context=settlement.request_context,
+        request_of=settlement.request_of,
     ),
     scoring=ScoringRules(
         score=fans.score_hand,

@@ -48,9 +48,6 @@ class WuhanContext(WinContext):
     third_feeder: Optional[int] = None
     #: the discarder was ready after its discard (全求人 包 ``if_not_ready``); None: not asked
     feeder_ready: Optional[bool] = None
-    #: the other seats that legally won the same tile (一炮多响, ``multi_win``): they do not
-    #: pay this winner, so they are no basis of its 起胡 under ``qihu_basis = min`` (§9.4)
-    co_winners: frozenset = frozenset()
 
 
 @dataclass
@@ -214,7 +211,8 @@ def _score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld
     fans_of = _seat_fans(ctx, seat, melds)
     dealer = getattr(ctx, "dealer", -1)
     from_seat = getattr(ctx, "from_seat", None)
-    co_winners = getattr(ctx, "co_winners", ())
+    # the other legal winners of the tile do not pay, so they are no basis of 起胡 (§9.4)
+    co_winners = ctx.co_winners
     best = None
     for names, hard, _ in cands:
         mo = names[-1] if names and names[-1] in ("qianggang", "gangshang_kaihua", "haidi", "quanqiuren") else None
@@ -285,8 +283,7 @@ def reading_fans(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Mel
         mo = names[-1] if names and names[-1] in ("qianggang", "gangshang_kaihua", "haidi", "quanqiuren") else None
         win = Win(seat, ctx.how, getattr(ctx, "from_seat", None), len(names), tuple(names), hard, mo)
         out, fw, _ = money.shares(ruleset, win, fans_of, getattr(ctx, "dealer", -1))
-        if sum(x.amount for x in out) == best.total and money.qihu_met(ruleset, win, out,
-                                                                       getattr(ctx, "co_winners", ())):
+        if sum(x.amount for x in out) == best.total and money.qihu_met(ruleset, win, out, ctx.co_winners):
             yield (list(names) if names else ["jihu"]) + (["yinghu"] if hard else []), fw, None
 
 

@@ -55,11 +55,7 @@ def observe(ruleset: Ruleset, table, event, book: Book, ctx, after: bool) -> lis
     wins legally (:func:`legal_winners`).  After it: keep the logged winners and the audit's
     scores (the corrected ledger's winner under 一炮单响 may be a declarer the log did not
     pay: scored here)."""
-    if type(event) is not ev.HandWon or book is None:
-        return []
-    if not after:
-        if co_winners_matter(ruleset, event):
-            legal_winners(table, event, ctx)
+    if type(event) is not ev.HandWon or book is None or not after:
         return []
     book.won = event
     if book.true is None:
@@ -70,7 +66,6 @@ def observe(ruleset: Ruleset, table, event, book: Book, ctx, after: bool) -> lis
     for seat, _p in ctx.true_winners:
         if seat not in book.scores:
             book.scores[seat] = ctx.score(seat, ev_tile(event), event.how)
-    _WINNERS_NOW.pop(id(table), None)
     if ctx.explained is not None:
         # --explain and the report: each logged winner's derivation is printed under that winner;
         # the settlement adds only a corrected winner the log did not name (一炮单响), or that
@@ -89,11 +84,6 @@ def ev_tile(event) -> int:
 
 # --- 一炮多响 and 起胡 ---------------------------------------------------------------------
 
-#: the legal winners of the HandWon being judged, per table (id → (table, seq, seats)): set
-#: before the walker scores its winners, dropped once it is judged; read by :func:`win_context`
-_WINNERS_NOW: dict[int, tuple] = {}
-
-
 def co_winners_matter(ruleset: Ruleset, event: ev.HandWon) -> bool:
     """Whether a winner's legality depends on who else won the tile: several winners on one
     discard or robbed kong (一炮多响, ``multi_win``) with 起胡 on the smallest paying multiple
@@ -102,35 +92,20 @@ def co_winners_matter(ruleset: Ruleset, event: ev.HandWon) -> bool:
                 and len(event.winners) > 1)
 
 
-def legal_winners(table, event: ev.HandWon, ctx) -> frozenset:
-    """The declarers of a 一炮多响 that win legally (§5.1, §9.4), each judged alone against
-    the room's 起胡 on the seats that pay it.  A declarer whose win fails is no winner and pays
-    the others like any seat, so its multiple joins their basis: judged again until none more
-    fails (each round only removes winners).  Kept for :func:`win_context` while the walker
-    scores the event."""
-    tile = ev_tile(event)
-    legal = frozenset(x.seat for x in event.winners if 0 <= x.seat < len(table.players))
-    if len(_WINNERS_NOW) > 8:
-        _WINNERS_NOW.clear()
+def legal_winners(ruleset: Ruleset, event: ev.HandWon, wins_alone) -> Optional[frozenset]:
+    """``WinRules.legal_winners``: the declarers of a 一炮多响 that win legally (§5.1, §9.4),
+    each judged alone (``wins_alone(seat, co_winners)``) against the room's 起胡 on the seats
+    that pay it; None where the others do not matter (:func:`co_winners_matter`).  A declarer
+    whose win fails is no winner and pays the others like any seat, so its multiple joins
+    their basis: judged again until none more fails (each round only removes winners)."""
+    if not co_winners_matter(ruleset, event):
+        return None
+    legal = frozenset(x.seat for x in event.winners if 0 <= x.seat < ruleset.players)
     while True:
-        _WINNERS_NOW[id(table)] = (table, event.seq, legal)
-        now = frozenset(s for s in legal if _wins_alone(ctx, s, tile, event.how, len(event.winners)))
+        now = frozenset(s for s in legal if wins_alone(s, legal - {s}))
         if now == legal:
             return legal
         legal = now
-
-
-def _wins_alone(ctx, seat: int, tile: int, how: str, winners: int) -> bool:
-    sc = ctx.score(seat, tile, how, winners=winners)
-    return sc.complete and not sc.code and ctx.barred(seat, "win", tile, how) is None
-
-
-def co_winners_of(table, seat: int) -> frozenset:
-    """The other legal winners of the HandWon being judged (:func:`legal_winners`), or none."""
-    got = _WINNERS_NOW.get(id(table))
-    if got is None or got[0] is not table or got[1] not in (table.seq, table.seq + 1):
-        return frozenset()
-    return got[2] - {seat}
 
 
 # --- the win context: what a score needs from the table -----------------------------------
@@ -224,18 +199,17 @@ def win_context(ruleset: Ruleset, table, seat: int, how: str, tile: Optional[int
                 kong_discard: bool, winners: int = 1) -> WuhanContext:
     """``WinRules.win_context``: the table facts of a Wuhan score (the table before the win);
     kept for the table's moment (its seq)."""
-    co = co_winners_of(table, seat) if _WINNERS_NOW else frozenset()
-    key = (table.game, table.hand, table.seq, seat, how, tile, after_kong, kong_discard, winners, co)
+    key = (table.game, table.hand, table.seq, seat, how, tile, after_kong, kong_discard, winners)
     last = _LAST_CONTEXT
     if last[1] is table and last[2] is ruleset and last[0] == key:
         return last[3]
-    got = _win_context(ruleset, table, seat, how, tile, after_kong, kong_discard, winners, co)
+    got = _win_context(ruleset, table, seat, how, tile, after_kong, kong_discard, winners)
     last[:] = (key, table, ruleset, got)
     return got
 
 
 def _win_context(ruleset: Ruleset, table, seat: int, how: str, tile: Optional[int], after_kong: bool,
-                 kong_discard: bool, winners: int, co: frozenset) -> WuhanContext:
+                 kong_discard: bool, winners: int) -> WuhanContext:
     from_seat = None
     if how == "discard" and table.last_discard is not None:
         from_seat = table.last_discard[0]
@@ -258,7 +232,7 @@ def _win_context(ruleset: Ruleset, table, seat: int, how: str, tile: Optional[in
     return WuhanContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard, winners=winners,
                         seat=seat, from_seat=from_seat, dealer=table.dealer, indicator=table.indicator,
                         seat_fans=seat_fans(ruleset, table, robbed), haidi_draw=haidi,
-                        third_feeder=third_feeder(table, seat), feeder_ready=ready_, co_winners=co)
+                        third_feeder=third_feeder(table, seat), feeder_ready=ready_)
 
 
 def request_context(ruleset: Ruleset, ctx, req) -> WuhanContext:
@@ -284,6 +258,31 @@ def request_context(ruleset: Ruleset, ctx, req) -> WuhanContext:
                         indicator=TILE_INDEX[indicator] if indicator else None, seat_fans=seat_fans_,
                         haidi_draw=bool(extra.get("haidi")), third_feeder=extra.get("third_feeder"),
                         feeder_ready=extra.get("feeder_ready"))
+
+
+def request_of(ruleset: Ruleset, ctx) -> dict:
+    """``WinRules.request_of``: the request facts ``request_context`` reads back into ``ctx``
+    (the winner's ``seat``, ``from_seat``, ``dealer`` and the ``context`` table facts); the
+    hand's indicator is the neutral request's."""
+    if not isinstance(ctx, WuhanContext):
+        return {}
+    out: dict = {"seat": ctx.seat}
+    if ctx.from_seat is not None:
+        out["from_seat"] = ctx.from_seat
+    if ctx.dealer >= 0:
+        out["dealer"] = ctx.dealer
+    extra: dict = {}
+    if ctx.seat_fans:
+        extra["seat_fans"] = [list(f) for f in ctx.seat_fans]
+    if ctx.haidi_draw:
+        extra["haidi"] = True
+    if ctx.third_feeder is not None:
+        extra["third_feeder"] = ctx.third_feeder
+    if ctx.feeder_ready is not None:
+        extra["feeder_ready"] = ctx.feeder_ready
+    if extra:
+        out["context"] = extra
+    return out
 
 
 def score_transfers(ruleset: Ruleset, score) -> list[Transfer]:
@@ -412,7 +411,7 @@ def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
     return False
 
 
-__all__ = ["Book", "LABELS", "check_bet", "co_winners_matter", "co_winners_of", "dealer_after", "derivation",
+__all__ = ["Book", "LABELS", "check_bet", "co_winners_matter", "dealer_after", "derivation",
            "game_over", "hand_book", "hand_facts", "legal_winners", "observe", "payer_points", "ready",
-           "request_context", "score_transfers", "seat_fans", "settle", "table_facts", "third_feeder",
-           "transfer_code", "transfers_of", "win_context"]
+           "request_context", "request_of", "score_transfers", "seat_fans", "settle", "table_facts",
+           "third_feeder", "transfer_code", "transfers_of", "win_context"]

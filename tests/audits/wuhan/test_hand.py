@@ -54,3 +54,34 @@ def test_an_unknown_context_key_is_an_input_error():
 def test_another_family_takes_no_context():
     with pytest.raises(InputError, match="no table facts"):
         evaluate({"preset": "xuzhou", "hand": "123m456m789m123p5p", "tile": "5p", "context": {"haidi": True}})
+
+
+#: wuhan.md §5.1 / §9.4 with 起胡 on the least payer (``qihu_basis = min``): the 屁胡 of seat 2 on
+#: seat 1's discard, which seat 3 also wins (sample ``multi_win_min_basis``)
+_MIN_BASIS = dict(hand="12345688m34s", tile="5s", how="discard", melds=["pong:777s"], kong_discard=True, winners=2,
+                  seat=2, from_seat=1, dealer=0, indicator="4p",
+                  context={"seat_fans": [[1, 0, 0, 1, 0], [1, 0, 0, 1, 0], [1, 0, 0, 0, 0], [1, 0, 0, 0, 0]]},
+                  options={"multi_win": True, "qihu": 32, "qihu_basis": "min"})
+
+
+def test_co_winners_do_not_pay_so_their_multiple_is_no_basis_of_qihu():
+    got = req(**_MIN_BASIS, co_winners=[3])
+    assert got["wins"] and got["fans"] == ["jihu", "yinghu"] and got["fan"] == 2
+    assert req(**{**_MIN_BASIS, "co_winners": "3"})["wins"]  # the --co-winners text spelling
+
+
+def test_near_miss_without_the_co_winner_its_seat_is_the_least_payer():
+    got = req(**_MIN_BASIS)
+    assert not got["wins"] and "起胡 32" in got["reason"]
+
+
+@pytest.mark.parametrize("co, why", [([2], "not the winner's own"), ([5], "4-player table"),
+                                     ("1,x", "seat numbers")])
+def test_bad_co_winners_are_input_errors(co, why):
+    with pytest.raises(InputError, match=why):
+        req(**_MIN_BASIS, co_winners=co)
+
+
+def test_co_winners_are_winners_of_a_discard_or_a_robbed_kong():
+    with pytest.raises(InputError, match="co-winners"):
+        req(hand="22s34m678p", tile="2m", melds=["pong:9s", "chow:456m"], indicator="4p", co_winners=[1])
