@@ -185,10 +185,9 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     if e.source == "wall":
         # the turn's draw (most events) is no kong replacement and in turn: only an
         # off-turn draw needs the replacement and turn checks (or the family names the drawer)
-        next_drawer = ctx.next_drawer
-        if next_drawer is not None and t.phase == "draw":
+        if ctx.next_drawer is not None and t.phase == "draw":
             # the family's drawer, else the turn's seat: judged (TURN_ORDER) only off it
-            want = next_drawer(ctx.rules, t)
+            want = ctx.next_drawer(ctx.rules, t)
             replacement = seat != (t.turn if want is None else want) and _family_drawer(ctx, e, t, seat)
         elif ctx.next_drawer is not None and t.phase == "discard" and ctx.next_drawer(ctx.rules, t) is not None:
             # a draw-only turn (a 海底 phase): the family names who draws while the last drawer
