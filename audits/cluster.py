@@ -39,6 +39,7 @@ from __future__ import annotations
 import logging
 import os
 from collections import deque
+from functools import partial
 from typing import Any, Callable, Iterable, Iterator, Optional
 
 import msgspec
@@ -58,6 +59,12 @@ MIN_SPLIT_BYTES = 1 << 20
 #: Spans per worker thread of a file between those sizes: small enough that results stream back
 #: while the workers go on (a caller storing them works alongside), and the last ones end together.
 SPANS_PER_THREAD = 8
+#: Where the span size is paipu's to choose, a file's spans shrink as it is read (guided
+#: self-scheduling): each is the bytes left over this many spans per worker thread, between
+#: :data:`MIN_SPLIT_BYTES` and :data:`SPLIT_BYTES`.  The first spans are twice the even cut
+#: (fewer tasks: each costs the client and the workers about 8 ms of CPU), the last ones the
+#: least, so the workers end close together and the results left to take at the end are few.
+GUIDED_SPANS_PER_THREAD = SPANS_PER_THREAD // 2
 #: Tasks in flight per worker thread (results wait here only until their turn).
 WINDOW_PER_WORKER = 4
 #: Seconds to wait for a scheduler to answer, and for a local cluster's workers to start.
@@ -253,7 +260,11 @@ def audit_span(span: FileSpan, max_line_bytes: Optional[int] = None, max_depth: 
     problems that name no game.  The input limits of the caller are passed along
     (a worker process does not share the caller's settings).  ``audit`` replaces
     :func:`audits.audit.audit_game` (it must not raise; its result may carry the audit as
-    ``.audit``, see :func:`audit_cluster`).  A span whose end is a ``guessed`` cut (no
+    ``.audit``, see :func:`audit_cluster`); an ``audit`` with a ``finish()`` method has it
+    called once the span's games are all audited, before the result is returned: the
+    result is sent whenever the client asks for it, while the worker goes on with other
+    tasks, so what ``audit`` shares across games (the ingest's record batches) must be
+    complete by then.  A span whose end is a ``guessed`` cut (no
     game known to be open there) returns ``None`` instead when the guess was wrong: a game
     still open at its end, or a part of the file it could not read (nothing is audited then).
     """
@@ -269,6 +280,9 @@ def audit_span(span: FileSpan, max_line_bytes: Optional[int] = None, max_depth: 
         if audit is None:
             from .audit import audit_game as audit
         out = [audit(log) for log in logs]
+        finish = getattr(audit, "finish", None)
+        if finish is not None:
+            finish()
         orphans.extend(reader.orphans)
         return out, orphans
     finally:
@@ -310,9 +324,16 @@ MISSING_EXTRA = ("--cluster needs Dask's distributed scheduler, which this insta
                  "install the cluster extra: pip install 'paipu[cluster]'")
 
 
+#: Dask settings of the workers ``local:N`` starts.  Their statistical profiler is off: it samples
+#: the running task's stack every 10 ms for the dashboard's profile page (which nobody of a
+#: ``local:N`` run is shown), and cost 8% of each task's CPU (auditing one 2.5 MB span of the
+#: bench's corpus: 0.175 s against 0.162 s of the task's thread, median of 30 alternating runs).
+LOCAL_WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
+
+
 def connect(cluster: str) -> tuple[Any, Any]:
     """A Dask client for ``cluster``: ``local:N`` starts a ``LocalCluster`` of N worker
-    processes (one thread each); anything else is a scheduler address
+    processes (one thread each, :data:`LOCAL_WORKER_CONFIG`); anything else is a scheduler address
     (``tcp://host:8786``).  Returns ``(client, local cluster or None)``; close both."""
     try:
         from distributed import Client, LocalCluster
@@ -327,9 +348,12 @@ def connect(cluster: str) -> tuple[Any, Any]:
             n = 0
         if n < 1:
             raise ClusterError(f"--cluster {cluster!r}: give local:N with N worker processes (N ≥ 1)")
+        import dask
+
         try:
-            local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                 silence_logs=logging.ERROR)
+            with dask.config.set(LOCAL_WORKER_CONFIG):  # the workers (in their own processes) take it as they start
+                local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                     silence_logs=logging.ERROR)
         except Exception as e:
             raise ClusterError(f"could not start {n} local Dask workers: {_one_line(e)}") from None
         try:
@@ -360,95 +384,160 @@ def audit_cluster(paths: Iterable[str], cluster: Any, orphans: Optional[list[Log
     :func:`audits.audit.audit_game` on the workers (a function that never raises; see
     :func:`audit_span`).  ``split_bytes`` is the span size
     (default: :data:`SPANS_PER_THREAD` spans per worker thread, between :data:`MIN_SPLIT_BYTES` and
-    :data:`SPLIT_BYTES`).
+    :data:`SPLIT_BYTES`).  Nothing is sent to the cluster before the first result is asked
+    for; :class:`ClusterAudit` starts at once.
     """
     paths = list(paths)
     if "-" in paths:
-        raise ClusterError("standard input cannot be shared with cluster workers; write it to a file "
-                           "the workers can read, or audit it without --cluster")
+        raise ClusterError(STDIN_REFUSED)
     own = not hasattr(cluster, "submit")
     client, local = connect(cluster) if own else (cluster, None)
-    lim = _limits.current()
-    lim_args = (lim.max_line_bytes, lim.max_depth)
+    run = None
     try:
-        threads = sum(client.nthreads().values()) or 1
-        window = window or WINDOW_PER_WORKER * threads
-        seals: dict[str, Any] = {}  # path -> future of its tamper evidence
-
-        # path -> (byte, line, cut size) of the span whose guessed end fell inside a game
-        wrong: dict[str, tuple[int, int, int]] = {}
-
-        def submit(path: str, span: FileSpan, guessed: bool, cut: int) -> tuple[str, FileSpan, Any, int]:
-            return path, span, client.submit(audit_span, span, *lim_args, audit, guessed, pure=False), cut
-
-        def tasks() -> Iterator[tuple[str, FileSpan, Any, int]]:
-            for path in find_logs(paths):
-                seals[path] = client.submit(seal_problems, path, pure=False, priority=1)
-                try:
-                    size: Optional[int] = os.path.getsize(path)
-                except OSError:  # not visible here: the workers decide
-                    size = None
-                cut = split_bytes or (SPLIT_BYTES if size is None else
-                                      min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, size // (SPANS_PER_THREAD * threads))))
-                if (size is not None and size <= cut) or path.endswith(".gz"):
-                    yield submit(path, FileSpan(path), False, cut)
-                elif size is None:  # only the workers see it: one of them plans the cuts
-                    for span in client.submit(plan_spans, path, cut, pure=False, priority=2).result():
-                        yield submit(path, span, False, cut)
-                else:
-                    # cuts guessed here from the bytes alone (no pass over the file on the cluster
-                    # before the work starts); the task of the span before each cut checks it
-                    for start, end, first in guess_cuts(path, cut):
-                        if path in wrong:
-                            break
-                        yield submit(path, FileSpan(path, start, end, first), end is not None, cut)
-
-        queue: deque[tuple[str, FileSpan, Any, int]] = deque()
-        source = tasks()
-        exhausted = False
-        while True:
-            while not exhausted and len(queue) < window:
-                try:
-                    queue.append(next(source))
-                except StopIteration:
-                    exhausted = True
-            if not queue:
-                break
-            path, span, future, cut = queue.popleft()
-            got = future.result()
-            future.release()
-            if got is None:
-                # a guessed cut fell inside a game (tables logged into one file at once): this
-                # span and the file's later ones are dropped, and the rest of the file is cut
-                # where no game is open (plan_spans) and audited before the files after it
-                wrong[path] = (span.start, span.first_line, cut)
-                for entry in queue:
-                    if entry[0] == path:
-                        entry[2].release()
-                rest = client.submit(plan_spans, path, cut, span.start, span.first_line, pure=False,
-                                     priority=2).result()
-                queue = deque([submit(path, s, False, cut) for s in rest] + [e for e in queue if e[0] != path])
-                continue
-            games, lost = got
-            if orphans is not None:
-                orphans.extend(lost)
-            if games:
-                problems = seals[path].result()
-                for result in games:
-                    yield _with_seals(result, problems)
-    except ClusterError:
-        raise
-    except Exception as e:
-        if type(e).__name__ == "KilledWorker":
-            raise ClusterError(f"a task failed on every worker it was given ({_one_line(e)}); "
-                               "see the workers' logs") from None
-        raise
+        run = ClusterAudit(paths, client, orphans, split_bytes=split_bytes, window=window, audit=audit)
+        yield from run
     finally:
+        if run is not None:
+            run.close()
         if own:
             client.close()
             if local is not None:
                 local.close()
 
 
-__all__ = ["CONNECT_SECONDS", "ClusterError", "MIN_SPLIT_BYTES", "MISSING_EXTRA", "SPANS_PER_THREAD", "SPLIT_BYTES", "audit_cluster", "audit_span", "connect",
+#: Why ``-`` is refused (the workers cannot read this process's standard input).
+STDIN_REFUSED = ("standard input cannot be shared with cluster workers; write it to a file "
+                 "the workers can read, or audit it without --cluster")
+
+
+def _guided_bytes(size: int, threads: int, start: int) -> int:
+    """The size of a span of a ``size``-byte file that starts at byte ``start`` (:data:`GUIDED_SPANS_PER_THREAD`)."""
+    return min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, (size - start) // (GUIDED_SPANS_PER_THREAD * threads)))
+
+
+class ClusterAudit:
+    """:func:`audit_cluster` on a ``distributed.Client``, already under way: its first
+    ``window`` tasks are submitted when it is made, so the workers audit while the caller
+    gets ready (``ingest --cluster`` opens its store meanwhile).  Iterate it for the results,
+    in input order; :meth:`close` lets go of the tasks not taken (a worker then drops them)."""
+
+    def __init__(self, paths: Iterable[str], client: Any, orphans: Optional[list[LogProblem]] = None, *,
+                 split_bytes: Optional[int] = None, window: Optional[int] = None,
+                 audit: Optional[Callable[[Any], Any]] = None):
+        paths = list(paths)
+        if "-" in paths:
+            raise ClusterError(STDIN_REFUSED)
+        self.client = client
+        self.orphans = orphans
+        self.audit = audit
+        self.split_bytes = split_bytes
+        lim = _limits.current()
+        self._lim_args = (lim.max_line_bytes, lim.max_depth)
+        self.threads = sum(client.nthreads().values()) or 1
+        self.window = window or WINDOW_PER_WORKER * self.threads
+        #: path -> future of its tamper evidence
+        self._seals: dict[str, Any] = {}
+        #: path -> (byte, line, cut size) of the span whose guessed end fell inside a game
+        self._wrong: dict[str, tuple[int, int, int]] = {}
+        self._queue: deque[tuple[str, FileSpan, Any, int]] = deque()
+        self._source = self._tasks(paths)
+        self._exhausted = False
+        self._fill()
+        self._results = self._take()
+
+    def __iter__(self) -> "ClusterAudit":
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._results)
+
+    def close(self) -> None:
+        """Stop: the results not taken are let go (their tasks released on the cluster)."""
+        self._results.close()
+        for entry in self._queue:
+            entry[2].release()
+        self._queue.clear()
+        self._exhausted = True
+
+    def _submit(self, path: str, span: FileSpan, guessed: bool, cut: int) -> tuple[str, FileSpan, Any, int]:
+        future = self.client.submit(audit_span, span, *self._lim_args, self.audit, guessed, pure=False)
+        return path, span, future, cut
+
+    def _tasks(self, paths: list[str]) -> Iterator[tuple[str, FileSpan, Any, int]]:
+        client = self.client
+        for path in find_logs(paths):
+            self._seals[path] = client.submit(seal_problems, path, pure=False, priority=1)
+            try:
+                size: Optional[int] = os.path.getsize(path)
+            except OSError:  # not visible here: the workers decide
+                size = None
+            cut = self.split_bytes or (SPLIT_BYTES if size is None else min(
+                SPLIT_BYTES, max(MIN_SPLIT_BYTES, size // (SPANS_PER_THREAD * self.threads))))
+            if (size is not None and size <= cut) or path.endswith(".gz"):
+                yield self._submit(path, FileSpan(path), False, cut)
+            elif size is None:  # only the workers see it: one of them plans the cuts
+                for span in client.submit(plan_spans, path, cut, pure=False, priority=2).result():
+                    yield self._submit(path, span, False, cut)
+            else:
+                # cuts guessed here from the bytes alone (no pass over the file on the cluster
+                # before the work starts); the task of the span before each cut checks it
+                sizes = cut if self.split_bytes else partial(_guided_bytes, size, self.threads)
+                for start, end, first in guess_cuts(path, sizes):
+                    if path in self._wrong:
+                        break
+                    if end is None and start >= size:  # the last cut fell at the end of the file
+                        break
+                    yield self._submit(path, FileSpan(path, start, end, first), end is not None, cut)
+
+    def _fill(self) -> None:
+        """Submit tasks until ``window`` are in flight (or none are left)."""
+        while not self._exhausted and len(self._queue) < self.window:
+            try:
+                self._queue.append(next(self._source))
+            except StopIteration:
+                self._exhausted = True
+
+    def _take(self) -> Iterator[Any]:
+        try:
+            yield from self._take_in_order()
+        except ClusterError:
+            raise
+        except Exception as e:
+            if type(e).__name__ == "KilledWorker":
+                raise ClusterError(f"a task failed on every worker it was given ({_one_line(e)}); "
+                                   "see the workers' logs") from None
+            raise
+
+    def _take_in_order(self) -> Iterator[Any]:
+        client = self.client
+        while True:
+            self._fill()
+            if not self._queue:
+                return
+            path, span, future, cut = self._queue.popleft()
+            got = future.result()
+            future.release()
+            if got is None:
+                # a guessed cut fell inside a game (tables logged into one file at once): this
+                # span and the file's later ones are dropped, and the rest of the file is cut
+                # where no game is open (plan_spans) and audited before the files after it
+                self._wrong[path] = (span.start, span.first_line, cut)
+                for entry in self._queue:
+                    if entry[0] == path:
+                        entry[2].release()
+                rest = client.submit(plan_spans, path, cut, span.start, span.first_line, pure=False,
+                                     priority=2).result()
+                self._queue = deque([self._submit(path, s, False, cut) for s in rest] +
+                                    [e for e in self._queue if e[0] != path])
+                continue
+            games, lost = got
+            if self.orphans is not None:
+                self.orphans.extend(lost)
+            if games:
+                problems = self._seals[path].result()
+                for result in games:
+                    yield _with_seals(result, problems)
+
+
+__all__ = ["CONNECT_SECONDS", "ClusterAudit", "ClusterError", "LOCAL_WORKER_CONFIG", "MIN_SPLIT_BYTES", "MISSING_EXTRA", "SPANS_PER_THREAD", "SPLIT_BYTES", "audit_cluster", "audit_span", "connect",
            "plan_spans", "seal_problems"]

@@ -270,9 +270,10 @@ def _share(dealt: tuple, table: bytes) -> tuple:
     return ("lines", fidx, name, first, end, b"\n".join(compress(lines, sel)), sel)
 
 
-def _plan(path: str, target: int) -> Iterator[tuple[int, Optional[int], int]]:
+def _plan(path: str, target: "int | Callable[[int], int]") -> Iterator[tuple[int, Optional[int], int]]:
     """Cut a plain log into spans ``(start, end, first_line)`` of about ``target`` bytes (the last
     one's ``end`` is ``None``), each cut just after a line that mentions ``GameClosed``.
+    ``target`` may be a function of a span's first byte, giving that span's size.
 
     A cut is a guess that no game is open there; the worker that reads the span before
     it finds out (see :func:`audit_parallel`).  Cuts stop at the first bare carriage
@@ -287,9 +288,10 @@ def _plan(path: str, target: int) -> Iterator[tuple[int, Optional[int], int]]:
     # one buffer read into again and again: the plan costs a copy and a count of each
     # byte, no allocation (this process's time is taken from the workers' cores)
     buf = bytearray(_PLAN_BYTES)
+    size_at = target if callable(target) else (lambda _start: target)
     with f:
         offset, line = 0, 1  # the file offset and line number of the chunk read
-        want = target
+        want = size_at(0)
         while True:
             n = f.readinto(buf)
             if not n or (buf.find(b"\r", 0, n) >= 0 and buf.count(b"\r", 0, n) != buf.count(b"\r\n", 0, n)):
@@ -306,7 +308,7 @@ def _plan(path: str, target: int) -> Iterator[tuple[int, Optional[int], int]]:
                 cut = offset + counted
                 yield (start, cut, first)
                 start, first = cut, line
-                want = cut + target
+                want = cut + size_at(cut)
                 i = want - offset
             line += buf.count(b"\n", counted, n)
             offset += n

@@ -220,15 +220,12 @@ def cluster_audit(path: str, client: object) -> int:
 
 
 def start_local_cluster(workers: int) -> tuple[object, object, float]:
-    """A Dask LocalCluster of ``workers`` processes (one thread each), its client, and the seconds it took."""
-    import logging
-
-    from distributed import Client, LocalCluster
+    """The Dask cluster ``--cluster local:N`` starts (:func:`audits.cluster.connect`: ``workers``
+    processes, one thread each), its client, and the seconds it took."""
+    from audits.cluster import connect
 
     t = time.perf_counter()
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                           silence_logs=logging.ERROR)
-    client = Client(cluster)
+    client, cluster = connect(f"local:{workers}")
     client.run(lambda: __import__("audits.audit"))  # workers import the audit once, as a long run would
     return cluster, client, time.perf_counter() - t
 
@@ -532,7 +529,8 @@ def main() -> None:
     ap.add_argument("--guangdong-only", action="store_true",
                     help="only the full audit, 1 job, of the Qujing corpus and of a Guangdong corpus (hands/s)")
     ap.add_argument("--ingest-cluster-only", action="store_true",
-                    help="only rows 5d and 5f: ingest with the audit on --jobs 2 and on a Dask local:2 cluster")
+                    help="only rows 5d and 5f: ingest with the audit on --jobs 2 and on a Dask local:2 cluster, then the "
+                    "two in turns")
     ap.add_argument("--small-games", type=int, default=100_000, help="two-event games of row 5g (0 skips it)")
     ap.add_argument("--small-games-only", action="store_true", help="only row 5g, the ingest of many tiny games")
     ap.add_argument("--checks-only", action="store_true",
@@ -578,17 +576,26 @@ def main() -> None:
         ingest_cluster_row(here2)
         return here
 
-    def ingest_cluster_row(jobs2: float) -> float:
+    def ingest_cluster_row(jobs2: float, in_turns: bool = False) -> float:
         """Row 5f: ``ingest --cluster local:2`` against row 5d (``--jobs 2``): the workers read
-        the file's byte ranges themselves, as ``audit --cluster`` does."""
+        the file's byte ranges themselves, as ``audit --cluster`` does.  ``in_turns``: then the
+        two again, one run of each in turn (on a shared machine whose load changes, the rows
+        above are run minutes apart; a pair is run seconds apart)."""
         cluster, client, started = start_local_cluster(2)
         try:
             secs = stage("5f ingest, --cluster local:2", lambda: ingest(path, "here", cluster=client))
+            print(f"     local:2 / --jobs 2 = {secs / jobs2:.2f}× the time (cluster start {started:.1f} s, "
+                  "not counted)", flush=True)
+            if in_turns:
+                pairs = [(median_time(lambda: ingest(path, "here", 2), 1)[0],
+                          median_time(lambda: ingest(path, "here", cluster=client), 1)[0]) for _ in range(args.runs)]
+                ratios = sorted(c / j for j, c in pairs)
+                print("     in turns (--jobs 2, local:2): " + ", ".join(f"{j:.2f}/{c:.2f} s" for j, c in pairs) +
+                      f"; local:2 / --jobs 2 = {', '.join(f'{r:.2f}×' for r in ratios)}, median "
+                      f"{statistics.median(ratios):.2f}×", flush=True)
         finally:
             client.close()
             cluster.close()
-        print(f"     local:2 / --jobs 2 = {secs / jobs2:.2f}× the time (cluster start {started:.1f} s, "
-              "not counted)", flush=True)
         return secs
 
     def ingest_rows() -> tuple[float, float, float, float]:
@@ -689,7 +696,7 @@ def main() -> None:
         store_rows(args, path, events, stage)
         return
     if args.ingest_cluster_only:
-        ingest_cluster_row(stage("5d ingest, audit --jobs 2", lambda: ingest(path, "here", 2)))
+        ingest_cluster_row(stage("5d ingest, audit --jobs 2", lambda: ingest(path, "here", 2)), in_turns=True)
         return
     if args.ingest_only:
         ingest_ratios(*ingest_rows())

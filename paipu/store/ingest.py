@@ -27,8 +27,8 @@ from __future__ import annotations
 import os
 import shutil
 from contextlib import contextmanager
-from functools import partial
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -226,7 +226,7 @@ class _ClusterAuditor:
 class _StreamAuditor:
     """Audits the ingest's games where the input is read again by the workers themselves:
     ``jobs`` worker processes (:func:`audits.parallel.audit_parallel`), or the workers of a
-    Dask cluster given byte ranges of the files as tasks (:func:`audits.cluster.audit_cluster`,
+    Dask cluster given byte ranges of the files as tasks (:class:`audits.cluster.ClusterAudit`,
     as ``audit --cluster`` does).  No decoded game crosses a process boundary, only the
     results come back, in the order the ingest reads the games; this process only derives
     and merges the rows.
@@ -247,9 +247,13 @@ class _StreamAuditor:
         #: the workers run on this machine (``--jobs N``, or a cluster's workers all here, ``local:N``)
         self.here = not self.cluster or _all_here(cluster)
         if self.cluster:
-            from audits.cluster import audit_cluster  # type: ignore[import-not-found]
+            from audits.cluster import ClusterAudit  # type: ignore[import-not-found]
 
-            self._results = audit_cluster(paths, cluster, self.orphans, audit=build)
+            # the first tasks go out now: the workers audit while the ingest opens its store
+            try:
+                self._results = ClusterAudit(paths, cluster, self.orphans, audit=build)
+            except Exception as e:  # the cluster cannot take the work: nothing is written
+                raise StoreError(_cluster_failed(e, "start the audit")) from None
         else:
             from audits.parallel import audit_parallel  # type: ignore[import-not-found]
 
@@ -271,8 +275,7 @@ class _StreamAuditor:
         try:
             return next(self._results, None)
         except Exception as e:  # the cluster gave up (e.g. workers kept dying): this batch is not written
-            raise StoreError(f"the Dask cluster could not audit a batch ({type(e).__name__}: "
-                             f"{str(e).splitlines()[0] if str(e) else ''}); the batches before it are stored, "
+            raise StoreError(_cluster_failed(e, "audit a batch") + "; the batches before it are stored, "
                              "run the ingest again to add the rest") from None
 
     def map(self, logs: list[GameLog]) -> list[tuple[Any, Optional[str]]]:
@@ -290,6 +293,11 @@ class _StreamAuditor:
     def close(self) -> None:
         """Stop the workers (the results not taken are let go)."""
         self._results.close()
+
+
+def _cluster_failed(e: BaseException, what: str) -> str:
+    """Why the Dask cluster could not do ``what``, in one line."""
+    return f"the Dask cluster could not {what} ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
 
 
 def _all_here(client: Any) -> bool:
@@ -365,25 +373,51 @@ class BuiltGame(msgspec.Struct, gc=False):
                 self.broken = why
 
 
-#: The group a worker adds the events of the games it builds to (:func:`_grouped`).
-_GROUP: Optional[Any] = None
+#: The group each worker thread adds the events of the games it builds to (:func:`_grouped`), as ``.group``.
+_OPEN = threading.local()
 
 
 def _grouped(log: GameLog, types: list, seats: list, hands: list, lines: Optional[bytes],
              keep_raw: bool) -> tuple[Any, int]:
-    """Add a game's events to this process's open group (a new one once it is sent, holds
-    :data:`~paipu.store.columns.CHUNK_EVENTS` events, or keeps the raw lines otherwise):
+    """Add a game's events to this thread's open group (a new one once it is sent or sealed,
+    holds :data:`~paipu.store.columns.CHUNK_EVENTS` events, or keeps the raw lines otherwise):
     (group, slot)."""
     from .columns import CHUNK_EVENTS, EventGroup
 
-    global _GROUP
-    group = _GROUP
+    group = getattr(_OPEN, "group", None)
     if group is not None and group.keep_raw == keep_raw and len(group) < CHUNK_EVENTS:
         slot = group.add(log.game, log.events, log.lines, types, seats, hands, lines)
         if slot is not None:
             return group, slot
-    group = _GROUP = EventGroup(keep_raw)
+    group = _OPEN.group = EventGroup(keep_raw)
     return group, group.add(log.game, log.events, log.lines, types, seats, hands, lines)
+
+
+def seal_open_group() -> None:
+    """Make this thread's open group's record batch now, and start the next game in a new group."""
+    group = getattr(_OPEN, "group", None)
+    _OPEN.group = None
+    if group is not None:
+        group.batch()
+
+
+class GameBuilder:
+    """What the workers of ``ingest --jobs N`` and ``--cluster`` run on each game they read:
+    :func:`built_game`.  A cluster task calls :meth:`finish` at its end
+    (:func:`audits.cluster.audit_span`): its games' events then travel as record batches of
+    its own, made in the task, since Dask sends a task's result whenever the client asks,
+    while the worker goes on with the next task (a group still open then would take that
+    task's games too, and be sent again with them)."""
+
+    def __init__(self, keep_raw: bool = False):
+        self.keep_raw = keep_raw
+
+    def __call__(self, log: GameLog) -> "BuiltGame":
+        return built_game(log, self.keep_raw)
+
+    def finish(self) -> None:
+        """The end of a task: seal the group its games are in (:func:`seal_open_group`)."""
+        seal_open_group()
 
 
 def built_game(log: GameLog, keep_raw: bool = False) -> BuiltGame:
@@ -897,7 +931,7 @@ def _ingest_batches(paths: Sequence[str], db: str, *, audit: bool, jobs: int, ba
     elif audit:
         auditor, note = load_auditor()
         report.audited, report.audit_note = auditor is not None, note
-    build = partial(built_game, keep_raw=keep_raw) if audit_output is None else None
+    build = GameBuilder(keep_raw) if audit_output is None else None
     pool, target, con, db = _start(auditor, paths, jobs, cluster, parquet, con, db, own, build)
     auditor = pool or auditor
     started = time.perf_counter()

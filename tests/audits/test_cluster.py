@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from audits import cluster
-from audits.cluster import ClusterError, audit_cluster, plan_spans
+from audits.cluster import ClusterAudit, ClusterError, audit_cluster, plan_spans
 from paipu.sim.simulate import SimConfig, simulate_games
 from schema.reader import FileSpan, LogReader, encode_events
 from tests.audits.helpers import faulty_games, interleave, selfdraw_game
@@ -191,6 +191,103 @@ def test_a_worker_killed_mid_run_loses_and_repeats_nothing(client, corpus):
     while victim in client.run(os.getpid).values() and time.time() < deadline:
         time.sleep(0.2)
     assert victim not in client.run(os.getpid).values()  # the worker really died (and was replaced)
+
+
+def _audit_tasks(client) -> int:
+    """How many span audits the client holds (submitted and not yet let go)."""
+    return sum(1 for k in list(client.futures) if str(k).startswith("audit_span"))
+
+
+def _settled(client, want: int) -> int:
+    """The client's span audits once they come to ``want``, or after 10 s."""
+    deadline = time.time() + 10
+    while (n := _audit_tasks(client)) != want and time.time() < deadline:
+        time.sleep(0.05)
+    return n
+
+
+def test_a_cluster_audit_sends_its_first_tasks_when_made(client, corpus):
+    # ingest --cluster makes it before opening its store: the workers audit meanwhile
+    path, expected, expected_orphans = corpus
+    before = _settled(client, 0)
+    orphans: list = []
+    run = ClusterAudit([path], client, orphans, split_bytes=1 << 20, window=4)
+    assert _audit_tasks(client) == before + 4  # the window, before any result is asked for
+    got = list(run)
+    assert dump(got) == dump(expected) and orphans == expected_orphans
+    assert _settled(client, before) == before  # every task let go once its result is taken
+    # closed unread, its tasks are let go too
+    ClusterAudit([path], client, [], split_bytes=1 << 20, window=3).close()
+    assert _settled(client, before) == before
+
+
+def test_audit_cluster_sends_nothing_before_it_is_read_near_miss(client, corpus):
+    path, expected, expected_orphans = corpus
+    before = _settled(client, 0)
+    lazy = audit_cluster([path], client, [], split_bytes=1 << 20, window=4)
+    time.sleep(0.2)
+    assert _audit_tasks(client) == before  # a generator: the audit command reads it as it prints
+    assert dump([next(lazy)]) == dump(expected[:1])
+    assert _audit_tasks(client) > before
+    lazy.close()
+    assert _settled(client, before) == before
+
+
+def _spans_sent(monkeypatch) -> list:
+    """The spans a :class:`ClusterAudit` sends, as it sends them."""
+    sent: list = []
+    submit = ClusterAudit._submit
+
+    def record(self, path, span, guessed, cut):
+        sent.append(span)
+        return submit(self, path, span, guessed, cut)
+
+    monkeypatch.setattr(ClusterAudit, "_submit", record)
+    return sent
+
+
+def test_default_spans_shrink_as_the_file_is_read(client, corpus, monkeypatch):
+    # guided self-scheduling: large first spans (few tasks), small last ones (the workers end together)
+    assert cluster._guided_bytes(40 << 20, 2, 0) == 5 << 20 and cluster._guided_bytes(40 << 20, 2, 36 << 20) == 1 << 20
+    path, expected, expected_orphans = corpus
+    size = os.path.getsize(path)
+    monkeypatch.setattr(cluster, "MIN_SPLIT_BYTES", size // 40)
+    sent = _spans_sent(monkeypatch)
+    orphans: list = []
+    got = list(ClusterAudit([path], client, orphans))
+    assert dump(got) == dump(expected) and orphans == expected_orphans
+    lengths = [(s.end or size) - s.start for s in sent]
+    assert all(n > 0 for n in lengths)  # no empty span at the end
+    assert lengths[0] >= size // 8 > 3 * lengths[-2] and min(lengths[:-1]) >= size // 40  # the last: what is left
+
+
+def test_spans_of_a_given_size_stay_even_near_miss(client, corpus, monkeypatch):
+    path, expected, expected_orphans = corpus
+    size = os.path.getsize(path)
+    sent = _spans_sent(monkeypatch)
+    orphans: list = []
+    got = list(ClusterAudit([path], client, orphans, split_bytes=size // 10))
+    assert dump(got) == dump(expected) and orphans == expected_orphans
+    lengths = [(s.end or size) - s.start for s in sent[:-1]]
+    assert len(lengths) >= 8 and max(lengths) < 1.2 * min(lengths)
+
+
+def test_a_local_cluster_started_here_does_not_profile_its_tasks(client):
+    import dask
+
+    def profiles(dask_worker) -> bool:
+        return "profile" in dask_worker.periodic_callbacks
+
+    local_client, local = cluster.connect("local:1")
+    try:
+        assert list(local_client.run(profiles).values()) == [False]
+    finally:
+        local_client.close()
+        local.close()
+    # the setting is the workers' only: this process's Dask settings are as they were
+    assert dask.config.get("distributed.worker.profile.enabled") is True
+    # near miss: workers started with Dask's defaults (the fixture's) sample every task's stack
+    assert list(client.run(profiles).values()) == [True, True]
 
 
 # --- the command ---------------------------------------------------------------------

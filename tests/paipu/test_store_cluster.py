@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from paipu import store
 from paipu.store.tables import TABLES
+from schema.reader import LogReader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLES = sorted(glob.glob(os.path.join(ROOT, "sample_logs", "*", "*.jsonl")))
@@ -82,6 +83,62 @@ def test_cluster_ingest_sends_work_not_games(client, corpus, monkeypatch):
         assert pool is not None and pool.cluster
     finally:
         pool.close()
+
+
+def test_a_cluster_task_sends_its_games_events_in_record_batches_of_its_own(corpus):
+    # Dask sends a task's result whenever the client asks, while the worker goes on with the
+    # next task: the task seals its games' record batch before it returns, so the next task's
+    # games go into a batch of their own and no event is sent twice
+    from audits.cluster import audit_span
+    from audits.parallel import _plan
+    from paipu.store.ingest import GameBuilder, built_game, seal_open_group
+    from schema.reader import FileSpan
+
+    d, paths, _expected = corpus
+    spans = [FileSpan(paths[0], a, b, first) for a, b, first in _plan(paths[0], 1)][:3]
+    assert len(spans) == 3
+    builder = GameBuilder()
+    tasks = [audit_span(span, audit=builder)[0] for span in spans]
+    groups = [{id(g.events) for g in games} for games in tasks]
+    assert all(games for games in tasks) and not (groups[0] & groups[1] or groups[1] & groups[2])
+    assert all(g.events._batch is not None for games in tasks for g in games)  # made in the task
+    # near miss: without the task's end (game by game, as --jobs N's workers build), the next
+    # span's games join the group still open
+    seal_open_group()
+    plain = [audit_span(span, audit=built_game)[0] for span in spans[:2]]
+    assert {id(g.events) for g in plain[0]} & {id(g.events) for g in plain[1]}
+    seal_open_group()
+
+
+def test_cluster_ingest_ships_each_event_once_and_starts_before_the_store_opens(client, corpus, monkeypatch):
+    import importlib
+
+    from paipu.store import columns
+
+    ingest_module = importlib.import_module("paipu.store.ingest")
+    shipped: list[int] = []
+    arrived = columns._arrived_group
+
+    def count(batch, *rest):
+        shipped.append(batch.num_rows)
+        return arrived(batch, *rest)
+
+    monkeypatch.setattr(columns, "_arrived_group", count)
+    opened = ingest_module._open_target
+    out_when_opened: list[int] = []
+
+    def open_target(*args):
+        out_when_opened.append(sum(1 for k in list(client.futures) if str(k).startswith("audit_span")))
+        return opened(*args)
+
+    monkeypatch.setattr(ingest_module, "_open_target", open_target)
+    d, paths, expected = corpus
+    db = str(d / "once.duckdb")
+    r = store.ingest(paths, db, cluster=client, batch_events=5_000)
+    assert contents(db) == expected
+    read = sum(len(log.events) for log in LogReader(paths).games())  # games refused as read twice too
+    assert sum(shipped) == read and len(shipped) > 1 and r.events < read
+    assert out_when_opened and out_when_opened[0] > 0  # the workers were auditing as the store opened
 
 
 def test_a_worker_killed_mid_ingest_loses_and_repeats_nothing(client, corpus):
