@@ -130,6 +130,16 @@ def until_a_hand_starts(full: dict, family) -> dict:
     return waiting
 
 
+def _own_handlers(ctx: AuditContext, handlers: dict) -> None:
+    """Give the context this game's handler table where it is the game's own (a hand book
+    family's, :func:`until_a_hand_starts`), so the family may switch its observers
+    (``AuditContext.observing``); a shared table is never changed."""
+    if ctx.family is not None and handlers is not HANDLERS and handlers is not _WATCHED.get(ctx.family.name):
+        ctx.handlers = handlers
+        ctx.observed_handlers = handlers_for(ctx.family)
+        ctx.plain_handlers = HANDLERS
+
+
 def report(ctx: AuditContext, e: ev.Event, found) -> None:
     """Report the family's [(seat, Violation)] for the event."""
     for seat, v in found:
@@ -176,6 +186,7 @@ def walk(ctx: AuditContext) -> GameAudit:
                     # the family's own checks wrap the event types it observes
                     handlers = until_a_hand_starts(handlers_for(ctx.family), ctx.family) \
                         if ctx.family is not None else HANDLERS
+                    _own_handlers(ctx, handlers)
         except ReplayError as x:
             stream.broken(ctx, x, e)
             ctx.audit.complete = False

@@ -138,6 +138,11 @@ class AuditContext:
         self.first_of: dict[str, int] = {}
         #: the family's memory of the current hand (``RuleFamily.own.hand_book``), or None
         self.hand_book = None
+        #: this game's own handler table (a hand book family's, see :meth:`observing`), with the
+        #: family's wrapped handlers and the walker's plain ones; None: not switchable
+        self.handlers: Optional[dict] = None
+        self.observed_handlers: dict = {}
+        self.plain_handlers: dict = {}
         #: the record :attr:`open_discard` points to while a discard is open (filled afresh
         #: for each discard; a settled discard is forgotten by setting ``open_discard`` to None)
         self.discard_record = OpenDiscard(-1, -1, -1, NOBODY, NOBODY, NOBODY, False)
@@ -282,6 +287,17 @@ class AuditContext:
         self.waits[seat] = None
         self.win_legal[seat] = None
         self.kept_tile[seat] = -1
+
+    def observing(self, types, on: bool) -> None:
+        """The family's own checks of the event ``types`` on (its wrapped handlers) or off (the
+        walker's handlers alone) from the next event on, for a family whose checks of those
+        types have nothing to judge in some states of the hand (it switches them back on
+        before such a state can end).  Nothing happens where the game's handlers are shared."""
+        handlers = self.handlers
+        if handlers is not None:
+            source = self.observed_handlers if on else self.plain_handlers
+            for t in types:
+                handlers[t] = source[t]
 
     # -- rule questions on the live table (answered by the family) ----------------------
 

@@ -248,6 +248,9 @@ def _audit_by_type(path: str) -> dict:
         def __getitem__(self, t):
             return timed(t, self.inner[t])
 
+        def __setitem__(self, t, fn):
+            self.inner[t] = fn  # a family switching its observers (AuditContext.observing)
+
     own = walker.until_a_hand_starts
     walker.until_a_hand_starts = lambda full, family: Timed(own(full, family))
     try:

@@ -167,6 +167,8 @@ def _compare_pair_totals(ctx: AuditContext, e: ev.HandSettled, how: Optional[str
     """Each group's total per (payer, payee) against the settlement's; the family's
     ``explain_pair`` may name what explains a wrong total (its birds, its opening base)."""
     fam = ctx.family
+    if paid == got:  # the same transfers in the same order: every group's pair totals agree
+        return
     for reasons, code in fam.settlement.transfer_groups:
         want, have = sums_by_pair(paid, reasons, True), sums_by_pair(got, reasons, True)
         if want == have:

@@ -187,7 +187,9 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
         # the turn's draw (most events) is no kong replacement and in turn: only an
         # off-turn draw needs the replacement and turn checks (or the family names the drawer)
         if ctx.next_drawer is not None and t.phase == "draw":
-            replacement = _family_drawer(ctx, e, t, seat)
+            # the family's drawer, else the turn's seat: judged (TURN_ORDER) only off it
+            want = ctx.next_drawer(ctx.rules, t)
+            replacement = seat != (t.turn if want is None else want) and _family_drawer(ctx, e, t, seat)
         elif ctx.next_drawer is not None and t.phase == "discard" and ctx.next_drawer(ctx.rules, t) is not None:
             # a draw-only turn (a 海底 phase): the family names who draws while the last drawer
             # keeps its tiles; the drawer must be that seat

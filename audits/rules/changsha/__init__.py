@@ -109,10 +109,13 @@ def win_context(ruleset, table, seat, how, tile, after_kong, kong_discard, winne
                       kong_reveal=reveal)
 
 
+_CLAIMS = frozenset({ev.Chowed, ev.Ponged, ev.KongExposed})
+
+
 def event_checks(ruleset, table, event) -> list[Violation]:
     """Only 胡 on the last discard (R = 0, §7.7) and on a revealed tile (§6.2)."""
     t = type(event)
-    if t in (ev.Chowed, ev.Ponged, ev.KongExposed):
+    if t in _CLAIMS:
         if table.revealed and ruleset.kaigang_claims == "win_only":
             return [Violation("CLAIM_ON_KONG_REVEAL", f"seat {event.seat} claimed a tile revealed by 开杠 "
                               "(only 胡 is allowed on it)", "win", t.__name__)]

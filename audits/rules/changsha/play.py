@@ -24,9 +24,8 @@ OBSERVES = frozenset({
     ev.KongExposed, ev.KongAdded, ev.KongConcealed, ev.KongRevealed, ev.LastTileOffered, ev.HandWon,
     ev.BirdsDrawn, ev.HandSettled, ev.ClaimDeclared, ev.HandDrawn, ev.HandStarted,
 })
-#: observed after the walker's handler too: the deal (the dealt counts) and the wins (the
-#: walker's legal winners)
-OBSERVE_AFTER = frozenset({ev.TilesDealt, ev.HandWon})
+#: observed after the walker's handler too: the wins (the walker's legal winners)
+OBSERVE_AFTER = frozenset({ev.HandWon})
 _NONE: list = []
 _KONGS = (ev.KongExposed, ev.KongAdded, ev.KongConcealed)
 _CLAIMS = (ev.Chowed, ev.Ponged, ev.KongExposed)
@@ -44,7 +43,8 @@ class HandBook:
         self.rules = ruleset
         self.n = n
         self.dealer = dealer
-        self.dealt: list[Optional[list[int]]] = [None] * n
+        #: the deal (TilesDealt), read for the opening wins' dealt counts (:func:`dealt_counts`)
+        self.deal: Optional[ev.TilesDealt] = None
         self.declared: list[list[str]] = [[] for _ in range(n)]
         self.openings = [0] * n
         self.dealer_acted = False
@@ -126,6 +126,26 @@ def _claim_declared_observer(handler, report):
     return declared
 
 
+#: The event types the family judges only while the dealer has not acted (the opening wins,
+#: §4.1), a seat is locked by its 开杠 (§6.3), a reveal is open (§6.2) or the 海底 has been
+#: offered (§7): its checks of them are switched off in the rest of a hand (:func:`_quiet`).
+QUIET = (ev.TileDiscarded, ev.Chowed, ev.Ponged, ev.ClaimDeclared)
+
+
+def _quiet(table, hb: HandBook) -> bool:
+    """A discard, a chow, a pong or a declaration has nothing left for the family to judge
+    this hand: the dealer has acted, no seat is locked, no reveal is open, no 海底 offered.
+    None of these comes back before the next hand but by a reveal (:func:`_revealed`) or an
+    offer (:func:`_sea_offer`), which switch the checks back on."""
+    return hb.dealer_acted and hb.reveal_by is None and not table.sea_offers and True not in hb.locked
+
+
+def _loud(ctx) -> None:
+    """The family's checks of :data:`QUIET` on again (a new hand, a reveal, the 海底 offered)."""
+    if ctx is not None:
+        ctx.observing(QUIET, True)
+
+
 def _play_observer(judge):
     """``data["observers"]`` for a draw, a discard, a chow or a pong, the most frequent events:
     the family's check (``judge``) on a short path while no 开杠 reveal is open; with one open,
@@ -144,51 +164,65 @@ def _play_observer(judge):
     return wrap
 
 
+def _quiet_observer(judge):
+    """:func:`_play_observer` for a type of :data:`QUIET`: its checks are switched off once
+    :func:`_quiet` holds."""
+    def wrap(handler, report):
+        def played(ctx, e) -> None:
+            hb = ctx.hand_book
+            table = ctx.table
+            if hb.reveal_by is None:
+                found = judge(table, e, hb)
+            else:
+                found = observe(ctx.rules, table, e, hb, ctx, False)
+            if found:
+                report(ctx, e, found)
+            if _quiet(table, hb):
+                ctx.observing(QUIET, False)
+            handler(ctx, e)
+        return played
+    return wrap
+
+
 def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool) -> list:
     """``RuleFamily.own.observe``: [(seat, Violation)] for one watched event."""
     t = type(e)
     if t is ev.HandStarted:
+        _loud(ctx)  # a new hand: its dealer has not acted
         return _first_dealer(ruleset, table, e)
     if after:
-        if t is ev.TilesDealt:
-            hb.dealt = [list(table.hands[s][:27]) for s in range(hb.n)]
-        elif t is ev.HandWon:
+        if t is ev.HandWon:
             _won_after(table, e, hb, ctx)
         return _NONE
     if hb.reveal_by is not None and t is not ev.HandWon and t is not ev.ClaimDeclared:
         closed = _reveal_closed(ruleset, table, hb, ctx, e.seat if t in _CLAIMS else None)
         if closed:
             return closed + observe(ruleset, table, e, hb, ctx, after)
-    if t is ev.ClaimDeclared:
-        _declared(hb, e)
-        return _NONE
-    if t is ev.HandDrawn:
-        return _NONE
-    if t is ev.TileDrawn:
-        return _drawn(table, e, hb)
-    if t is ev.TileDiscarded:
-        return _discarded(table, e, hb)
-    if t is ev.OpeningWinDeclared:
-        return _opening(ruleset, e, hb)
-    if t in (ev.Chowed, ev.Ponged):
-        return _chowed_or_ponged(table, e, hb)
-    if t is ev.KongExposed and table.sea_offers:
-        return _no_claim_on_sea(e)
-    if t in _KONGS:
-        hb.dealer_acted = True
-        return _kong(ruleset, table, e, hb)
-    if t is ev.KongRevealed:
-        return _revealed(ruleset, table, e, hb)
-    if t is ev.LastTileOffered:
-        return _sea_offer(table, e)
-    if t is ev.HandWon:
-        hb.dealer_acted = True
-        return _won_on_konger_reveal(ruleset, table, e, hb) + _reveal_single_winner(ruleset, e, hb, ctx)
-    if t is ev.BirdsDrawn:
-        return _birds(ruleset, table, e, hb)
-    if t is ev.HandSettled:
-        return _birds_missing(ruleset, table, hb)
+    judge = _BEFORE.get(t)
+    return _NONE if judge is None else judge(ruleset, table, e, hb, ctx)
+
+
+def _dealt(ruleset: Ruleset, table, e: ev.TilesDealt, hb: HandBook, ctx) -> list:
+    """The deal, kept for the opening wins (its counts are made when one is declared)."""
+    hb.deal = e
     return _NONE
+
+
+def _declared_before(ruleset: Ruleset, table, e: ev.ClaimDeclared, hb: HandBook, ctx) -> list:
+    _declared(hb, e)
+    return _NONE
+
+
+def _kong_before(ruleset: Ruleset, table, e, hb: HandBook, ctx) -> list:
+    if type(e) is ev.KongExposed and table.sea_offers:
+        return _no_claim_on_sea(e)
+    hb.dealer_acted = True
+    return _kong(ruleset, table, e, hb)
+
+
+def _won_before(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook, ctx) -> list:
+    hb.dealer_acted = True
+    return _won_on_konger_reveal(ruleset, table, e, hb) + _reveal_single_winner(ruleset, e, hb, ctx)
 
 
 def _drawn(table, e: ev.TileDrawn, hb: HandBook) -> list:
@@ -200,10 +234,11 @@ def _drawn(table, e: ev.TileDrawn, hb: HandBook) -> list:
         seat, hb.reveal_due = hb.reveal_due, None
         return _v(seat, "KAIGANG_REVEAL_WRONG", f"seat {seat}'s 开杠 was followed by a draw, not by its "
                   "revealed tiles", "KongRevealed", "TileDrawn")
-    hb.drawn[e.seat] = TILE_INDEX[e.tile] if e.seat < hb.n else None
+    seat = e.seat
+    hb.drawn[seat] = TILE_INDEX[e.tile] if seat < hb.n else None
     if e.source == "wall" and table.undrawn - len(table.tail) == 1 and \
             not any(acc for _s, acc in table.sea_offers):
-        return _v(e.seat, "SEA_BOTTOM_ORDER", "the last tile (海底) is drawn only after it is offered",
+        return _v(seat, "SEA_BOTTOM_ORDER", "the last tile (海底) is drawn only after it is offered",
                   "LastTileOffered", "TileDrawn")
     return _NONE
 
@@ -242,8 +277,8 @@ def _chowed_or_ponged(table, e, hb: HandBook) -> list:
 
 #: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
 OBSERVERS = {ev.ClaimDeclared: _claim_declared_observer, ev.TileDrawn: _play_observer(_drawn),
-             ev.TileDiscarded: _play_observer(_discarded), ev.Chowed: _play_observer(_chowed_or_ponged),
-             ev.Ponged: _play_observer(_chowed_or_ponged)}
+             ev.TileDiscarded: _quiet_observer(_discarded),
+             ev.Chowed: _quiet_observer(_chowed_or_ponged), ev.Ponged: _quiet_observer(_chowed_or_ponged)}
 
 
 def _first_dealer(ruleset: Ruleset, table, e: ev.HandStarted) -> list:
@@ -261,12 +296,26 @@ def _opening(ruleset: Ruleset, e: ev.OpeningWinDeclared, hb: HandBook) -> list:
     if not 0 <= s < hb.n:
         return _NONE
     shown = [TILE_INDEX[x] for x in e.tiles]
-    v = qishou.check_declaration(ruleset, hb.dealt[s], list(e.names), shown, hb.declared[s], hb.dealer_acted)
+    v = qishou.check_declaration(ruleset, dealt_counts(hb, s), list(e.names), shown, hb.declared[s], hb.dealer_acted)
     if v is not None:
         return [(s, v)]
     hb.declared[s].extend(e.names)
     hb.openings[s] += len(e.names)
     return _NONE
+
+
+def dealt_counts(hb: HandBook, seat: int) -> Optional[list[int]]:
+    """The seat's dealt tiles as counts of the 27 suited kinds (what the table held right
+    after the deal), or None before the deal."""
+    deal = hb.deal
+    if deal is None:
+        return None
+    counts = [0] * 27
+    for name in deal.hands[seat]:
+        k = TILE_INDEX[name]
+        if k < 27:
+            counts[k] += 1
+    return counts
 
 
 def _kong(ruleset: Ruleset, table, e, hb: HandBook) -> list:
@@ -528,7 +577,7 @@ def _completes_own(ruleset: Ruleset, counts, melds, tile: int) -> bool:
 def _birds(ruleset: Ruleset, table, e: ev.BirdsDrawn, hb: HandBook) -> list:
     """BIRD_TILES_WRONG (§10.3): the count (``bird_count`` or what remains, one ``last`` on an
     empty wall), the source and the origin."""
-    hb.birds = tuple(TILE_INDEX[x] for x in e.tiles)
+    hb.birds = tuple(map(TILE_INDEX.__getitem__, e.tiles))
     hb.logged_origin = e.origin
     count, source = bird_rules.count_due(ruleset, undrawn(table))
     seats = [s for s, _ in hb.true]
@@ -555,6 +604,26 @@ def _birds_missing(ruleset: Ruleset, table, hb: HandBook) -> list:
         if count:
             return _v(None, "BIRD_TILES_WRONG", "no birds drawn after the win", count, 0)
     return _NONE
+
+
+#: The family's judge of each watched event before the walker's handler (see :func:`observe`).
+_BEFORE = {
+    ev.TilesDealt: _dealt,
+    ev.ClaimDeclared: _declared_before,
+    ev.TileDrawn: lambda ruleset, table, e, hb, ctx: _drawn(table, e, hb),
+    ev.TileDiscarded: lambda ruleset, table, e, hb, ctx: _discarded(table, e, hb),
+    ev.OpeningWinDeclared: lambda ruleset, table, e, hb, ctx: _opening(ruleset, e, hb),
+    ev.Chowed: lambda ruleset, table, e, hb, ctx: _chowed_or_ponged(table, e, hb),
+    ev.Ponged: lambda ruleset, table, e, hb, ctx: _chowed_or_ponged(table, e, hb),
+    ev.KongExposed: _kong_before,
+    ev.KongAdded: _kong_before,
+    ev.KongConcealed: _kong_before,
+    ev.KongRevealed: lambda ruleset, table, e, hb, ctx: _loud(ctx) or _revealed(ruleset, table, e, hb),
+    ev.LastTileOffered: lambda ruleset, table, e, hb, ctx: _loud(ctx) or _sea_offer(table, e),
+    ev.HandWon: _won_before,
+    ev.BirdsDrawn: lambda ruleset, table, e, hb, ctx: _birds(ruleset, table, e, hb),
+    ev.HandSettled: lambda ruleset, table, e, hb, ctx: _birds_missing(ruleset, table, hb),
+}
 
 
 def birds_due(ruleset: Ruleset, table, won) -> Optional[tuple[int, str, int]]:

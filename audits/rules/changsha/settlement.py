@@ -72,26 +72,27 @@ def base_pairs(ruleset: Ruleset, n: int, openings: Sequence[int], winners: Seque
     """(payer, payee) -> [Q, H, units of Q, units of H] before birds (§10.1); ``hows``: each
     winner's own (how, from_seat) where the moment mixes them."""
     out: dict[tuple[int, int], list[int]] = {}
-    q = ruleset.qishou_value * ruleset.base
-    for x in range(n):
-        k = openings[x] if x < len(openings) else 0
-        if k:
-            for p in range(n):
-                if p != x:
-                    out.setdefault((p, x), [0, 0, 0, 0])[0] += q * k
-                    out[(p, x)][2] += k
+    if any(openings):
+        q = ruleset.qishou_value * ruleset.base
+        for x in range(n):
+            k = openings[x] if x < len(openings) else 0
+            if k:
+                for p in range(n):
+                    if p != x:
+                        out.setdefault((p, x), [0, 0, 0, 0])[0] += q * k
+                        out[(p, x)][2] += k
     for k, (x, h) in enumerate(winners):
         w_how, w_from = hows[k] if hows is not None and k < len(hows) else (how, from_seat)
-        if w_how == "self_draw":
-            payers = [p for p in range(n) if p != x]
-        else:
-            payers = [w_from]
-        for p in payers:
+        units = units_of(ruleset, h)
+        for p in (range(n) if w_how == "self_draw" else (w_from,)):
             if p is None or p == x:
                 continue
-            row = out.setdefault((p, x), [0, 0, 0, 0])
-            row[1] += h
-            row[3] += units_of(ruleset, h)
+            row = out.get((p, x))
+            if row is None:
+                out[(p, x)] = [0, h, 0, units]
+            else:
+                row[1] += h
+                row[3] += units
     return out
 
 
@@ -105,7 +106,7 @@ def pair_amount(ruleset: Ruleset, q: int, h: int, units: int, m: int, dealer_pai
     d_before = units * b if dealer_pair and ruleset.dealer_bonus == "per_unit" else 0
     with_birds = bird_rules.apply(ruleset, birdable, m)
     bird = with_birds - birdable
-    total = bird_rules.apply(ruleset, birdable + d_before, m) + plain
+    total = (bird_rules.apply(ruleset, birdable + d_before, m) if d_before else with_birds) + plain
     if dealer_pair and ruleset.dealer_bonus == "plus_one":
         total += b
     return bird, total - q - h - bird, total
@@ -138,9 +139,16 @@ def derive(ruleset: Ruleset, n: int, dealer: int, cf: ChangshaFacts, winners: Se
                      f"n = {hit}; 庄闲 {ruleset.dealer_bonus}; bird mode {ruleset.bird_mode}")
     for (p, x), (q, h, uq, uh) in sorted(pairs.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         m = hit[p] + hit[x]
-        bird, bonus, total = pair_amount(ruleset, q, h, uq + uh, m, dealer in (p, x))
-        out.extend(Transfer(payer=p, payee=x, amount=a, reason=r)
-                   for r, a in (("qishou", q), ("win", h), ("bird", bird), ("dealer", bonus)) if a)
+        bird, bonus, total = pair_amount(ruleset, q, h, uq + uh, m, dealer == p or dealer == x)
+        # the pair's money by reason, in the order paid: 起手胡, the win, 扎鸟, 庄闲
+        if q:
+            out.append(Transfer(payer=p, payee=x, amount=q, reason="qishou"))
+        if h:
+            out.append(Transfer(payer=p, payee=x, amount=h, reason="win"))
+        if bird:
+            out.append(Transfer(payer=p, payee=x, amount=bird, reason="bird"))
+        if bonus:
+            out.append(Transfer(payer=p, payee=x, amount=bonus, reason="dealer"))
         if explain and total:
             lines.append(f"seat {p} → seat {x}: A = Q {q} + H {h} = {q + h}; m = n({x}) + n({p}) = {m}, "
                          f"{bird_rules.describe(ruleset, m)} → +{bird}; 庄闲 +{bonus}; = {total}")

@@ -1,0 +1,94 @@
+"""Changsha's discard, chow, pong and declaration checks are switched off for the rest of a
+hand once they have nothing to judge (``play.QUIET``, ``AuditContext.observing``): the dealer
+has acted, no seat is locked by its 开杠, no reveal is open, no 海底 offered.  A reveal or an
+offer switches them back on, and a new hand starts with them on."""
+
+from __future__ import annotations
+
+from audits.audit import HANDLERS, handlers_for, walk
+from audits.context import AuditContext
+from audits.rules.changsha import CHANGSHA, play
+from paipu.sim.changsha import examples as cx
+from schema import events as ev
+
+from ..helpers import log_of
+
+
+class _Recording(AuditContext):
+    """The audit of one game, noting each switch of the family's checks with the event type
+    the walker was handling."""
+
+    def __init__(self, log):
+        super().__init__(log)
+        self.switches: list[tuple[str, bool]] = []
+        self.now = ""
+
+    def observing(self, types, on: bool) -> None:
+        self.switches.append((self.now, on))
+        super().observing(types, on)
+
+
+def _walked(builder):
+    ctx = _Recording(log_of(builder))
+    log = ctx.log
+    events = log.events
+
+    class Noting(list):
+        def __iter__(self):
+            for e in list.__iter__(self):
+                ctx.now = type(e).__name__
+                yield e
+    log.events = Noting(events)
+    audit = walk(ctx)
+    return ctx, audit
+
+
+def test_off_after_the_dealers_first_discard_in_a_plain_hand():
+    ctx, audit = _walked(cx.EXAMPLES["ex01_small_discard_win"]())
+    assert audit.findings == []
+    assert ctx.switches == [("HandStarted", True), ("TileDiscarded", False)]
+    assert ctx.handlers[ev.TileDiscarded] is HANDLERS[ev.TileDiscarded]
+    assert ctx.handlers[ev.Chowed] is HANDLERS[ev.Chowed]
+
+
+def test_back_on_at_a_reveal_and_kept_on_while_a_seat_is_locked():
+    """Near miss of the plain hand: a 开杠 reveal locks the konger, so its discards are judged
+    (KAIGANG_HAND_LOCKED) to the end of the hand."""
+    ctx, audit = _walked(cx.EXAMPLES["ex06_locked_discards_the_drawn_tile"]())
+    assert audit.findings == []
+    assert ctx.switches == [("HandStarted", True), ("TileDiscarded", False), ("KongRevealed", True)]
+    assert ctx.handlers[ev.TileDiscarded] is handlers_for(CHANGSHA)[ev.TileDiscarded]
+    bad = cx.NEAR_MISSES["nm_kaigang_hand_locked"][0]()
+    ctx, audit = _walked(bad)
+    assert [f.code for f in audit.findings] == ["KAIGANG_HAND_LOCKED"]
+
+
+def test_back_on_when_the_last_tile_is_offered():
+    ctx, audit = _walked(cx.EXAMPLES["ex03_opening_wins_drawn"]())
+    assert audit.findings == []
+    assert ("LastTileOffered", True) in ctx.switches
+    assert ctx.switches[-1][1] is True
+    bad = cx.NEAR_MISSES["nm_sea_out_of_order"][0]()
+    assert "SEA_BOTTOM_ORDER" in [f.code for f in _walked(bad)[1].findings]
+
+
+def test_the_quiet_state_of_a_hand_book():
+    """_quiet holds only with the dealer acted, no reveal, no offer and no locked seat."""
+    from types import SimpleNamespace
+    from schema.ruleset import resolve
+    hb = play.HandBook(resolve("changsha"), 4, 0)
+    table = SimpleNamespace(sea_offers=[])
+    assert not play._quiet(table, hb)  # the dealer has not acted (opening wins may come)
+    hb.dealer_acted = True
+    assert play._quiet(table, hb)
+    assert not play._quiet(SimpleNamespace(sea_offers=[(1, False)]), hb)
+    hb.locked[2] = True
+    assert not play._quiet(table, hb)
+
+
+def test_a_shared_handler_table_is_never_switched():
+    ctx = AuditContext(log_of(cx.EXAMPLES["ex01_small_discard_win"]()))
+    before = dict(HANDLERS)
+    ctx.observing(play.QUIET, False)
+    ctx.observing(play.QUIET, True)
+    assert ctx.handlers is None and HANDLERS == before
