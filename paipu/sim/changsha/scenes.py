@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Optional, Sequence
 
-from schema.tiles import TILE_NAMES
-
 from ..guangdong.scenes import Scene, reopened, repaid, tiles_of  # noqa: F401  (re-exported)
 
 #: Filler tiles, suited only, spread out (no pair, run or 将 wait of their own where possible).

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import msgspec
 
-from audits.rules import family_of
 from audits.rules.xuzhou import pei, settlement
 from schema import events as ev
 from schema.tiles import TILE_INDEX, TILE_NAMES

@@ -1,7 +1,7 @@
 """Every worked example of wenzhou.md §12 with its exact money (B = 1, lianzhuang = multiply
 (the spec's linear), discard_payers = all unless stated)."""
 
-from audits.rules.wenzhou import play, settlement, wins
+from audits.rules.wenzhou import play
 from audits.rules.wenzhou.settlement import rotation
 from schema.tiles import TILE_INDEX as T
 

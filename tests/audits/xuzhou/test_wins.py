@@ -1,7 +1,7 @@
 """Xuzhou winning shapes (xuzhou.md §7): 平和 with 配子, 七对, 乱牌, the 八枝 gate; waits."""
 
 from replay.melds import Meld
-from audits.rules.special_hands import is_shisanlan, is_shisanyao
+from audits.rules.special_hands import is_shisanlan
 from audits.rules.xuzhou import wins
 from schema.tiles import TILE_INDEX as T
 
