@@ -142,6 +142,23 @@ class Score:
         return d
 
 
+def steps_when_read(cls: type, write: Callable[..., list[str]]) -> None:
+    """Make a :class:`Score` subclass's ``steps`` written when first read (``--explain``, the
+    report, ``paipu hand``), not for every win the audit scores: ``write(*score.derive)``
+    (``derive``: a field of ``cls`` holding the arguments) gives them, kept once written."""
+
+    def read(score: Score) -> list[str]:
+        got = score.__dict__.get("_steps")
+        if not got and score.derive is not None:  # type: ignore[attr-defined]
+            got = score.__dict__["_steps"] = write(*score.derive)  # type: ignore[attr-defined]
+        return got if got is not None else []
+
+    def keep(score: Score, steps: list[str]) -> None:
+        score.__dict__["_steps"] = steps
+
+    cls.steps = property(read, keep)  # type: ignore[attr-defined]
+
+
 class Settlement(NamedTuple):
     """One hand settled: the transfers in the order paid, the scores after, and whether
     the game must end now (a family's end condition, e.g. 敲锣 at 0)."""
@@ -583,6 +600,6 @@ def variant(family: RuleFamily, **changes: Any) -> RuleFamily:
     return replace(family, **changes)
 
 
-__all__ = ["BillingRules", "Claim", "ClaimRules", "DiscardVerdict", "FeeEvent", "HandFacts", "Meld", "OwnRules",
+__all__ = ["steps_when_read", "BillingRules", "Claim", "ClaimRules", "DiscardVerdict", "FeeEvent", "HandFacts", "Meld", "OwnRules",
            "PLAIN_DISCARD", "PARTS", "Particular", "PassBook", "RuleFamily", "Score", "ScoringRules", "Settlement",
            "SettlementRules", "TableRules", "Violation", "WinContext", "WinHow", "WinJudge", "WinRules", "variant"]

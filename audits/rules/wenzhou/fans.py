@@ -24,7 +24,7 @@ from replay.melds import Meld
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from ..family import Score, WinContext
+from ..family import Score, WinContext, steps_when_read
 from . import caishen, wins
 
 #: M by name: the multiple each name sets (the hand's M is the largest, §8.3); fan = log2 M
@@ -244,19 +244,7 @@ class WenzhouScore(Score):
     derive: Optional[tuple] = field(default=None, repr=False, compare=False)
 
 
-def _steps_of(score: WenzhouScore) -> list[str]:
-    got = score.__dict__.get("_steps")
-    if not got and score.derive is not None:
-        got = score.__dict__["_steps"] = _steps(*score.derive)
-    return got if got is not None else []
-
-
-def _set_steps(score: WenzhouScore, steps: list[str]) -> None:
-    score.__dict__["_steps"] = steps
-
-
-# ``steps`` (a Score field) is read through the lazy derivation
-WenzhouScore.steps = property(_steps_of, _set_steps)  # type: ignore[assignment]
+steps_when_read(WenzhouScore, _steps)
 
 
 def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext,

@@ -19,7 +19,7 @@ from typing import Iterator, Optional, Sequence
 from replay.melds import Meld
 from schema.ruleset import Ruleset
 
-from ..family import Score, WinContext
+from ..family import Score, WinContext, steps_when_read
 from . import laizi, money, wins
 from .money import SeatFan, Win
 
@@ -64,19 +64,6 @@ class WuhanScore(Score):
     derive: Optional[tuple] = field(default=None, repr=False, compare=False)
 
 
-def _steps_of(score: WuhanScore) -> list[str]:
-    got = score.__dict__.get("_steps")
-    if not got and score.derive is not None:
-        got = score.__dict__["_steps"] = explain_steps(*score.derive)
-    return got if got is not None else []
-
-
-def _set_steps(score: WuhanScore, steps: list[str]) -> None:
-    score.__dict__["_steps"] = steps
-
-
-# ``steps`` (a Score field) is read through the lazy derivation
-WuhanScore.steps = property(_steps_of, _set_steps)  # type: ignore[assignment]
 
 
 def _counts(tiles: Sequence[int]) -> list[int]:
@@ -309,6 +296,9 @@ def fan_finding(ruleset: Ruleset, winner, score: Score) -> Optional[str]:
         return "FAN_MISMATCH"
     return "FAN_NAMES_DIFFER"
 
+
+
+steps_when_read(WuhanScore, explain_steps)
 
 __all__ = ["CHINESE", "FAN_VALUES", "WuhanContext", "WuhanScore", "explain_steps", "fan_enough", "fan_finding",
            "moment", "points", "reading_fans", "score_hand", "winner_points"]
