@@ -38,8 +38,6 @@ def game_record(e: ev.GameOpened) -> dict:
 _MELD_SPEC = {"chow": "chow", "pong": "pong", "kong_exposed": "kong", "kong_added": "akong",
               "kong_concealed": "ckong"}
 _PICTURE_MELD = re.compile(r"\[(\w+) ([0-9mpsz]+)\]")
-#: Winds as a request names them (东 南 西 北 = 0..3), the log's spelling.
-_WINDS = ev.WINDS
 
 
 def request_facts(family: RuleFamily, rules, win: WinContext) -> dict:
@@ -61,7 +59,7 @@ def request_facts(family: RuleFamily, rules, win: WinContext) -> dict:
         facts["void"] = "mps"[win.void]
     for name, wind in (("seat_wind", win.seat_wind), ("round_wind", win.round_wind)):
         if 0 <= wind < 4:
-            facts[name] = _WINDS[wind]
+            facts[name] = ev.WINDS[wind]
     if win.winners != 1:
         facts["winners"] = win.winners
     if win.co_winners:
@@ -151,14 +149,14 @@ def hand_command(picture: str, tile: str, how: str, preset: str = "", options: O
 
 def winner_record(family: RuleFamily, rules, winner: ev.Winner, score: Optional[Score], picture: str,
                   indicator: Optional[str] = None, win: Optional[WinContext] = None) -> dict:
-    """One winner's derivation: the family's best reading beside what was logged, the hand's
-    turned indicator (where the family turns one), and ``request``: the ``paipu hand`` request
-    facts of the context ``win`` the audit scored it with (:func:`request_facts`)."""
+    """One winner's derivation: the family's best reading beside what was logged, and
+    ``request``: the ``paipu hand`` request facts of the context ``win`` the audit scored it
+    with (:func:`request_facts`) and the hand's turned indicator (where the family turns one)."""
     rec = {"seat": winner.seat, "picture": picture, "complete": bool(score and score.complete),
            "logged_fan": winner.fan, "logged_points": winner.points}
     facts = request_facts(family, rules, win) if win is not None else {}
     if indicator:
-        rec["indicator"] = facts["indicator"] = indicator
+        facts["indicator"] = indicator
     rec["request"] = facts
     if score is not None and score.complete:
         rec.update(fans=[[f, family.scoring.fan_chinese.get(f, f), family.scoring.fan_values[f]] for f in score.fans],

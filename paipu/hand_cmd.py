@@ -341,10 +341,6 @@ def _extras(req: dict) -> Optional[dict]:
     return {"birds": tiles, "bird_origin": origin, "openings": counts}
 
 
-#: Winds as a request names them (or 0..3), 东 南 西 北.
-WIND_NAMES = ev.WINDS
-
-
 def _context_pair(text: str) -> tuple[str, Any]:
     """``key=value`` of ``--context`` (a JSON value, else the text)."""
     if "=" not in text:
@@ -360,11 +356,11 @@ def _wind(value: Any, name: str) -> int:
     """A wind as 0..3 (东 南 西 北), from ``east``/``south``/``west``/``north`` or a number; -1 when absent."""
     if value is None or value == "":
         return -1
-    if isinstance(value, str) and value.lower() in WIND_NAMES:
-        return WIND_NAMES.index(value.lower())
+    if isinstance(value, str) and value.lower() in ev.WINDS:
+        return ev.WINDS.index(value.lower())
     if isinstance(value, int) and 0 <= value < 4:
         return value
-    raise InputError(f"{name} is one of {', '.join(WIND_NAMES)}, not {value!r}")
+    raise InputError(f"{name} is one of {', '.join(ev.WINDS)}, not {value!r}")
 
 
 def _flowers(value: Any) -> tuple[int, ...]:

@@ -186,14 +186,23 @@ def tile_drawn(ctx: AuditContext, e: ev.TileDrawn) -> None:
     if e.source == "wall":
         # the turn's draw (most events) is no kong replacement and in turn: only an
         # off-turn draw needs the replacement and turn checks (or the family names the drawer)
+        drawer = None
         if ctx.next_drawer is not None and t.phase == "draw":
-            # the family's drawer, else the turn's seat: judged (TURN_ORDER) only off it
-            want = ctx.next_drawer(ctx.rules, t)
-            replacement = seat != (t.turn if want is None else want) and _family_drawer(ctx, e, t, seat)
-        elif ctx.next_drawer is not None and t.phase == "discard" and ctx.next_drawer(ctx.rules, t) is not None:
-            # a draw-only turn (a 海底 phase): the family names who draws while the last drawer
-            # keeps its tiles; the drawer must be that seat
-            replacement = _family_drawer(ctx, e, t, seat)
+            # the family's drawer, else the turn's seat
+            drawer = ctx.next_drawer(ctx.rules, t)
+            if drawer is None:
+                drawer = t.turn
+        elif ctx.next_drawer is not None and t.phase == "discard":
+            # a draw-only turn (a 海底 phase) where the family names who draws while the last
+            # drawer keeps its tiles
+            drawer = ctx.next_drawer(ctx.rules, t)
+        if drawer is not None:
+            # a wall draw in a family that names the drawer at times: no replacement, and the
+            # drawer must be that seat
+            replacement = False
+            if seat != drawer:
+                ctx.find("TURN_ORDER", e, seat=seat, expected=drawer, actual=seat,
+                         message=f"seat {seat} draws out of turn")
         else:
             replacement = (t.phase != "draw" or seat != t.turn) and _off_turn_wall_draw(ctx, e, t, seat)
         if not replacement and t.undrawn <= ctx.max_reserve:
@@ -235,17 +244,6 @@ def _set_aside_replaced(ctx: AuditContext, e: ev.TileDrawn, seat: int) -> None:
     if pending_seat == seat and flower:
         ctx.tail_drawn[seat] = False
         ctx.flower_draw = e
-
-
-def _family_drawer(ctx: AuditContext, e: ev.TileDrawn, t, seat: int) -> bool:
-    """A wall draw while the table waits for a draw, in a family that names the drawer at
-    times (``next_drawer``: 海底 turns): TURN_ORDER against its drawer, else the usual turn."""
-    want = ctx.next_drawer(ctx.rules, t)
-    if want is None:
-        want = t.turn
-    if seat != want:
-        ctx.find("TURN_ORDER", e, seat=seat, expected=want, actual=seat, message=f"seat {seat} draws out of turn")
-    return False
 
 
 def _replacement(ctx: AuditContext, e: ev.TileDrawn, t, seat: int) -> bool:

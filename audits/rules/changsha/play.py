@@ -146,27 +146,11 @@ def _loud(ctx) -> None:
         ctx.observing(QUIET, True)
 
 
-def _play_observer(judge):
+def _play_observer(judge, quiets: bool = False):
     """``data["observers"]`` for a draw, a discard, a chow or a pong, the most frequent events:
     the family's check (``judge``) on a short path while no 开杠 reveal is open; with one open,
-    the whole :func:`observe` (which closes the reveal first).  The walker's handler follows."""
-    def wrap(handler, report):
-        def played(ctx, e) -> None:
-            hb = ctx.hand_book
-            if hb.reveal_by is None:
-                found = judge(ctx.table, e, hb)
-            else:
-                found = observe(ctx.rules, ctx.table, e, hb, ctx, False)
-            if found:
-                report(ctx, e, found)
-            handler(ctx, e)
-        return played
-    return wrap
-
-
-def _quiet_observer(judge):
-    """:func:`_play_observer` for a type of :data:`QUIET`: its checks are switched off once
-    :func:`_quiet` holds."""
+    the whole :func:`observe` (which closes the reveal first).  The walker's handler follows.
+    ``quiets``: a type of :data:`QUIET`, whose checks are switched off once :func:`_quiet` holds."""
     def wrap(handler, report):
         def played(ctx, e) -> None:
             hb = ctx.hand_book
@@ -177,7 +161,7 @@ def _quiet_observer(judge):
                 found = observe(ctx.rules, table, e, hb, ctx, False)
             if found:
                 report(ctx, e, found)
-            if _quiet(table, hb):
+            if quiets and _quiet(table, hb):
                 ctx.observing(QUIET, False)
             handler(ctx, e)
         return played
@@ -277,8 +261,9 @@ def _chowed_or_ponged(table, e, hb: HandBook) -> list:
 
 #: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``).
 OBSERVERS = {ev.ClaimDeclared: _claim_declared_observer, ev.TileDrawn: _play_observer(_drawn),
-             ev.TileDiscarded: _quiet_observer(_discarded),
-             ev.Chowed: _quiet_observer(_chowed_or_ponged), ev.Ponged: _quiet_observer(_chowed_or_ponged)}
+             ev.TileDiscarded: _play_observer(_discarded, quiets=True),
+             ev.Chowed: _play_observer(_chowed_or_ponged, quiets=True),
+             ev.Ponged: _play_observer(_chowed_or_ponged, quiets=True)}
 
 
 def _first_dealer(ruleset: Ruleset, table, e: ev.HandStarted) -> list:

@@ -17,8 +17,7 @@ from schema.tiles import TILE_NAMES
 
 from ..family import PassBook, Violation, WinContext, WinHow, WinJudge
 
-#: Winds as a log spells them, 0..3 = 东 南 西 北.
-WIND_NAMES = ev.WINDS
+#: The winds' Chinese names, in the order of ``events.WINDS`` (0..3).
 WIND_CHINESE = "东南西北"
 
 
@@ -158,12 +157,12 @@ def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
 
 def _winds(table, e: ev.HandStarted) -> list[Violation]:
     out = []
-    want = WIND_NAMES[round_wind(table.dealer_changes)]
+    want = ev.WINDS[round_wind(table.dealer_changes)]
     if e.round_wind is not ev.UNSET and e.round_wind != want:
         out.append(Violation("ROUND_WIND_MISMATCH", f"hand {e.hand} is played in the {want} round "
-                             f"({WIND_CHINESE[WIND_NAMES.index(want)]}风圈)", want, e.round_wind))
+                             f"({WIND_CHINESE[ev.WINDS.index(want)]}风圈)", want, e.round_wind))
     if e.seat_winds is not ev.UNSET:
-        seats = [WIND_NAMES[seat_wind(s, e.dealer)] for s in range(len(e.seat_winds))]
+        seats = [ev.WINDS[seat_wind(s, e.dealer)] for s in range(len(e.seat_winds))]
         if list(e.seat_winds) != seats:
             out.append(Violation("ROUND_WIND_MISMATCH", "the seat winds (门风) follow the dealer: the dealer is east",
                                  seats, list(e.seat_winds)))
