@@ -600,6 +600,7 @@ def variant(family: RuleFamily, **changes: Any) -> RuleFamily:
     return replace(family, **changes)
 
 
-__all__ = ["steps_when_read", "BillingRules", "Claim", "ClaimRules", "DiscardVerdict", "FeeEvent", "HandFacts", "Meld", "OwnRules",
+__all__ = ["BillingRules", "Claim", "ClaimRules", "DiscardVerdict", "FeeEvent", "HandFacts", "Meld", "OwnRules",
            "PLAIN_DISCARD", "PARTS", "Particular", "PassBook", "RuleFamily", "Score", "ScoringRules", "Settlement",
-           "SettlementRules", "TableRules", "Violation", "WinContext", "WinHow", "WinJudge", "WinRules", "variant"]
+           "SettlementRules", "TableRules", "Violation", "WinContext", "WinHow", "WinJudge", "WinRules", "steps_when_read",
+           "variant"]

@@ -86,7 +86,6 @@ def hand_rules(room: Ruleset, wild: str) -> Ruleset:
     return got
 
 
-_PLAIN = PLAIN_DISCARD
 _DEAD = DiscardVerdict(True, None)
 
 
@@ -97,7 +96,7 @@ def default_discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> Disca
     no claim follows one rule broken with another)."""
     mode = ruleset.wild_discard
     if mode == "plain" or not ruleset.wilds or tile not in _wild_set(ruleset.wilds):
-        return _PLAIN
+        return PLAIN_DISCARD
     if mode == "dead":
         return _DEAD
     return DiscardVerdict(True, Violation("SPECIAL_TILE_DISCARDED", f"seat {seat} discarded the wild "

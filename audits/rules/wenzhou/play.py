@@ -23,7 +23,6 @@ from ..family import PLAIN_DISCARD, DiscardVerdict, Violation, WinContext
 from . import caishen
 from .settlement import level_of
 
-_PLAIN = PLAIN_DISCARD
 
 
 class _Honours(NamedTuple):
@@ -148,7 +147,7 @@ def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdic
     if tile == h.wild:
         return wilds.default_discard_rule(ruleset, table, seat, tile)
     if not ruleset.honour_first:
-        return _PLAIN
+        return PLAIN_DISCARD
     # the seat's single honours, read off its honour key (the reducer keeps it as tiles move)
     key = table.keys[seat][3]
     singles = h.by_key.get(key)
@@ -156,19 +155,19 @@ def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdic
         singles = _singles_by_key(h, table.hands[seat], key)
     # no single honour held: no order to keep
     if not singles:
-        return _PLAIN
+        return PLAIN_DISCARD
     # rule 2 kept (a single honour thrown, 白板 read as W) and rule 3 kept (the discard just
     # before, by another seat, is no other honour held once)
     kind = h.wild if tile == h.white else tile
     if kind in singles:
         prev = table.latest_discard
         if prev is None or prev[0] == seat:
-            return _PLAIN
+            return PLAIN_DISCARD
         last = h.wild if prev[1] == h.white else prev[1]
         if last == kind or last not in singles:
-            return _PLAIN
+            return PLAIN_DISCARD
     v = _violation(h, table.hands[seat], seat, tile, table.latest_discard)
-    return _PLAIN if v is None else DiscardVerdict(False, v)
+    return PLAIN_DISCARD if v is None else DiscardVerdict(False, v)
 
 
 def _calls(table) -> bool:

@@ -188,7 +188,7 @@ def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdic
             return DiscardVerdict(True, Violation("SEA_BOTTOM_ORDER", f"seat {seat} discarded in the 海底 phase "
                                                   "(draw-only: the next seat draws)", "the next seat's draw",
                                                   "TileDiscarded"), "SEA_BOTTOM_ORDER")
-        return _PLAIN_DISCARD
+        return PLAIN_DISCARD
     hand = table.hands[seat]
     if drawable(ruleset, table) < 1 and all(hand[k] == 0 for k in range(34) if k not in special):
         return _DEAD
@@ -198,7 +198,6 @@ def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdic
                                           "TileSetAside", TILE_NAMES[tile]))
 
 
-_PLAIN_DISCARD = PLAIN_DISCARD
 _DEAD = DiscardVerdict(True, None)
 
 _NO_KONG = ("KONG_WITHOUT_REPLACEMENT", "a kong with no drawable tile for its replacement, or in the 海底 phase")
