@@ -209,13 +209,13 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
     """The seat's wait entry when one tile could complete its hand (听牌), else False: a
     superset test (complete with one more 财神, without the max-four room; eight pairs by
     pair count; three 财神 held); :func:`completes` is exact.  The entry is
-    ``[naturals, 财神 held, None, {tile: completes}]`` (the room is :func:`room_of`'s)."""
+    ``[naturals, 财神 held, {tile: completes}]`` (the room is :func:`room_of`'s)."""
     if held % 3 != 1:
         return False
     naturals, wilds = caishen.split(ruleset, counts)
     if wilds >= 3 or hands.is_complete(naturals, wilds + 1, None) \
             or (not melds and _pairs(naturals, wilds + 1, None) >= BADUI_PAIRS):
-        return [naturals, wilds, None, {}]
+        return [naturals, wilds, {}]
     return False
 
 
@@ -223,7 +223,7 @@ def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Seque
     """Is the hand complete with ``tile`` taken from another seat (a plain tile; 白板 is W
     while it stands in)?  Exact (the bare 三财神 only under ``sancaishen_on_discard``),
     cached in the entry."""
-    cache = entry[3]
+    cache = entry[2]
     got = cache.get(tile)
     if got is None:
         naturals = entry[0]
