@@ -106,6 +106,10 @@ class AuditContext:
         self.tail_pool = 0
         self.discard_rule: Optional[Callable] = None
         self.discard_kinds: Optional[frozenset[int]] = None
+        #: the scores made while one win is judged (:meth:`judging_a_win`), by what was asked:
+        #: the table stands still until the win applies, so a winner asked about twice (the
+        #: single-winner rule, then its own score) is scored once; None: no memo
+        self.win_scores: Optional[dict] = None
         self.next_drawer: Optional[Callable] = None
         #: the family hooks asked on every discard or draw, bound once per ruleset (the hot path
         #: reads no part of the family): ``claims.could_pong`` / ``could_kong`` and
@@ -361,12 +365,24 @@ class AuditContext:
               winners: int = 1, co_winners: frozenset = frozenset()) -> Score:
         """The family's best reading of the seat's hand won on ``tile`` (as the table is now),
         with ``co_winners`` the other legal winners where they matter (:meth:`win_context`)."""
+        memo = self.win_scores
+        if memo is not None:
+            key = (seat, tile, how, self.kong_discard if kong_discard is None else kong_discard, winners, co_winners)
+            got = memo.get(key)
+            if got is None:
+                ctx = self.win_context(seat, tile, how, kong_discard, winners, co_winners)
+                got = memo[key] = self.family.scoring.score(self.rules, self.hand_tiles(seat, tile, how),
+                                                            self.table.melds[seat], ctx)
+            return got
         ctx = self.win_context(seat, tile, how, kong_discard, winners, co_winners)
         return self.family.scoring.score(self.rules, self.hand_tiles(seat, tile, how), self.table.melds[seat], ctx)
 
-    def legal_win_on(self, seat: int, tile: int, kong_discard: bool, how: str = "discard") -> bool:
+    def legal_win_on(self, seat: int, tile: int, kong_discard: bool, how: str = "discard",
+                     declared_win: bool = False) -> bool:
         """Could ``seat`` legally win on ``tile`` from another seat (complete, enough fan)?
-        Scored only when asked (过胡, priority, 一炮多响), cached until its hand changes."""
+        Scored only when asked (过胡, priority, 一炮多响), cached until its hand changes.
+        ``declared_win``: the seat is logged winning on the tile, so its score is made anyway:
+        it is scored at once, not first tested for completeness against its waits."""
         key = (tile, kong_discard, how)
         known = self.win_legal[seat]
         if known is None:
@@ -374,7 +390,7 @@ class AuditContext:
         got = known.get(key)
         if got is None:
             got = False
-            if self.completes(seat, tile):
+            if declared_win or self.completes(seat, tile):
                 sc = self.score(seat, tile, how, kong_discard)
                 got = sc.complete and not sc.code and self.family.wins.fan_enough(self.rules, how, sc.capped)
             known[key] = got

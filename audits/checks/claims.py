@@ -151,7 +151,7 @@ def first_legal_declarer(ctx: AuditContext, e: ev.HandWon) -> Optional[int]:
         declared = winners | {s for s, claims in d.declared.items() if "win" in claims}
 
         def legal(s: int) -> bool:
-            return s in d.open_to_win and ctx.legal_win_on(s, d.tile, d.kong_discard) \
+            return s in d.open_to_win and ctx.legal_win_on(s, d.tile, d.kong_discard, declared_win=s in winners) \
                 and ctx.barred(s, "win", d.tile) is None
     else:
         declared = winners | ctx.rob_declared

@@ -31,6 +31,15 @@ def robbed_other_kong(ctx: AuditContext, e: ev.HandWon) -> bool:
 
 
 def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
+    # the table stands still until the win applies: each score asked while it is judged is made once
+    ctx.win_scores = {}
+    try:
+        _judge_win(ctx, e)
+    finally:
+        ctx.win_scores = None
+
+
+def _judge_win(ctx: AuditContext, e: ev.HandWon) -> None:
     t = ctx.table
     check_played(ctx, e, (e.tile,), None)
     if ctx.family.own.event_checks is not None:
