@@ -8,6 +8,7 @@ entry).  Rules are never decided here: every rule question goes to the family.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Any, Callable, Collection, Optional
 
@@ -17,7 +18,7 @@ from replay.state import Replayer
 from schema import events as ev
 from schema.reader import GameLog
 from schema.ruleset import Ruleset
-from schema.tiles import ALL_KINDS, NUM_KINDS, format_hand, kinds_in_set
+from schema.tiles import ALL_KINDS, NUM_KINDS, TILE_INDEX, format_hand, kinds_in_set
 
 from .catalogue import CATALOGUE
 from .findings import Finding
@@ -74,6 +75,12 @@ def _bound(fam: RuleFamily, rules: Ruleset) -> tuple:
     discard_rule = fam.table.discard_rule or (default_discard_rule if rules.wild_discard != "plain" else None)
     return (fam.table.wild_kinds(rules), max(fam.table.reserve(rules, k) for k in range(5)), fam.table.tail_pool(rules),
             discard_rule, default_discard_kinds(rules) if discard_rule is default_discard_rule else None)
+
+
+@functools.lru_cache(maxsize=None)
+def _playable_names(limit: int) -> frozenset[str]:
+    """The tile names of the kinds below ``limit``."""
+    return frozenset(name for name, k in TILE_INDEX.items() if k < limit)
 
 
 #: id(ruleset) -> (ruleset, family, what :func:`_bound` binds for it)
@@ -209,6 +216,8 @@ class AuditContext:
         #: the set's tiles are the integers below this (27: 108 suited tiles; 34: with honours;
         #: 42: with flowers): TILE_NOT_IN_SET
         self.set_limit = max(kinds_in_set(t.ruleset.tile_count)) + 1
+        #: the names of the tiles a set or a win may hold: the set's kinds, no flower
+        self.playable_names = _playable_names(min(self.set_limit, NUM_KINDS))
         self.n = n = len(t.players)
         #: per seat: the other seats (the ones that could take its discard)
         self.others = tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))

@@ -197,7 +197,8 @@ def claim_passed(ctx: AuditContext, e: ev.ClaimPassed) -> None:
 def _priority(ctx: AuditContext, e: ev.Event, seat: int, claim: str) -> None:
     """No one takes a discard over a higher legal claim declared on it (the family's ranks)."""
     d = ctx.open_discard
-    if d is None:
+    by_seat = d.declared if d is not None else None
+    if not by_seat or (len(by_seat) == 1 and seat in by_seat):  # no other seat declared a claim
         return
     rank = ctx.family.claims.claim_rank
     mine = rank[claim]

@@ -84,17 +84,6 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
         ctx.explained.append({"kind": "hand", "hand": e.hand, "dealer": e.dealer})
 
 
-_NAMES_BELOW: dict[int, frozenset[str]] = {}
-
-
-def _names_below(limit: int) -> frozenset[str]:
-    """The tile names of the kinds below ``limit`` (a set's tiles; looked up once per set)."""
-    got = _NAMES_BELOW.get(limit)
-    if got is None:
-        got = _NAMES_BELOW[limit] = frozenset(name for name, k in TILE_INDEX.items() if k < limit)
-    return got
-
-
 def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
     t = ctx.table
     wall = t.wall

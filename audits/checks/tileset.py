@@ -28,7 +28,7 @@ def check_in_set(ctx: AuditContext, e: ev.Event, tiles, seat) -> None:
 def check_played(ctx: AuditContext, e: ev.Event, tiles, seat) -> None:
     """Tiles played in a set or a win: each is of the set (TILE_NOT_IN_SET), and a flower,
     which is only ever set aside, breaks the log before any rule reads it as a kind."""
-    if any(TILE_INDEX[name] >= ctx.set_limit or TILE_INDEX[name] >= NUM_KINDS for name in tiles):
+    if not ctx.playable_names.issuperset(tiles):
         check_in_set(ctx, e, tiles, seat)
         if any(TILE_INDEX[name] >= NUM_KINDS for name in tiles):
             ctx.apply(e)  # the reducer's structural break (``flower_played``)

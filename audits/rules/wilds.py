@@ -71,18 +71,27 @@ def default_wild_of(ruleset: Ruleset, indicator: int) -> int:
 
 
 _HAND_RULES: dict[tuple[Ruleset, str], Ruleset] = {}
+#: (id of a room's ruleset object, wild) -> (that object, its hand ruleset): asked once a hand,
+#: so the room's ruleset (of many fields) is hashed only the first time its object is seen
+_BY_ROOM_OBJECT: dict[tuple[int, str], tuple[Ruleset, Ruleset]] = {}
 
 
 def hand_rules(room: Ruleset, wild: str) -> Ruleset:
     """The ruleset a hand with a turned indicator is played with: the room's, with the logged
     wild ``wild`` (a tile name) as its one wild kind (kept once per room and wild, so the
     families' per-ruleset caches see one object per hand kind)."""
+    seen = _BY_ROOM_OBJECT.get((id(room), wild))
+    if seen is not None and seen[0] is room:
+        return seen[1]
     key = (room, wild)
     got = _HAND_RULES.get(key)
     if got is None:
         if len(_HAND_RULES) > 1024:  # bounded: a long audit keeps a small memory
             _HAND_RULES.clear()
         got = _HAND_RULES[key] = msgspec.structs.replace(room, wilds=(wild,))
+    if len(_BY_ROOM_OBJECT) > 1024:
+        _BY_ROOM_OBJECT.clear()
+    _BY_ROOM_OBJECT[(id(room), wild)] = (room, got)
     return got
 
 

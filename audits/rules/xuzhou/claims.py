@@ -66,19 +66,31 @@ def _special(ruleset: Ruleset, own: Sequence[int], what: str) -> list[Violation]
     return []
 
 
+def _as_played(ruleset: Ruleset, discard: int, own: Sequence[int]) -> tuple[int, Sequence[int]]:
+    """The discard and the hand's tiles of a claim as they play (白板 is W while it stands in)."""
+    white = pei.pei(ruleset).stand_in
+    if white is None or (discard != white and white not in own):
+        return discard, own
+    return pei.fold(ruleset, discard), pei.fold_all(ruleset, own)
+
+
 def check_chow(ruleset: Ruleset, n: int, seat: int, from_seat: int, discard: int,
                own: Sequence[int]) -> list[Violation]:
     """吃 from the 上家: a run of three natural tiles (白板 as W)."""
     bad = _special(ruleset, own, "chow")
-    return bad or qujing.check_chow(_plain(ruleset), n, seat, from_seat, pei.fold(ruleset, discard),
-                                    pei.fold_all(ruleset, own))
+    if bad:
+        return bad
+    discard, own = _as_played(ruleset, discard, own)
+    return qujing.check_chow(_plain(ruleset), n, seat, from_seat, discard, own)
 
 
 def check_pong(ruleset: Ruleset, seat: int, from_seat: int, discard: int, own: Sequence[int]) -> list[Violation]:
     """碰: two natural tiles of the discard's kind (白板 as W)."""
     bad = _special(ruleset, own, "pong")
-    return bad or qujing.check_pong(_plain(ruleset), seat, from_seat, pei.fold(ruleset, discard),
-                                    pei.fold_all(ruleset, own))
+    if bad:
+        return bad
+    discard, own = _as_played(ruleset, discard, own)
+    return qujing.check_pong(_plain(ruleset), seat, from_seat, discard, own)
 
 
 def check_exposed_kong(ruleset: Ruleset, seat: int, from_seat: int, kind: int, discard: int,
