@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Callable
+from typing import Callable, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -189,13 +189,20 @@ def cpu_audit(path: str) -> float:
     return cpu_seconds(lambda: full_audit(path, 1))
 
 
-def per_hand_cpu(qujing: tuple[str, int], other: tuple[str, int], runs: int) -> tuple[float, float]:
+def paired_cpu(qujing: str, other: str, runs: int) -> list[tuple[float, float]]:
+    """Audit CPU seconds of the Qujing corpus and of another, the two taking turns,
+    ``max(runs, 3)`` turns: each turn's pair was measured seconds apart."""
+    return [(cpu_audit(qujing), cpu_audit(other)) for _ in range(max(runs, 3))]
+
+
+def per_hand_cpu(qujing: tuple[str, int], other: tuple[str, int], runs: int,
+                 pairs: Optional[list[tuple[float, float]]] = None) -> tuple[float, float]:
     """Audit CPU milliseconds per hand of the Qujing corpus and of another, the two taking
-    turns, best of ``max(runs, 3)`` each (both see the same machine)."""
-    q = o = float("inf")
-    for _ in range(max(runs, 3)):
-        q = min(q, cpu_audit(qujing[0]))
-        o = min(o, cpu_audit(other[0]))
+    turns, best of ``max(runs, 3)`` each (both see the same machine); ``pairs``: the turns
+    already measured (:func:`paired_cpu`)."""
+    pairs = pairs or paired_cpu(qujing[0], other[0], runs)
+    q = min(a for a, _ in pairs)
+    o = min(b for _, b in pairs)
     return 1e3 * q / qujing[1], 1e3 * o / other[1]
 
 
@@ -641,10 +648,16 @@ def main() -> None:
         secs, _ = median_time(lambda: full_audit(fpath, 1), args.runs)
         print(f"  {'3 full audit, ' + family:<28} {secs:8.3f} s  {fev / secs / 1e6:7.3f} M events/s  "
               f"{fhands / secs:9.0f} hands/s   ({fhands} hands)", flush=True)
-        q_ms, f_ms = per_hand_cpu((path, hands), (fpath, fhands), args.runs)
+        pairs = paired_cpu(path, fpath, args.runs)
+        q_ms, f_ms = per_hand_cpu((path, hands), (fpath, fhands), args.runs, pairs)
         q_us, f_us = 1e3 * q_ms * hands / events, 1e3 * f_ms * fhands / fev
         print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, {family} {f_ms:.3f} ms ({fev / fhands:.0f} "
               f"against {events / hands:.0f} events a hand; per event {q_us:.2f} and {f_us:.2f} µs)", flush=True)
+        # each turn's own ratio (its two audits seconds apart): a slow spell of the machine
+        # shows in both halves of a pair, and the median is not moved by one odd turn
+        turns = sorted((o / fev) / (q / events) for q, o in pairs)
+        print(f"     per turn: {', '.join(f'{r:.2f}×' for r in turns)}; median {statistics.median(turns):.2f}×",
+              flush=True)
         return f_us / q_us
 
     def sichuan_rows() -> dict[str, float]:
