@@ -40,12 +40,13 @@ ALL_THREE = 6
 class Facts(NamedTuple):
     """A hand's money facts from the table: the dealer's level L as logged (the audit prices at
     ``HandFacts.dealer_level``, the rotation's where they differ), each seat's 买底 (0/1; None
-    without ``maidi``), the 财神 each holds at the end, and each seat's kongs' kinds."""
+    without ``maidi``), the 财神 each holds at the end (None without ``caishenqian``), and each
+    seat's kongs' kinds (None unless ``kong_payments = at_end``)."""
 
     level: int
     bought: Optional[list[int]]
-    held: list[int]
-    kongs: list[list[str]]
+    held: Optional[list[int]]
+    kongs: Optional[list[list[str]]]
 
 
 def level_of(table) -> int:
@@ -61,9 +62,12 @@ def table_facts(ruleset: Ruleset, table, won=None) -> HandFacts:
     bought = None
     if ruleset.maidi:
         bought = [(b[1] if b is not None else 0) for b in (list(table.last_bets) + [None] * n)[:n]]
-    w = table.wild if table.wild is not None and table.wild < 34 else caishen.wild(ruleset)  # the logged W
-    held = [table.hands[s][w] if w is not None else 0 for s in range(n)]
-    kongs = [[m.kind for m in table.melds[s] if m.kind in KONG_VALUES] for s in range(n)]
+    held = kongs = None  # read only where the room pays 财神钱 or 杠算分
+    if ruleset.caishenqian:
+        w = table.wild if table.wild is not None and table.wild < 34 else caishen.wild(ruleset)  # the logged W
+        held = [table.hands[s][w] if w is not None else 0 for s in range(n)]
+    if ruleset.kong_payments == "at_end":
+        kongs = [[m.kind for m in table.melds[s] if m.kind in KONG_VALUES] for s in range(n)]
     level = level_of(table)
     return HandFacts(None, None, Facts(level, bought, held, kongs), table.dealer, level)
 
