@@ -346,9 +346,20 @@ _HITS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
 def _capped_entry(counts: Sequence[int], use: Sequence[int], start: int, n: int, runs: bool) -> tuple[int, int]:
     c = tuple(counts[start:start + n])
     h = tuple(max(0, 4 - c[i] - use[start + i]) for i in range(n))
-    e = _entry(*_solve(c, h, runs))
-    _maybe_trim()
+    key = (c, h, runs)
+    e = _CAPPED.get(key)
+    if e is None:
+        e = _entry(*_solve(c, h, runs))
+        if len(_CAPPED) > 200_000:  # bounded: a long audit keeps a small memory
+            _CAPPED.clear()
+        _CAPPED[key] = e
+        _maybe_trim()
     return e
+
+
+#: (a suit's counts, the wilds each kind may still take, runs) -> its (a, d) entry: a suit
+#: whose headroom a meld limits is solved once (:func:`_capped_entry`)
+_CAPPED: dict[tuple, tuple[int, int]] = {}
 
 
 def _make_is_complete():
@@ -382,7 +393,8 @@ def _make_is_complete():
                 return is_complete(counts, wilds, meld_use)
             if sum(counts) <= 14:
                 return False
-            return _is_complete_general(counts, wilds, meld_use)
+            # more tiles than the code tables cover (a 16-tile hand): the exact entries
+            return _is_complete_wilds(counts, 0, None)
         return _is_complete_wilds(counts, wilds, meld_use)
 
     return is_complete

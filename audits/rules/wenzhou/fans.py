@@ -217,24 +217,6 @@ def evaluate(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], 
     return judged[:4] + (_steps(ruleset, judged),)
 
 
-#: the last hands judged: (id of the ruleset, tiles, melds, id of the context) -> (ruleset,
-#: context, result); the audit asks twice for a win on a discard (the single-winner rule, then
-#: the win itself) with one context object (:func:`.play.win_context` shares equal ones)
-_LAST: dict[tuple, tuple] = {}
-
-
-def _evaluated(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext):
-    key = (id(ruleset), tuple(concealed), tuple(melds), id(ctx))
-    got = _LAST.get(key)
-    if got is not None and got[0] is ruleset and got[1] is ctx:
-        return got[2]
-    if len(_LAST) > 64:  # bounded: only the moment's few hands are asked again
-        _LAST.clear()
-    result = _judge(ruleset, concealed, melds, ctx)
-    _LAST[key] = (ruleset, ctx, result)
-    return result
-
-
 @dataclass
 class WenzhouScore(Score):
     """A :class:`Score` whose derivation (``steps``) is written when first read (``--explain``,
@@ -251,7 +233,7 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
                passed_win: bool = False) -> Score:
     """Score ``concealed`` (the winning tile included) + ``melds``: the names of the chosen
     reading, fan = log2 M, points = B × M, and the derivation (``steps``, written when read)."""
-    judged = _evaluated(ruleset, concealed, melds, ctx)
+    judged = _judge(ruleset, concealed, melds, ctx)
     complete, code, m, names, _ = judged
     if not complete:
         return Score(False, False, [], 0, 0, 0, None, "not a winning hand (5 sets + 牛, 硬八对"
@@ -266,7 +248,7 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
 def reading_fans(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld],
                  ctx: WinContext) -> Iterator[tuple[list[str], int, None]]:
     """The chosen reading's names and fan (every reading of the highest M carries them)."""
-    complete, code, m, names, _ = _evaluated(ruleset, concealed, melds, ctx)
+    complete, code, m, names, _ = _judge(ruleset, concealed, melds, ctx)
     if complete and not code:
         yield list(names), m.bit_length() - 1, None
 

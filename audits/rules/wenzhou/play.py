@@ -214,7 +214,7 @@ def turn_drawn(table, seat: int) -> bool:
 
 
 #: the contexts made so far, by their fields (a context is frozen, so equal ones are shared:
-#: the audit asks for one per score, twice for a win on a discard)
+#: the audit asks for one for every score it makes)
 _CONTEXTS: dict[tuple, WenzhouContext] = {}
 
 
