@@ -52,26 +52,28 @@ def take_claim(r, e: ev.Event, what: str, need: int) -> tuple[int, int, list[int
     return seat, t, own
 
 
-def called(r, seat: int) -> None:
-    w = r.table
+def called(w, seat: int) -> None:
+    """The claimer (of table ``w``) holds the turn and discards next."""
     w.turn = seat
     w.phase = "discard"
 
 
 def chowed(r, e: ev.Chowed) -> None:
     seat, t, own = take_claim(r, e, "a chow", 2)
+    w = r.table
     tiles = tuple(sorted(own + [t]))
-    r.table.melds[seat].append(Meld("chow", tiles[0], tiles, 0, e.from_seat))
-    r.table.fed.append((seat, e.from_seat, "chow", tiles[0]))
-    called(r, seat)
+    w.melds[seat].append(Meld("chow", tiles[0], tiles, 0, e.from_seat))
+    w.fed.append((seat, e.from_seat, "chow", tiles[0]))
+    called(w, seat)
 
 
 def ponged(r, e: ev.Ponged) -> None:
     seat, t, own = take_claim(r, e, "a pong", 2)
-    wilds = sum(1 for x in own if x != t)
-    r.table.melds[seat].append(Meld("pong", t, (t, *own), wilds, e.from_seat))
-    r.table.fed.append((seat, e.from_seat, "pong", t))
-    called(r, seat)
+    w = r.table
+    wilds = (own[0] != t) + (own[1] != t)
+    w.melds[seat].append(Meld("pong", t, (t, *own), wilds, e.from_seat))
+    w.fed.append((seat, e.from_seat, "pong", t))
+    called(w, seat)
 
 
 def kong_done(r, seat: int) -> None:

@@ -232,7 +232,9 @@ def _family_rules(ctx: AuditContext, e: ev.Event, seat: int) -> None:
     """The family's own rules on a claim or kong (e.g. no claim but 胡 on the last discard)."""
     checks = ctx.family.own.event_checks
     if checks is not None:
-        ctx.violated(checks(ctx.rules, ctx.table, e), e, seat)
+        broken = checks(ctx.rules, ctx.table, e)
+        if broken:
+            ctx.violated(broken, e, seat)
 
 
 def chowed(ctx: AuditContext, e: ev.Chowed) -> None:

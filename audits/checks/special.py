@@ -24,7 +24,9 @@ def _family_rules(ctx: AuditContext, e: ev.Event, seat) -> None:
     """The family's own rules on the event (``RuleFamily.event_checks``)."""
     checks = ctx.family.own.event_checks
     if checks is not None:
-        ctx.violated(checks(ctx.rules, ctx.table, e), e, seat)
+        broken = checks(ctx.rules, ctx.table, e)
+        if broken:
+            ctx.violated(broken, e, seat)
 
 
 def _turned(ctx: AuditContext, e: ev.Event, tiles) -> None:

@@ -76,7 +76,9 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
     ctx.apply(e)
     # the family's own rules on the hand as started (Guangdong: the logged winds)
     if ctx.family.own.event_checks is not None:
-        ctx.violated(ctx.family.own.event_checks(ctx.rules, ctx.table, e), e, None)
+        broken = ctx.family.own.event_checks(ctx.rules, ctx.table, e)
+        if broken:
+            ctx.violated(broken, e, None)
     ctx.reset_hand()
     if ctx.family.own.hand_book is not None:
         ctx.hand_book = ctx.family.own.hand_book(ctx.rules, ctx.n, e.dealer)

@@ -112,10 +112,17 @@ def hard_standard(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Se
     return n is not None and hands.is_complete(n, 0, None)
 
 
+#: the pairs a count of tiles of one kind makes (a kind folded from two, W and 白板, may pass four)
+_PAIRS_OF = tuple(c // 2 for c in range(18))
+
+
 def _pairs(naturals: Sequence[int], wilds: int, use: Optional[Sequence[int]]) -> int:
     """The most pairs the tiles make, each 财神 pairing a single with room or another 财神."""
-    pairs = sum(c // 2 for c in naturals)
-    singles = sum(1 for k, c in enumerate(naturals) if c & 1 and (use is None or c + 1 + use[k] <= 4))
+    pairs = sum(map(_PAIRS_OF.__getitem__, naturals))
+    if use is None:
+        singles = sum(naturals) - 2 * pairs
+    else:
+        singles = sum(1 for k, c in enumerate(naturals) if c & 1 and c + 1 + use[k] <= 4)
     matched = min(wilds, singles)
     return pairs + matched + (wilds - matched) // 2
 
@@ -126,7 +133,7 @@ def badui(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[i
     if has_melds or sum(naturals) + wilds != 2 * BADUI_PAIRS + 1:
         return ""
     n = guiwei(ruleset, naturals, wilds, use)
-    if n is not None and sum(c // 2 for c in n) >= BADUI_PAIRS:
+    if n is not None and sum(map(_PAIRS_OF.__getitem__, n)) >= BADUI_PAIRS:
         return "hard"
     if wilds and _pairs(naturals, wilds, use) >= BADUI_PAIRS:
         return "soft"
