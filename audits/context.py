@@ -113,7 +113,7 @@ class AuditContext:
         self.tail_pool = 0
         self.discard_rule: Optional[Callable] = None
         self.discard_kinds: Optional[frozenset[int]] = None
-        #: the scores made while one win is judged (:meth:`judging_a_win`), by what was asked:
+        #: the scores made while one win is judged (``checks.wins.hand_won``), by what was asked:
         #: the table stands still until the win applies, so a winner asked about twice (the
         #: single-winner rule, then its own score) is scored once; None: no memo
         self.win_scores: Optional[dict] = None
@@ -181,6 +181,15 @@ class AuditContext:
         """Record each of a family check's violations as a finding at ``e``."""
         for v in violations:
             self.find(v.code, e, seat=seat, expected=v.expected, actual=v.actual, message=v.message)
+
+    def family_checks(self, e: ev.Event, seat: Optional[int]) -> None:
+        """The family's own rules on ``e`` (``OwnRules.event_checks``, on the table before it
+        applies): each violation a finding at ``e`` (most events break none)."""
+        checks = self.family.own.event_checks
+        if checks is not None:
+            broken = checks(self.rules, self.table, e)
+            if broken:
+                self.violated(broken, e, seat)
 
     def at_due_level(self, facts):
         """The settlement facts priced at the dealer level the rotation gives (``level_due``)

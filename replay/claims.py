@@ -70,7 +70,7 @@ def chowed(r, e: ev.Chowed) -> None:
 def ponged(r, e: ev.Ponged) -> None:
     seat, t, own = take_claim(r, e, "a pong", 2)
     w = r.table
-    wilds = (own[0] != t) + (own[1] != t)
+    wilds = sum(1 for x in own if x != t)
     w.melds[seat].append(Meld("pong", t, (t, *own), wilds, e.from_seat))
     w.fed.append((seat, e.from_seat, "pong", t))
     called(w, seat)

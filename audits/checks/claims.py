@@ -228,20 +228,11 @@ def _after_meld(ctx: AuditContext, seat: int) -> None:
     ctx.tail_drawn[seat] = False
 
 
-def _family_rules(ctx: AuditContext, e: ev.Event, seat: int) -> None:
-    """The family's own rules on a claim or kong (e.g. no claim but 胡 on the last discard)."""
-    checks = ctx.family.own.event_checks
-    if checks is not None:
-        broken = checks(ctx.rules, ctx.table, e)
-        if broken:
-            ctx.violated(broken, e, seat)
-
-
 def chowed(ctx: AuditContext, e: ev.Chowed) -> None:
     seat = e.seat
     check_played(ctx, e, (e.tile, *e.tiles), seat)
     wild.dead_claim(ctx, e, seat, "chow")
-    _family_rules(ctx, e, seat)
+    ctx.family_checks(e, seat)
     ctx.violated(ctx.family.claims.check_chow(ctx.rules, ctx.n, seat, e.from_seat, TILE_INDEX[e.tile],
                                               [TILE_INDEX[x] for x in e.tiles]), e, seat)
     _priority(ctx, e, seat, "chow")
@@ -254,7 +245,7 @@ def ponged(ctx: AuditContext, e: ev.Ponged) -> None:
     seat = e.seat
     check_played(ctx, e, (e.tile, *e.tiles), seat)
     wild.dead_claim(ctx, e, seat, "pong")
-    _family_rules(ctx, e, seat)
+    ctx.family_checks(e, seat)
     tile = TILE_INDEX[e.tile]
     ctx.violated(ctx.family.claims.check_pong(ctx.rules, seat, e.from_seat, tile, [TILE_INDEX[x] for x in e.tiles]),
                  e, seat)
@@ -269,7 +260,7 @@ def kong_exposed(ctx: AuditContext, e: ev.KongExposed) -> None:
     seat = e.seat
     check_played(ctx, e, (e.tile, *e.tiles, e.kind), seat)
     wild.dead_claim(ctx, e, seat, "kong")
-    _family_rules(ctx, e, seat)
+    ctx.family_checks(e, seat)
     kind = TILE_INDEX[e.kind]
     ctx.violated(ctx.family.claims.check_exposed_kong(ctx.rules, seat, e.from_seat, kind, TILE_INDEX[e.tile],
                                                       [TILE_INDEX[x] for x in e.tiles]), e, seat)
@@ -298,7 +289,7 @@ def kong_added(ctx: AuditContext, e: ev.KongAdded) -> None:
     tile = TILE_INDEX[e.tile]
     discard_settled(ctx)
     _own_turn(ctx, e, seat)
-    _family_rules(ctx, e, seat)
+    ctx.family_checks(e, seat)
     ctx.violated(ctx.family.claims.check_added_kong(ctx.rules, kind, tile), e, seat)
     tail_full(ctx, e)
     ctx.apply(e)
@@ -317,7 +308,7 @@ def kong_concealed(ctx: AuditContext, e: ev.KongConcealed) -> None:
     check_played(ctx, e, (*e.tiles, e.kind), seat)
     discard_settled(ctx)
     _own_turn(ctx, e, seat)
-    _family_rules(ctx, e, seat)
+    ctx.family_checks(e, seat)
     ctx.violated(ctx.family.claims.check_concealed_kong(ctx.rules, TILE_INDEX[e.kind],
                                                         [TILE_INDEX[x] for x in e.tiles]), e, seat)
     tail_full(ctx, e)

@@ -27,9 +27,9 @@ def bet_placed(ctx: AuditContext, e: ev.PigBetPlaced) -> None:
         v = ctx.family.settlement.check_bet(ctx.rules, e.bet, ctx.bet_placed[seat], dealt)
         if v is not None:
             ctx.find(v.code, e, seat=seat, expected=v.expected, actual=v.actual, message=v.message)
-        elif ctx.family.own.event_checks is not None:
+        else:
             # the family's own rules on a side bet (Wenzhou 买底: only before a dealership's first hand)
-            ctx.violated(ctx.family.own.event_checks(ctx.rules, ctx.table, e), e, seat)
+            ctx.family_checks(e, seat)
         ctx.bet_placed[seat] = True
     ctx.apply(e)
 

@@ -20,15 +20,6 @@ from .table import check_overcount
 from .tileset import check_in_set
 
 
-def _family_rules(ctx: AuditContext, e: ev.Event, seat) -> None:
-    """The family's own rules on the event (``RuleFamily.event_checks``)."""
-    checks = ctx.family.own.event_checks
-    if checks is not None:
-        broken = checks(ctx.rules, ctx.table, e)
-        if broken:
-            ctx.violated(broken, e, seat)
-
-
 def _turned(ctx: AuditContext, e: ev.Event, tiles) -> None:
     """Tiles turned face up from the wall are seen: each counts toward its kind's copies."""
     seen = ctx.seen
@@ -45,7 +36,7 @@ def _turned(ctx: AuditContext, e: ev.Event, tiles) -> None:
 def indicator_turned(ctx: AuditContext, e: ev.IndicatorTurned) -> None:
     """翻牌: the indicator leaves the wall and is set aside (it counts as a tile of its kind)."""
     check_in_set(ctx, e, (e.tile, e.wild), None)
-    _family_rules(ctx, e, None)
+    ctx.family_checks(e, None)
     wild.indicator_turned(ctx, e)
     ctx.apply(e)
     _turned(ctx, e, (e.tile,))
@@ -58,7 +49,7 @@ def tile_set_aside(ctx: AuditContext, e: ev.TileSetAside) -> None:
     check_in_set(ctx, e, (e.tile,), e.seat)
     if ctx.indicator_due and e.seat == ctx.table.dealer:
         wild.indicator_missed(ctx, e, e.seat)
-    _family_rules(ctx, e, e.seat)
+    ctx.family_checks(e, e.seat)
     t = ctx.table
     if t.phase == "replacement":
         # the tile set aside before (or the kong) is replaced first: the seat's next event is its draw
@@ -78,14 +69,14 @@ def tile_set_aside(ctx: AuditContext, e: ev.TileSetAside) -> None:
 def opening_win_declared(ctx: AuditContext, e: ev.OpeningWinDeclared) -> None:
     """起手胡: recorded; the family judges time, tiles and names (QISHOU_INVALID)."""
     check_in_set(ctx, e, e.tiles, e.seat)
-    _family_rules(ctx, e, e.seat)
+    ctx.family_checks(e, e.seat)
     ctx.apply(e)
 
 
 def kong_revealed(ctx: AuditContext, e: ev.KongRevealed) -> None:
     """开杠: the revealed tiles leave the wall and lie open to wins until the next draw."""
     check_in_set(ctx, e, e.tiles, e.seat)
-    _family_rules(ctx, e, e.seat)
+    ctx.family_checks(e, e.seat)
     ctx.apply(e)
     ctx.robbable = False
     ctx.last_draw = None
@@ -95,14 +86,14 @@ def kong_revealed(ctx: AuditContext, e: ev.KongRevealed) -> None:
 def last_tile_offered(ctx: AuditContext, e: ev.LastTileOffered) -> None:
     """海底: an offer of the last tile; the family judges the order (SEA_BOTTOM_ORDER)."""
     claims.moment_passed(ctx, e)
-    _family_rules(ctx, e, e.seat)
+    ctx.family_checks(e, e.seat)
     ctx.apply(e)
 
 
 def birds_drawn(ctx: AuditContext, e: ev.BirdsDrawn) -> None:
     """抓鸟: birds after the win; a bird from the wall is a tile seen (``last`` repeats one)."""
     check_in_set(ctx, e, e.tiles, None)
-    _family_rules(ctx, e, None)
+    ctx.family_checks(e, None)
     ctx.apply(e)
     if e.source != "last":
         _turned(ctx, e, e.tiles)

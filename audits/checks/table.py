@@ -75,10 +75,7 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
         ctx.find("TILE_NOT_IN_SET", e, message=f"the wall holds tiles outside {label}")
     ctx.apply(e)
     # the family's own rules on the hand as started (Guangdong: the logged winds)
-    if ctx.family.own.event_checks is not None:
-        broken = ctx.family.own.event_checks(ctx.rules, ctx.table, e)
-        if broken:
-            ctx.violated(broken, e, None)
+    ctx.family_checks(e, None)
     ctx.reset_hand()
     if ctx.family.own.hand_book is not None:
         ctx.hand_book = ctx.family.own.hand_book(ctx.rules, ctx.n, e.dealer)

@@ -42,10 +42,7 @@ def hand_won(ctx: AuditContext, e: ev.HandWon) -> None:
 def _judge_win(ctx: AuditContext, e: ev.HandWon) -> None:
     t = ctx.table
     check_played(ctx, e, (e.tile,), None)
-    if ctx.family.own.event_checks is not None:
-        broken = ctx.family.own.event_checks(ctx.rules, t, e)
-        if broken:
-            ctx.violated(broken, e, None)
+    ctx.family_checks(e, None)
     if e.how == "discard" and not discard_win_has_tile(t, e):
         # no tile to win on (not the last discard, nor a revealed one): the reducer names the
         # structural break before anything is scored on a table that never offered the tile

@@ -59,7 +59,7 @@ def _wild(ruleset: Ruleset) -> Optional[int]:
 
 def _special(ruleset: Ruleset, own: Sequence[int], what: str) -> list[Violation]:
     """A 配子 in a meld, even as itself (new-families.md §2, CLAIM_SPECIAL_TILE)."""
-    w = _LAST_WILD[1] if _LAST_WILD[0] is ruleset else _wild(ruleset)
+    w = _wild(ruleset)
     if w is not None and w in own:
         return [Violation("CLAIM_SPECIAL_TILE", f"a 配子 {TILE_NAMES[w]} in a {what}", "natural tiles only",
                           [TILE_NAMES[t] for t in own])]
@@ -123,12 +123,12 @@ def _natural(ruleset: Ruleset, counts: Sequence[int]) -> list[int]:
 def could_pong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:
     """Two natural tiles of the discard's kind (a 白板 discard is a W, and the 白板 held are the
     natural Ws: the kind itself is counted either way); a 配子 discard opens no claim."""
-    return counts[discard] >= 2 and discard != (_LAST_WILD[1] if _LAST_WILD[0] is ruleset else _wild(ruleset))
+    return counts[discard] >= 2 and discard != _wild(ruleset)
 
 
 def could_kong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:
     """Three natural tiles of the discard's kind (as :func:`could_pong` counts them)."""
-    return counts[discard] >= 3 and discard != (_LAST_WILD[1] if _LAST_WILD[0] is ruleset else _wild(ruleset))
+    return counts[discard] >= 3 and discard != _wild(ruleset)
 
 
 def _physical(ruleset: Ruleset, kind: int) -> Optional[int]:
