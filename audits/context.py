@@ -73,8 +73,16 @@ def _bound(fam: RuleFamily, rules: Ruleset) -> tuple:
     plain) and the discarded kinds it is asked about (None: every one; the shared rule
     judges the wild kinds only, ``wilds.default_discard_kinds``)."""
     discard_rule = fam.table.discard_rule or (default_discard_rule if rules.wild_discard != "plain" else None)
+    # the rule as the walker asks it, of (table, seat, tile): the family's own binding, else the rule
+    # with the ruleset as its first argument
+    if discard_rule is None:
+        bound = None
+    elif fam.table.discard_rule_for is not None:
+        bound = fam.table.discard_rule_for(rules)
+    else:
+        bound = functools.partial(discard_rule, rules)
     return (fam.table.wild_kinds(rules), max(fam.table.reserve(rules, k) for k in range(5)), fam.table.tail_pool(rules),
-            discard_rule, default_discard_kinds(rules) if discard_rule is default_discard_rule else None)
+            bound, default_discard_kinds(rules) if discard_rule is default_discard_rule else None)
 
 
 @functools.lru_cache(maxsize=None)
@@ -111,6 +119,7 @@ class AuditContext:
         self.wild: frozenset[int] = frozenset()
         self.max_reserve = 0
         self.tail_pool = 0
+        #: the family's word on a discard, bound to the ruleset: (table, seat, tile) -> DiscardVerdict
         self.discard_rule: Optional[Callable] = None
         self.discard_kinds: Optional[frozenset[int]] = None
         #: the scores made while one win is judged (``checks.wins.hand_won``), by what was asked:

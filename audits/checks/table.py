@@ -308,7 +308,7 @@ def tile_discarded(ctx: AuditContext, e: ev.TileDiscarded) -> None:
     rule = ctx.discard_rule
     if rule is not None and 0 <= seat < ctx.n and (ctx.discard_kinds is None or tile in ctx.discard_kinds):
         # the family's word on the discard, on the table before it applies (most are plain)
-        verdict = rule(ctx.rules, t, seat, tile)
+        verdict = rule(t, seat, tile)
         if verdict is not PLAIN_DISCARD:
             wild.judge_discard(ctx, e, seat, verdict)
     if t.phase != "discard" or seat != t.turn:

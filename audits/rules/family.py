@@ -338,6 +338,11 @@ class TableRules:
     #: (opens no claim, no win chance) and the rule it breaks (a wild or 痞 tile the ruleset
     #: forbids to discard, the forced discard, honour order).  None: every discard is plain.
     discard_rule: Optional[Callable[..., DiscardVerdict]] = None
+    #: (ruleset) -> ``discard_rule`` bound to that ruleset, a function of (table, seat, tile): for
+    #: a family whose rule reads facts of the ruleset on every discard (the walker binds it once
+    #: per ruleset object; ``discard_rule`` is then this function's answer).  None: the walker
+    #: binds ``discard_rule`` itself.  (Wenzhou's discard order)
+    discard_rule_for: Optional[Callable[[Ruleset], Callable[..., DiscardVerdict]]] = None
     #: (ruleset, table) -> the seat that draws next where the family departs from "the seat
     #: after the last discard" (end-of-wall turns: a draw-only 海底, an offered last tile), or
     #: None to keep the usual turn.  None: turns always follow the last discard.

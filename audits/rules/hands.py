@@ -424,6 +424,20 @@ def _is_complete_wilds(counts: Sequence[int], wilds: int, meld_use: Sequence[int
     return _is_complete_general(counts, wilds, meld_use)
 
 
+def sets_need(counts: Sequence[int]) -> int:
+    """The fewest wilds that make ``counts`` complete sets with no pair (the sum over the suits
+    of their tables' sets-only cost; no max-four room: a set of wilds alone may take any kind).
+    The caller tests the tile count (``3k``)."""
+    try:
+        m, p, s, z = _SPLIT(bytearray(counts))
+    except (ValueError, TypeError, struct.error):
+        keys = hand_keys(counts)
+        return sum(suit_entry(keys[i], i == 3)[0] for i in range(4))
+    st = _SUIT_BYTES
+    return ((st.get(m) or _bytes_entry(m))[0] + (st.get(p) or _bytes_entry(p))[0]
+            + (st.get(s) or _bytes_entry(s))[0] + (_HONOUR_BYTES.get(z) or _bytes_entry(z))[0])
+
+
 def _is_complete_general(counts: Sequence[int], wilds: int, meld_use: Sequence[int] | None) -> bool:
     """:func:`is_complete` for any counts: the base-5 tables, or the solver where a
     meld limits a suit's headroom."""

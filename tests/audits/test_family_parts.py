@@ -45,7 +45,8 @@ def test_the_parts_are_the_familys_fields_and_no_hook_is_in_two():
     # + SettlementRules.request_facts (paipu hand's liability decided by the score, Hainan's 无番抢杠)
     # + WinRules.legal_winners (一炮多响 winners judged with each other, Wuhan's 起胡 on the payers)
     # + WinRules.request_of (request_context's inverse: --explain's pasted paipu hand command, Wuhan, Wenzhou)
-    assert len(seen) + 3 == 61 + 5 + 1 + 1 + 2 + 3 + 1 + 1 + 1 + 1
+    # + TableRules.discard_rule_for (the discard rule bound once per ruleset, Wenzhou's discard order)
+    assert len(seen) + 3 == 61 + 5 + 1 + 1 + 2 + 3 + 1 + 1 + 1 + 1 + 1
 
 
 @pytest.mark.parametrize("name", sorted(FAMILIES))
@@ -60,6 +61,7 @@ def test_the_shared_ground_of_the_new_families_is_nothing_in_todays_families(nam
     family = FAMILIES[name]
     assert family.table.wild_of is None
     assert family.table.discard_rule is None
+    assert family.table.discard_rule_for is None
     assert family.table.next_drawer is None
     assert family.scoring.payer_points is None
     assert family.settlement.birds_due is None

@@ -6,7 +6,8 @@ import random
 from functools import lru_cache
 
 from audits.rules.hands import (hand_keys, is_complete, is_one_from_complete, is_seven_pairs,
-                          is_winning, meld_use_of, readings, split_wilds, suit_key, waits)
+                          is_winning, meld_use_of, readings, sets_need, split_wilds, suit_entry, suit_key,
+                          waits)
 from replay.melds import Meld
 from schema.tiles import counts_of, parse_hand, tile_index
 
@@ -271,3 +272,27 @@ def test_17_tile_wild_free_hands_agree_with_the_enumeration():
         complete += want
         incomplete += not want
     assert complete > 500 and incomplete > 500
+
+
+def test_sets_need_counts_the_wilds_that_make_sets_only():
+    assert sets_need(C("123m456p777z")) == 0
+    assert sets_need(C("12m456p777z")) == 1  # 3m
+    assert sets_need(C("1m456p")) == 2
+    assert sets_need(C("1m5p")) == 4
+    assert sets_need(C("11m")) == 1
+    assert sets_need(C("123m44z")) == 1  # 4z: a pair is no set
+
+
+def test_sets_need_agrees_with_the_suit_key_tables():
+    # the bytes-keyed tables against the base-5 suit tables, on complete hands with a few
+    # tiles taken out or moved (17 tiles and more included)
+    rng = random.Random(23)
+    for k in range(3000):
+        c = _random_complete_hand(rng, k % 3 == 0)
+        c[rng.randrange(34)] += 3
+        for _ in range(rng.randrange(4)):
+            c[rng.choice([i for i in range(34) if c[i]])] -= 1
+        if max(c) > 4:
+            continue
+        keys = hand_keys(c)
+        assert sets_need(c) == sum(suit_entry(keys[i], i == 3)[0] for i in range(4)), c

@@ -39,6 +39,7 @@ WENZHOU = RuleFamily(
         replacement_source=guangdong_table.replacement_source,
         wild_of=caishen.wild_of,
         discard_rule=play.discard_rule,
+        discard_rule_for=play.discard_rule_for,
     ),
     claims=ClaimRules(
         claim_rank=claims.CLAIM_RANK,

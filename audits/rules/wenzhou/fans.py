@@ -157,9 +157,15 @@ def _judge(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ct
     # 财神单钓 needs a 财神 held (the tile won from another seat is plain: the held count is sh.wilds)
     if sh.wilds and ctx.how in ("discard", "robbed_kong") and ruleset.caishen_dandiao == "self_draw_only" \
             and ctx.win_tile is not None:
-        before = list(counts)
-        before[ctx.win_tile] -= 1
-        if wins.in_caishen_dandiao(ruleset, before, melds):
+        # the tiles before the winning tile: the winning tile is plain (``plain``), so they
+        # are the split naturals less its kind, with the same 财神 held
+        k = caishen.fold(ruleset, ctx.win_tile)
+        naturals[k] -= 1
+        try:
+            dandiao = wins.caishen_dandiao(naturals, wilds)
+        finally:
+            naturals[k] += 1
+        if dandiao:
             return True, "WIN_CAISHEN_DANDIAO_DISCARD", 0, [], (w, sh, False, False, False, False)
     moment = _moment_names(ruleset, melds, ctx)
     best_m, best = 0, []

@@ -142,32 +142,49 @@ def _violation(h: _Honours, counts, seat: int, tile: int, previous: Optional[tup
 def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdict:
     """``TableRules.discard_rule``: a 财神 is never discarded (SPECIAL_TILE_DISCARDED, the
     shared ``wild_discard = forbidden``), then the discard order (HONOUR_DISCARD_ORDER)."""
-    # asked on every discard of the hand with the same ruleset object: the last facts first
-    h = _LAST_HONOURS[1] if _LAST_HONOURS[0] is ruleset else _honours(ruleset)
-    if tile == h.wild:
-        return wilds.default_discard_rule(ruleset, table, seat, tile)
-    if not ruleset.honour_first:
-        return PLAIN_DISCARD
-    # the seat's single honours, read off its honour key (the reducer keeps it as tiles move)
-    key = table.keys[seat][3]
-    singles = h.by_key.get(key)
-    if singles is None:
-        singles = _singles_by_key(h, table.hands[seat], key)
-    # no single honour held: no order to keep
-    if not singles:
-        return PLAIN_DISCARD
-    # rule 2 kept (a single honour thrown, 白板 read as W) and rule 3 kept (the discard just
-    # before, by another seat, is no other honour held once)
-    kind = h.wild if tile == h.white else tile
-    if kind in singles:
-        prev = table.latest_discard
-        if prev is None or prev[0] == seat:
+    rule = _LAST_RULE[1] if _LAST_RULE[0] is ruleset else discard_rule_for(ruleset)
+    return rule(table, seat, tile)
+
+
+#: the last ruleset asked and its bound discard rule (every discard of a hand asks with one object)
+_LAST_RULE: list = [None, None]
+
+
+def discard_rule_for(ruleset: Ruleset):
+    """``TableRules.discard_rule_for``: :func:`discard_rule` bound to ``ruleset``, a function of
+    (table, seat, tile), its hand's honour facts read once."""
+    h = _honours(ruleset)
+    wild, white, by_key = h.wild, h.white, h.by_key
+    honour_first = ruleset.honour_first
+
+    def rule(table, seat: int, tile: int) -> DiscardVerdict:
+        if tile == wild:
+            return wilds.default_discard_rule(ruleset, table, seat, tile)
+        if not honour_first:
             return PLAIN_DISCARD
-        last = h.wild if prev[1] == h.white else prev[1]
-        if last == kind or last not in singles:
+        # the seat's single honours, read off its honour key (the reducer keeps it as tiles move)
+        key = table.keys[seat][3]
+        singles = by_key.get(key)
+        if singles is None:
+            singles = _singles_by_key(h, table.hands[seat], key)
+        # no single honour held: no order to keep
+        if not singles:
             return PLAIN_DISCARD
-    v = _violation(h, table.hands[seat], seat, tile, table.latest_discard)
-    return PLAIN_DISCARD if v is None else DiscardVerdict(False, v)
+        # rule 2 kept (a single honour thrown, 白板 read as W) and rule 3 kept (the discard just
+        # before, by another seat, is no other honour held once)
+        kind = wild if tile == white else tile
+        if kind in singles:
+            prev = table.latest_discard
+            if prev is None or prev[0] == seat:
+                return PLAIN_DISCARD
+            last = wild if prev[1] == white else prev[1]
+            if last == kind or last not in singles:
+                return PLAIN_DISCARD
+        v = _violation(h, table.hands[seat], seat, tile, table.latest_discard)
+        return PLAIN_DISCARD if v is None else DiscardVerdict(False, v)
+
+    _LAST_RULE[0], _LAST_RULE[1] = ruleset, rule
+    return rule
 
 
 def _calls(table) -> bool:
@@ -274,5 +291,5 @@ def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
     return []
 
 
-__all__ = ["WenzhouContext", "discard_rule", "event_checks", "heavenly", "honour_violation", "natural_count",
+__all__ = ["WenzhouContext", "discard_rule", "discard_rule_for", "event_checks", "heavenly", "honour_violation", "natural_count",
            "request_context", "request_of", "single_honours", "turn_drawn", "win_context"]

@@ -36,9 +36,7 @@ def sets_only(naturals: Sequence[int], wilds: int) -> bool:
     a set of 财神 alone can take any kind.)"""
     if (sum(naturals) + wilds) % 3:
         return False
-    keys = hands.hand_keys(naturals)
-    need = sum(hands.suit_entry(keys[s], s == 3)[0] for s in range(4))
-    return need <= wilds
+    return hands.sets_need(naturals) <= wilds
 
 
 def guiwei(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int]) -> Optional[list[int]]:
@@ -208,6 +206,12 @@ def in_caishen_dandiao(ruleset: Ruleset, before: Sequence[int], melds: Sequence[
     """财神单钓 (§6): the concealed tiles before the winning tile hold a 财神 such that the
     rest (the other 财神 as wilds) are complete sets: the seat waits on every kind."""
     naturals, wilds = caishen.split(ruleset, before)
+    return caishen_dandiao(naturals, wilds)
+
+
+def caishen_dandiao(naturals: Sequence[int], wilds: int) -> bool:
+    """:func:`in_caishen_dandiao` of the tiles before the winning tile already split
+    (:func:`.caishen.split`) into natural counts and the 财神 held."""
     return wilds >= 1 and sets_only(naturals, wilds - 1)
 
 
@@ -279,5 +283,5 @@ def describe_wait(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld]
 
 
 __all__ = ["BADUI_PAIRS", "Shape", "badui", "bare_sancaishen", "completes", "describe_wait", "guiwei",
-           "hard_standard", "in_caishen_dandiao", "is_winning", "room_of", "seat_waits", "sets_only", "shape", "shape_of",
+           "caishen_dandiao", "hard_standard", "in_caishen_dandiao", "is_winning", "room_of", "seat_waits", "sets_only", "shape", "shape_of",
            "standard", "waits"]
