@@ -7,7 +7,9 @@ Figures are medians of ``--runs`` runs and are printed with the ratios the
 targets are stated in, since the machine is noisy.  The rulesets are compared per
 hand in CPU time (this process only), each family's corpus and Qujing's taking
 turns, best of at least three each: on a shared machine the wall clock measures
-the neighbours.  Not part of the test suite.
+the neighbours.  The new families' rows (time per event) audit the two corpora side
+by side in one process, taking turns every 1/40 of their games, and report the
+median of the rounds' ratios (:func:`interleaved_cpu`).  Not part of the test suite.
 """
 
 from __future__ import annotations
