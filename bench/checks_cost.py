@@ -13,7 +13,10 @@ the same run, the families taking turns, best of ``--runs`` CPU times each:
 * the walker floor (the audit's walk with every check off: each event through the reducer),
 * the full audit (1 job),
 * the audit's time over the replay's (the target: at most 2×), what the checks cost (the audit
-  less the walker floor) and what they may cost for the audit to stay within 2× the replay.
+  less the walker floor) and what they may cost for the audit to stay within 2× the replay;
+* then the audit's time over the replay's measured with the two side by side in one process
+  (``bench/run.py``'s ``side_by_side``: turns of 1/40 of the games, so a slow spell of the
+  machine falls on both), each round and the median (the figure returned to ``bench/run.py``).
 
 ``--by-event`` (on by default) adds, per family, a table of event type -> events, the
 replay's and the audit's microseconds per event, and the checks' share (the audit's time
@@ -31,9 +34,10 @@ import collections
 import gc
 import os
 import pstats
+import statistics
 import sys
 import time
-from typing import Callable
+from typing import Callable, Iterator
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -124,6 +128,37 @@ def walker_floor(path: str) -> int:
     finally:
         walker.HANDLERS.update(own)
         walker.handlers_for = own_for
+
+
+def replay_games(path: str) -> Iterator[int]:
+    """:func:`replay_only` a game at a time (each game's events, once applied)."""
+    from replay import Replayer
+    from schema.reader import LogReader
+
+    for log in LogReader([path]).games():
+        r = Replayer()
+        for e, line in zip(log.events, log.lines):
+            r.apply(e, line)
+        yield len(log.events)
+
+
+def side_by_side_ratios(corpora: dict[str, tuple[str, int, int]], rounds: int) -> dict[str, list[float]]:
+    """Per family, each round's audit/replay CPU ratio with the two passes side by side in this
+    process (``bench/run.py``'s :func:`side_by_side`: turns of 1/40 of the games), so a slow spell
+    of the machine falls on both."""
+    from audits import audit_paths
+
+    import run as bench_run
+
+    got: dict[str, list[float]] = {}
+    for name, (path, _, _) in corpora.items():
+        games = bench_run.games_in(path)
+        got[name] = []
+        for _ in range(rounds):
+            replay, audit = bench_run.side_by_side(lambda: replay_games(path),
+                                                   lambda: audit_paths([path], jobs=1), (games, games))
+            got[name].append(audit / replay)
+    return got
 
 
 STAGES: dict[str, Callable[[str], object]] = {"decode": decode_floor, "replay": replay_only, "walker": walker_floor,
@@ -314,7 +349,8 @@ def corpora_for(families: list[str], hands: int, seed: int) -> dict[str, tuple[s
 def rows(hands: int, seed: int, runs: int, families: list[str] | None = None, by_event: bool = False,
          top: int = 0, against: str | None = None) -> dict[str, float]:
     """Print the per-family rows (and the per-event tables, the profiles); return family ->
-    audit/replay ratio.  ``against``: another checkout (``git worktree add /tmp/base main``),
+    audit/replay ratio (the median of the side-by-side rounds; with ``against``, of the best
+    times).  ``against``: another checkout (``git worktree add /tmp/base main``),
     measured in the same run, taking turns with this one."""
     corpora = corpora_for(families or list(family_mixes()), hands, seed)
     if against:
@@ -332,12 +368,18 @@ def rows(hands: int, seed: int, runs: int, families: list[str] | None = None, by
         return {name: both["after"][name]["audit"] / both["after"][name]["replay"] for name in corpora}
     best = measure(corpora, runs)
     print_ratios(corpora, best)
+    print("\n  audit/replay with the two side by side (each round's ratio; the median):")
+    medians = {}
+    for name, ratios in side_by_side_ratios(corpora, max(runs, 3)).items():
+        medians[name] = statistics.median(ratios)
+        print(f"    {name:<10} {', '.join(f'{r:.2f}×' for r in sorted(ratios))}; median "
+              f"{medians[name]:.2f}×  (target ≤ 2×)", flush=True)
     for name, (path, _, _) in corpora.items():
         if by_event:
             by_event_type(name, path, runs)
         if top:
             profile(name, path, top)
-    return {name: best[name]["audit"] / best[name]["replay"] for name in corpora}
+    return medians
 
 
 def main() -> None:

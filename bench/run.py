@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -203,17 +203,16 @@ def games_in(path: str) -> int:
         return sum(1 for line in f if line.startswith(b'{"type":"GameOpened"'))
 
 
-def interleaved_cpu(paths: tuple[str, str], slices: int = 40) -> tuple[float, float]:
-    """One round of two 1-job audits run side by side in one process: each corpus is audited
-    to its end, the two taking turns every ``1/slices`` of their games (tens of milliseconds
-    each); the CPU seconds of each audit, summed over its turns.  A slow spell of a shared
-    machine lasts seconds, so it falls on both audits alike, where whole audits taking turns
-    seconds apart see different spells (on this machine their ratios spread 0.9-1.4)."""
-    from audits import audit_paths
-
+def side_by_side(first: Callable[[], Iterator[object]], second: Callable[[], Iterator[object]],
+                 games: tuple[int, int], slices: int = 40) -> tuple[float, float]:
+    """One round of two per-game passes run side by side in one process (``first()`` and
+    ``second()`` each yield once a game, ``games`` of each): each pass runs to its end, the two
+    taking turns every ``1/slices`` of their games (tens of milliseconds each); the CPU seconds
+    of each pass, summed over its turns.  A slow spell of a shared machine lasts seconds, so it
+    falls on both passes alike, where whole passes taking turns seconds apart see different
+    spells (on this machine two audits' ratios then spread 0.9-1.4)."""
     gc.collect()
-    games = [games_in(p) for p in paths]
-    audits = [audit_paths([p], jobs=1) for p in paths]
+    passes = [first(), second()]
     secs = [0.0, 0.0]
     done = [0, 0]
     clock = time.process_time
@@ -222,13 +221,22 @@ def interleaved_cpu(paths: tuple[str, str], slices: int = 40) -> tuple[float, fl
             target = games[i] * k // slices
             t = clock()
             while done[i] < target:
-                next(audits[i])
+                next(passes[i])
                 done[i] += 1
             if k == slices:
-                for _ in audits[i]:  # the audit's end (orphans, tamper evidence)
+                for _ in passes[i]:  # the pass's end (an audit's orphans, its tamper evidence)
                     pass
             secs[i] += clock() - t
     return secs[0], secs[1]
+
+
+def interleaved_cpu(paths: tuple[str, str], slices: int = 40) -> tuple[float, float]:
+    """One round of the 1-job audits of two corpora side by side (:func:`side_by_side`): the
+    CPU seconds of each."""
+    from audits import audit_paths
+
+    return side_by_side(lambda: audit_paths([paths[0]], jobs=1), lambda: audit_paths([paths[1]], jobs=1),
+                        (games_in(paths[0]), games_in(paths[1])), slices)
 
 
 def per_hand_cpu(qujing: tuple[str, int], other: tuple[str, int], runs: int,
