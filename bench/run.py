@@ -7,9 +7,10 @@ Figures are medians of ``--runs`` runs and are printed with the ratios the
 targets are stated in, since the machine is noisy.  The rulesets are compared per
 hand in CPU time (this process only), each family's corpus and Qujing's taking
 turns, best of at least three each: on a shared machine the wall clock measures
-the neighbours.  The new families' rows (time per event) audit the two corpora side
-by side in one process, taking turns every 1/40 of their games, and report the
-median of the rounds' ratios (:func:`interleaved_cpu`).  Not part of the test suite.
+the neighbours.  The figures of the per-family rows (Guangdong, Sichuan, the new
+families) audit the two corpora side by side in one process, taking turns every
+1/40 of their games, and report the median of the rounds' ratios
+(:func:`interleaved_cpu`).  Not part of the test suite.
 """
 
 from __future__ import annotations
@@ -672,22 +673,36 @@ def main() -> None:
         print(f"  ingest running the audit, 1 job       {events / ingest_h / 1e6:6.2f} M events/s")
         print(f"  ceiling: events table + validation    {events / least / 1e6:6.2f} M events/s (row 5e's CPU on 2 cores)")
 
+    def side_by_side_rounds(fpath: str, q_units: int, f_units: int) -> float:
+        """The row's figure: Qujing's corpus and ``fpath`` audited side by side (turns of tens of
+        milliseconds, :func:`interleaved_cpu`), so a slow spell of the machine falls on both; the
+        other corpus's CPU per unit (its ``f_units``: hands or events) over Qujing's, each round
+        printed, the median returned."""
+        interleaved_cpu((path, fpath))  # a warm-up round
+        rounds = sorted((o / f_units) / (q / q_units) for q, o in
+                        (interleaved_cpu((path, fpath)) for _ in range(max(args.runs, 3))))
+        print(f"     side by side (40 turns a round): {', '.join(f'{r:.2f}×' for r in rounds)}; "
+              f"median {statistics.median(rounds):.2f}×", flush=True)
+        return statistics.median(rounds)
+
     def guangdong_row() -> float:
         """The Guangdong row: a Guangdong corpus of as many hands, audited with 1 job; the
-        speed per hand against Qujing's corpus in CPU time (the two taking turns)."""
+        speed per hand against Qujing's corpus in CPU time (the two side by side)."""
         gpath, gevents, ghands = build_corpus(args.hands, args.seed, GUANGDONG_MIXES, "corpus-guangdong")
         secs, _ = median_time(lambda: full_audit(gpath, 1), args.runs)
         print(f"  {'3g full audit, Guangdong':<28} {secs:8.3f} s  {gevents / secs / 1e6:7.3f} M events/s  "
               f"{ghands / secs:9.0f} hands/s   ({ghands} hands)", flush=True)
         q_ms, g_ms = per_hand_cpu((path, hands), (gpath, ghands), args.runs)
         print(f"     CPU per hand, taking turns: qujing {q_ms:.3f} ms, guangdong {g_ms:.3f} ms "
-              f"({gevents / ghands:.0f} against {events / hands:.0f} events a hand)", flush=True)
-        return q_ms / g_ms
+              f"({gevents / ghands:.0f} against {events / hands:.0f} events a hand; best times "
+              f"{q_ms / g_ms:.2f}× the speed)", flush=True)
+        # the figure is a speed: Qujing's time per hand over Guangdong's
+        return 1 / side_by_side_rounds(gpath, hands, ghands)
 
     def per_event_row(family: str) -> float:
         """A new family's row: a corpus of its mixes (:data:`PER_EVENT_MIXES`) of as many hands,
-        audited with 1 job; the time per event against Qujing's corpus in CPU time (the two
-        taking turns)."""
+        audited with 1 job; the time per event against Qujing's corpus in CPU time (the two side
+        by side)."""
         fpath, fev, fhands = build_corpus(args.hands, args.seed, PER_EVENT_MIXES[family], f"corpus-{family}")
         secs, _ = median_time(lambda: full_audit(fpath, 1), args.runs)
         print(f"  {'3 full audit, ' + family:<28} {secs:8.3f} s  {fev / secs / 1e6:7.3f} M events/s  "
@@ -701,18 +716,11 @@ def main() -> None:
         turns = sorted((o / fev) / (q / events) for q, o in pairs)
         print(f"     whole audits taking turns: {', '.join(f'{r:.2f}×' for r in turns)}; median "
               f"{statistics.median(turns):.2f}×; best times {f_us / q_us:.2f}×", flush=True)
-        # the row's figure: the two audits side by side, turns of tens of milliseconds, so a
-        # slow spell of the machine falls on both (each round's ratio, the median of the rounds)
-        interleaved_cpu((path, fpath))  # a warm-up round
-        rounds = sorted((o / fev) / (q / events) for q, o in
-                        (interleaved_cpu((path, fpath)) for _ in range(max(args.runs, 3))))
-        print(f"     side by side (40 turns a round): {', '.join(f'{r:.2f}×' for r in rounds)}; "
-              f"median {statistics.median(rounds):.2f}×", flush=True)
-        return statistics.median(rounds)
+        return side_by_side_rounds(fpath, events, fev)
 
     def sichuan_rows() -> dict[str, float]:
         """The Sichuan rows: a corpus per preset, audited with 1 job; the time per hand
-        against Qujing's corpus in CPU time (the two taking turns)."""
+        against Qujing's corpus in CPU time (the two side by side)."""
         got = {}
         for preset, mixes in SICHUAN_MIXES.items():
             spath, sev, shands = build_corpus(args.hands, args.seed, mixes, preset)
@@ -729,7 +737,7 @@ def main() -> None:
             print(f"     of which the family's own checks (sichuan.md §4–§7, §10: void first, the last four, "
                   f"查大叫 …): {s_ms - 1e3 * bare / shands:.3f} ms a hand; without them {1e3 * bare / shands:.3f} ms "
                   f"({1e3 * bare / shands / q_ms:.2f}× Qujing)", flush=True)
-            got[preset] = s_ms / q_ms
+            got[preset] = side_by_side_rounds(spath, hands, shands)
         return got
 
     if args.guangdong_only:
