@@ -511,11 +511,12 @@ def small_games_row(n: int) -> None:
 def checks_rows(args: argparse.Namespace, by_event: bool = True) -> dict[str, float]:
     """The checks' cost per family of the registry (``bench/checks_cost.py``): decode floor,
     replay alone, full audit and the audit/replay ratio, measured together, and (``by_event``)
-    each family's checks per event type.  Returns family -> audit/replay."""
+    each family's checks per event type.  Returns family -> audit/replay (the median of the
+    rounds with the two side by side)."""
     import checks_cost
 
     print(f"\n  checks' cost per family ({args.checks_hands} hands each, best of {max(args.runs, 3)} CPU runs, "
-          "the families taking turns):", flush=True)
+          "the families taking turns; then the audit and the replay side by side):", flush=True)
     return checks_cost.rows(args.checks_hands, args.seed, max(args.runs, 3), by_event=by_event)
 
 
