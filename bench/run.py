@@ -208,10 +208,12 @@ def side_by_side(first: Callable[[], Iterator[object]], second: Callable[[], Ite
                  games: tuple[int, int], slices: int = 40) -> tuple[float, float]:
     """One round of two per-game passes run side by side in one process (``first()`` and
     ``second()`` each yield once a game, ``games`` of each): each pass runs to its end, the two
-    taking turns every ``1/slices`` of their games (tens of milliseconds each); the CPU seconds
-    of each pass, summed over its turns.  A slow spell of a shared machine lasts seconds, so it
-    falls on both passes alike, where whole passes taking turns seconds apart see different
-    spells (on this machine two audits' ratios then spread 0.9-1.4)."""
+    taking turns every ``1/slices`` of their games (an audit's turn is about 50 ms at 2,000
+    hands, half a second at 20,000); the CPU seconds of each pass, summed over its turns.  A
+    slow spell of a shared machine lasts seconds, so it falls on both passes alike, where whole
+    passes taking turns seconds apart see different spells (on this machine two audits' ratios
+    then spread 0.9-1.5).  Which pass goes first and the number of turns (10, 40, 200) moved
+    Wenzhou's ratio to Qujing by less than the rounds' own spread."""
     gc.collect()
     passes = [first(), second()]
     secs = [0.0, 0.0]
@@ -675,8 +677,8 @@ def main() -> None:
         print(f"  ceiling: events table + validation    {events / least / 1e6:6.2f} M events/s (row 5e's CPU on 2 cores)")
 
     def side_by_side_rounds(fpath: str, q_units: int, f_units: int) -> float:
-        """The row's figure: Qujing's corpus and ``fpath`` audited side by side (turns of tens of
-        milliseconds, :func:`interleaved_cpu`), so a slow spell of the machine falls on both; the
+        """The row's figure: Qujing's corpus and ``fpath`` audited side by side (turns of 1/40 of the
+        games, :func:`interleaved_cpu`), so a slow spell of the machine falls on both; the
         other corpus's CPU per unit (its ``f_units``: hands or events) over Qujing's, each round
         printed, the median returned."""
         interleaved_cpu((path, fpath))  # a warm-up round
