@@ -427,6 +427,10 @@ class AuditContext:
         """The pass rule (the family's) that bars ``seat``'s ``claim`` on ``tile``, or None;
         ``how``: a win on a discard, or by robbing an added kong (``robbed_kong``)."""
         fam = self.family
+        # a claim other than a win is barred only by a pass of it, and only a family that keeps
+        # such passes (``tile_passes``: 过手碰 / 过手杠) records one
+        if claim != "win" and claim not in fam.claims.tile_passes:
+            return None
         if fam.claims.pass_values:
             return fam.claims.pass_violation(self.passes, seat, claim, tile, self.legal_win_on, value=self.win_value,
                                              rules=self.rules, how=how)

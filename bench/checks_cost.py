@@ -85,16 +85,7 @@ def decode_floor(path: str) -> int:
 
 def replay_only(path: str) -> int:
     """The reader and the reducer alone: every event of every game applied, nothing judged."""
-    from replay import Replayer
-    from schema.reader import LogReader
-
-    n = 0
-    for log in LogReader([path]).games():
-        r = Replayer()
-        for e, line in zip(log.events, log.lines):
-            r.apply(e, line)
-        n += len(log.events)
-    return n
+    return sum(replay_games(path))
 
 
 def full_audit(path: str) -> str:
@@ -147,12 +138,13 @@ def side_by_side_ratios(corpora: dict[str, tuple[str, int, int]], rounds: int) -
     process (``bench/run.py``'s :func:`side_by_side`: turns of 1/40 of the games), so a slow spell
     of the machine falls on both."""
     from audits import audit_paths
+    from paipu.progress import games_in
 
     import run as bench_run
 
     got: dict[str, list[float]] = {}
     for name, (path, _, _) in corpora.items():
-        games = bench_run.games_in(path)
+        games = games_in([path])
         got[name] = []
         for _ in range(rounds):
             replay, audit = bench_run.side_by_side(lambda: replay_games(path),

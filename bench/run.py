@@ -198,12 +198,6 @@ def paired_cpu(qujing: str, other: str, runs: int) -> list[tuple[float, float]]:
     return [(cpu_audit(qujing), cpu_audit(other)) for _ in range(max(runs, 3))]
 
 
-def games_in(path: str) -> int:
-    """The games of a corpus (its ``GameOpened`` lines)."""
-    with open(path, "rb") as f:
-        return sum(1 for line in f if line.startswith(b'{"type":"GameOpened"'))
-
-
 def side_by_side(first: Callable[[], Iterator[object]], second: Callable[[], Iterator[object]],
                  games: tuple[int, int], slices: int = 40) -> tuple[float, float]:
     """One round of two per-game passes run side by side in one process (``first()`` and
@@ -237,9 +231,10 @@ def interleaved_cpu(paths: tuple[str, str], slices: int = 40) -> tuple[float, fl
     """One round of the 1-job audits of two corpora side by side (:func:`side_by_side`): the
     CPU seconds of each."""
     from audits import audit_paths
+    from paipu.progress import games_in
 
     return side_by_side(lambda: audit_paths([paths[0]], jobs=1), lambda: audit_paths([paths[1]], jobs=1),
-                        (games_in(paths[0]), games_in(paths[1])), slices)
+                        (games_in([paths[0]]), games_in([paths[1]])), slices)
 
 
 def per_hand_cpu(qujing: tuple[str, int], other: tuple[str, int], runs: int,

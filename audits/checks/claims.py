@@ -213,10 +213,7 @@ def _priority(ctx: AuditContext, e: ev.Event, seat: int, claim: str) -> None:
 
 
 def _pass_rule(ctx: AuditContext, e: ev.Event, seat: int, claim: str, tile: int) -> None:
-    """A pong or a kong barred by a pass of it (过手碰 / 过手杠): only a family that keeps such
-    passes (``tile_passes``) can bar one."""
-    if claim not in ctx.family.claims.tile_passes:
-        return
+    """A pong or a kong barred by a pass of it (过手碰 / 过手杠)."""
     code = ctx.barred(seat, claim, tile) if 0 <= seat < ctx.n else None
     if code is not None:
         name = TILE_NAMES[tile]

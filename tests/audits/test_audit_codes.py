@@ -473,3 +473,17 @@ def test_a_bug_in_paipu_is_an_internal_error_not_a_finding_about_the_log(monkeyp
     # near miss: the same game with the real check audits clean
     monkeypatch.setitem(walker.HANDLERS, type(game().events[4]), table.tile_discarded)
     assert _audit(lambda: game()).findings == []
+
+
+def test_a_passed_pong_bars_only_where_the_family_keeps_pong_passes(monkeypatch):
+    # the same play (seat 3 lets a 7z go, then pongs the next 7z before its own draw) is
+    # GUOSHOU_PENG under Qujing, which keeps pong passes, and nothing in a family that keeps none
+    import dataclasses
+
+    from audits.rules import registry
+
+    assert [f.code for f in _audit(lambda: guoshou_peng(False)).findings] == ["GUOSHOU_PENG"]
+    qujing = registry.FAMILIES["qujing"]
+    monkeypatch.setitem(registry.FAMILIES, "qujing",
+                        dataclasses.replace(qujing, claims=dataclasses.replace(qujing.claims, tile_passes=())))
+    assert _audit(lambda: guoshou_peng(False)).findings == []

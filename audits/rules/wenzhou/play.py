@@ -142,8 +142,9 @@ def _violation(h: _Honours, counts, seat: int, tile: int, previous: Optional[tup
 def discard_rule(ruleset: Ruleset, table, seat: int, tile: int) -> DiscardVerdict:
     """``TableRules.discard_rule``: a 财神 is never discarded (SPECIAL_TILE_DISCARDED, the
     shared ``wild_discard = forbidden``), then the discard order (HONOUR_DISCARD_ORDER)."""
-    rule = _LAST_RULE[1] if _LAST_RULE[0] is ruleset else discard_rule_for(ruleset)
-    return rule(table, seat, tile)
+    if _LAST_RULE[0] is not ruleset:
+        _LAST_RULE[0], _LAST_RULE[1] = ruleset, discard_rule_for(ruleset)
+    return _LAST_RULE[1](table, seat, tile)
 
 
 #: the last ruleset asked and its bound discard rule (every discard of a hand asks with one object)
@@ -183,7 +184,6 @@ def discard_rule_for(ruleset: Ruleset):
         v = _violation(h, table.hands[seat], seat, tile, table.latest_discard)
         return PLAIN_DISCARD if v is None else DiscardVerdict(False, v)
 
-    _LAST_RULE[0], _LAST_RULE[1] = ruleset, rule
     return rule
 
 
