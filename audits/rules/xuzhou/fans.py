@@ -16,7 +16,8 @@ from replay.melds import Meld
 from schema.ruleset import Ruleset
 
 from .. import hands
-from ..family import Score, WinContext
+from ..family import PassBook, Score, WinContext
+from ..passes import pass_violation
 from . import pei, wins
 
 #: Every name a Xuzhou win carries, each worth 0 (不计番).
@@ -55,6 +56,18 @@ def is_paopei(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequen
     if natural[w] + use[w] > 4:
         return True
     return not wins.standard(ruleset, natural, 0, use, melds)
+
+
+def guohu_bar(ruleset: Ruleset, how: str, tile: Optional[int]) -> Optional[str]:
+    """过胡 (§6) for a seat that let a legal win go since its own last draw or call (``paipu
+    hand --passed-win``): the code of the shared pass rule (``guohu = any_discard``) that
+    bars this win, or None.  A self-draw comes on the seat's own draw, which ends its passes
+    (§6.2: "必须等到自己摸牌…才能继续和牌")."""
+    if how == "self_draw":
+        return None
+    book = PassBook(ruleset.players, ())
+    book.let_go(0, "win", tile if tile is not None else 0)  # the legal win the seat let go
+    return pass_violation(book, 0, "win", tile, lambda seat, t, kd: True, rules=ruleset, how=how)
 
 
 def _names(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int], melds: Sequence[Meld],
@@ -104,7 +117,9 @@ def _reading(naturals: Sequence[int], wilds: int, melds: Sequence[Meld]):
 def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
                passed_win: bool = False) -> Score:
     """Score ``concealed`` (the winning tile included) + ``melds``: the shape names, fan 0,
-    P = U × B, and the derivation (``steps``) for ``--explain``."""
+    P = U × B, and the derivation (``steps``) for ``--explain``.  ``passed_win`` (the seat
+    let a legal win go since its own last draw or call): a win on a discard or a rob is
+    barred by 过胡 (§6, :func:`guohu_bar`); the audit's walker asks the pass rule itself."""
     naturals, wilds = pei.split(ruleset, _counts(concealed), ctx.plain_tile)
     u = unit(ruleset, ctx.how)
     p = u * ruleset.base
@@ -121,6 +136,10 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
              f"3. P = U × B = {u} × {ruleset.base} = {p} (U = "
              + ("zimo_units, a self-draw)" if ctx.how == "self_draw" else "dianpao_units, a discard or rob)")]
     r = _reading(naturals, wilds, melds) if "jihu" in names else None
+    barred = guohu_bar(ruleset, ctx.how, ctx.win_tile) if passed_win else None
+    if barred:
+        return Score(False, True, names, 0, 0, p, r, "过胡: passed a win since own last draw or call; "
+                     "no win on a discard or rob until then", steps, barred)
     return Score(True, True, names, 0, 0, p, r, "", steps)
 
 
@@ -141,5 +160,5 @@ def fan_finding(ruleset: Ruleset, winner, score: Score) -> Optional[str]:
     return "FAN_NAMES_DIFFER"
 
 
-__all__ = ["CHINESE", "FAN_VALUES", "fan_enough", "fan_finding", "is_paopei", "points", "reading_fans",
+__all__ = ["CHINESE", "FAN_VALUES", "fan_enough", "fan_finding", "guohu_bar", "is_paopei", "points", "reading_fans",
            "score_hand", "unit", "winner_points"]
