@@ -11,11 +11,18 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+import msgspec
+
+from audits import audit_game
 from audits.rules.family import WinContext
 from audits.rules.xuzhou import fans
 from paipu.hand_cmd import register
+from paipu.sim.xuzhou import examples as xx
+from paipu.sim.xuzhou.scenes import XuzhouScene
+from schema import events as ev
 from schema.tiles import TILE_INDEX as T
 
+from ..helpers import log_of
 from .helpers import rules, tiles
 
 app = typer.Typer()
@@ -80,3 +87,155 @@ def test_passed_win_does_not_make_an_incomplete_hand_complete():
     sc = fans.score_hand(rules("1z"), tiles("123m 45m 456p 789p 11s 9m"), (),
                          WinContext(how="discard", win_tile=T["9m"]), passed_win=True)
     assert not sc.complete and not sc.wins and sc.code == ""
+
+
+# --- §11 the worked examples recomputed through ``paipu hand`` ------------------------------
+
+@pytest.mark.parametrize("indicator, options, w", [
+    ("4p", (), "5p"), ("9s", (), "1s"), ("4z", (), "1z"), ("5z", (), "7z"), ("7z", (), "6z"),
+    ("6z", (), "5z"), ("4p", ("wild_from=same",), "4p")])
+def test_example_1_indicators(indicator, options, w):
+    opts = [x for o in options for x in ("-o", o)]
+    got = hand("123m456m789p345s7s", "--tile", "7s", "--indicator", indicator, *opts)
+    first = got["steps"][0]
+    assert first.startswith(f"1. 配子 W = {w}")
+    # 白板 stands in for W, except when W is 白板 itself
+    assert ("白板 reads as" in first) == (w != "5z")
+
+
+def test_example_2_pays_one_without_the_dealer():
+    got = hand("234m567m78s99p4p5z5p", "--tile", "9s", "--discard", "--indicator", "4p", "--seat", "2",
+               "--from-seat", "3", "--dealer", "0")
+    assert sorted(got["fans"]) == ["jihu", "paopei"] and got["fan"] == 0 and got["points"] == 1
+    assert paid(got) == [(3, 2, 1)]
+    # near miss: the same win on the dealer's discard pays 1 + 1
+    got = hand("234m567m78s99p4p5z5p", "--tile", "9s", "--discard", "--indicator", "4p", "--seat", "2",
+               "--from-seat", "0", "--dealer", "0")
+    assert paid(got) == [(0, 2, 2)]
+
+
+@pytest.mark.parametrize("bonus, each", [("plus_one", 2), ("double", 2), ("none", 1)])
+def test_example_3_dealer_self_draw(bonus, each):
+    got = hand("234m567m789s99p45p", "--tile", "6p", "--self-draw", "--indicator", "1z", "--seat", "0",
+               "--dealer", "0", "-o", f"dealer_bonus={bonus}")
+    assert got["points"] == 1 and paid(got) == [(1, 0, each), (2, 0, each), (3, 0, each)]
+
+
+def test_example_4_each_winner_of_one_discard():
+    # seat 1 throws 6m: the dealer (seat 0) is paid 1 + 1, seat 2 is paid 1
+    args = ("234m567m789s99p45m", "--tile", "6m", "--discard", "--indicator", "1z", "--from-seat", "1",
+            "--dealer", "0")
+    assert paid(hand(*args, "--seat", "0")) == [(1, 0, 2)]
+    assert paid(hand(*args, "--seat", "2")) == [(1, 2, 1)]
+
+
+def test_example_7a_qidui_on_the_dealers_discard():
+    got = hand("11m33m55p77p99s11z8s", "--tile", "2s", "--discard", "--indicator", "7s", "--seat", "1",
+               "--from-seat", "0", "--dealer", "0")
+    assert got["fans"] == ["qidui"] and got["fan"] == 0 and got["points"] == 1 and paid(got) == [(0, 1, 2)]
+
+
+def test_example_7b_luanpai_and_its_near_miss_under_shisanyao():
+    args = ("147m258p369s1234z", "--tile", "7z", "--self-draw", "--indicator", "4m", "--seat", "3", "--dealer", "0")
+    got = hand(*args)
+    assert got["fans"] == ["shisanlan"] and paid(got) == [(0, 3, 2), (1, 3, 1), (2, 3, 1)]
+    got = hand(*args, "-o", "luanpai=shisanyao")
+    assert not got["complete"] and not got["wins"]
+
+
+def test_example_8_the_shape_gate():
+    args = ("123m456m789p345s7s", "--tile", "7s", "--discard", "--indicator", "1z", "--seat", "2",
+            "--from-seat", "1", "--dealer", "0")
+    assert paid(hand(*args)) == [(1, 2, 1)]
+    assert not hand(*args, "-o", "shape_gate=bazhi")["complete"]
+
+
+# --- §11 examples 4 and 6, §3.3 on logs: the near misses the text names -------------------------
+
+def audited(b) -> tuple[list[str], list[int]]:
+    a = audit_game(log_of(b))
+    return [f.code for f in a.findings], a.ledger[-1]
+
+
+def example_4(winners, transfers, options=None, next_dealer=None):
+    """§11.4: seat 1 throws 6m; seats 0 (the dealer) and 2 both declare a win; the log names
+    ``winners`` and pays ``transfers``; with ``next_dealer`` a drawn second hand follows."""
+    s = XuzhouScene("xz-review-ex04", options)
+    s.hand(0, {0: "123p 456p 789p 45m 99s 1z", 2: "234s 567s 789p 45m 11z", 1: "6m"}, indicator="9s",
+           avoid="3m 6m")
+    s.discard(0, "1z")
+    s.draw(1)
+    s.discard(1, "6m")
+    s.b.declare(0, "win")
+    s.b.declare(2, "win")
+    s.win([(w, ["jihu"], 0, 1) for w in winners], "discard", "6m", from_seat=1, declare=False)
+    s.settle(transfers)
+    if next_dealer is not None:
+        s.hand(next_dealer, {}, indicator="4p")
+        s.until(s.opening_round(next_dealer), 0)
+        s.drawn()
+    return s.close()
+
+
+BOTH = ([0, 2], [(1, 0, 2, "win"), (1, 2, 1, "win")])
+
+
+def test_example_4_a_log_paying_only_the_dealer_is_win_missed_multi():
+    assert audited(example_4(*BOTH)) == ([], [2, -3, 1, 0])
+    # near miss (the text's): seat 2 declared a legal win and is left out
+    codes, _ = audited(example_4([0], [(1, 0, 2, "win")]))
+    assert codes == ["WIN_MISSED_MULTI"]
+
+
+def test_example_4_the_dealer_among_the_winners_deals_again():
+    assert audited(example_4(*BOTH, next_dealer=0))[0] == []
+    # near miss: the deal passed to seat 1 although the dealer won
+    assert audited(example_4(*BOTH, next_dealer=1))[0] == ["DEALER_ROTATION"]
+
+
+def test_example_4_multi_win_off_the_first_from_the_discarders_xiajia():
+    off = {"multi_win": False}
+    assert audited(example_4([2], [(1, 2, 1, "win")], off, next_dealer=1)) == ([], [0, -1, 1, 0])
+    # near miss: seat 0 declared later (seat 2 is seat 1's 下家): CLAIM_PRIORITY, and the
+    # corrected ledger pays seat 2, the first legal declarer (new-families.md §1b)
+    codes, ledger = audited(example_4([0], [(1, 0, 2, "win")], off))
+    assert codes == ["CLAIM_PRIORITY"] and ledger == [0, -1, 1, 0]
+    # near miss: under 截和 seat 2 alone won, so seat 1 deals next, not the dealer
+    assert audited(example_4([2], [(1, 2, 1, "win")], off, next_dealer=0))[0] == ["DEALER_ROTATION"]
+
+
+def test_example_6_a_bet_after_the_deal_is_invalid():
+    b = xx.ex06_xiazui()
+    assert audited(b) == ([], [-5, -3, 12, -4])
+    # near miss: seat 3's bet moved after the deal
+    b = xx.ex06_xiazui()
+    events = list(b.events)
+    bet = events.pop(max(i for i, e in enumerate(events) if type(e) is ev.PigBetPlaced))
+    deal = next(i for i, e in enumerate(events) if type(e) is ev.TilesDealt)
+    events.insert(deal + 1, bet)
+    b.events = [msgspec.structs.replace(e, seq=k) for k, e in enumerate(events)]
+    assert audited(b)[0] == ["YANGZHU_BET_INVALID"]
+
+
+def white_indicator_room(fifth_white: bool = False):
+    """Indicator 白 (W = 中): seat 2 is dealt 白白白 and the four 中 (配子): seven tiles of kind
+    中 in play; with ``fifth_white`` one dealt 中 is a fourth 白板 (five with the indicator)."""
+    s = XuzhouScene("xz-review-white")
+    s.hand(0, {2: "5z 5z 5z 7z 7z 7z 7z"}, indicator="5z")
+    s.until(s.opening_round(0), 0)
+    s.drawn()
+    b = s.close()
+    if fifth_white:
+        for i, e in enumerate(b.events):
+            if type(e) is ev.TilesDealt:
+                hands = [list(h) for h in e.hands]
+                hands[2][hands[2].index("7z")] = "5z"  # seat 2 only 摸切s: its dealt tiles stay
+                b.events[i] = msgspec.structs.replace(e, hands=hands)
+    return b
+
+
+def test_white_indicator_seven_tiles_of_kind_zhong_are_no_overcount():
+    # §3.3: TILE_OVERCOUNT counts physical tiles; the max-four rule binds readings only
+    assert audited(white_indicator_room()) == ([], [0, 0, 0, 0])
+    # near miss: a fifth physical 白板 (the indicator is one of the four, §2)
+    assert audited(white_indicator_room(True))[0] == ["TILE_OVERCOUNT"]
