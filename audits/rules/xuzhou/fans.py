@@ -73,8 +73,9 @@ def guohu_bar(ruleset: Ruleset, how: str, tile: Optional[int]) -> Optional[str]:
 def _names(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int], melds: Sequence[Meld],
            ctx: WinContext) -> list[list[str]]:
     """Each shape the hand (split by :func:`.pei.split`) holds as its names (平和 first),
-    天和 added."""
-    tian = ["tianhe"] if ctx.heavenly == "tianhe" else []
+    天和 added to a self-draw."""
+    # 天和 (§7.5) is the dealer's dealt 14: a self-draw, never a win on a discard or a rob
+    tian = ["tianhe"] if ctx.heavenly == "tianhe" and ctx.how == "self_draw" else []
     out = []
     for shape in wins.shapes_of(ruleset, naturals, wilds, use, melds):
         names = [shape]

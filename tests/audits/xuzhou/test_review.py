@@ -239,3 +239,14 @@ def test_white_indicator_seven_tiles_of_kind_zhong_are_no_overcount():
     assert audited(white_indicator_room()) == ([], [0, 0, 0, 0])
     # near miss: a fifth physical 白板 (the indicator is one of the four, §2)
     assert audited(white_indicator_room(True))[0] == ["TILE_OVERCOUNT"]
+
+
+# --- §7.5 天和 is the dealer's dealt 14: a self-draw ---------------------------------------------
+
+def test_tianhe_is_never_a_discard_win():
+    args = ("234m567m789s99p45p", "--tile", "6p", "--tianhe", "--indicator", "1z", "--seat", "0", "--dealer", "0")
+    got = hand(*args, "--self-draw")
+    assert got["fans"] == ["jihu", "tianhe"] and paid(got) == [(1, 0, 2), (2, 0, 2), (3, 0, 2)]
+    # near miss: a win on another seat's discard is never the dealer's dealt 14
+    got = hand(*args, "--discard", "--from-seat", "1")
+    assert got["fans"] == ["jihu"] and paid(got) == [(1, 0, 2)]
