@@ -250,3 +250,25 @@ def test_tianhe_is_never_a_discard_win():
     # near miss: a win on another seat's discard is never the dealer's dealt 14
     got = hand(*args, "--discard", "--from-seat", "1")
     assert got["fans"] == ["jihu"] and paid(got) == [(1, 0, 2)]
+
+
+# --- §2 the indicator's place (``indicator_from``) on a logged wall ---------------------------
+
+@pytest.mark.parametrize("played, other", [("head", "tail"), ("tail", "head")])
+def test_indicator_from_on_a_logged_wall(played, other):
+    from paipu.sim.simulate import SimConfig, simulate_games
+    from paipu.sim.guangdong.scenes import reopened
+
+    g = next(iter(simulate_games(SimConfig(preset="xuzhou", games=1, seed=3, max_hands=1, fee=0,
+                                            include_wall=True, options={"indicator_from": played}))))
+    events = list(g)  # a simulated room: its events
+    started = next(e for e in events if type(e) is ev.HandStarted)
+    turned = next(e for e in events if type(e) is ev.IndicatorTurned)
+    # §2: the next wall tile after the 14/13 deal (wall[53]) from the head, or the wall's last from the tail
+    assert turned.tile == (started.wall[4 * 13 + 1] if played == "head" else started.wall[-1])
+    b = type("Room", (), {"game": events[0].game, "events": events})()
+    assert audited(b)[0] == []
+    # near miss: the same log in a room turning its indicator from the other end
+    b.events = list(events)
+    reopened(b, indicator_from=other)
+    assert set(audited(b)[0]) == {"WILD_INDICATOR_MISSING"}
