@@ -272,3 +272,24 @@ def test_indicator_from_on_a_logged_wall(played, other):
     b.events = list(events)
     reopened(b, indicator_from=other)
     assert set(audited(b)[0]) == {"WILD_INDICATOR_MISSING"}
+
+
+# --- §3.3 nobody wins on a dead 配子 (the 白板 standing in for it is live) ----------------------
+
+def win_on_discard(tile: str):
+    """Indicator 4p (W = 5p): seat 2 holds 234m 567m 789s 99p 46p; seat 1 throws ``tile`` and
+    seat 2 declares a win on it, paid 1."""
+    s = XuzhouScene("xz-review-dead-win")
+    s.hand(0, {2: "234m 567m 789s 99p 46p", 1: tile}, indicator="4p", avoid="3p 6p 9s 9p")
+    s.discard(0)
+    s.draw(1)
+    s.discard(1, tile)
+    s.win([(2, ["jihu"], 0, 1)], "discard", tile, from_seat=1)
+    s.settle([(1, 2, 1, "win")])
+    return s.close()
+
+
+def test_a_win_on_a_dead_pei_is_claim_on_dead_discard_and_paid_nothing():
+    assert audited(win_on_discard("5p")) == (["CLAIM_ON_DEAD_DISCARD"], [0, 0, 0, 0])
+    # near miss: a 白板 is a natural 5p (§3.2), a live discard: the win stands, seat 1 pays 1
+    assert audited(win_on_discard("5z")) == ([], [0, -1, 1, 0])
