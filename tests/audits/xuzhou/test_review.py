@@ -293,3 +293,34 @@ def test_a_win_on_a_dead_pei_is_claim_on_dead_discard_and_paid_nothing():
     assert audited(win_on_discard("5p")) == (["CLAIM_ON_DEAD_DISCARD"], [0, 0, 0, 0])
     # near miss: a 白板 is a natural 5p (§3.2), a live discard: the win stands, seat 1 pays 1
     assert audited(win_on_discard("5z")) == ([], [0, -1, 1, 0])
+
+
+# --- §6.1 a robbing chance let go is a passed win ----------------------------------------------
+
+def rob_let_go(kong: str):
+    """Seat 1 pongs the dealer's ``kong`` and later adds the fourth; seat 2 (123m 456m 789m 99p
+    78s: waits on 6s / 9s) does not rob it, then wins on seat 1's 9s after the replacement."""
+    s = XuzhouScene("xz-review-rob-pass")
+    s.hand(0, {0: kong, 1: f"{kong} {kong}", 2: "123m 456m 789m 78s 9p 1z"}, indicator="1z",
+           reserve=f"9p {kong} 9s", avoid=f"{kong} 9p 6s 9s")
+    s.discard(0, kong)
+    s.pong(1, 0, kong)
+    s.discard(1)
+    s.draw(2, "9p")
+    s.discard(2, "1z")
+    s.pass_turn(3)
+    s.pass_turn(0)
+    s.draw(1, kong)
+    s.kong_added(1, kong)
+    s.replacement(1, "9s")
+    s.discard(1, "9s")
+    s.win([(2, ["jihu"], 0, 1)], "discard", "9s", from_seat=1)
+    s.settle([(1, 2, 1, "win")])
+    return s.close()
+
+
+def test_a_rob_let_go_bars_the_next_discard_win():
+    # 6s completes seat 2's hand: the added kong was a win let go, and seat 2 has not drawn since
+    assert audited(rob_let_go("6s")) == (["WIN_DURING_GUOHU"], [0, 0, 0, 0])
+    # near miss: a kong of 西 (no win for seat 2) lets nothing go: the win on 9s stands
+    assert audited(rob_let_go("3z")) == ([], [0, -1, 1, 0])
