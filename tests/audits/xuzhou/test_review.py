@@ -324,3 +324,27 @@ def test_a_rob_let_go_bars_the_next_discard_win():
     assert audited(rob_let_go("6s")) == (["WIN_DURING_GUOHU"], [0, 0, 0, 0])
     # near miss: a kong of 西 (no win for seat 2) lets nothing go: the win on 9s stands
     assert audited(rob_let_go("3z")) == ([], [0, -1, 1, 0])
+
+
+# --- §2 a kong needs a drawable tile (R ≥ 1) -----------------------------------------------------
+
+def kong_of_a_late_discard(left: int):
+    """Seat 3 (9m 9m 9m) kongs the 9m thrown with ``left`` drawable tiles remaining, then 流局."""
+    s = XuzhouScene("xz-review-late-kong")
+    s.hand(0, {3: "9m 9m 9m"}, indicator="1z", reserve="9m", avoid="9m")
+    seat = s.until(s.opening_round(0), 1 + left)
+    s.draw(seat, "9m")
+    s.discard(seat, "9m")
+    s.kong_exposed(3, seat, "9m")
+    if left:
+        s.replacement(3)
+    s.discard(3)
+    s.drawn()
+    return s.close()
+
+
+def test_a_kong_needs_a_drawable_tile():
+    # one tile left: the kong takes it as its replacement, then 流局
+    assert audited(kong_of_a_late_discard(1)) == ([], [0, 0, 0, 0])
+    # near miss: the last discard (R = 0) may be ponged (ex12) but not konged
+    assert audited(kong_of_a_late_discard(0))[0][0] == "KONG_WITHOUT_REPLACEMENT"
