@@ -348,3 +348,15 @@ def test_a_kong_needs_a_drawable_tile():
     assert audited(kong_of_a_late_discard(1)) == ([], [0, 0, 0, 0])
     # near miss: the last discard (R = 0) may be ponged (ex12) but not konged
     assert audited(kong_of_a_late_discard(0))[0][0] == "KONG_WITHOUT_REPLACEMENT"
+
+
+# --- §8.3 下嘴 paid apart, under reason ``yangzhu`` (new-families.md §3) ------------------------
+
+def test_example_6_a_wrong_xiazui_part_is_yangzhu_mismatch():
+    from paipu.sim.guangdong.scenes import repaid
+    right = [(3, 2, 1, "win"), (3, 2, 3, "yangzhu"), (0, 2, 2, "win"), (0, 2, 3, "yangzhu"),
+             (1, 2, 1, "win"), (1, 2, 2, "yangzhu")]
+    assert audited(repaid(xx.ex06_xiazui(), right)) == ([], [-5, -3, 12, -4])
+    # near miss: the dealer's 下嘴 part counted without its own bet, (2 + 0) instead of (2 + 1)
+    short = [(p, q, 2 if (p, r) == (0, "yangzhu") else a, r) for p, q, a, r in right]
+    assert audited(repaid(xx.ex06_xiazui(), short)) == (["YANGZHU_MISMATCH"], [-5, -3, 12, -4])
