@@ -124,10 +124,13 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
     naturals, wilds = pei.split(ruleset, _counts(concealed), ctx.plain_tile)
     u = unit(ruleset, ctx.how)
     p = u * ruleset.base
-    readings = _names(ruleset, naturals, wilds, pei.use_of(ruleset, melds), melds, ctx)
+    use = pei.use_of(ruleset, melds)
+    readings = _names(ruleset, naturals, wilds, use, melds, ctx)
     if not readings:
-        return Score(False, False, [], 0, 0, p, None, "not a complete hand (平和, 七对"
-                     + ("" if ruleset.luanpai == "off" else ", 乱牌") + ")")
+        why = "not a complete hand (平和, 七对" + ("" if ruleset.luanpai == "off" else ", 乱牌") + ")"
+        if ruleset.shape_gate == "bazhi" and wins.four_sets_and_a_pair(ruleset, naturals, wilds, use):
+            why = f"a 平和 without 八枝 (shape_gate = bazhi: {wins.BAZHI} tiles of one suit); " + why
+        return Score(False, False, [], 0, 0, p, None, why)
     names = readings[0]
     hand_pei = pei.pei(ruleset)
     w = hand_pei.wild

@@ -360,3 +360,12 @@ def test_example_6_a_wrong_xiazui_part_is_yangzhu_mismatch():
     # near miss: the dealer's 下嘴 part counted without its own bet, (2 + 0) instead of (2 + 1)
     short = [(p, q, 2 if (p, r) == (0, "yangzhu") else a, r) for p, q, a, r in right]
     assert audited(repaid(xx.ex06_xiazui(), short)) == (["YANGZHU_MISMATCH"], [-5, -3, 12, -4])
+
+
+def test_the_gate_is_named_when_it_alone_refuses():
+    # example 8 under bazhi: a 平和 whose suits hold 6, 3 and 5 tiles: the reason names 八枝
+    args = ("123m456m789p345s7s", "--tile", "7s", "--discard", "--indicator", "1z")
+    assert "八枝" in hand(*args, "-o", "shape_gate=bazhi")["reason"]
+    # near miss: a hand that is no 平和 at all is not said to fail the gate
+    got = hand("123m456m789p345s8s", "--tile", "7s", "--discard", "--indicator", "1z", "-o", "shape_gate=bazhi")
+    assert not got["complete"] and "八枝" not in got["reason"]
