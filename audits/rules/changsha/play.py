@@ -78,6 +78,9 @@ class HandBook:
         #: whether each seat could legally win on the open reveal, judged once, before its own
         #: win on it changes its hand
         self.reveal_legal: dict[int, bool] = {}
+        #: a winner logged on a revealed tile that scores less than another it could win on:
+        #: seat -> H of the better tile, paid by the corrected ledger (§6.2.2–6.2.3)
+        self.reveal_best: dict[int, int] = {}
 
     @property
     def lines(self) -> list[str]:
@@ -206,7 +209,8 @@ def _kong_before(ruleset: Ruleset, table, e, hb: HandBook, ctx) -> list:
 
 def _won_before(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook, ctx) -> list:
     hb.dealer_acted = True
-    return _won_on_konger_reveal(ruleset, table, e, hb) + _reveal_single_winner(ruleset, e, hb, ctx)
+    return _won_on_konger_reveal(ruleset, table, e, hb) + _reveal_best_tile(e, hb, ctx) + \
+        _reveal_single_winner(ruleset, e, hb, ctx)
 
 
 def _drawn(table, e: ev.TileDrawn, hb: HandBook) -> list:
@@ -480,6 +484,8 @@ def _won_after(table, e: ev.HandWon, hb: HandBook, ctx) -> None:
     hb.logged.extend((x.seat, x.points) for x in e.winners)
     hb.logged_hows.extend((e.how, e.from_seat) for _x in e.winners)
     true = [w for w in ctx.true_winners if w[0] not in hb.ended_wins]
+    if hb.reveal_best:  # a reveal's winner is paid on its better revealed tile (§6.2.2–6.2.3)
+        true = [(s, max(h, hb.reveal_best.get(s, h))) for s, h in true]
     hb.true.extend(true)
     hb.true_hows.extend((e.how, e.from_seat) for _w in true)
     if hb.jiehu_out:  # 截胡: a winner found to have taken the reveal over the first seat is paid nothing
@@ -505,6 +511,43 @@ def _won_on_konger_reveal(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook) 
         hb.ended_wins.add(x.seat)
         out += _v(x.seat, "HAND_END_WRONG", f"seat {by}'s revealed tile completes its own hand: its 杠上开花 "
                   f"ends the hand, seat {x.seat} wins nothing on the reveal", f"seat {by} alone", x.seat)
+    return out
+
+
+def _reveal_best_tile(e: ev.HandWon, hb: HandBook, ctx) -> list:
+    """§6.2.2–6.2.3: a win on a 开杠 reveal is scored on the revealed tile that scores more: the
+    konger's 杠上开花 on its best completing tile, another seat that could win on two of the
+    tiles once, on the better (by H; a tie keeps the logged tile).  A winner logged on a lesser
+    tile with that tile's units is FAN_MISMATCH (its units are not the win's highest reading);
+    the corrected ledger pays it the better tile's H (``HandBook.reveal_best``)."""
+    by = hb.reveal_by
+    if by is None or ctx is None or len(hb.reveal_tiles) < 2:
+        return _NONE
+    own = e.how == "self_draw"
+    if not own and (e.how != "discard" or e.from_seat != by):
+        return _NONE
+    tile = TILE_INDEX[e.tile]
+    out: list = []
+    for x in e.winners:
+        s = x.seat
+        if not 0 <= s < hb.n or s in hb.ended_wins or (s == by) != own:
+            continue
+        logged = ctx.score(s, tile, e.how)
+        best_tile, best = tile, logged
+        for t in dict.fromkeys(hb.reveal_tiles):
+            if t == tile or (not own and ctx.barred(s, "win", t) is not None):
+                continue
+            sc = ctx.score(s, t, e.how)
+            if sc.wins and sc.points > best.points:
+                best_tile, best = t, sc
+        if best_tile == tile:
+            continue
+        hb.reveal_best[s] = best.points
+        if logged.wins and x.fan == logged.fan:  # else the walker names the logged units already
+            rule = f"seat {s}'s 杠上开花 is scored on its best completing tile" if own else \
+                f"seat {s} wins once on the revealed tile that scores more"
+            out += _v(s, "FAN_MISMATCH", f"{rule}: {TILE_NAMES[best_tile]} (U = {best.fan}, H = {best.points}), "
+                      f"not {e.tile} (U = {logged.fan})", best.fan, x.fan)
     return out
 
 

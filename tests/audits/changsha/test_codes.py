@@ -184,6 +184,31 @@ def test_the_kongers_win_ends_the_hand_on_its_reveal():
     assert audit_game(log_of(cx.EXAMPLES["ex06_two_winners_on_the_reveal"]())).findings == []
 
 
+def test_a_reveal_win_is_scored_on_the_better_revealed_tile():
+    """§6.2.3: a seat that could win on two of the revealed tiles wins once, on the tile that
+    scores more.  Seat 3 logged on 2s (将将胡 + 杠上炮, U = 2) where 5s gives 七小对 + 将将胡 +
+    杠上炮 (U = 3): FAN_MISMATCH, and the corrected ledger pays 18 × 3 = 54, not 36.
+    Near miss: the log names 5s, clean with the text's money."""
+    better = audit_game(log_of(cx.ex06_better_revealed_tile("5s")))
+    assert better.findings == [] and better.ledger[-1] == [0, -54, 0, 54]
+    lesser = audit_game(log_of(cx.ex06_better_revealed_tile("2s")))
+    assert [(f.code, f.seat, f.expected, f.actual) for f in lesser.findings] == [("FAN_MISMATCH", 3, 3, 2)]
+    assert lesser.logged_scores[-1] == [0, -36, 0, 36] and lesser.ledger[-1] == [0, -54, 0, 54]
+
+
+def test_the_kongers_kaihua_is_scored_on_its_best_completing_tile():
+    """§6.2.2: both revealed tiles complete the konger's hand (双杠开花); it is scored on the best:
+    2p gives 碰碰胡 + 将将胡 + 2 × 杠上开花 (U = 4, H = 24), 5p 将将胡 + 2 × 杠上开花 (U = 3).
+    Logged on 5p: FAN_MISMATCH, the corrected ledger pays H = 24 (0 → 2: 73, 1 → 2: 72,
+    3 → 2: 72).  Near miss: logged on 2p, clean; §13.5's 6m / 3m (equal scores) stay clean."""
+    best = audit_game(log_of(cx.ex05_best_completing_tile("2p")))
+    assert best.findings == [] and best.ledger[-1] == [-73, -72, 217, -72]
+    lesser = audit_game(log_of(cx.ex05_best_completing_tile("5p")))
+    assert [(f.code, f.seat, f.expected, f.actual) for f in lesser.findings] == [("FAN_MISMATCH", 2, 4, 3)]
+    assert lesser.logged_scores[-1] == [-55, -54, 163, -54] and lesser.ledger[-1] == [-73, -72, 217, -72]
+    assert audit_game(log_of(cx.OPTION_ROOMS["ex05_shuang_gangkai_double"]())).findings == []
+
+
 def test_guohu_after_passing_a_revealed_tile():
     """§8 过胡: a seat that could win on a tile of another seat's 开杠 reveal and did not may win
     on no discard until its own next draw (WIN_DURING_GUOHU); under ``higher_value`` only with
