@@ -238,7 +238,8 @@ def _discarded(table, e: ev.TileDiscarded, hb: HandBook) -> list:
     seat = e.seat
     if seat >= hb.n:
         return _NONE
-    if table.sea_offers and table.undrawn - len(table.tail) == 0 and TILE_INDEX[e.tile] != hb.drawn[seat]:
+    if table.sea_offers and table.undrawn - len(table.tail) == 0 and TILE_INDEX[e.tile] != hb.drawn[seat] \
+            and (seat, True) in table.sea_offers:  # the taker's rule, not a later discarder's
         return _v(seat, "SEA_BOTTOM_ORDER", "the 海底 taker throws the 海底 tile and no other",
                   "the 海底 tile", e.tile)
     if hb.locked[seat] and TILE_INDEX[e.tile] != hb.drawn[seat]:

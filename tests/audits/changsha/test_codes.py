@@ -343,3 +343,58 @@ def test_first_dealer_creator():
     assert [(f.code, f.seat, f.seq) for f in found] == [("DEALER_ROTATION", 0, 1)]
     assert audit_game(log_of(cx.OPTION_ROOMS["ex14_first_dealer_creator"]())).findings == []
     assert audit_game(log_of(cx.created_by(cx.ex01_small_discard_win(), 1, "any"))).findings == []
+
+
+def _sea_taken(then: str):
+    """§7: seat 3 declines the 海底, seat 0 takes it (5p) and ``then``: throws it (``"5p"``),
+    throws another tile (``"other"``), or throws it and seat 1 pongs it (``"pong"``) and
+    discards 9s.  Nobody wins: a drawn hand, nothing paid."""
+    from paipu.sim.changsha.examples import ChangshaScene
+    s = ChangshaScene(f"cs-sea-{then}")
+    s.hand(0, {0: "5p 9m", 1: "55p 234m 678m 345s 9s"}, reserve="5p", avoid="5p")
+    s.until(s.opening_round(0), 1)
+    s.offer(3, False)
+    s.offer(0, True)
+    s.draw(0, "5p")
+    s.discard(0, "9m" if then == "other" else "5p")
+    if then == "pong":
+        s.pong(1, 0, "5p")
+        s.discard(1, "9s")
+    s.b.exhausted(0)
+    s.settle([])
+    return s.close()
+
+
+def test_only_the_haidi_taker_must_throw_the_haidi_tile():
+    """§7.3: the 海底 taker's only discard is the 海底 tile (SEA_BOTTOM_ORDER at its other
+    discard).  The rule binds the taker: after a pong of the 海底 tile (itself a finding), the
+    ponger's discard is not judged as the taker's.  Near miss: the taker throws the 海底 tile."""
+    assert audit_game(log_of(_sea_taken("5p"))).findings == []
+    other = audit_game(log_of(_sea_taken("other"))).findings
+    assert [(f.code, f.seat, f.actual) for f in other] == [("SEA_BOTTOM_ORDER", 0, "9m")]
+    ponged = audit_game(log_of(_sea_taken("pong"))).findings
+    assert "SEA_BOTTOM_ORDER" in [f.code for f in ponged]
+    assert [f for f in ponged if f.seat == 1 and f.actual == "9s"] == []
+
+
+@pytest.mark.xfail(strict=True, reason="shared replay (replay/special.birds_drawn) stops the game with "
+                   "STRUCTURAL_BREAK birds_without_win; changsha.md §14 names birds on a drawn hand "
+                   "BIRD_TILES_WRONG (a finding, the game audited on)")
+def test_birds_on_a_drawn_hand_are_bird_tiles_wrong():
+    """§10.3 / §14: birds are drawn only after a winning moment; birds on a drawn hand are
+    BIRD_TILES_WRONG.  Near miss: the same drawn hand without birds is clean."""
+    def drawn(with_birds: bool):
+        from paipu.sim.changsha.examples import ChangshaScene
+        s = ChangshaScene("cs-drawn-birds")
+        s.hand(0, {})
+        s.until(s.opening_round(0), 1)
+        s.offer(3, True)
+        t = s.draw(3)
+        s.discard(3, t)
+        s.b.exhausted(0)
+        if with_birds:
+            s.b.birds([t], 3, "last")
+        s.settle([])
+        return s.close()
+    assert audit_game(log_of(drawn(False))).findings == []
+    assert [f.code for f in audit_game(log_of(drawn(True))).findings] == ["BIRD_TILES_WRONG"]
