@@ -398,3 +398,66 @@ def test_birds_on_a_drawn_hand_are_bird_tiles_wrong():
         return s.close()
     assert audit_game(log_of(drawn(False))).findings == []
     assert [f.code for f in audit_game(log_of(drawn(True))).findings] == ["BIRD_TILES_WRONG"]
+
+
+def _first_draw_win(scope: str, dihe: bool):
+    """A non-dealer's self-draw on its first draw: seat 1 (123m 456m 789p 34s 55s) draws 2s after
+    the dealer's first discard; birds 1m 1m from seat 1 hit it twice (f = 3).  Logged as 地胡
+    (U = 1, H = 6: 0 → 1: 19, 2 → 1: 18, 3 → 1: 18) or as a small self-draw (H = 2: 7, 6, 6)."""
+    from paipu.sim.changsha.examples import ChangshaScene
+    s = ChangshaScene(f"cs-dihe-{scope}-{dihe}", {"dihe_scope": scope})
+    s.hand(0, {1: "123m 456m 789p 34s 55s"}, reserve="2s 1m 1m", avoid="2s 5s")
+    s.discard(0)
+    s.draw(1, "2s")
+    h = 6 if dihe else 2
+    s.win([(1, ["dihe"] if dihe else ["jihu"], int(dihe), h)], "self_draw", "2s")
+    s.birds("1m 1m", 1)
+    s.settle([(0, 1, 3 * h + 1, "win"), (2, 1, 3 * h, "win"), (3, 1, 3 * h, "win")])
+    return s.close()
+
+
+def _second_discard_win(dihe: bool):
+    """§13's 地胡 room (ex13) with the dealer's 2s its second discard, after a round of play:
+    seat 1 wins it, a small win (0 → 1: 1 × 3 + 1 = 4) or logged as 地胡 (19)."""
+    from paipu.sim.changsha.examples import ChangshaScene
+    s = ChangshaScene(f"cs-dihe-second-{dihe}")
+    s.hand(0, {0: "2s", 1: "123m 456m 789p 34s 55s"}, reserve="1m 1m", avoid="2s 5s")
+    s.discard(0)
+    s.go_around(1, 3)
+    s.draw(0)
+    s.discard(0, "2s")
+    h = 6 if dihe else 1
+    s.win([(1, ["dihe"] if dihe else ["jihu"], int(dihe), h)], "discard", "2s", from_seat=0)
+    s.birds("1m 1m", 1)
+    s.settle([(0, 1, 3 * h + 1, "win")])
+    return s.close()
+
+
+def test_dihe_scope():
+    """§9.3 地胡: ``dealer_first_discard`` (default): a non-dealer's win on the dealer's first
+    discard (ex13), not on its second; ``first_draw`` (the design note's name for the text's
+    ``first_self_draw``): a non-dealer's self-draw on its first draw, before any claim or kong.
+    Each room logged with the text's units is clean; logged the other way, FAN_MISMATCH."""
+    def codes(b):
+        return [f.code for f in audit_game(log_of(b)).findings]
+    assert codes(cx.ex13_dihe()) == []
+    assert codes(_second_discard_win(False)) == []
+    assert codes(_second_discard_win(True)) == ["FAN_MISMATCH"]
+    assert codes(_first_draw_win("first_draw", True)) == []
+    assert codes(_first_draw_win("first_draw", False)) == ["FAN_MISMATCH"]
+    assert codes(_first_draw_win("dealer_first_discard", False)) == []
+    assert codes(_first_draw_win("dealer_first_discard", True)) == ["FAN_MISMATCH"]
+    # under first_draw the dealer's first discard is no 地胡: ex13 logged with it is wrong
+    assert codes(cx.reopened(cx.ex13_dihe(), dihe_scope="first_draw")) == ["FAN_MISMATCH"]
+
+
+def test_kaigang_count_four():
+    """§6.2.1 ``kaigang_count = 4`` (杠摸4张): a 开杠 turns four tiles.  §13.6 with four revealed
+    (5s 8m 1p 9s; seat 3 wins on 5s) is clean under 4 and KAIGANG_REVEAL_WRONG under the default
+    2; §13.6 as written (two revealed) is KAIGANG_REVEAL_WRONG under 4."""
+    four = cx.ex06_variant(reveal="5s 8m 1p 9s")
+    assert [f.code for f in audit_game(log_of(cx.reopened(four, kaigang_count=4))).findings] == []
+    assert [f.code for f in audit_game(log_of(cx.ex06_variant(reveal="5s 8m 1p 9s"))).findings] == \
+        ["KAIGANG_REVEAL_WRONG"]
+    two = cx.reopened(cx.ex06_gangshang_pao(), kaigang_count=4)
+    assert [f.code for f in audit_game(log_of(two)).findings] == ["KAIGANG_REVEAL_WRONG"]
