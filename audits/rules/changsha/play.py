@@ -64,6 +64,10 @@ class HandBook:
         self.how: Optional[str] = None
         self.giver: Optional[int] = None
         self.birds: tuple[int, ...] = ()
+        #: the birds the rules draw where the logged ones are wrong and the right ones are known
+        #: (a logged wall, the 海底 tile, none due): the corrected ledger's birds (§10.6); None:
+        #: the logged birds
+        self.true_birds: Optional[tuple[int, ...]] = None
         self.logged_origin: Optional[int] = None
         #: the open 开杠 reveal (§6.2): its konger and tiles, the seats that declared a win on
         #: it and the seats that won on it; closed at the next event that is not a win
@@ -92,7 +96,8 @@ class HandBook:
         """The settlement's facts: the log's moment and birds as logged (``corrected`` False),
         or the legal winners with the rules' bird origin (True)."""
         if corrected:
-            return ChangshaFacts(tuple(self.openings), self.birds, None, tuple(self.true), _mixed(self.true_hows))
+            birds = self.birds if self.true_birds is None else self.true_birds
+            return ChangshaFacts(tuple(self.openings), birds, None, tuple(self.true), _mixed(self.true_hows))
         return ChangshaFacts(tuple(self.openings), self.birds, self.logged_origin, tuple(self.logged),
                              _mixed(self.logged_hows))
 
@@ -611,18 +616,36 @@ def _birds(ruleset: Ruleset, table, e: ev.BirdsDrawn, hb: HandBook) -> list:
     count, source = bird_rules.count_due(ruleset, undrawn(table))
     seats = [s for s, _ in hb.true]
     origin = bird_rules.origin_of(ruleset, hb.dealer, seats, hb.giver)
+    want = _due_birds(table, hb, source, count)
+    if want is not None and want != list(hb.birds):
+        hb.true_birds = tuple(want)  # §10.6: the right birds give the corrected ledger
     if len(e.tiles) != count:
         return _v(None, "BIRD_TILES_WRONG", f"{len(e.tiles)} birds drawn; the rules give {count}", count, len(e.tiles))
     if e.source != source:
         return _v(None, "BIRD_TILES_WRONG", f"birds from {e.source}; the rules draw them from {source}", source, e.source)
     if origin is not None and e.origin != origin:
         return _v(None, "BIRD_TILES_WRONG", f"birds counted from seat {e.origin}, not seat {origin}", origin, e.origin)
-    if source != "last":
-        want = wall_tiles(table, source, count)
-        if want is not None and want != list(hb.birds):
-            return _v(None, "BIRD_TILES_WRONG", f"the birds are not the logged wall's next tiles from the "
-                      f"{'tail' if source == 'tail' else 'head'}", [TILE_NAMES[t] for t in want], e.tiles)
+    if want is not None and want != list(hb.birds):
+        if source == "last":
+            return _v(None, "BIRD_TILES_WRONG", "on an empty wall the bird is the last tile that left it, the "
+                      f"海底 tile {TILE_NAMES[want[0]]}", [TILE_NAMES[t] for t in want], e.tiles)
+        return _v(None, "BIRD_TILES_WRONG", f"the birds are not the logged wall's next tiles from the "
+                  f"{'tail' if source == 'tail' else 'head'}", [TILE_NAMES[t] for t in want], e.tiles)
     return _NONE
+
+
+def _due_birds(table, hb: HandBook, source: str, count: int) -> Optional[list[int]]:
+    """The birds the rules draw, where the table knows them (§10.3): none when none are due;
+    on an empty wall after the 海底 was taken, the 海底 tile (the last tile that left the wall);
+    else the logged wall's next tiles from ``source``.  None: not known (no logged wall, or the
+    wall ran out through a kong, §15)."""
+    if count == 0:
+        return []
+    if source == "last":
+        taker = next((s for s, accepted in table.sea_offers if accepted), None)
+        drawn = hb.drawn[taker] if taker is not None and taker < hb.n else None
+        return None if drawn is None else [drawn] * count
+    return wall_tiles(table, source, count)
 
 
 def _birds_missing(ruleset: Ruleset, table, hb: HandBook) -> list:

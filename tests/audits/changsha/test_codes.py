@@ -461,3 +461,22 @@ def test_kaigang_count_four():
         ["KAIGANG_REVEAL_WRONG"]
     two = cx.reopened(cx.ex06_gangshang_pao(), kaigang_count=4)
     assert [f.code for f in audit_game(log_of(two)).findings] == ["KAIGANG_REVEAL_WRONG"]
+
+
+def test_wrong_bird_tiles_are_corrected_in_the_ledger():
+    """§10.6: when BirdsDrawn itself is wrong (BIRD_TILES_WRONG) the right birds give the corrected
+    ledger, where the table knows them.  §13.1 with its wall logged (birds 7m 4p) logged with
+    5m 4p (5m hits seat 2, so 1 → 2: 1 × 3 = 3): the ledger pays the text's 2.  §13.8 on an empty
+    wall with the bird logged 3p instead of the 海底 tile 5p (0 → 1: 7, 0 → 2: 37): the ledger
+    pays the text's 13 and 37.  Near misses: both rooms as written are clean (test_logs)."""
+    from paipu.sim.changsha.scenes import with_wall
+    wrong = cx.repaid(cx._logged_as(with_wall(cx.ex01_small_discard_win()), ev.BirdsDrawn, "5m 4p"),
+                      [(1, 2, 3, "win")])
+    a = audit_game(log_of(wrong))
+    assert [(f.code, f.expected) for f in a.findings] == [("BIRD_TILES_WRONG", ["7m", "4p"])]
+    assert a.logged_scores[-1] == [0, -3, 3, 0] and a.ledger[-1] == [0, -2, 2, 0]
+    sea = cx.repaid(cx._logged_as(cx.ex08_haidi_pao(), ev.BirdsDrawn, "3p"), [(0, 1, 7, "win"), (0, 2, 37, "win")])
+    a = audit_game(log_of(sea))
+    assert [(f.code, f.expected, f.actual) for f in a.findings] == [("BIRD_TILES_WRONG", ["5p"], ["3p"])]
+    assert a.logged_scores[-1] == [-44, 7, 37, 0] and a.ledger[-1] == [-50, 13, 37, 0]
+    assert audit_game(log_of(cx.ex08_haidi_pao())).findings == []
