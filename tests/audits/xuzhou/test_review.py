@@ -369,3 +369,22 @@ def test_the_gate_is_named_when_it_alone_refuses():
     # near miss: a hand that is no 平和 at all is not said to fail the gate
     got = hand("123m456m789p345s8s", "--tile", "7s", "--discard", "--indicator", "1z", "-o", "shape_gate=bazhi")
     assert not got["complete"] and "八枝" not in got["reason"]
+
+
+def tianhe_after_a_kong(names):
+    """The dealer is dealt 1111m 234m 567m 789s 9p, declares the concealed kong of 1m and wins on
+    its replacement 9p: a self-draw paid 2 by each (§8.1, §8.2), logged with ``names``."""
+    s = XuzhouScene("xz-review-tianhe-kong")
+    s.hand(0, {0: "1111m 234m 567m 789s 9p"}, indicator="1z", reserve="9p")
+    s.kong_concealed(0, "1m")
+    s.replacement(0, "9p")
+    s.win([(0, names, 0, 1)], "self_draw", "9p")
+    s.settle([(1, 0, 2, "win"), (2, 0, 2, "win"), (3, 0, 2, "win")])
+    return s.close()
+
+
+def test_no_tianhe_after_the_dealers_kong():
+    # §7.5: 天和 is the dealt 14 "before any discard or kong"; the money is a self-draw's either way
+    assert audited(tianhe_after_a_kong(["jihu"])) == ([], [6, -2, -2, -2])
+    # near miss: naming 天和 after the kong is a name that differs (money right: a warning)
+    assert audited(tianhe_after_a_kong(["jihu", "tianhe"])) == (["FAN_NAMES_DIFFER"], [6, -2, -2, -2])
