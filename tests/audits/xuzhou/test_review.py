@@ -388,3 +388,14 @@ def test_no_tianhe_after_the_dealers_kong():
     assert audited(tianhe_after_a_kong(["jihu"])) == ([], [6, -2, -2, -2])
     # near miss: naming 天和 after the kong is a name that differs (money right: a warning)
     assert audited(tianhe_after_a_kong(["jihu", "tianhe"])) == (["FAN_NAMES_DIFFER"], [6, -2, -2, -2])
+
+
+# --- shared code the review believes wrong (left to its owner) ----------------------------------
+
+@pytest.mark.xfail(strict=True, reason="audits/explain.py prints every family's side bets as '养猪 bets'; "
+                                       "Xuzhou's are 下嘴 (the report's side_bets_word already says so)")
+def test_explain_names_the_bets_xiazui():
+    from audits.audit import explain_game
+    text = explain_game(log_of(xx.ex06_xiazui()))
+    assert any("下嘴 bets: [1, 0, 2, 1]" in line for line in text)
+    assert not any("养猪" in line for line in text)
