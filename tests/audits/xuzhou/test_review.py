@@ -399,3 +399,13 @@ def test_explain_names_the_bets_xiazui():
     text = explain_game(log_of(xx.ex06_xiazui()))
     assert any("下嘴 bets: [1, 0, 2, 1]" in line for line in text)
     assert not any("养猪" in line for line in text)
+
+
+@pytest.mark.xfail(strict=True, reason="shared walker: the corrected ledger leaves out a declarer the log omitted "
+                                       "(WIN_MISSED_MULTI), though under 一炮多响 every legal declarer wins and "
+                                       "new-families.md §1b pays what the rules give for the events the log holds "
+                                       "(as 截和 pays the first legal declarer whoever the log paid)")
+def test_the_corrected_ledger_pays_the_missed_declarer():
+    # example 4: seat 2 declared a legal win on seat 1's 6m; the log pays the dealer only
+    codes, ledger = audited(example_4([0], [(1, 0, 2, "win")]))
+    assert codes == ["WIN_MISSED_MULTI"] and ledger == [2, -3, 1, 0]
