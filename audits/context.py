@@ -295,6 +295,9 @@ class AuditContext:
         #: the winners the corrected ledger pays at the last winning moment, as (seat, P):
         #: its legal winners, or under a single-winner rule the first legal declarer
         self.true_winners: list[tuple[int, int]] = []
+        #: of those, the declared legal winners the log left out (一炮多响; each already a
+        #: WIN_MISSED_MULTI): a check of what the log did with its own winners leaves them out
+        self.missed_winners: frozenset[int] = frozenset()
         #: the seats that declared a win on the added kong's tile (抢杠) while it may be robbed
         self.rob_declared: set[int] = set()
         self.size_reported: set[int] = set()

@@ -111,31 +111,39 @@ def _legal_declared(ctx: AuditContext, d: OpenDiscard, seat: int, claim: str) ->
     return ctx.barred(seat, claim, tile) is None
 
 
-def missed_wins(ctx: AuditContext, e: ev.Event, winners: list[int]) -> None:
+def missed_wins(ctx: AuditContext, e: ev.Event, winners: list[int]) -> list[int]:
     """一炮多响: every seat that declared a legal win on the discard is a winner (a room
-    with ``multi_win`` off lets one seat win a discard: :func:`single_winner`, 截和)."""
+    with ``multi_win`` off lets one seat win a discard: :func:`single_winner`, 截和).
+    Returns the declared legal winners left out (each a WIN_MISSED_MULTI)."""
     d = ctx.open_discard
     if d is None or not d.declared or not ctx.rules.multi_win:
-        return
+        return []
+    missed = []
     for s, declared in sorted(d.declared.items()):
         if "win" in declared and s not in winners and _legal_declared(ctx, d, s, "win"):
+            missed.append(s)
             ctx.find("WIN_MISSED_MULTI", e, seat=s, expected=sorted(winners + [s]), actual=winners,
                      message=f"seat {s} declared a legal win on seat {d.seat}'s {TILE_NAMES[d.tile]} "
                              "but is not a winner")
+    return missed
 
 
-def missed_robs(ctx: AuditContext, e: ev.Event, winners: list[int]) -> None:
+def missed_robs(ctx: AuditContext, e: ev.Event, winners: list[int]) -> list[int]:
     """一炮多响 on an added kong: every seat that declared a legal rob of it robs it (a
-    declared legal robber left out is WIN_MISSED_MULTI; ``multi_win`` off: :func:`single_winner`)."""
+    declared legal robber left out is WIN_MISSED_MULTI; ``multi_win`` off: :func:`single_winner`).
+    Returns the declared legal robbers left out."""
     declared = ctx.rob_declared
     if not declared or ctx.rob_chance is None or not ctx.rules.multi_win:
-        return
+        return []
     adder, tile = ctx.rob_chance[0], ctx.rob_chance[1]
+    missed = []
     for s in sorted(declared):
         if s not in winners and s != adder and 0 <= s < ctx.n and ctx.legal_rob(s, tile):
+            missed.append(s)
             ctx.find("WIN_MISSED_MULTI", e, seat=s, expected=sorted(winners + [s]), actual=winners,
                      message=f"seat {s} declared a legal rob of seat {adder}'s added kong of {TILE_NAMES[tile]} "
                              "but is not a winner")
+    return missed
 
 
 def first_legal_declarer(ctx: AuditContext, e: ev.HandWon) -> Optional[int]:

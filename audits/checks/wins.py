@@ -54,10 +54,11 @@ def _judge_win(ctx: AuditContext, e: ev.HandWon) -> None:
     if ctx.indicator_due:
         wild.indicator_missed(ctx, e, seats[0] if seats else None)
     dead: list[int] = []
+    missed: list[int] = []  # declared legal winners the log left out (一炮多响)
     if e.how == "discard":
         # a win on a dead discard is no win: the corrected ledger pays it nothing
         dead = [s for s in seats if wild.dead_claim(ctx, e, s, "win")]
-        claims.missed_wins(ctx, e, seats)
+        missed = claims.missed_wins(ctx, e, seats)
     elif e.how == "self_draw":
         # 自摸: the winner holds the turn with a fresh draw (or the dealer's first 14 tiles).
         ld = ctx.last_draw
@@ -79,7 +80,7 @@ def _judge_win(ctx: AuditContext, e: ev.HandWon) -> None:
             ctx.find("ROB_LATE", e, seat=seats[0] if seats else None, expected="right after KongAdded",
                      actual="after play moved on",
                      message="抢杠 logged after the adder took the replacement (play had moved on)")
-        claims.missed_robs(ctx, e, seats)
+        missed = claims.missed_robs(ctx, e, seats)
     late_rob = e.how == "robbed_kong" and not ctx.robbable
     scores, count, (scored_with, legal) = _scored(ctx, e, tile, late_rob, first)
     for x, (sc, barred, _legal) in zip(e.winners, scores):
@@ -94,6 +95,9 @@ def _judge_win(ctx: AuditContext, e: ev.HandWon) -> None:
     if ctx.family.scoring.payer_points is not None:
         _payer_points(ctx, e, [sc for sc, _b, _l in scores])
     ctx.true_winners = _paid(ctx, e, tile, scores, first)
+    ctx.missed_winners = frozenset(missed) if first is None else frozenset()
+    if ctx.missed_winners:
+        ctx.true_winners = _with_missed(ctx, e, tile, ctx.true_winners, missed, legal)
     if dead:
         ctx.true_winners = [w for w in ctx.true_winners if w[0] not in dead]
     if e.how == "robbed_kong":
@@ -189,6 +193,28 @@ def _paid(ctx: AuditContext, e: ev.HandWon, tile: int, scores, first: Optional[i
                 return [(first, sc.points)]
         return [(first, ctx.score(first, tile, e.how).points)]
     return [(x.seat, sc.points) for x, (sc, _b, ok) in zip(e.winners, scores) if ok]
+
+
+def _with_missed(ctx: AuditContext, e: ev.HandWon, tile: int, paid: list[tuple[int, int]], missed: list[int],
+                 legal: frozenset) -> list[tuple[int, int]]:
+    """The winners the corrected ledger pays under 一炮多响, the declared legal winners the log
+    left out (``missed``, each a WIN_MISSED_MULTI) among them: every seat that declared a legal
+    win on the tile wins it (new-families.md §1b: the ledger pays what the rules give for the
+    declarations the log holds), in turn order from the discarder's (adder's) 下家.  Where the
+    family scores a winner by how many win the discard (一炮三响), each is scored with them all."""
+    n, frm, how = ctx.n, e.from_seat, e.how
+    seats = sorted({s for s, _p in paid} | set(missed), key=lambda s: (s - frm - 1) % n)
+    by_count = how == "discard" and ctx.family.wins.win_context is not None
+    points = dict(paid)
+    out = []
+    for s in seats:
+        if s in points and not by_count:
+            out.append((s, points[s]))
+            continue
+        sc = ctx.score(s, tile, how, winners=len(seats), co_winners=legal - {s}) if by_count else \
+            ctx.score(s, tile, how)
+        out.append((s, sc.points))
+    return out
 
 
 def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, tile: int, barred: Optional[str],

@@ -61,6 +61,9 @@ class HandBook:
         self.true_hows: list[tuple[str, Optional[int]]] = []
         #: seats whose win came after the hand had ended (HAND_END_WRONG): paid nothing
         self.ended_wins: set[int] = set()
+        #: the declared legal winners the log left out (一炮多响, WIN_MISSED_MULTI): paid by the
+        #: corrected ledger, not counted in judging the log's own birds
+        self.missed: set[int] = set()
         self.how: Optional[str] = None
         self.giver: Optional[int] = None
         self.birds: tuple[int, ...] = ()
@@ -490,6 +493,7 @@ def _won_after(table, e: ev.HandWon, hb: HandBook, ctx) -> None:
     hb.logged.extend((x.seat, x.points) for x in e.winners)
     hb.logged_hows.extend((e.how, e.from_seat) for _x in e.winners)
     true = [w for w in ctx.true_winners if w[0] not in hb.ended_wins]
+    hb.missed.update(ctx.missed_winners)
     if hb.reveal_best:  # a reveal's winner is paid on its better revealed tile (§6.2.2–6.2.3)
         true = [(s, max(h, hb.reveal_best.get(s, h))) for s, h in true]
     hb.true.extend(true)
@@ -614,7 +618,9 @@ def _birds(ruleset: Ruleset, table, e: ev.BirdsDrawn, hb: HandBook) -> list:
     hb.birds = tuple(map(TILE_INDEX.__getitem__, e.tiles))
     hb.logged_origin = e.origin
     count, source = bird_rules.count_due(ruleset, undrawn(table))
-    seats = [s for s, _ in hb.true]
+    # the logged birds are judged by the log's own legal winners (a winner it left out is its
+    # own finding, WIN_MISSED_MULTI); the corrected ledger counts every legal winner
+    seats = [s for s, _ in hb.true if s not in hb.missed]
     origin = bird_rules.origin_of(ruleset, hb.dealer, seats, hb.giver)
     want = _due_birds(table, hb, source, count)
     if want is not None and want != list(hb.birds):

@@ -401,11 +401,26 @@ def test_explain_names_the_bets_xiazui():
     assert not any("养猪" in line for line in text)
 
 
-@pytest.mark.xfail(strict=True, reason="shared walker: the corrected ledger leaves out a declarer the log omitted "
-                                       "(WIN_MISSED_MULTI), though under 一炮多响 every legal declarer wins and "
-                                       "new-families.md §1b pays what the rules give for the events the log holds "
-                                       "(as 截和 pays the first legal declarer whoever the log paid)")
 def test_the_corrected_ledger_pays_the_missed_declarer():
-    # example 4: seat 2 declared a legal win on seat 1's 6m; the log pays the dealer only
+    # 一炮多响: every legal declarer wins, and the corrected ledger pays what the rules give for
+    # the declarations the log holds (new-families.md §1b). Example 4: seat 2 declared a legal
+    # win on seat 1's 6m; the log pays the dealer only
     codes, ledger = audited(example_4([0], [(1, 0, 2, "win")]))
     assert codes == ["WIN_MISSED_MULTI"] and ledger == [2, -3, 1, 0]
+
+
+def test_the_corrected_ledger_pays_no_declarer_whose_win_is_not_legal():
+    # near miss: seat 2 declares a win its hand does not make (48m waits on no 6m); the log
+    # pays the dealer alone, rightly, and so does the corrected ledger
+    s = XuzhouScene("xz-review-ex04-illegal")
+    s.hand(0, {0: "123p 456p 789p 45m 99s 1z", 2: "234s 567s 789p 48m 11z", 1: "6m"}, indicator="9s",
+           avoid="3m 6m")
+    s.discard(0, "1z")
+    s.draw(1)
+    s.discard(1, "6m")
+    s.b.declare(0, "win")
+    s.b.declare(2, "win")
+    s.win([(0, ["jihu"], 0, 1)], "discard", "6m", from_seat=1, declare=False)
+    s.settle([(1, 0, 2, "win")])
+    codes, ledger = audited(s.close())
+    assert "WIN_MISSED_MULTI" not in codes and ledger == [2, -2, 0, 0]
