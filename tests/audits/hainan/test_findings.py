@@ -249,3 +249,59 @@ def test_the_opening_seat_due():
     assert opening_seat(resolve("hainan", {"opening_buhua": "by_round"}), T) == 1  # by round: seat 1's turn
     T.flowers_held = [[], [], [], []]
     assert opening_seat(resolve("hainan"), T) is None
+
+
+def _sandao_mixed(paid_as_bao: bool):
+    """Seat 2 chows 123p and 456p from seat 1, seat 1 pongs 3z from seat 2 (two claims one way,
+    one the other), then seat 2 wins seat 1's 9m: 789m + 55s, 番 二五八将."""
+    s = HainanScene("hn-sandao-mixed")
+    s.hand(0, {2: "23p 56p 78m 55s 111s 3z", 1: "1p 4p 33z"}, reserve="9m",
+           avoid="9m 6m 5s 1s 1p 4p 7p 3z 2p 3p 5p 6p 7m 8m")
+    s.discard(0)
+    s.draw(1)
+    s.discard(1, "1p")
+    s.chow(2, 1, "1p", "23p")
+    s.discard(2, "3z")
+    s.pong(1, 2, "3z")
+    s.discard(1)
+    s.go_around(2, 3)
+    s.draw(1)
+    s.discard(1, "4p")
+    s.chow(2, 1, "4p", "56p")
+    s.discard(2)
+    s.go_around(3, 2)
+    s.draw(1, "9m")
+    s.discard(1, "9m")
+    s.win([(2, ["jiang258"], 1, 1)], "discard", "9m", from_seat=1)
+    s.settle([(1, 2, 4, "bao_sandao")] if paid_as_bao else [(0, 2, 1, "win"), (1, 2, 2, "win"), (3, 2, 1, "win")])
+    return s.close()
+
+
+def test_sandao_claims_in_two_directions_are_not_added():
+    # hainan.md §9.3 b: three claims one way; two one way and one the other are no 三道:
+    # an ordinary discard win (seat 1 pays 1 + e 1 = 2, seats 0 and 3 pay 1)
+    assert codes(_sandao_mixed(False)) == []
+    assert codes(_sandao_mixed(True)) == ["BAO_UNDUE"]
+
+
+def _sandao_reversed(paid_as_bao: bool):
+    """Seat 1 pongs 3z, 4z and 9p from seat 2's discards (the 反之 direction); seat 1 then
+    discards 5s and seat 2 wins: 123m 456m 789s 234p 55s, 平胡 门清 二五八将."""
+    s = HainanScene("hn-sandao-reversed")
+    s.hand(0, {2: "123m 456m 789s 234p 5s", 1: "33z 44z 99p 5s"}, reserve="3z 4z 9p",
+           avoid="3z 4z 9p 5s 2s 8s 3s 6s 1p 4p 7p 1m 7m")
+    s.discard(0)
+    s.pass_turn(1)
+    for tile in ("3z", "4z", "9p"):
+        s.pass_turn(2, tile)
+        s.pong(1, 2, tile)
+        s.discard(1, "5s" if tile == "9p" else None)
+    s.win([(2, ["pinghu", "menqing", "jiang258"], 3, 1)], "discard", "5s", from_seat=1)
+    s.settle([(1, 2, 4, "bao_sandao")] if paid_as_bao else [(0, 2, 1, "win"), (1, 2, 2, "win"), (3, 2, 1, "win")])
+    return s.close()
+
+
+def test_sandao_the_feeder_claimed_three_times_on_the_winner():
+    # §9.3 b "反之如果对方点炮被己方胡，则由对方一人付三家的分数": seat 1 pays 1 + 1 + 1 + e 1 = 4
+    assert codes(_sandao_reversed(True)) == []
+    assert codes(_sandao_reversed(False)) == ["BAO_PAYER"]

@@ -53,12 +53,33 @@ def _won(how, seat, frm, tile="5m"):
     return SimpleNamespace(how=how, from_seat=frm, tile=tile, winners=[SimpleNamespace(seat=seat)])
 
 
-def test_sandao_counts_claims_both_ways_and_not_direct_kongs():
-    fed = [(2, 1, "chow", 0), (1, 2, "pong", 9), (2, 1, "pong", 20)]
-    assert st.liabilities(rules(), _table(fed), _won("discard", 2, 1))[2].reason == "bao_sandao"
-    near = [(2, 1, "chow", 0), (1, 2, "pong", 9), (2, 1, "kong_exposed", 20)]
+def test_sandao_three_claims_one_way_either_direction_and_not_direct_kongs():
+    # hainan.md §9.3 b: W made three claims on X's discards (chows and pongs mixed), or X three on W's
+    winner_on_feeder = [(2, 1, "chow", 0), (2, 1, "pong", 9), (2, 1, "pong", 20)]
+    got = st.liabilities(rules(), _table(winner_on_feeder), _won("discard", 2, 1))[2]
+    assert (got.payer, got.reason) == (1, "bao_sandao")
+    feeder_on_winner = [(1, 2, "pong", 0), (1, 2, "chow", 9), (1, 2, "pong", 20)]  # "反之…对方一人付三家"
+    got = st.liabilities(rules(), _table(feeder_on_winner), _won("discard", 2, 1))[2]
+    assert (got.payer, got.reason) == (1, "bao_sandao")
+    near = [(2, 1, "chow", 0), (2, 1, "pong", 9), (2, 1, "kong_exposed", 20)]  # a 直杠 is no 道
     assert st.liabilities(rules(), _table(near), _won("discard", 2, 1)) == {}
-    assert st.liabilities(rules(), _table(fed), _won("discard", 2, 3)) == {}  # another feeder
+    assert st.liabilities(rules(), _table(winner_on_feeder), _won("discard", 2, 3)) == {}  # another feeder
+
+
+def test_sandao_does_not_add_the_two_directions():
+    # near miss: two claims one way and one the other are three claims between the pair but
+    # no 三道 (each direction is counted on its own: "吃上家三道牌…反之如果对方点炮…")
+    mixed = [(2, 1, "chow", 0), (1, 2, "pong", 9), (2, 1, "pong", 20)]
+    assert st.liabilities(rules(), _table(mixed), _won("discard", 2, 1)) == {}
+    assert st.claims_between(mixed, 2, 1) == (2, 2, 1)
+    assert st.claims_between(mixed + [(1, 2, "chow", 3), (1, 2, "pong", 4)], 2, 1) == (3, 1, 2)
+
+
+def test_a_pong_later_added_to_a_kong_still_counts_as_a_claim():
+    # §9.3 b: the claim was a pong; the reducer keeps it in ``fed`` when it becomes a 补杠
+    fed = [(2, 1, "chow", 0), (2, 1, "chow", 3), (2, 1, "pong", 20)]
+    melds = [[], [], [Meld("kong_added", 20, (20,) * 4, 0, 1)], []]
+    assert st.liabilities(rules(), _table(fed, melds=melds), _won("discard", 2, 1))[2].reason == "bao_sandao"
 
 
 def test_sidao_only_on_a_self_draw_and_by_option():
@@ -66,6 +87,20 @@ def test_sidao_only_on_a_self_draw_and_by_option():
     assert st.liabilities(rules(), _table(fed), _won("self_draw", 2, None))[2].payer == 1
     assert st.liabilities(rules(bao_sidao=False), _table(fed), _won("self_draw", 2, None)) == {}
     assert st.liabilities(rules(), _table(fed[:3]), _won("self_draw", 2, None)) == {}
+    # the other way: the feeder made four claims on the winner's discards
+    back = [(1, 2, kind, t) for _w, _x, kind, t in fed]
+    assert st.liabilities(rules(), _table(back), _won("self_draw", 2, None))[2].payer == 1
+    # near miss: three one way and one the other are no 四道
+    split = fed[:3] + [(1, 2, "chow", 9)]
+    assert st.liabilities(rules(), _table(split), _won("self_draw", 2, None)) == {}
+
+
+def test_sidao_two_seats_qualify_the_first_from_the_winners_xiajia():
+    # §9.3 c: if two seats qualify, the first in turn order from W's 下家 (seat 3, then 0, then 1)
+    four = lambda claimer, feeder: [(claimer, feeder, "chow", k) for k in range(4)]  # noqa: E731
+    fed = four(2, 1) + four(0, 2)
+    assert st.liabilities(rules(), _table(fed), _won("self_draw", 2, None))[2].payer == 0
+    assert st.liabilities(rules(), _table(four(2, 1) + four(3, 2)), _won("self_draw", 2, None))[2].payer == 3
 
 
 def test_haidi_bao_by_option_and_threshold():
