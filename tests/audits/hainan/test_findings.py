@@ -305,3 +305,34 @@ def test_sandao_the_feeder_claimed_three_times_on_the_winner():
     # §9.3 b "反之如果对方点炮被己方胡，则由对方一人付三家的分数": seat 1 pays 1 + 1 + 1 + e 1 = 4
     assert codes(_sandao_reversed(True)) == []
     assert codes(_sandao_reversed(False)) == ["BAO_PAYER"]
+
+
+def _sandao_upgraded(paid_as_bao: bool):
+    """§12.4 with seat 2's 8s pong upgraded to a 补杠 before seat 1's 9m: the pong was a claim
+    (hainan.md §9.3 b, §14), so seat 1 still pays 4 (``bao_sandao``); the 补杠 earns v = 1 from
+    each other seat."""
+    s = HainanScene("hn-sandao-upgraded")
+    s.hand(0, {2: "23p 56p 88s 78m 55s", 1: "1p 4p 8s 9m"}, reserve="9m 8s", avoid="6m 9m 5s 8s 1p 4p 7p")
+    s.discard(0)
+    for tile, own in (("1p", "23p"), ("4p", "56p"), ("8s", None)):
+        s.draw(1)
+        s.discard(1, tile)
+        s.chow(2, 1, tile, own) if own else s.pong(2, 1, tile)
+        s.discard(2)
+        s.go_around(3, 2)
+    s.pass_turn(1)
+    s.draw(2, "8s")
+    s.kong_added(2, "8s")
+    s.discard(2, s.replacement(2))
+    s.go_around(3, 2)
+    s.draw(1, "9m")
+    s.discard(1, "9m")
+    s.win([(2, ["jiang258"], 1, 1)], "discard", "9m", from_seat=1)
+    win = [(1, 2, 4, "bao_sandao")] if paid_as_bao else [(0, 2, 1, "win"), (1, 2, 2, "win"), (3, 2, 1, "win")]
+    s.settle(win + [(p, 2, 1, "kong") for p in (0, 1, 3)])
+    return s.close()
+
+
+def test_sandao_a_pong_later_added_to_a_kong_still_counts():
+    assert codes(_sandao_upgraded(True)) == []
+    assert codes(_sandao_upgraded(False)) == ["BAO_PAYER"]

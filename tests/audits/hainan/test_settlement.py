@@ -75,13 +75,6 @@ def test_sandao_does_not_add_the_two_directions():
     assert st.claims_between(mixed + [(1, 2, "chow", 3), (1, 2, "pong", 4)], 2, 1) == (3, 1, 2)
 
 
-def test_a_pong_later_added_to_a_kong_still_counts_as_a_claim():
-    # §9.3 b: the claim was a pong; the reducer keeps it in ``fed`` when it becomes a 补杠
-    fed = [(2, 1, "chow", 0), (2, 1, "chow", 3), (2, 1, "pong", 20)]
-    melds = [[], [], [Meld("kong_added", 20, (20,) * 4, 0, 1)], []]
-    assert st.liabilities(rules(), _table(fed, melds=melds), _won("discard", 2, 1))[2].reason == "bao_sandao"
-
-
 def test_sidao_only_on_a_self_draw_and_by_option():
     fed = [(2, 1, "chow", 0), (2, 1, "chow", 3), (2, 1, "pong", 20), (2, 1, "chow", 9)]
     assert st.liabilities(rules(), _table(fed), _won("self_draw", 2, None))[2].payer == 1
