@@ -207,9 +207,15 @@ def hand_facts(ruleset: Ruleset, received, bets) -> HandFacts:
 
 
 def _facts(facts: HandFacts) -> HainanFacts:
+    """The Hainan facts of ``facts``; a dealer level L given with them (``paipu hand --level``)
+    is the 连庄 count n = L − 1 the dealer's units are priced at (§3, §9.1.2)."""
     if isinstance(facts.extra, HainanFacts):
-        return facts.extra
-    return NO_FACTS._replace(dealer=facts.dealer if facts.dealer is not None else -1)
+        got = facts.extra
+    else:
+        got = NO_FACTS._replace(dealer=facts.dealer if facts.dealer is not None else -1)
+    if facts.dealer_level is not None:
+        got = got._replace(streak=facts.dealer_level - 1)
+    return got
 
 
 # --- the settlement ------------------------------------------------------------------------
