@@ -155,10 +155,12 @@ def multiplier(ruleset: Ruleset, names: Sequence[str]) -> tuple[int, str]:
 
 def rate(ctx: WinContext) -> tuple[int, str]:
     """r (§9.1.1) and the way's name: 1 a discard or a robbing; 2 自摸; 3 杠上开花 / 花上开花
-    (a chain of replacements is named after the last set-aside: a flower's is 花上开花)."""
+    (a chain of replacements is named after the last set-aside: a flower's is 花上开花).  花上开花
+    follows only an in-play 补花: the dealer's win on its opening 补花's replacement is a 天胡,
+    scored as an ordinary self-draw (§8)."""
     if ctx.how != "self_draw":
         return 1, ""
-    if ctx.after_flower:
+    if ctx.after_flower and ctx.heavenly != "tianhe":
         return 3, "huashang_kaihua"
     if ctx.after_kong:
         return 3, "gangshang_kaihua"

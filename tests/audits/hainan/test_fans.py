@@ -1,9 +1,14 @@
 """The 番 gate and its sources (hainan.md §6), the rate (§9.1.1) and the hand multiplier
 (§9.1.3): each source holding and a near miss that does not hold it."""
 
+from dataclasses import replace
+
 import pytest
 
-from .helpers import chow, kong, pong, rules, score
+from audits.rules.family import WinContext
+from audits.rules.hainan import fans
+
+from .helpers import chow, kong, pong, rules, score, tiles
 
 
 def test_pinghu_all_chows_and_a_plain_pair():
@@ -136,3 +141,16 @@ def test_fan_finding_names():
     assert fan_finding(r, Winner(seat=2, fans=["duidui"], fan=1, points=1), sc) == "FAN_MISMATCH"
     hk = score("456s 789s 33p", [pong("9p"), chow("1m")], "self_draw", seat_wind=1, after_flower=True)
     assert fan_finding(r, Winner(seat=1, fans=["gangshang_kaihua"], fan=0, points=3), hk) == "FAN_NAMES_DIFFER"
+
+
+def test_huashang_kaihua_only_after_an_in_play_buhua():
+    # hainan.md §9.1.1: 花上开花 (r = 3) follows one's own in-play 补花; §8: a 天胡 (the dealer's
+    # win before any discard, e.g. on its opening 补花's replacement) is an ordinary self-draw
+    hand = "123m 456m 789p 234s 55s"
+    in_play = score(hand, how="self_draw", seat_wind=0, flowers="1f", after_flower=True)
+    assert in_play.points == 3 and "huashang_kaihua" in in_play.fans
+    ctx = WinContext(how="self_draw", seat_wind=0, round_wind=0, flowers=(34,), after_flower=True,
+                     heavenly="tianhe")
+    opening = fans.score_hand(rules(), tiles(hand), [], ctx)
+    assert opening.points == 2 and "zimo" in opening.fans and "huashang_kaihua" not in opening.fans
+    assert fans.score_hand(rules(), tiles(hand), [], replace(ctx, heavenly="")).points == 3

@@ -336,3 +336,40 @@ def _sandao_upgraded(paid_as_bao: bool):
 def test_sandao_a_pong_later_added_to_a_kong_still_counts():
     assert codes(_sandao_upgraded(True)) == []
     assert codes(_sandao_upgraded(False)) == ["BAO_PAYER"]
+
+
+def _dealer_wins_on_a_replacement(way: str, others_flower: bool, in_play: bool = False):
+    """The dealer's 123m 456m 789p 234s + 5s completed by the tail replacement of its flower
+    春 (its own: 位置花): in the opening 补花 (a 天胡: an ordinary self-draw, hainan.md §8,
+    §9.1.1), with seat 1's opening 补花 after it or not; or (``in_play``) after a discard, on a
+    春 drawn in play (花上开花, r = 3)."""
+    s = HainanScene("hn-buhua-win")
+    hands = {0: "123m 456m 789p 234s 5s" + ("" if in_play else " 1f")}
+    if others_flower:
+        hands[1] = "6f"
+    s.hand(0, hands, reserve="5s" + (" 1f" if in_play else ""), avoid="5s 2s 8s 3s 6s 1p 4p 7p 1m 4m 7m")
+    if not in_play:
+        s.buhua(0, "1f", "5s")
+    if others_flower:
+        s.buhua(1, "6f")
+    if in_play:
+        s.discard(0)
+        s.go_around(1, 3)
+        s.draw(0, "1f")
+        s.buhua(0, "1f", "5s")
+    r = 3 if way == "huashang_kaihua" else 2
+    s.win([(0, ["pinghu", "menqing", "jiang258", "zhenghua", way], 4, r)], "self_draw", "5s")
+    s.settle([(p, 0, r, "win") for p in (1, 2, 3)])
+    return s.close()
+
+
+def test_a_win_on_the_opening_buhua_replacement_is_an_ordinary_self_draw():
+    for others in (False, True):
+        assert codes(_dealer_wins_on_a_replacement("zimo", others)) == []
+        # near miss: priced as 花上开花
+        assert codes(_dealer_wins_on_a_replacement("huashang_kaihua", others)) == ["FAN_MISMATCH", "POINTS_MISMATCH"]
+
+
+def test_a_win_on_an_in_play_buhua_replacement_is_huashang_kaihua():
+    assert codes(_dealer_wins_on_a_replacement("huashang_kaihua", False, in_play=True)) == []
+    assert codes(_dealer_wins_on_a_replacement("zimo", False, in_play=True)) == ["FAN_MISMATCH", "POINTS_MISMATCH"]
