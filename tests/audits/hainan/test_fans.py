@@ -154,3 +154,11 @@ def test_huashang_kaihua_only_after_an_in_play_buhua():
     opening = fans.score_hand(rules(), tiles(hand), [], ctx)
     assert opening.points == 2 and "zimo" in opening.fans and "huashang_kaihua" not in opening.fans
     assert fans.score_hand(rules(), tiles(hand), [], replace(ctx, heavenly="")).points == 3
+
+
+def test_an_incomplete_hand_is_priced_at_its_ways_rate():
+    # §11 points = B × r × m; with no reading (a 花胡, WIN_INCOMPLETE) m is 1 and r still the way's
+    hand = "11m 22p 99s 34s 66z 7z 11p 8m"
+    assert [score(hand, how=how, r=rules(base=2)).points for how in ("discard", "self_draw")] == [2, 4]
+    assert score(hand, how="self_draw", after_flower=True).points == 3
+    assert not score(hand, how="self_draw").complete

@@ -373,3 +373,75 @@ def test_a_win_on_the_opening_buhua_replacement_is_an_ordinary_self_draw():
 def test_a_win_on_an_in_play_buhua_replacement_is_huashang_kaihua():
     assert codes(_dealer_wins_on_a_replacement("huashang_kaihua", False, in_play=True)) == []
     assert codes(_dealer_wins_on_a_replacement("zimo", False, in_play=True)) == ["FAN_MISMATCH", "POINTS_MISMATCH"]
+
+
+def test_a_fan_name_outside_the_preset_is_fan_mismatch():
+    # hainan.md §8: 天胡 and the like are not part of this preset: naming one is FAN_MISMATCH
+    # (the same room with the text's names is clean in test_logs)
+    from paipu.sim.hainan.scenes import rescored
+    assert codes(rescored(hx.ex01_jiang258(), ["pinghu", "jiang258", "tianhe"], 2, 1)) == ["FAN_MISMATCH"]
+    assert codes(rescored(hx.ex01_jiang258(), ["pinghu", "jiang258", "tianhe"], 3, 1)) == ["FAN_MISMATCH"]
+    assert codes(rescored(hx.ex01_jiang258(), ["pinghu", "jiang258"], 2, 1)) == []
+
+
+def test_a_huahu_has_no_shape_and_is_paid_nothing():
+    # §8: a 花胡 (seven flowers set aside) has no §5 shape: WIN_INCOMPLETE, and the corrected
+    # ledger pays nothing; near miss: the same seat with a complete hand self-drawn is clean
+    def room(complete: bool):
+        s = HainanScene("hn-huahu")
+        s.hand(0, {1: "1f 2f 3f 4f 5f 6f 7f 123m 456m"}, reserve="789p 55s 8m 11p 66z",
+               avoid="7p 8p 9p 5s 8m 1p 6z")
+        got = ("7p", "8p", "9p", "5s", "1p", "6z", "6z") if complete else ("1p", "1p", "6z", "6z", "7p", "9p", "5s")
+        for f, tile in zip(("1f", "2f", "3f", "4f", "5f", "6f", "7f"), got):
+            s.buhua(1, f, tile)
+        s.discard(0)
+        s.draw(1, "5s" if complete else "8m")
+        s.discard(1, "1p" if complete else "6z")  # a turn in play, then the win on the next draw
+        s.go_around(2, 3)
+        last = s.draw(1, "5s" if complete else "8m")
+        # complete: 123m 456m 789p 555s 66z, 门清 and 位置花 (夏 兰 are seat 1's); r = 2
+        names = ["menqing", "zhenghua", "zimo"] if complete else ["zhenghua", "zimo"]
+        s.win([(1, names, len(names) - 1, 2)], "self_draw", last)
+        s.settle([(p, 1, 2, "win") for p in (0, 2, 3)])
+        return s.close()
+    a = audit_game(log_of(room(False)))
+    assert [f.code for f in a.findings] == ["WIN_INCOMPLETE"] and a.ledger[-1] == [0, 0, 0, 0]
+    near = audit_game(log_of(room(True)))
+    assert [(f.code, f.message) for f in near.findings] == [] and near.ledger[-1] == [-2, 6, -2, -2]
+
+
+def _chain(kong_first: bool, way: str):
+    """Seat 3 (北: 冬 竹 its own flowers) ponged 中 from seat 1 and holds 777p 234s 56m 99m.
+    ``kong_first``: it draws the fourth 7p, declares 暗杠, the tail gives 竹 8f, set aside, and
+    its replacement 4m wins (花上开花, hainan.md §9.1.1).  Otherwise it draws 竹, sets it aside,
+    the replacement is the fourth 7p, 暗杠, and the kong's replacement 4m wins (杠上开花).
+    Either way r = 3 and each other seat pays 3 + the 暗杠's 2 = 5."""
+    s = HainanScene(f"hn-chain-{kong_first}")
+    s.hand(0, {3: "777p 234s 56m 99m 77z", 1: "7z"}, reserve="7p 4m 8f", avoid="4m 7m 7p 1s 5s")
+    s.discard(0)
+    s.draw(1)
+    s.discard(1, "7z")
+    s.pong(3, 1, "7z")
+    s.discard(3)
+    s.go_around(0, 3)
+    if kong_first:
+        s.draw(3, "7p")
+        s.kong_concealed(3, "7p")
+        s.replacement(3, "8f")
+        s.buhua(3, "8f", "4m")
+    else:
+        s.draw(3, "8f")
+        s.buhua(3, "8f", "7p")
+        s.kong_concealed(3, "7p")
+        s.replacement(3, "4m")
+    s.win([(3, ["sanyuan", "zhenghua", way], 2, 3)], "self_draw", "4m")
+    s.settle([(p, 3, 3, "win") for p in (0, 1, 2)] + [(p, 3, 2, "kong") for p in (0, 1, 2)])
+    return s.close()
+
+
+def test_a_chain_of_replacements_is_named_after_the_last_set_aside():
+    assert codes(_chain(True, "huashang_kaihua")) == []
+    assert codes(_chain(False, "gangshang_kaihua")) == []
+    # near misses: the other name, r = 3 either way (money right): a warning only
+    assert codes(_chain(True, "gangshang_kaihua")) == ["FAN_NAMES_DIFFER"]
+    assert codes(_chain(False, "huashang_kaihua")) == ["FAN_NAMES_DIFFER"]
