@@ -162,3 +162,30 @@ def test_an_incomplete_hand_is_priced_at_its_ways_rate():
     assert [score(hand, how=how, r=rules(base=2)).points for how in ("discard", "self_draw")] == [2, 4]
     assert score(hand, how="self_draw", after_flower=True).points == 3
     assert not score(hand, how="self_draw").complete
+
+
+def test_any_reading_that_passes_the_gate_makes_the_discard_win_legal():
+    # §5: 111222333m reads as three triplets (no 番 here) or three 123m chows (平胡 with the
+    # 789p chow and a plain 9s pair): the win is legal, scored with the reading that has 番
+    sc = score("111222333m 99s", [chow("7p")], "discard", seat_wind=1)
+    assert sc.wins and sc.fans == ["pinghu"]
+    # near miss: with the seat's own wind as the pair (南 for seat 南) neither reading has 番
+    near = score("111222333m 22z", [chow("7p")], "discard", seat_wind=1)
+    assert near.complete and not near.wins and near.fan == 0
+
+
+def test_a_kong_is_a_pong_type_set_for_the_honour_sources():
+    # §6 "碰或杠(包括明杠暗杠)": a dragon, seat-wind or 令-wind kong scores like its pong
+    for kind in ("kong_exposed", "kong_added", "kong_concealed"):
+        frm = None if kind == "kong_concealed" else 1
+        assert score("123m 456m 789p 33s", [kong("5z", kind, frm)], seat_wind=3).fans == ["sanyuan"]
+        assert score("123m 456m 789p 33s", [kong("4z", kind, frm)], seat_wind=3).fans == ["menfeng"]
+        assert score("123m 456m 789p 33s", [kong("1z", kind, frm)], seat_wind=3).fans == ["quanfeng"]
+    # near miss: a wind kong that is neither the seat's nor the 令's
+    assert score("123m 456m 789p 33s", [kong("3z")], seat_wind=3).fans == []
+
+
+def test_pinghu_holds_with_a_wind_pair_that_scores_nothing():
+    # §6 平胡: only a pair whose pong would score bars it — 北 for seat 西 in the 东令 does not
+    assert "pinghu" in score("123m 456m 789p 345s 44z", seat_wind=2, round_wind=0).fans
+    assert "pinghu" not in score("123m 456m 789p 345s 44z", seat_wind=3, round_wind=0).fans  # 北 is seat 北's

@@ -155,3 +155,34 @@ def test_transfer_codes():
         "TRANSFER_MISMATCH"
     assert st.transfer_code(None, "KONG_PAYMENT_MISMATCH", {}, {(1, 2, "kong"): 1}) == "KONG_PAYMENT_UNDUE"
     assert st.transfer_code(None, "GENPAI_MISMATCH", {}, {(0, 1, "genpai"): 1}) == "GENPAI_MISMATCH"
+
+
+def test_dealer_units_scale_every_dealer_pair_but_not_the_feeders_extra():
+    # §9.1.2 / §9.1.5 with lianzhuang = multiply and n = 2 (u with the dealer 3, else 1), B = 1
+    r = rules(lianzhuang="multiply")
+    f = facts(dealer=0, streak=2)
+    # the dealer feeds seat 2: s_0 = 3, s_1 = s_3 = 1; e = B = 1, not × u
+    assert pays(r, [(2, 1)], "discard", 0, f) == [(0, 2, 4, "win"), (1, 2, 1, "win"), (3, 2, 1, "win")]
+    # a liable seat pays Σ s_l + e = 3 + 1 + 1 + 1
+    bao = facts(dealer=0, streak=2, liable={2: st.Liability(1, "bao_sandao", "三道")})
+    assert pays(r, [(2, 1)], "discard", 1, bao) == [(1, 2, 6, "bao_sandao")]
+    # near miss: without 连庄 growth every unit is B
+    assert pays(rules(), [(2, 1)], "discard", 0, f) == [(0, 2, 2, "win"), (1, 2, 1, "win"), (3, 2, 1, "win")]
+
+
+def test_kong_money_genpai_and_flowers_use_the_pair_unit():
+    r = rules(lianzhuang="multiply", flower_money="sets")
+    kongs = facts(dealer=0, streak=2, kongs=[(1, "kong_exposed", False), (3, "kong_concealed", False)])
+    got = [t for t in pays(r, [(2, 2)], "self_draw", None, kongs) if t[3] == "kong"]
+    # §9.2: u(g, l) × v: seat 1's 直杠 3 from the dealer, 1 from the others; seat 3's 暗杠 × 2
+    assert got == [(0, 1, 3, "kong"), (0, 3, 6, "kong"), (1, 3, 2, "kong"), (2, 1, 1, "kong"), (2, 3, 2, "kong"),
+                   (3, 1, 1, "kong")]
+    bao = facts(dealer=0, streak=2, kongs=[(2, "kong_exposed", True)])
+    assert [t for t in pays(r, [(1, 1)], "discard", 3, bao) if t[3] == "bao_gang"] == [(0, 2, 3 + 1 + 1, "bao_gang")]
+    gen = facts(dealer=0, streak=2, genpai=True)
+    assert [t for t in pays(r, [(3, 2)], "self_draw", None, gen) if t[3] == "genpai"] == \
+        [(0, 1, 3, "genpai"), (0, 2, 3, "genpai"), (0, 3, 3, "genpai")]
+    # §9.5: all eight flowers are two sets: 2 × u from each other seat
+    eight = facts(dealer=0, streak=2, flowers=[(), tuple(range(34, 42)), (), ()])
+    assert [t for t in pays(r, [(3, 2)], "self_draw", None, eight) if t[3] == "flower"] == \
+        [(0, 1, 6, "flower"), (2, 1, 2, "flower"), (3, 1, 2, "flower")]
