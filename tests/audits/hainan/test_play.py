@@ -255,3 +255,81 @@ def test_each_flower_is_in_the_set_once():
     # §2.1: 144 tiles, one copy of each flower (TILE_OVERCOUNT counts a flower at most once)
     assert codes(_two_flowers("4f")) == []
     assert "TILE_OVERCOUNT" in codes(_two_flowers("3f"))
+
+
+# --- §3 the next dealer ---------------------------------------------------------------------------
+
+def _next_hand_dealt_by(winner: int, next_dealer: int):
+    """Hand 1 (dealer 0): ``winner`` self-draws 123m 456m 789p 234s + 5s (门清 平胡 二五八将);
+    hand 2 is dealt by ``next_dealer`` and runs to 黄庄."""
+    s = HainanScene(f"hn-next-{winner}-{next_dealer}")
+    s.hand(0, {winner: "123m 456m 789p 234s 5s"}, reserve="5s", avoid="5s 2s 8s")
+    seat = s.opening_round(0)
+    while seat != winner:
+        seat = s.pass_turn(seat)
+    s.draw(winner, "5s")
+    s.win([(winner, ["pinghu", "menqing", "jiang258", "zimo"], 3, 2)], "self_draw", "5s")
+    s.settle([(p, winner, 2, "win") for p in range(4) if p != winner])
+    s.hand(next_dealer, {})
+    s.until(s.opening_round(next_dealer), 15)
+    s.drawn()
+    return s.close()
+
+
+def test_the_dealer_keeps_the_deal_after_its_win_else_the_xiajia_deals():
+    # §3: "如果庄家胡牌的话，庄家继续做庄；闲家赢的话，则由该庄家的下一家当庄"
+    assert codes(_next_hand_dealt_by(0, 0)) == []
+    assert codes(_next_hand_dealt_by(2, 1)) == []
+    assert "DEALER_ROTATION" in codes(_next_hand_dealt_by(0, 1))  # near misses
+    assert "DEALER_ROTATION" in codes(_next_hand_dealt_by(2, 0))
+    assert "DEALER_ROTATION" in codes(_next_hand_dealt_by(2, 2))  # the winner does not deal
+
+
+# --- §4 kongs after a claim, §7 what may be robbed -------------------------------------------------
+
+def test_a_concealed_kong_right_after_a_pong():
+    # §4: 暗杠 on one's own turn, also right after a chow or pong (before the discard)
+    s = HainanScene("hn-kong-after-pong")
+    s.hand(0, {0: "7z", 1: "77z 6666s"}, avoid="7z 6s")
+    s.discard(0, "7z")
+    s.pong(1, 0, "7z")
+    s.kong_concealed(1, "6s")
+    s.discard(1, s.replacement(1))
+    s.until(2, 15)
+    s.drawn()
+    assert codes(s.close()) == []
+
+
+def _rob(kong: str):
+    """Seat 1 (123m 456m 789p 35s 55z: 门清) robs seat 2's kong of 4s: an added kong
+    (seat 2 ponged 4s from seat 0, then draws the fourth), a 直杠 on seat 0's 4s, or a 暗杠."""
+    s = HainanScene(f"hn-rob-{kong}")
+    s.hand(0, {0: "" if kong == "concealed" else "4s", 1: "123m 456m 789p 35s 55z",
+               2: "44s" if kong == "added" else "444s"},
+           reserve="4s", avoid="4s 2s 3s 5z")
+    if kong == "concealed":
+        s.discard(0)
+        s.pass_turn(1)
+        s.draw(2, "4s")
+        s.kong_concealed(2, "4s")
+    else:
+        s.discard(0, "4s")
+    if kong == "added":
+        s.pong(2, 0, "4s")
+        s.discard(2)
+        s.go_around(3, 3)
+        s.draw(2, "4s")
+        s.kong_added(2, "4s")
+    elif kong == "exposed":
+        s.kong_exposed(2, 0, "4s")
+    s.win([(1, ["menqing", "qianggang"], 2, 1)], "robbed_kong", "4s", from_seat=2)
+    s.settle([(2, 1, 2, "win"), (0, 1, 1, "win"), (3, 1, 1, "win")])
+    return s.close()
+
+
+def test_only_an_added_kong_is_robbed():
+    assert codes(_rob("added")) == []
+    got = codes(_rob("exposed"))
+    assert got and got[0] == "ROB_EXPOSED_KONG"
+    got = codes(_rob("concealed"))
+    assert got and got[0] == "ROB_CONCEALED_KONG"
