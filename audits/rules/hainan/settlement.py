@@ -132,15 +132,18 @@ def request_facts(ruleset: Ruleset, score, how: str, winner: int, from_seat: Opt
 
 
 def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
-    """Who pays every share for each logged winner (§9.3), the first case that applies:
-    无番抢杠, 三道, 四道, 海底包牌."""
+    """Who pays every share for each seat the hand may be paid to (§9.3), the first case that
+    applies: 无番抢杠, 三道, 四道, 海底包牌.  On a discard or a robbing every seat but the feeder
+    is asked, not only the logged winner: under 截胡 the corrected ledger pays the first legal
+    declarer (new-families.md §1b), whose liability is its own."""
     if won is None:
         return {}
     n = len(table.melds)
     how, frm = won.how, won.from_seat
     tile = TILE_INDEX[won.tile]
     out: dict[int, Liability] = {}
-    for w in (x.seat for x in won.winners):
+    seats = [x.seat for x in won.winners] if how == "self_draw" or frm is None else range(n)
+    for w in seats:
         if w == frm or not 0 <= w < n:
             continue
         if how == "robbed_kong" and frm is not None:

@@ -445,3 +445,81 @@ def test_a_chain_of_replacements_is_named_after_the_last_set_aside():
     # near misses: the other name, r = 3 either way (money right): a warning only
     assert codes(_chain(True, "gangshang_kaihua")) == ["FAN_NAMES_DIFFER"]
     assert codes(_chain(False, "huashang_kaihua")) == ["FAN_NAMES_DIFFER"]
+
+
+def _jiehu_over_a_liable_win(paid_seat: int):
+    """§12.4's 三道 hand (seat 2: three claims on seat 1) and seat 3 (123m 456m 789s 78m 55z:
+    门清) both declare a win on seat 1's 9m; the log pays ``paid_seat`` (seat 2 is first from
+    the discarder's 下家)."""
+    s = HainanScene("hn-jiehu-bao")
+    s.hand(0, {2: "23p 56p 88s 78m 55s", 1: "1p 4p 8s 9m", 3: "123m 456m 789s 78m 55z"}, reserve="9m",
+           avoid="6m 9m 5s 8s 1p 4p 7p 5z")
+    s.discard(0)
+    for tile, own in (("1p", "23p"), ("4p", "56p"), ("8s", None)):
+        s.draw(1)
+        s.discard(1, tile)
+        s.chow(2, 1, tile, own) if own else s.pong(2, 1, tile)
+        s.discard(2)
+        s.go_around(3, 2)
+    s.draw(1, "9m")
+    s.discard(1, "9m")
+    s.b.declare(2, "win")
+    s.b.declare(3, "win")
+    if paid_seat == 3:
+        s.win([(3, ["menqing"], 1, 1)], "discard", "9m", from_seat=1, declare=False)
+        s.settle([(1, 3, 2, "win"), (0, 3, 1, "win"), (2, 3, 1, "win")])
+    else:
+        s.win([(2, ["jiang258"], 1, 1)], "discard", "9m", from_seat=1, declare=False)
+        s.settle([(1, 2, 4, "bao_sandao")])
+    return s.close()
+
+
+def test_jiehu_the_corrected_ledger_pays_the_first_declarer_with_its_own_liability():
+    # new-families.md §1b: under 截胡 the first legal declarer is paid as the winner; its 三道
+    # (hainan.md §9.3 b) makes seat 1 pay it 4 alone, whoever the log paid
+    a = audit_game(log_of(_jiehu_over_a_liable_win(2)))
+    assert a.findings == [] and a.ledger[-1] == [0, -4, 4, 0]
+    a = audit_game(log_of(_jiehu_over_a_liable_win(3)))
+    assert [f.code for f in a.findings] == ["CLAIM_PRIORITY"]
+    assert a.logged_scores[-1] == [-1, -2, -1, 4] and a.ledger[-1] == [0, -4, 4, 0]
+
+
+def _rob_jiehu(paid_seat: int):
+    """§12.5 (b): the dealer adds its 5s kong; seat 1 (无番: only 抢杠) and seat 2 (123m 456m
+    789p 46s 11z: 门清) both rob; a robbed kong is resolved from the adder's 下家 (seat 1)."""
+    s = HainanScene("hn-rob-jiehu")
+    s.hand(0, {0: "55s", 1: "99m 34s 678p 789p 33p", 2: "5s 123m 456m 789p 46s 1z", 3: "9m"},
+           reserve="5s 1z", avoid="2s 5s 3s 4s 6s 3p 9m 1z")
+    s.discard(0)
+    s.pass_turn(1)
+    s.draw(2, "1z")
+    s.discard(2, "5s")
+    s.pong(0, 2, "5s")
+    s.discard(0)
+    s.pass_turn(1)
+    s.pass_turn(2)
+    s.draw(3)
+    s.discard(3, "9m")
+    s.pong(1, 3, "9m")
+    s.discard(1)
+    s.go_around(2, 2)
+    s.draw(0, "5s")
+    s.kong_added(0, "5s")
+    s.b.declare(1, "win")
+    s.b.declare(2, "win")
+    if paid_seat == 1:
+        s.win([(1, ["qianggang"], 1, 1)], "robbed_kong", "5s", from_seat=0, declare=False)
+        s.settle([(0, 1, 4, "qianggang")])
+    else:
+        s.win([(2, ["menqing", "qianggang"], 2, 1)], "robbed_kong", "5s", from_seat=0, declare=False)
+        s.settle([(0, 2, 2, "win"), (1, 2, 1, "win"), (3, 2, 1, "win")])
+    return s.close()
+
+
+def test_jiehu_on_a_robbed_kong_from_the_adders_xiajia():
+    # §4: a robbed kong is resolved from the adder's 下家; seat 1's 无番抢杠 is the adder's alone
+    a = audit_game(log_of(_rob_jiehu(1)))
+    assert a.findings == [] and a.ledger[-1] == [-4, 4, 0, 0]
+    a = audit_game(log_of(_rob_jiehu(2)))
+    assert [f.code for f in a.findings] == ["CLAIM_PRIORITY"]
+    assert a.logged_scores[-1] == [-2, -1, 4, -1] and a.ledger[-1] == [-4, 4, 0, 0]
