@@ -333,3 +333,27 @@ def test_only_an_added_kong_is_robbed():
     assert got and got[0] == "ROB_EXPOSED_KONG"
     got = codes(_rob("concealed"))
     assert got and got[0] == "ROB_CONCEALED_KONG"
+
+
+def _chow_or_pong(taker: int):
+    """The dealer throws 3m; seat 1 (12m) declares a chow and seat 2 (33m) a pong; ``taker``
+    takes it (seat 1's chow or seat 2's pong), then the hand runs to 黄庄."""
+    s = HainanScene("hn-priority")
+    s.hand(0, {0: "3m", 1: "12m", 2: "33m"}, avoid="3m 1m 2m 4m")
+    s.discard(0, "3m")
+    s.b.declare(1, "chow")
+    s.b.declare(2, "pong")
+    if taker == 1:
+        s.chow(1, 0, "3m", "12m")
+    else:
+        s.pong(2, 0, "3m")
+    s.discard(taker)
+    s.until((taker + 1) % 4, 15)
+    s.drawn()
+    return s.close()
+
+
+def test_pong_outranks_chow():
+    # §4: 胡 > 杠 = 碰 > 吃
+    assert codes(_chow_or_pong(2)) == []
+    assert codes(_chow_or_pong(1)) == ["CLAIM_PRIORITY"]
