@@ -155,10 +155,12 @@ def multiplier(ruleset: Ruleset, names: Sequence[str]) -> tuple[int, str]:
 
 def rate(ctx: WinContext) -> tuple[int, str]:
     """r (§9.1.1) and the way's name: 1 a discard or a robbing; 2 自摸; 3 杠上开花 / 花上开花
-    (a chain of replacements is named after the last set-aside: a flower's is 花上开花)."""
+    (a chain of replacements is named after the last set-aside: a flower's is 花上开花).  花上开花
+    follows only an in-play 补花: the dealer's win on its opening 补花's replacement is a 天胡,
+    scored as an ordinary self-draw (§8)."""
     if ctx.how != "self_draw":
         return 1, ""
-    if ctx.after_flower:
+    if ctx.after_flower and ctx.heavenly != "tianhe":
         return 3, "huashang_kaihua"
     if ctx.after_kong:
         return 3, "gangshang_kaihua"
@@ -208,7 +210,8 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
         if best is None or (m, count) > (best[2], best[1]):
             best = (names, count, m, sh)
     if best is None:
-        return Score(False, False, [], 0, 0, 0, None,
+        # no reading, so no hand multiplier: P = B × r still follows from the way of winning (§11)
+        return Score(False, False, [], 0, 0, ruleset.base * rate(ctx)[0], None,
                      "not a complete hand (4 sets + a pair, 七对, 十三幺; no flower in hand)")
     names, count, m, sh = best
     r, way = rate(ctx)
@@ -231,8 +234,9 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
 
 
 def winner_points(ruleset: Ruleset, winner, score: Optional[Score] = None) -> int:
-    """What one non-dealer payer owes as logged: B × r × m, read from the tiles."""
-    return score.points if score is not None and score.complete else points(winner.fan, ruleset)
+    """What one non-dealer payer owes as logged: B × r × m, read from the tiles (an incomplete
+    hand, e.g. a 花胡, has no reading: B × r, its way of winning's rate)."""
+    return score.points if score is not None and score.points else points(winner.fan, ruleset)
 
 
 def fan_finding(ruleset: Ruleset, winner, score: Score) -> Optional[str]:

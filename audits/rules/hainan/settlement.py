@@ -8,7 +8,7 @@ transfers are summed per (payer, payee, reason); their order is no finding.
 * **The win** (§9.1): each other seat l owes s_l = u(w, l) × r × m = P × u(w, l) / B, with
   P = B × r × m as logged; on a discard win (a robbing) the discarder (adder) owes e = B more.
 * **Liability** (§9.3): 无番抢杠 (the adder, ``qianggang``), 三道 (``bao_sandao``: three claims
-  between the winner and the discarder), 四道 (a self-draw, four claims), 海底包牌
+  one way between the winner and the discarder), 四道 (a self-draw, four claims), 海底包牌
   (``bao_haidi``): the liable seat pays Σ s_l + e alone.
 * **Kong money** (§9.2): every kong standing at the end of a won hand, u(g, l) × v from each
   other seat (``kong_values``); 包杠: a 直杠 on the dealer's first discard is the dealer's alone.
@@ -86,11 +86,19 @@ def others(seat: int, n: int) -> list[int]:
 
 # --- the facts ---------------------------------------------------------------------------
 
-def claims_between(fed, a: int, b: int) -> int:
-    """道 (§9.3): chows and pongs a made on b's discards plus those b made on a's (a 直杠 is no
+def claims_on(fed, claimer: int, feeder: int) -> int:
+    """道 (§9.3): the chows and pongs ``claimer`` made on ``feeder``'s discards (a 直杠 is no
     claim here; a pong later upgraded to a 补杠 still counts: ``fed`` keeps the claim)."""
-    return sum(1 for claimer, feeder, kind, _ in fed
-               if kind in ("chow", "pong") and {claimer, feeder} == {a, b})
+    return sum(1 for c, f, kind, _ in fed if kind in ("chow", "pong") and c == claimer and f == feeder)
+
+
+def claims_between(fed, a: int, b: int) -> tuple[int, int, int]:
+    """The 道 that decide a 三道 / 四道 liability between a and b (§9.3), as (count, claimer,
+    feeder): a's claims on b's discards or b's on a's, whichever direction holds more — each
+    direction counts on its own ("吃上家三道牌，或碰任意一家三道牌…反之…"): two one way and one
+    the other are no 三道."""
+    ab, ba = claims_on(fed, a, b), claims_on(fed, b, a)
+    return (ab, a, b) if ab >= ba else (ba, b, a)
 
 
 def rob_without_fan(score) -> bool:
@@ -124,15 +132,18 @@ def request_facts(ruleset: Ruleset, score, how: str, winner: int, from_seat: Opt
 
 
 def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
-    """Who pays every share for each logged winner (§9.3), the first case that applies:
-    无番抢杠, 三道, 四道, 海底包牌."""
+    """Who pays every share for each seat the hand may be paid to (§9.3), the first case that
+    applies: 无番抢杠, 三道, 四道, 海底包牌.  On a discard or a robbing every seat but the feeder
+    is asked, not only the logged winner: under 截胡 the corrected ledger pays the first legal
+    declarer (new-families.md §1b), whose liability is its own."""
     if won is None:
         return {}
     n = len(table.melds)
     how, frm = won.how, won.from_seat
     tile = TILE_INDEX[won.tile]
     out: dict[int, Liability] = {}
-    for w in (x.seat for x in won.winners):
+    seats = [x.seat for x in won.winners] if how == "self_draw" or frm is None else range(n)
+    for w in seats:
         if w == frm or not 0 <= w < n:
             continue
         if how == "robbed_kong" and frm is not None:
@@ -140,9 +151,9 @@ def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
                 out[w] = qianggang_liability(w, frm)
             continue
         if how == "discard" and frm is not None:
-            k = claims_between(table.fed, w, frm)
+            k, claimer, feeder = claims_between(table.fed, w, frm)
             if k >= 3:
-                out[w] = Liability(frm, "bao_sandao", f"三道: {k} claims between seat {w} and seat {frm}")
+                out[w] = Liability(frm, "bao_sandao", f"三道: seat {claimer} made {k} claims on seat {feeder}'s discards")
                 continue
             if ruleset.haidi_bao and table.undrawn <= ruleset.haidi_bao_from:
                 out[w] = Liability(frm, "bao_haidi",
@@ -150,9 +161,9 @@ def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
             continue
         if how == "self_draw" and ruleset.bao_sidao:
             for x in others(w, n):
-                k = claims_between(table.fed, w, x)
+                k, claimer, feeder = claims_between(table.fed, w, x)
                 if k >= 4:
-                    out[w] = Liability(x, "bao_sandao", f"四道: {k} claims between seat {w} and seat {x}")
+                    out[w] = Liability(x, "bao_sandao", f"四道: seat {claimer} made {k} claims on seat {feeder}'s discards")
                     break
     return out
 
@@ -199,9 +210,15 @@ def hand_facts(ruleset: Ruleset, received, bets) -> HandFacts:
 
 
 def _facts(facts: HandFacts) -> HainanFacts:
+    """The Hainan facts of ``facts``; a dealer level L given with them (``paipu hand --level``)
+    is the 连庄 count n = L − 1 the dealer's units are priced at (§3, §9.1.2)."""
     if isinstance(facts.extra, HainanFacts):
-        return facts.extra
-    return NO_FACTS._replace(dealer=facts.dealer if facts.dealer is not None else -1)
+        got = facts.extra
+    else:
+        got = NO_FACTS._replace(dealer=facts.dealer if facts.dealer is not None else -1)
+    if facts.dealer_level is not None:
+        got = got._replace(streak=facts.dealer_level - 1)
+    return got
 
 
 # --- the settlement ------------------------------------------------------------------------
@@ -345,6 +362,6 @@ def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
     return False
 
 
-__all__ = ["BAO_REASONS", "HainanFacts", "LABELS", "Liability", "claims_between", "derivation", "derive", "game_over",
+__all__ = ["BAO_REASONS", "HainanFacts", "LABELS", "Liability", "claims_between", "claims_on", "derivation", "derive", "game_over",
            "genpai_happened", "hand_facts", "kongs_standing", "liabilities", "payer_points", "qianggang_liability", "request_facts", "rob_without_fan", "settle", "table_facts",
            "transfer_code", "unit"]

@@ -50,11 +50,15 @@ def reserve(ruleset: Ruleset, kongs: int) -> int:
 
 def win_context(ruleset: Ruleset, table, seat: int, how: str, tile: Optional[int], after_kong: bool,
                 kong_discard: bool, winners: int = 1) -> WinContext:
-    """The winner's position (seat wind), the 令 wind and its flowers set aside (§3, §6)."""
+    """The winner's position (seat wind), the 令 wind and its flowers set aside (§3, §6); a
+    dealer's self-draw before any discard or meld is a 天胡 (``heavenly``), which this preset
+    scores as an ordinary self-draw (§8): its opening 补花 is no in-play 补花 (§9.1.1)."""
     got = table.set_aside[seat] if 0 <= seat < len(table.set_aside) else ()
+    tianhu = how == "self_draw" and seat == table.dealer and in_opening(table)
     return WinContext(how=how, win_tile=tile, after_kong=after_kong, kong_discard=kong_discard,
                       seat_wind=guangdong_table.seat_wind(seat, table.dealer),
                       round_wind=guangdong_table.round_wind(table.dealer_changes),
+                      heavenly="tianhe" if tianhu else "",
                       flowers=tuple(f for f in got if f >= 34), winners=winners)
 
 

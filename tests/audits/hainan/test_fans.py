@@ -1,9 +1,14 @@
 """The 番 gate and its sources (hainan.md §6), the rate (§9.1.1) and the hand multiplier
 (§9.1.3): each source holding and a near miss that does not hold it."""
 
+from dataclasses import replace
+
 import pytest
 
-from .helpers import chow, kong, pong, rules, score
+from audits.rules.family import WinContext
+from audits.rules.hainan import fans
+
+from .helpers import chow, kong, pong, rules, score, tiles
 
 
 def test_pinghu_all_chows_and_a_plain_pair():
@@ -136,3 +141,51 @@ def test_fan_finding_names():
     assert fan_finding(r, Winner(seat=2, fans=["duidui"], fan=1, points=1), sc) == "FAN_MISMATCH"
     hk = score("456s 789s 33p", [pong("9p"), chow("1m")], "self_draw", seat_wind=1, after_flower=True)
     assert fan_finding(r, Winner(seat=1, fans=["gangshang_kaihua"], fan=0, points=3), hk) == "FAN_NAMES_DIFFER"
+
+
+def test_huashang_kaihua_only_after_an_in_play_buhua():
+    # hainan.md §9.1.1: 花上开花 (r = 3) follows one's own in-play 补花; §8: a 天胡 (the dealer's
+    # win before any discard, e.g. on its opening 补花's replacement) is an ordinary self-draw
+    hand = "123m 456m 789p 234s 55s"
+    in_play = score(hand, how="self_draw", seat_wind=0, flowers="1f", after_flower=True)
+    assert in_play.points == 3 and "huashang_kaihua" in in_play.fans
+    ctx = WinContext(how="self_draw", seat_wind=0, round_wind=0, flowers=(34,), after_flower=True,
+                     heavenly="tianhe")
+    opening = fans.score_hand(rules(), tiles(hand), [], ctx)
+    assert opening.points == 2 and "zimo" in opening.fans and "huashang_kaihua" not in opening.fans
+    assert fans.score_hand(rules(), tiles(hand), [], replace(ctx, heavenly="")).points == 3
+
+
+def test_an_incomplete_hand_is_priced_at_its_ways_rate():
+    # §11 points = B × r × m; with no reading (a 花胡, WIN_INCOMPLETE) m is 1 and r still the way's
+    hand = "11m 22p 99s 34s 66z 7z 11p 8m"
+    assert [score(hand, how=how, r=rules(base=2)).points for how in ("discard", "self_draw")] == [2, 4]
+    assert score(hand, how="self_draw", after_flower=True).points == 3
+    assert not score(hand, how="self_draw").complete
+
+
+def test_any_reading_that_passes_the_gate_makes_the_discard_win_legal():
+    # §5: 111222333m reads as three triplets (no 番 here) or three 123m chows (平胡 with the
+    # 789p chow and a plain 9s pair): the win is legal, scored with the reading that has 番
+    sc = score("111222333m 99s", [chow("7p")], "discard", seat_wind=1)
+    assert sc.wins and sc.fans == ["pinghu"]
+    # near miss: with the seat's own wind as the pair (南 for seat 南) neither reading has 番
+    near = score("111222333m 22z", [chow("7p")], "discard", seat_wind=1)
+    assert near.complete and not near.wins and near.fan == 0
+
+
+def test_a_kong_is_a_pong_type_set_for_the_honour_sources():
+    # §6 "碰或杠(包括明杠暗杠)": a dragon, seat-wind or 令-wind kong scores like its pong
+    for kind in ("kong_exposed", "kong_added", "kong_concealed"):
+        frm = None if kind == "kong_concealed" else 1
+        assert score("123m 456m 789p 33s", [kong("5z", kind, frm)], seat_wind=3).fans == ["sanyuan"]
+        assert score("123m 456m 789p 33s", [kong("4z", kind, frm)], seat_wind=3).fans == ["menfeng"]
+        assert score("123m 456m 789p 33s", [kong("1z", kind, frm)], seat_wind=3).fans == ["quanfeng"]
+    # near miss: a wind kong that is neither the seat's nor the 令's
+    assert score("123m 456m 789p 33s", [kong("3z")], seat_wind=3).fans == []
+
+
+def test_pinghu_holds_with_a_wind_pair_that_scores_nothing():
+    # §6 平胡: only a pair whose pong would score bars it — 北 for seat 西 in the 东令 does not
+    assert "pinghu" in score("123m 456m 789p 345s 44z", seat_wind=2, round_wind=0).fans
+    assert "pinghu" not in score("123m 456m 789p 345s 44z", seat_wind=3, round_wind=0).fans  # 北 is seat 北's

@@ -60,7 +60,7 @@ def test_explain_derives_each_payment():
     from audits.audit import explain_records
     _, records = explain_records(log_of(hx.ex04_sandao()))
     rec = [r for r in records if r["kind"] == "settlement"][0]
-    assert any(line.startswith("三道: 3 claims between seat 2 and seat 1: seat 1 → seat 2: Σ s_l 1 + 1 + 1 + e 1 = 4")
+    assert any(line.startswith("三道: seat 2 made 3 claims on seat 1's discards: seat 1 → seat 2: Σ s_l 1 + 1 + 1 + e 1 = 4")
                for line in rec["steps"]), rec["steps"]
     _, records = explain_records(log_of(hx.ex08_dealer_options("multiply")))
     rec = [r for r in records if r["kind"] == "settlement"][-1]

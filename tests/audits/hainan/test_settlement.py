@@ -53,12 +53,26 @@ def _won(how, seat, frm, tile="5m"):
     return SimpleNamespace(how=how, from_seat=frm, tile=tile, winners=[SimpleNamespace(seat=seat)])
 
 
-def test_sandao_counts_claims_both_ways_and_not_direct_kongs():
-    fed = [(2, 1, "chow", 0), (1, 2, "pong", 9), (2, 1, "pong", 20)]
-    assert st.liabilities(rules(), _table(fed), _won("discard", 2, 1))[2].reason == "bao_sandao"
-    near = [(2, 1, "chow", 0), (1, 2, "pong", 9), (2, 1, "kong_exposed", 20)]
+def test_sandao_three_claims_one_way_either_direction_and_not_direct_kongs():
+    # hainan.md §9.3 b: W made three claims on X's discards (chows and pongs mixed), or X three on W's
+    winner_on_feeder = [(2, 1, "chow", 0), (2, 1, "pong", 9), (2, 1, "pong", 20)]
+    got = st.liabilities(rules(), _table(winner_on_feeder), _won("discard", 2, 1))[2]
+    assert (got.payer, got.reason) == (1, "bao_sandao")
+    feeder_on_winner = [(1, 2, "pong", 0), (1, 2, "chow", 9), (1, 2, "pong", 20)]  # "反之…对方一人付三家"
+    got = st.liabilities(rules(), _table(feeder_on_winner), _won("discard", 2, 1))[2]
+    assert (got.payer, got.reason) == (1, "bao_sandao")
+    near = [(2, 1, "chow", 0), (2, 1, "pong", 9), (2, 1, "kong_exposed", 20)]  # a 直杠 is no 道
     assert st.liabilities(rules(), _table(near), _won("discard", 2, 1)) == {}
-    assert st.liabilities(rules(), _table(fed), _won("discard", 2, 3)) == {}  # another feeder
+    assert st.liabilities(rules(), _table(winner_on_feeder), _won("discard", 2, 3)) == {}  # another feeder
+
+
+def test_sandao_does_not_add_the_two_directions():
+    # near miss: two claims one way and one the other are three claims between the pair but
+    # no 三道 (each direction is counted on its own: "吃上家三道牌…反之如果对方点炮…")
+    mixed = [(2, 1, "chow", 0), (1, 2, "pong", 9), (2, 1, "pong", 20)]
+    assert st.liabilities(rules(), _table(mixed), _won("discard", 2, 1)) == {}
+    assert st.claims_between(mixed, 2, 1) == (2, 2, 1)
+    assert st.claims_between(mixed + [(1, 2, "chow", 3), (1, 2, "pong", 4)], 2, 1) == (3, 1, 2)
 
 
 def test_sidao_only_on_a_self_draw_and_by_option():
@@ -66,6 +80,20 @@ def test_sidao_only_on_a_self_draw_and_by_option():
     assert st.liabilities(rules(), _table(fed), _won("self_draw", 2, None))[2].payer == 1
     assert st.liabilities(rules(bao_sidao=False), _table(fed), _won("self_draw", 2, None)) == {}
     assert st.liabilities(rules(), _table(fed[:3]), _won("self_draw", 2, None)) == {}
+    # the other way: the feeder made four claims on the winner's discards
+    back = [(1, 2, kind, t) for _w, _x, kind, t in fed]
+    assert st.liabilities(rules(), _table(back), _won("self_draw", 2, None))[2].payer == 1
+    # near miss: three one way and one the other are no 四道
+    split = fed[:3] + [(1, 2, "chow", 9)]
+    assert st.liabilities(rules(), _table(split), _won("self_draw", 2, None)) == {}
+
+
+def test_sidao_two_seats_qualify_the_first_from_the_winners_xiajia():
+    # §9.3 c: if two seats qualify, the first in turn order from W's 下家 (seat 3, then 0, then 1)
+    four = lambda claimer, feeder: [(claimer, feeder, "chow", k) for k in range(4)]  # noqa: E731
+    fed = four(2, 1) + four(0, 2)
+    assert st.liabilities(rules(), _table(fed), _won("self_draw", 2, None))[2].payer == 0
+    assert st.liabilities(rules(), _table(four(2, 1) + four(3, 2)), _won("self_draw", 2, None))[2].payer == 3
 
 
 def test_haidi_bao_by_option_and_threshold():
@@ -127,3 +155,34 @@ def test_transfer_codes():
         "TRANSFER_MISMATCH"
     assert st.transfer_code(None, "KONG_PAYMENT_MISMATCH", {}, {(1, 2, "kong"): 1}) == "KONG_PAYMENT_UNDUE"
     assert st.transfer_code(None, "GENPAI_MISMATCH", {}, {(0, 1, "genpai"): 1}) == "GENPAI_MISMATCH"
+
+
+def test_dealer_units_scale_every_dealer_pair_but_not_the_feeders_extra():
+    # §9.1.2 / §9.1.5 with lianzhuang = multiply and n = 2 (u with the dealer 3, else 1), B = 1
+    r = rules(lianzhuang="multiply")
+    f = facts(dealer=0, streak=2)
+    # the dealer feeds seat 2: s_0 = 3, s_1 = s_3 = 1; e = B = 1, not × u
+    assert pays(r, [(2, 1)], "discard", 0, f) == [(0, 2, 4, "win"), (1, 2, 1, "win"), (3, 2, 1, "win")]
+    # a liable seat pays Σ s_l + e = 3 + 1 + 1 + 1
+    bao = facts(dealer=0, streak=2, liable={2: st.Liability(1, "bao_sandao", "三道")})
+    assert pays(r, [(2, 1)], "discard", 1, bao) == [(1, 2, 6, "bao_sandao")]
+    # near miss: without 连庄 growth every unit is B
+    assert pays(rules(), [(2, 1)], "discard", 0, f) == [(0, 2, 2, "win"), (1, 2, 1, "win"), (3, 2, 1, "win")]
+
+
+def test_kong_money_genpai_and_flowers_use_the_pair_unit():
+    r = rules(lianzhuang="multiply", flower_money="sets")
+    kongs = facts(dealer=0, streak=2, kongs=[(1, "kong_exposed", False), (3, "kong_concealed", False)])
+    got = [t for t in pays(r, [(2, 2)], "self_draw", None, kongs) if t[3] == "kong"]
+    # §9.2: u(g, l) × v: seat 1's 直杠 3 from the dealer, 1 from the others; seat 3's 暗杠 × 2
+    assert got == [(0, 1, 3, "kong"), (0, 3, 6, "kong"), (1, 3, 2, "kong"), (2, 1, 1, "kong"), (2, 3, 2, "kong"),
+                   (3, 1, 1, "kong")]
+    bao = facts(dealer=0, streak=2, kongs=[(2, "kong_exposed", True)])
+    assert [t for t in pays(r, [(1, 1)], "discard", 3, bao) if t[3] == "bao_gang"] == [(0, 2, 3 + 1 + 1, "bao_gang")]
+    gen = facts(dealer=0, streak=2, genpai=True)
+    assert [t for t in pays(r, [(3, 2)], "self_draw", None, gen) if t[3] == "genpai"] == \
+        [(0, 1, 3, "genpai"), (0, 2, 3, "genpai"), (0, 3, 3, "genpai")]
+    # §9.5: all eight flowers are two sets: 2 × u from each other seat
+    eight = facts(dealer=0, streak=2, flowers=[(), tuple(range(34, 42)), (), ()])
+    assert [t for t in pays(r, [(3, 2)], "self_draw", None, eight) if t[3] == "flower"] == \
+        [(0, 1, 6, "flower"), (2, 1, 2, "flower"), (3, 1, 2, "flower")]
