@@ -185,6 +185,9 @@ def _add_players(con, preset: str, prefix: str, win_every: int, hands: int = 400
                     [game, hands])
         con.execute("INSERT INTO hand_players (game, hand, seat, player, seats, won) "
                     "SELECT ?, h, 0, ?, 4, h % ? = 0 FROM range(?) t(h)", [game, f"{prefix}{k}", win_every, hands])
+        con.execute("INSERT INTO wins (game, hand, seat, player, how) "
+                    "SELECT ?, h, 0, ?, 'self_draw' FROM range(?) t(h) WHERE h % ? = 0",
+                    [game, f"{prefix}{k}", hands, win_every])
 
 
 def test_a_ruleset_won_more_often_is_its_own_population():

@@ -1,5 +1,6 @@
 -- title: player win rate far from the population
--- statistic: per ruleset and player, x = hands won / settled hands played, against the
+-- statistic: per ruleset and player, x = hands won (the player has a row in wins: under 血战到底
+--   a hand has several HandWon, and every one of its winners won it) / ended hands played, against the
 --   population baseline p0 = the median of the rates of the ruleset's players (players with
 --   20+ hands; separately for 4- and 3-seat tables; the median, so that one extreme player
 --   does not move everyone else's baseline); z-score of a binomial proportion, stratified:
@@ -12,8 +13,9 @@
 -- param z DOUBLE = 4.0: z-score threshold (two-sided)
 -- param min_hands INTEGER = 100: fewest hands for a player to be judged
 WITH hp AS (
-    SELECT rs.ruleset, hp.player, hp.seats, hp.won::INTEGER AS x
+    SELECT rs.ruleset, hp.player, hp.seats, (w.seat IS NOT NULL)::INTEGER AS x
     FROM hand_players hp JOIN hands h USING (game, hand) JOIN game_rulesets rs USING (game)
+    LEFT JOIN (SELECT DISTINCT game, hand, seat FROM wins) w USING (game, hand, seat)
     WHERE h.result IS NOT NULL AND hp.player IS NOT NULL
 ), rates AS (
     SELECT ruleset, seats, player, avg(x) AS r, count(*) AS n FROM hp GROUP BY ruleset, seats, player

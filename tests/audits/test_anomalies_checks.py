@@ -1,0 +1,150 @@
+"""Each anomaly check counts the population its header names: a review of the SQL, check by check.
+
+Every test builds a small store whose answer is known by hand, shows the check firing on
+the planted case, and shows it quiet on a clean near miss beside it.  Stores are built
+from logs (:class:`schema.builder.GameBuilder`, ingested without the audit) where the
+check reads what the ingest derives, and from rows written directly where the check
+reads the audit's tables (findings, audited games).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from paipu import store
+from paipu.store import anomalies as A
+from schema.builder import GameBuilder
+from tests.paipu.test_store import dianji_game, first_round, write
+
+CHECKS = A.load_checks()
+COL = {c: k for k, c in enumerate(A.COLUMNS)}
+
+
+def run_db(db: str, code: str, **params) -> list[tuple]:
+    con = store.connect(db, read_only=True)
+    try:
+        return run_con(con, code, **params)
+    finally:
+        con.close()
+
+
+def run_con(con, code: str, **params) -> list[tuple]:
+    return A.run_checks(con, [code], {k: str(v) for k, v in params.items()})[0].rows
+
+
+def ingest(tmp_path, name: str, builders) -> str:
+    db = str(tmp_path / f"{name}.duckdb")
+    store.ingest([write(tmp_path / f"{name}.jsonl", *builders)], db, audit=False)
+    return db
+
+
+# --- win_rate: every win of a hand counts, not only the last HandWon's ---------------------------
+
+
+def xuezhan_game(gid: str, seats, hands: int, order) -> GameBuilder:
+    """血战到底 hands that each see two self-draw wins, ``order(h)`` = (first winner, second
+    winner), and then run out of wall (HandDrawn): the first winner has left the hand, the
+    second's HandWon is the hand's last."""
+    b = GameBuilder(gid, preset="sichuan-xuezhan", seats=seats)
+    b.open()
+    for h in range(1, hands + 1):
+        first, second = order(h)
+        b.hand(h, dealer=0)
+        b.draw(first, "5m")
+        b.win([(first, ["pinghu"], 0, 1)], "self_draw", "5m")
+        b.draw(second, "6m")
+        b.win([(second, ["pinghu"], 0, 1)], "self_draw", "6m")
+        b.exhausted(0)
+        b.settle([(p, w, 1, "win") for w in (first, second) for p in range(4) if p not in (first, second)],
+                 [0, 0, 0, 0])
+    b.close("hands_done", [0, 0, 0, 0])
+    return b
+
+
+def _xuezhan_store(tmp_path, planted: bool) -> str:
+    """Three tables of 100 hands.  At the two plain tables the winners turn round: every seat
+    wins half its hands.  At the first table X (seat 0) wins first every hand when
+    ``planted`` (else it takes its turn like everyone), and the second win goes round the others."""
+    plain = lambda h: (h % 4, (h + 1) % 4)  # noqa: E731
+    strong = (lambda h: (0, 1 + h % 3)) if planted else plain
+    games = [xuezhan_game("xz-x", ("X", "A1", "A2", "A3"), 100, strong),
+             xuezhan_game("xz-b", ("B0", "B1", "B2", "B3"), 100, plain),
+             xuezhan_game("xz-c", ("C0", "C1", "C2", "C3"), 100, plain)]
+    return ingest(tmp_path, "planted" if planted else "clean", games)
+
+
+def test_win_rate_counts_a_first_winner_of_a_xuezhan_hand(tmp_path):
+    # X wins every one of its 100 hands (always first, never the hand's last HandWon): the
+    # median player wins half of theirs, so X is 10 sigma above it
+    rows = run_db(_xuezhan_store(tmp_path, planted=True), "win_rate")
+    assert [(r[COL["player"]], r[COL["rate"]], r[COL["baseline"]]) for r in rows] == [("X", 1.0, 0.5)]
+    assert rows[0][COL["value"]] == pytest.approx(10.0) and "won 100 of 100 hands" in rows[0][COL["detail"]]
+
+
+def test_win_rate_is_quiet_when_every_xuezhan_winner_takes_turns(tmp_path):
+    # near miss: the same tables, X winning first only in its turn like every other player
+    assert run_db(_xuezhan_store(tmp_path, planted=False), "win_rate") == []
+
+
+# --- findings_by_build / findings_by_player: unaudited games have no findings to count -------------
+
+
+def _audit_store(con, *, audited_b: bool, findings_b: int):
+    """Build 1.0: 100 hands of audited games (two of 50 with players P0..P3), an error finding
+    in 40 of them, naming seat h % 4 in hand h: each player has findings in 10 of their 100
+    hands.  Build 2.0: 900 hands of nine other tables with ``findings_b`` findings (on seat 0),
+    audited or not (``audited_b``)."""
+    rules = json.dumps({"family": "qujing"})
+
+    def game(gid, build, audited, hands, bad, players, spread=4):
+        con.execute("INSERT INTO games (game, server, build, preset, ruleset, options, opened_at, audited, players) "
+                    "VALUES (?, 's', ?, 'qujing-xiaoji', ?, '{}', TIMESTAMPTZ '2026-01-05 00:00:00+00', ?, ?)",
+                    [gid, build, rules, audited, players])
+        con.execute("INSERT INTO hands (game, hand, seats, result) SELECT ?, h, 4, 'won' FROM range(1, ? + 1) t(h)",
+                    [gid, hands])
+        con.execute("INSERT INTO hand_players (game, hand, seat, player, seats) "
+                    "SELECT ?, h, s, ?[s + 1], 4 FROM range(1, ? + 1) t(h), range(4) u(s)", [gid, players, hands])
+        con.execute("INSERT INTO findings (game, hand, seq, seat, player, code, severity, message) "
+                    "SELECT ?, h, h * 10, h % ?, ?[h % ? + 1], 'CLAIM_ILLEGAL', 'error', 'a claim the rules forbid' "
+                    "FROM range(1, ? + 1) t(h)", [gid, spread, players, spread, bad])
+
+    for k in range(2):
+        game(f"a{k}", "1.0", True, 50, 20, [f"P{s}" for s in range(4)])
+    for k in range(9):
+        game(f"b{k}", "2.0", audited_b, 100, findings_b // 9, [f"Q{k}{s}" for s in range(4)], spread=1)
+
+
+@pytest.mark.parametrize("code", ["findings_by_build", "findings_by_player"])
+def test_unaudited_games_do_not_dilute_the_findings_baseline(code):
+    # 40 hands in 100 with findings at build 1.0 (each of its players: 10 of 100) is all this
+    # store's audit saw: the 900 hands of build 2.0 were never audited, so they say nothing
+    con = store.connect(":memory:")
+    _audit_store(con, audited_b=False, findings_b=0)
+    assert run_con(con, code) == []
+
+
+@pytest.mark.parametrize("code, flagged, rate", [("findings_by_build", {"build 1.0"}, 0.4),
+                                                  ("findings_by_player", {"P0", "P1", "P2", "P3"}, 0.1)])
+def test_findings_above_audited_games_baseline_fire(code, flagged, rate):
+    # near miss: the same 900 hands audited, with 9 findings among them (1 %, Q00..Q80 one
+    # each): build 1.0's 40 % and its players' 10 % stand out
+    con = store.connect(":memory:")
+    _audit_store(con, audited_b=True, findings_b=9)
+    rows = run_con(con, code)
+    who = {r[COL["player"]] for r in rows} if code == "findings_by_player" else \
+        {" ".join(r[COL["detail"]].split()[2:4]) for r in rows}
+    assert who == flagged
+    assert {round(r[COL["rate"]], 3) for r in rows} == {rate} and all(r[COL["value"]] > 4 for r in rows)
+
+
+# --- dianji_payout: the evidence names the table's chickens --------------------------------------
+
+
+def test_dianji_payout_detail_counts_every_seats_chickens(tmp_path):
+    # seat 3 paid seat 0 one point short: seats 0 and 3 are flagged; the table held 2 + 1 + 0 + 0
+    db = ingest(tmp_path, "d", [dianji_game("d-bad", underpay=True)])
+    rows = run_db(db, "dianji_payout")
+    assert [(r[COL["seat"]], r[COL["value"]]) for r in rows] == [(0, -1.0), (3, 1.0)]
+    assert all("chickens of 3 at the table" in r[COL["detail"]] for r in rows), [r[COL["detail"]] for r in rows]
