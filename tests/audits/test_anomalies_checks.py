@@ -148,3 +148,161 @@ def test_dianji_payout_detail_counts_every_seats_chickens(tmp_path):
     rows = run_db(db, "dianji_payout")
     assert [(r[COL["seat"]], r[COL["value"]]) for r in rows] == [(0, -1.0), (3, 1.0)]
     assert all("chickens of 3 at the table" in r[COL["detail"]] for r in rows), [r[COL["detail"]] for r in rows]
+
+
+# --- yangzhu_payout: the discard and 抢杠 shares ----------------------------------------------------
+
+
+BETS = (1, 2, 0, 0)
+
+
+def yangzhu_hand(gid: str, how: str, pig: int) -> GameBuilder:
+    """养猪 with bets A 1, B 2, C 0, D 0 and P = 2.  ``discard``: B wins on C's discard, C pays
+    2 and the bets 2 + 0.  ``robbed_kong``: A robs D's added kong, D pays 包三家 3 × 2 and the
+    bets of the three shares, (1 + 2) + (1 + 0) + (1 + 0) = 5.  ``pig``: the 养猪 amount paid."""
+    b = GameBuilder(gid, options={"yangzhu": True})
+    b.open()
+    b.hand(1, dealer=0)
+    for seat, bet in enumerate(BETS):
+        b.bet(seat, bet)
+    first_round(b)
+    if how == "discard":
+        b.win([(1, ["pinghu"], 1, 2)], "discard", "1p", from_seat=2)
+        transfers = [(2, 1, 2, "win"), (2, 1, pig, "yangzhu")]
+    else:
+        b.kong_added(3, "4p")
+        b.win([(0, ["qianggang"], 1, 2)], "robbed_kong", "4p", from_seat=3)
+        transfers = [(3, 0, 6, "qianggang"), (3, 0, pig, "yangzhu")]
+    scores = [0] * 4
+    for p, r, a, _ in transfers:
+        scores[p] -= a
+        scores[r] += a
+    b.settle(transfers, scores)
+    b.close("hands_done", scores)
+    return b
+
+
+@pytest.mark.parametrize("how, right, wrong", [("discard", 2, 1), ("robbed_kong", 5, 1)])
+def test_yangzhu_payout_judges_the_discard_and_robbed_kong_shares(tmp_path, how, right, wrong):
+    db = ingest(tmp_path, "y", [yangzhu_hand("ok", how, right), yangzhu_hand("bad", how, wrong)])
+    rows = run_db(db, "yangzhu_payout")
+    payer, winner = (2, 1) if how == "discard" else (3, 0)
+    assert [(r[COL["game"]], r[COL["seat"]], r[COL["value"]], r[COL["baseline"]]) for r in rows] == [
+        ("bad", payer, float(wrong - right), float((6 if how != "discard" else 2) + right))]
+    assert f"seat {payer} paid seat {winner}" in rows[0][COL["detail"]]
+
+
+# --- deal_in_rate and draw_rate: a planted outlier fires, the same table without it does not --------
+
+
+def table_game(gid: str, seats, hands: int, result, build: str = "1.0") -> GameBuilder:
+    """Hands of ``result(h)``: ``("discard", winner, discarder)`` or ``("drawn",)``, each settled."""
+    b = GameBuilder(gid, seats=seats, build=build)
+    b.open()
+    for h in range(1, hands + 1):
+        b.hand(h, dealer=0)
+        r = result(h)
+        if r[0] == "discard":
+            _, w, d = r
+            b.discard(d, "1p")
+            b.win([(w, ["pinghu"], 1, 2)], "discard", "1p", from_seat=d)
+            b.settle([(d, w, 2, "win")], [0, 0, 0, 0])
+        else:
+            b.exhausted(20)
+            b.settle([], [0, 0, 0, 0])
+    b.close("hands_done", [0, 0, 0, 0])
+    return b
+
+
+def _rotating(h):
+    """Every seat deals in one hand in four, into the next seat."""
+    return ("discard", (h + 1) % 4, h % 4)
+
+
+def _deal_in_store(tmp_path, planted: bool) -> str:
+    # X (seat 0 of the first table) deals in every other hand when planted: 50 % against the
+    # median 25 %; the other hands go round A1..A3 (about 17 % each: 1.9 sigma low, quiet)
+    first = (lambda h: ("discard", 1, 0) if h % 2 == 0 else ("discard", 0, 1 + h // 2 % 3)) if planted else _rotating
+    games = [table_game("t-x", ("X", "A1", "A2", "A3"), 100, first),
+             table_game("t-b", ("B0", "B1", "B2", "B3"), 100, _rotating),
+             table_game("t-c", ("C0", "C1", "C2", "C3"), 100, _rotating)]
+    return ingest(tmp_path, f"dealin-{planted}", games)
+
+
+def test_deal_in_rate_flags_a_player_who_feeds_every_hand(tmp_path):
+    rows = run_db(_deal_in_store(tmp_path, planted=True), "deal_in_rate")
+    assert [(r[COL["player"]], r[COL["rate"]], r[COL["baseline"]], r[COL["n"]]) for r in rows] == [
+        ("X", 0.5, 0.25, 100)]
+    assert rows[0][COL["value"]] == pytest.approx(25 / 18.75 ** 0.5) and "dealt in 50 of 100" in rows[0][5]
+
+
+def test_deal_in_rate_is_quiet_when_every_seat_deals_in_alike(tmp_path):
+    assert run_db(_deal_in_store(tmp_path, planted=False), "deal_in_rate") == []
+
+
+def _draw_store(tmp_path, planted: bool) -> str:
+    """Four tables of 100 hands, one hand in five drawn; build 2.0's table draws every other
+    hand when ``planted``."""
+    fifth = lambda h: ("drawn",) if h % 5 == 0 else _rotating(h)  # noqa: E731
+    half = (lambda h: ("drawn",) if h % 2 == 0 else _rotating(h)) if planted else fifth
+    games = [table_game(f"t-{k}", [f"P{k}{s}" for s in range(4)], 100, fifth, build="1.0") for k in range(3)]
+    games.append(table_game("t-z", ("Z0", "Z1", "Z2", "Z3"), 100, half, build="2.0"))
+    return ingest(tmp_path, f"draw-{planted}", games)
+
+
+def test_draw_rate_flags_the_build_and_its_players(tmp_path):
+    rows = run_db(_draw_store(tmp_path, planted=True), "draw_rate", z=3)
+    # 50 of 100 drawn against the pooled (60 + 50) / 400 = 27.5 %: z = 22.5 / 4.47 = 5.04 for the
+    # build and each of its four players; build 1.0's 20 % is 1.7 sigma below: quiet
+    got = {(r[COL["player"]], r[COL["detail"]].split(":")[0]) for r in rows}
+    assert got == {(None, "build paipu-sim 2.0"), *(((f"Z{s}", f"player Z{s}")) for s in range(4))}
+    assert all(r[COL["rate"]] == 0.5 and r[COL["baseline"]] == 0.275 and r[COL["n"]] == 100 for r in rows)
+    assert all(r[COL["value"]] == pytest.approx(22.5 / (100 * 0.275 * 0.725) ** 0.5) for r in rows)
+
+
+def test_draw_rate_is_quiet_when_every_build_draws_alike(tmp_path):
+    assert run_db(_draw_store(tmp_path, planted=False), "draw_rate", z=3) == []
+
+
+# --- duplicate_games and negative_scores: the near misses beside the planted cases -------------------
+
+
+def test_duplicate_games_leaves_empty_rooms_and_a_one_event_difference_alone(tmp_path):
+    def empty(gid):
+        b = GameBuilder(gid)
+        b.open()
+        b.close("dissolved", [0, 0, 0, 0])
+        return b
+
+    other = dianji_game("d-other", start_hour=3)
+    other.events[-2] = type(other.events[-2])(other.game, other.events[-2].seq, other.events[-2].at,
+                                               transfers=other.events[-2].transfers, scores=[0, 0, 0, 1])
+    db = ingest(tmp_path, "dup", [empty("e1"), empty("e2"), dianji_game("d-1"), other])
+    assert run_db(db, "duplicate_games") == []
+    store.ingest([write(tmp_path / "copy.jsonl", dianji_game("d-copy", start_hour=5))], db, audit=False)
+    rows = run_db(db, "duplicate_games")
+    assert sorted((r[COL["game"]], r[COL["value"]]) for r in rows) == [("d-1", 2.0), ("d-copy", 2.0)]
+
+
+def qiaoluo_knockout(gid: str, paid: int, final_of_payer: int) -> GameBuilder:
+    """20分敲锣: seat 3 pays ``paid`` from its 20 on seat 1's discard win, and closes with
+    ``final_of_payer``."""
+    b = GameBuilder(gid, options={"qiaoluo": True}, start_points=20)
+    b.open()
+    b.hand(1, dealer=0)
+    first_round(b)
+    b.win([(1, ["qingyise"], 2, paid)], "discard", "1p", from_seat=3)
+    scores = [20, 20 + paid, 20, 20 - paid]
+    b.settle([(3, 1, paid, "win")], scores)
+    b.close("knocked_out", [20, 20 + paid, 20, final_of_payer])
+    return b
+
+
+def test_negative_scores_allow_zero_and_flag_below(tmp_path):
+    # a knock-out to exactly 0 is the rule; −1 after the hand, or in GameClosed alone, is not
+    db = ingest(tmp_path, "q", [qiaoluo_knockout("zero", 20, 0), qiaoluo_knockout("under", 21, -1),
+                                qiaoluo_knockout("closed", 20, -2)])
+    rows = run_db(db, "negative_scores")
+    assert [(r[COL["game"]], r[COL["hand"]], r[COL["seat"]], r[COL["value"]]) for r in rows] == [
+        ("closed", None, 3, -2.0), ("under", 1, 3, -1.0), ("under", None, 3, -1.0)]
+    assert run_db(db, "negative_scores", floor=-2) == []
