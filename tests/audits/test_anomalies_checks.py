@@ -195,9 +195,9 @@ def test_yangzhu_payout_judges_the_discard_and_robbed_kong_shares(tmp_path, how,
 # --- deal_in_rate and draw_rate: a planted outlier fires, the same table without it does not --------
 
 
-def table_game(gid: str, seats, hands: int, result, build: str = "1.0") -> GameBuilder:
+def table_game(gid: str, seats, hands: int, result, build: str = "1.0", options=None) -> GameBuilder:
     """Hands of ``result(h)``: ``("discard", winner, discarder)`` or ``("drawn",)``, each settled."""
-    b = GameBuilder(gid, seats=seats, build=build)
+    b = GameBuilder(gid, seats=seats, build=build, options=options)
     b.open()
     for h in range(1, hands + 1):
         b.hand(h, dealer=0)
@@ -240,24 +240,35 @@ def test_deal_in_rate_is_quiet_when_every_seat_deals_in_alike(tmp_path):
     assert run_db(_deal_in_store(tmp_path, planted=False), "deal_in_rate") == []
 
 
-def _draw_store(tmp_path, planted: bool) -> str:
-    """Four tables of 100 hands, one hand in five drawn; build 2.0's table draws every other
-    hand when ``planted``."""
+def _draw_store(tmp_path, planted: bool, options=None) -> str:
+    """Four tables of 100 hands, one hand in five drawn; build 2.0's table (its room opened
+    with ``options``) draws every other hand when ``planted``."""
     fifth = lambda h: ("drawn",) if h % 5 == 0 else _rotating(h)  # noqa: E731
     half = (lambda h: ("drawn",) if h % 2 == 0 else _rotating(h)) if planted else fifth
     games = [table_game(f"t-{k}", [f"P{k}{s}" for s in range(4)], 100, fifth, build="1.0") for k in range(3)]
-    games.append(table_game("t-z", ("Z0", "Z1", "Z2", "Z3"), 100, half, build="2.0"))
+    games.append(table_game("t-z", ("Z0", "Z1", "Z2", "Z3"), 100, half, build="2.0", options=options))
     return ingest(tmp_path, f"draw-{planted}", games)
 
 
-def test_draw_rate_flags_the_build_and_its_players(tmp_path):
-    rows = run_db(_draw_store(tmp_path, planted=True), "draw_rate", z=3)
+@pytest.mark.parametrize("options", [None, {"chow": False, "draw_reserve": 20, "base": 2}],
+                         ids=["no options", "the preset's own values written out"])
+def test_draw_rate_flags_the_build_and_its_players(tmp_path, options):
+    # an option the log writes at the preset's own value (or a money-only one) changes no
+    # rate: build 2.0 stays in build 1.0's population and is judged against it
+    rows = run_db(_draw_store(tmp_path, planted=True, options=options), "draw_rate", z=3)
     # 50 of 100 drawn against the pooled (60 + 50) / 400 = 27.5 %: z = 22.5 / 4.47 = 5.04 for the
     # build and each of its four players; build 1.0's 20 % is 1.7 sigma below: quiet
     got = {(r[COL["player"]], r[COL["detail"]].split(":")[0]) for r in rows}
     assert got == {(None, "build paipu-sim 2.0"), *(((f"Z{s}", f"player Z{s}")) for s in range(4))}
     assert all(r[COL["rate"]] == 0.5 and r[COL["baseline"]] == 0.275 and r[COL["n"]] == 100 for r in rows)
     assert all(r[COL["value"]] == pytest.approx(22.5 / (100 * 0.275 * 0.725) ** 0.5) for r in rows)
+    assert {r[COL["ruleset"]] for r in rows} == {"qujing-xiaoji"}
+
+
+def test_an_option_at_another_value_than_the_presets_is_its_own_population(tmp_path):
+    # near miss: build 2.0's room plays 吃 (chow=true, not qujing's own false): another ruleset,
+    # alone in it, judged against itself
+    assert run_db(_draw_store(tmp_path, planted=True, options={"chow": True}), "draw_rate", z=3) == []
 
 
 def test_draw_rate_is_quiet_when_every_build_draws_alike(tmp_path):
