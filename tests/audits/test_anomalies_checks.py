@@ -317,3 +317,43 @@ def test_negative_scores_allow_zero_and_flag_below(tmp_path):
     assert [(r[COL["game"]], r[COL["hand"]], r[COL["seat"]], r[COL["value"]]) for r in rows] == [
         ("closed", None, 3, -2.0), ("under", 1, 3, -1.0), ("under", None, 3, -1.0)]
     assert run_db(db, "negative_scores", floor=-2) == []
+
+
+# --- collusion_pairs: under 血战到底 a deal-in can only go to a seat still in the hand ---------------
+
+
+def xuezhan_deal_ins(gid: str, hands: int, fed_first: bool) -> GameBuilder:
+    """血战到底 hands at a table of D, A, B, C in which D deals into C every hand.  ``fed_first``:
+    C wins first, on D's discard, while A and B are still in (then they self-draw); else A and
+    B self-draw first and leave, and D's deal-in to C is the hand's last win, when C is the
+    only seat left that could take it."""
+    b = GameBuilder(gid, preset="sichuan-xuezhan", seats=("D", "A", "B", "C"))
+    b.open()
+    for h in range(1, hands + 1):
+        b.hand(h, dealer=0)
+        if fed_first:
+            b.discard(0, "5m")
+            b.win([(3, ["pinghu"], 0, 1)], "discard", "5m", from_seat=0)
+        for seat in (1, 2):
+            b.draw(seat, "6m")
+            b.win([(seat, ["pinghu"], 0, 1)], "self_draw", "6m")
+        if not fed_first:
+            b.discard(0, "5m")
+            b.win([(3, ["pinghu"], 0, 1)], "discard", "5m", from_seat=0)
+        b.settle([], [0, 0, 0, 0])
+    b.close("hands_done", [0, 0, 0, 0])
+    return b
+
+
+def test_collusion_pairs_flags_a_xuezhan_pair_fed_while_others_could_win(tmp_path):
+    # D's 30 deal-ins all went to C while A and B were in the hand too: 30 against 10 expected
+    rows = run_db(ingest(tmp_path, "fed", [xuezhan_deal_ins("xf", 30, fed_first=True)]), "collusion_pairs")
+    assert {(r[COL["player"]], r[COL["rate"]], r[COL["n"]]) for r in rows} == {("D", 1.0, 30)} and len(rows) == 30
+    assert rows[0][COL["baseline"]] == pytest.approx(1 / 3) and rows[0][COL["value"]] == pytest.approx(20 / (30 * 2 / 9) ** 0.5)
+    assert rows[0][COL["detail"]].startswith("D dealt into C: 30 of 30")
+
+
+def test_collusion_pairs_leave_a_xuezhan_deal_in_to_the_last_seat_in_the_hand_alone(tmp_path):
+    # near miss: the same 30 deal-ins from D to C, each when A and B had already won and left:
+    # C was the only seat that could take D's tile, so it says nothing about the pair
+    assert run_db(ingest(tmp_path, "last", [xuezhan_deal_ins("xl", 30, fed_first=False)]), "collusion_pairs") == []
