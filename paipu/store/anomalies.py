@@ -366,15 +366,15 @@ RULESETS_DOC = ("Each game's ruleset as the anomaly checks group it (every popul
                 "within one ruleset), and the tile kinds of its set.")
 
 
-def _preset_values() -> str:
-    """Every option of every preset as ``(preset, option, its value as minified JSON)`` SQL rows."""
+def _preset_options() -> str:
+    """Every preset and its options as one JSON object, as ``(preset, options)`` SQL rows (the view
+    spreads them with ``json_each``: a few rows to plan, not one per option)."""
     import msgspec
 
     from schema.ruleset import PRESETS
 
-    enc = msgspec.json.encode
-    return ", ".join(f"({_literal(name)}, {_literal(k)}, {_literal(enc(v).decode())})"
-                     for name, rules in PRESETS.items() for k, v in msgspec.structs.asdict(rules).items())
+    return ", ".join(f"({_literal(name)}, {_literal(msgspec.json.encode(rules).decode())})"
+                     for name, rules in PRESETS.items())
 
 
 def rulesets_view_sql(temp: bool = False) -> str:
@@ -395,7 +395,8 @@ def rulesets_view_sql(temp: bool = False) -> str:
     money = ", ".join(_literal(o) for o in MONEY_ONLY_OPTIONS)
     return f"""CREATE OR REPLACE {'TEMP ' if temp else ''}VIEW game_rulesets AS
 WITH kinds(family, tile_kinds) AS (VALUES {values}),
-preset_values(preset, key, value) AS (VALUES {_preset_values()})
+presets(preset, options) AS (VALUES {_preset_options()}),
+preset_values AS (SELECT p.preset, o.key, o.value::VARCHAR AS value FROM presets p, json_each(p.options) o)
 SELECT g.game, f.family, coalesce(g.preset, 'unknown') AS preset,
        coalesce(g.preset, 'unknown') || coalesce(' ' || (
            SELECT string_agg(o.key || '=' || (o.value ->> '$'), ' ' ORDER BY o.key)
