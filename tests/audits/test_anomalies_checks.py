@@ -357,3 +357,88 @@ def test_collusion_pairs_leave_a_xuezhan_deal_in_to_the_last_seat_in_the_hand_al
     # near miss: the same 30 deal-ins from D to C, each when A and B had already won and left:
     # C was the only seat that could take D's tile, so it says nothing about the pair
     assert run_db(ingest(tmp_path, "last", [xuezhan_deal_ins("xl", 30, fed_first=False)]), "collusion_pairs") == []
+
+
+# --- first_draw_shuffle: flowers set aside, a kind outside the set ---------------------------------
+
+
+def _shuffle_game(con, game: str, preset: str, first_draws: list[str]):
+    from tests.audits.test_anomalies_rulesets import _add_game
+
+    _add_game(con, game, preset, {}, first_draws)
+
+
+def test_first_draw_shuffle_sets_a_flower_aside_and_counts_a_kind_outside_the_set():
+    from schema.tiles import TILE_NAMES
+
+    con = store.connect(":memory:")
+    # Hainan's 144 tiles: 6 first draws of each of the 34 kinds, and 40 flowers (set aside and
+    # replaced from the tail, never a kind of four): a fair shuffle
+    flowers = [f"{k}f" for k in range(1, 9)] * 5
+    _shuffle_game(con, "h1", "hainan", [t for t in TILE_NAMES[:34] for _ in range(6)] + flowers)
+    # Sichuan: 8 of each of its 27 suited kinds, fair too
+    _shuffle_game(con, "s1", "sichuan", [t for t in TILE_NAMES[:27] for _ in range(8)])
+    assert run_con(con, "first_draw_shuffle", min_draws=100) == []
+    # near miss: one honour drawn first in a 108-tile room cannot come from a fair wall of that set
+    _shuffle_game(con, "s2", "sichuan", ["1z"])
+    rows = run_con(con, "first_draw_shuffle", min_draws=100)
+    assert [(r[COL["ruleset"]], r[COL["value"]], r[COL["n"]]) for r in rows] == [("sichuan", float("inf"), 217)]
+    assert "1z 1" in rows[0][COL["detail"]]
+
+
+# --- findings_by_build: its period and its time window -----------------------------------------------
+
+
+def _monthly_findings(con):
+    """One build; January: findings in 40 of 100 hands; February and March: 9 of 900."""
+    rules = json.dumps({"family": "qujing"})
+    for gid, month, hands, bad in [("jan", 1, 100, 40), *((f"feb{k}", 2, 100, 1) for k in range(5)),
+                                   *((f"mar{k}", 3, 100, 1) for k in range(4))]:
+        con.execute("INSERT INTO games (game, server, build, preset, ruleset, options, opened_at, audited) "
+                    "VALUES (?, 's', '1.0', 'qujing-xiaoji', ?, '{}', make_timestamptz(2026, ?, 10, 0, 0, 0), true)",
+                    [gid, rules, month])
+        con.execute("INSERT INTO hands (game, hand, seats, result) SELECT ?, h, 4, 'won' FROM range(1, ? + 1) t(h)",
+                    [gid, hands])
+        con.execute("INSERT INTO findings (game, hand, seq, seat, player, code, severity, message) "
+                    "SELECT ?, h, h, 0, 'P', 'CLAIM_ILLEGAL', 'error', 'x' FROM range(1, ? + 1) t(h)", [gid, bad])
+
+
+def test_findings_by_build_flags_the_bad_month_of_a_build():
+    con = store.connect(":memory:")
+    _monthly_findings(con)
+    rows = run_con(con, "findings_by_build")
+    assert [(r[COL["game"]], r[COL["rate"]], r[COL["n"]]) for r in rows] == [("jan", 0.4, 100)]
+    assert "month from 2026-01-01" in rows[0][COL["detail"]] and "CLAIM_ILLEGAL ×40" in rows[0][COL["detail"]]
+
+
+@pytest.mark.parametrize("params", [dict(period="year"), dict(since="2026-02-01"), dict(until="2026-02-01")],
+                         ids=["one year, one bucket", "since February", "until February"])
+def test_findings_by_build_is_quiet_without_another_period_to_compare(params):
+    # near miss: a build-period judged against its own ruleset's baseline over the window;
+    # with one bucket (a year, or one month left in the window) nothing stands out
+    con = store.connect(":memory:")
+    _monthly_findings(con)
+    assert run_con(con, "findings_by_build", **params) == []
+
+
+# --- underpayment_by_build: a ruleset where every build shorts players -------------------------------
+
+
+@pytest.mark.parametrize("shorted, fires", [(10, True), (4, False)])
+def test_underpayment_by_build_flags_a_lone_build_whose_shorted_share_passes_rate(shorted, fires):
+    # one build, nothing to stand out against (z = 0): 10 % of hands shorted passes rate = 5 %,
+    # the near miss at 4 % does not
+    con = store.connect(":memory:")
+    con.execute("INSERT INTO games (game, server, build, preset, ruleset, options, audited) "
+                "VALUES ('g', 's', '1.0', 'qujing-xiaoji', '{\"family\": \"qujing\"}', '{}', true)")
+    con.execute("INSERT INTO hands (game, hand, seats, settled_seq) SELECT 'g', h, 4, h * 10 FROM range(1, 101) t(h)")
+    con.execute("INSERT INTO ledger (game, hand, seat, player, error) "
+                "SELECT 'g', h, s, 'P' || s, CASE WHEN h <= ? AND s = 2 THEN 3 WHEN h <= ? AND s = 1 THEN -3 ELSE 0 END "
+                "FROM range(1, 101) t(h), range(4) u(s)", [shorted, shorted])
+    rows = run_con(con, "underpayment_by_build")
+    if not fires:
+        assert rows == []
+        return
+    assert [(r[COL["hand"]], r[COL["seq"]], r[COL["seat"]], r[COL["player"]], r[COL["rate"]], r[COL["value"]])
+            for r in rows] == [(1, 10, 2, "P2", 0.1, 0.0)]
+    assert f"{shorted * 3} points in all" in rows[0][COL["detail"]]
