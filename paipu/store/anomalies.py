@@ -20,8 +20,8 @@ names the statistic the threshold is on (``z``, ``chi2``, ``difference``,
 
 Every population and baseline is taken within one ruleset: the view
 ``game_rulesets`` (:func:`rulesets_view_sql`) gives each game its ruleset — the
-preset and every option the log set, except those that only scale the money
-(:data:`MONEY_ONLY_OPTIONS`) — and the tile kinds of its set, which the shuffle
+preset and every option the log set to another value than the preset's own, except
+those that only scale the money (:data:`MONEY_ONLY_OPTIONS`) — and the tile kinds of its set, which the shuffle
 check reads.  Qujing, Guangdong and Sichuan (and 血战到底 beside plain Sichuan)
 are won, drawn and claimed at their own rates, so one pooled baseline would
 flag every player of the rarer ruleset.
@@ -354,11 +354,11 @@ def _literal(value: Any) -> str:
 #: What the columns of ``game_rulesets`` hold (the store's COMMENTs and docs/store.md).
 RULESETS_COLUMNS = (
     ("game", "game id"),
-    ("family", "the rule family (qujing, guangdong, sichuan; unknown when the ruleset did not resolve)"),
+    ("family", "the rule family (qujing, sichuan, changsha …; unknown when the ruleset did not resolve)"),
     ("preset", "the preset the room named"),
     ("ruleset", "the population the anomaly checks judge the game in: the preset and every option the log "
-                "set, except those that only scale the money (base)"),
-    ("tile_kinds", "the tile kinds of the set, four of each (34, or 27 for Sichuan's 108 tiles)"),
+                "set to another value than the preset's own, except those that only scale the money (base)"),
+    ("tile_kinds", "the tile kinds of the set, four of each (34, or 27 for the 108-tile sets of Sichuan and Changsha)"),
 )
 
 #: What the ``game_rulesets`` view is, for its COMMENT.
@@ -366,11 +366,25 @@ RULESETS_DOC = ("Each game's ruleset as the anomaly checks group it (every popul
                 "within one ruleset), and the tile kinds of its set.")
 
 
+def _preset_options() -> str:
+    """Every preset and its options as one JSON object, as ``(preset, options)`` SQL rows (the view
+    spreads them with ``json_each``: a few rows to plan, not one per option)."""
+    import msgspec
+
+    from schema.ruleset import PRESETS
+
+    return ", ".join(f"({_literal(name)}, {_literal(msgspec.json.encode(rules).decode())})"
+                     for name, rules in PRESETS.items())
+
+
 def rulesets_view_sql(temp: bool = False) -> str:
     """The ``game_rulesets`` view: each game's family, preset, ruleset label and tile kinds.
 
-    The kinds come from the presets' rulesets (``Ruleset.tile_kinds``), one list per family;
-    a family without a preset has NULL kinds (the shuffle check leaves it out).
+    The label is the preset and the options the log set to another value than the preset's
+    own (an option written out at the preset's value plays the preset's rules: the same
+    population), except the money-only ones.  The kinds come from the presets' rulesets
+    (``Ruleset.tile_kinds``), one list per family; a family without a preset has NULL kinds
+    (the shuffle check leaves it out).
     """
     from schema.ruleset import PRESETS
 
@@ -380,11 +394,15 @@ def rulesets_view_sql(temp: bool = False) -> str:
     values = ", ".join(f"({_literal(fam)}, [{', '.join(_literal(k) for k in ks)}])" for fam, ks in kinds.items())
     money = ", ".join(_literal(o) for o in MONEY_ONLY_OPTIONS)
     return f"""CREATE OR REPLACE {'TEMP ' if temp else ''}VIEW game_rulesets AS
-WITH kinds(family, tile_kinds) AS (VALUES {values})
+WITH kinds(family, tile_kinds) AS (VALUES {values}),
+presets(preset, options) AS (VALUES {_preset_options()}),
+preset_values AS (SELECT p.preset, o.key, o.value::VARCHAR AS value FROM presets p, json_each(p.options) o)
 SELECT g.game, f.family, coalesce(g.preset, 'unknown') AS preset,
        coalesce(g.preset, 'unknown') || coalesce(' ' || (
            SELECT string_agg(o.key || '=' || (o.value ->> '$'), ' ' ORDER BY o.key)
-           FROM json_each(g.options) o WHERE o.key NOT IN ({money})), '') AS ruleset,
+           FROM json_each(g.options) o
+           LEFT JOIN preset_values pv ON pv.preset = g.preset AND pv.key = o.key
+           WHERE o.key NOT IN ({money}) AND o.value::VARCHAR IS DISTINCT FROM pv.value), '') AS ruleset,
        k.tile_kinds
 FROM games g
 CROSS JOIN LATERAL (SELECT coalesce(g.ruleset ->> 'family', 'unknown') AS family) f

@@ -88,10 +88,14 @@ def test_a_money_only_option_keeps_the_population_and_a_play_option_splits_it():
     _add_game(con, "b", "qujing-xiaoji", {"base": 2}, [])
     _add_game(con, "c", "qujing-xiaoji", {"chow": True, "base": 2}, [])
     _add_game(con, "d", "sichuan-xuezhan", {}, [])
+    # options written out at the preset's own values play the preset: its population
+    _add_game(con, "e", "qujing-xiaoji", {"chow": False, "wilds": ["1s"], "draw_reserve": 20}, [])
+    _add_game(con, "f", "qujing-baiban", {"wilds": ["1s"]}, [])  # near miss: 1s is not 飞白板's own wild
     got = dict(con.execute("SELECT game, ruleset FROM game_rulesets").fetchall())
-    assert got == {"a": "qujing-xiaoji", "b": "qujing-xiaoji", "c": "qujing-xiaoji chow=true", "d": "sichuan-xuezhan"}
+    assert got == {"a": "qujing-xiaoji", "b": "qujing-xiaoji", "c": "qujing-xiaoji chow=true", "d": "sichuan-xuezhan",
+                   "e": "qujing-xiaoji", "f": 'qujing-baiban wilds=["1s"]'}
     fams = dict(con.execute("SELECT game, family FROM game_rulesets").fetchall())
-    assert fams == {"a": "qujing", "b": "qujing", "c": "qujing", "d": "sichuan"}
+    assert fams == {"a": "qujing", "b": "qujing", "c": "qujing", "d": "sichuan", "e": "qujing", "f": "qujing"}
 
 
 def test_no_library_check_names_a_column_after_its_parameters():
@@ -185,6 +189,9 @@ def _add_players(con, preset: str, prefix: str, win_every: int, hands: int = 400
                     [game, hands])
         con.execute("INSERT INTO hand_players (game, hand, seat, player, seats, won) "
                     "SELECT ?, h, 0, ?, 4, h % ? = 0 FROM range(?) t(h)", [game, f"{prefix}{k}", win_every, hands])
+        con.execute("INSERT INTO wins (game, hand, seat, player, how) "
+                    "SELECT ?, h, 0, ?, 'self_draw' FROM range(?) t(h) WHERE h % ? = 0",
+                    [game, f"{prefix}{k}", hands, win_every])
 
 
 def test_a_ruleset_won_more_often_is_its_own_population():

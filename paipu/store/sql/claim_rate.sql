@@ -2,10 +2,12 @@
 -- statistic: per ruleset and player, x = claims on a discard (chow + pong + exposed kong) out
 --   of n = the discards the other seats made in the player's hands (each can be claimed at
 --   most once), against the baseline p0 = the median of the claim rates of the ruleset's
---   players (players with 100+ offered; separately for 4- and 3-seat tables; the median, so
---   that one extreme player does not move everyone else's baseline); stratified binomial
---   z = (x − Σ n·p0) / sqrt(Σ n·p0(1 − p0)).  A ruleset is its preset and options
---   (game_rulesets.ruleset): a room with 吃 claims far more often than one without.
+--   players (players with 100+ offered, the pooled rate where none has; separately for 4- and
+--   3-seat tables; the median, so that one extreme player does not move everyone else's
+--   baseline); stratified binomial z = (x − Σ n·p0) / sqrt(Σ n·p0(1 − p0)).  A ruleset is its
+--   preset and options (game_rulesets.ruleset): a room with 吃 claims far more often than one
+--   without.  Under 血战到底 n also counts the discards made after the player won and left the
+--   hand, which it could not claim: a player who often wins early shows a slightly lower rate.
 -- sums: counts per table size first, then at most two products, so the result does not depend
 --   on the order rows are read in (the same answer from every store).
 -- threshold: |z| > $z, for players with at least $min_offered discards offered in the ruleset.

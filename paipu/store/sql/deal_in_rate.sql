@@ -1,10 +1,11 @@
 -- title: player discard-win (点炮) rate far from the population
 -- statistic: per ruleset and player, x = hands in which the player discarded the winning tile
---   / settled hands played, against the population baseline p0 = the median of the rates of
---   the ruleset's players (players with 20+ hands; separately for 4- and 3-seat tables; the
---   median, so that one extreme player does not move everyone else's baseline); z-score of a
---   binomial proportion, stratified: z = (x − Σp0) / sqrt(Σ p0(1 − p0)) over the player's
---   hands.  A ruleset is its preset and options (game_rulesets.ruleset).
+--   / ended (won or drawn) hands played, against the population baseline p0 = the median of
+--   the rates of the ruleset's players (players with 20+ hands, the pooled rate where none
+--   has; separately for 4- and 3-seat tables; the median, so that one extreme player does not
+--   move everyone else's baseline); z-score of a binomial proportion, stratified:
+--   z = (x − Σp0) / sqrt(Σ p0(1 − p0)) over the player's hands.  A ruleset is its preset and
+--   options (game_rulesets.ruleset).
 -- sums: counts per table size first, then at most two products, so the result does not depend
 --   on the order rows are read in (the same answer from every store).
 -- threshold: |z| > $z, for players with at least $min_hands hands in the ruleset.

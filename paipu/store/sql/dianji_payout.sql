@@ -12,6 +12,7 @@ WITH rules AS (
     WHERE (g.ruleset->>'dianji')::BOOLEAN AND NOT (g.ruleset->>'qiaoluo')::BOOLEAN
 ), hp AS (
     SELECT p.*, r.base, r.build, r.server, r.ruleset,
+           sum(p.chickens) OVER (PARTITION BY p.game, p.hand) AS table_chickens,
            (p.seats * p.chickens - sum(p.chickens) OVER (PARTITION BY p.game, p.hand)) * r.base AS expected
     FROM hand_players p JOIN rules r USING (game)
     JOIN hands h USING (game, hand)
@@ -19,7 +20,7 @@ WITH rules AS (
 )
 SELECT game, hand, settled_seq AS seq, seat, player,
        format('点鸡 net {} expected {} ({} chickens of {} at the table, base {}); server {} build {}',
-              dianji_net, expected, chickens, sum(chickens) OVER (PARTITION BY game, hand), base,
+              dianji_net, expected, chickens, table_chickens, base,
               server, build) AS detail,
        'difference' AS statistic, (dianji_net - expected)::DOUBLE AS value, NULL::DOUBLE AS rate, expected::DOUBLE AS baseline, NULL::BIGINT AS n,
        ruleset

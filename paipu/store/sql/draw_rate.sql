@@ -3,7 +3,9 @@
 --   player, against the ruleset's population baseline p0 (pooled, separately for 4- and
 --   3-seat tables); stratified binomial z = (x − Σp0) / sqrt(Σ p0(1 − p0)).  A ruleset is its
 --   preset and options (game_rulesets.ruleset): 血战到底 and the draw reserve change how often
---   a hand is drawn, so each ruleset is its own population.
+--   a hand is drawn, so each ruleset is its own population.  A hand is drawn when it ended in
+--   HandDrawn (hands.result): under 血战到底 that is a hand whose wall ran out, with or
+--   without wins before.
 -- sums: counts per table size first, then at most two products, so the result does not depend
 --   on the order rows are read in (the same answer from every store).
 -- threshold: |z| > $z, for groups with at least $min_hands ended hands in the ruleset.

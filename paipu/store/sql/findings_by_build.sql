@@ -1,6 +1,7 @@
 -- title: rule findings by server build over time
 -- statistic: per ruleset, server build and period (date_trunc($period, opened_at)), x = hands
---   with at least one error-severity audit finding, out of n = hands, against the ruleset's
+--   with at least one error-severity audit finding, out of n = hands of audited games (a game the
+--   audit never ran on has no findings to count), against the ruleset's
 --   pooled baseline p0 over all its builds and periods; binomial z = (x − n·p0) /
 --   sqrt(n·p0(1 − p0)).  Games opened in [$since, $until) only (either may be null: no bound).
 --   A ruleset is its preset and options (game_rulesets.ruleset).
@@ -14,7 +15,8 @@
 WITH g AS (
     SELECT g.game, rs.ruleset, g.server, g.build, date_trunc($period, g.opened_at) AS bucket
     FROM games g JOIN game_rulesets rs USING (game)
-    WHERE (CAST($since AS TIMESTAMPTZ) IS NULL OR opened_at >= CAST($since AS TIMESTAMPTZ))
+    WHERE g.audited
+      AND (CAST($since AS TIMESTAMPTZ) IS NULL OR opened_at >= CAST($since AS TIMESTAMPTZ))
       AND (CAST($until AS TIMESTAMPTZ) IS NULL OR opened_at < CAST($until AS TIMESTAMPTZ))
 ), f AS (
     SELECT f.*, g.ruleset, g.server, g.build, g.bucket FROM findings f JOIN g USING (game) WHERE f.severity = 'error'

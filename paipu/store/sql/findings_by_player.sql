@@ -1,6 +1,7 @@
 -- title: rule findings by player
 -- statistic: per ruleset and player, x = hands in which an error-severity audit finding names
---   the player's seat, out of n = hands played, against the ruleset's pooled baseline p0 over
+--   the player's seat, out of n = hands played in audited games (a game the audit never ran on
+--   has no findings to count), against the ruleset's pooled baseline p0 over
 --   its players; binomial z = (x − n·p0) / sqrt(n·p0(1 − p0)).  Games opened in
 --   [$since, $until) only (either may be null: no bound).  A ruleset is its preset and options
 --   (game_rulesets.ruleset): each family has its own rules to break.
@@ -11,7 +12,8 @@
 -- param until TIMESTAMPTZ = null: games opened from this time on are not considered
 WITH g AS (
     SELECT g.game, rs.ruleset FROM games g JOIN game_rulesets rs USING (game)
-    WHERE (CAST($since AS TIMESTAMPTZ) IS NULL OR opened_at >= CAST($since AS TIMESTAMPTZ))
+    WHERE g.audited
+      AND (CAST($since AS TIMESTAMPTZ) IS NULL OR opened_at >= CAST($since AS TIMESTAMPTZ))
       AND (CAST($until AS TIMESTAMPTZ) IS NULL OR opened_at < CAST($until AS TIMESTAMPTZ))
 ), f AS (
     SELECT f.*, g.ruleset FROM findings f JOIN g USING (game) WHERE f.severity = 'error' AND f.player IS NOT NULL
@@ -19,6 +21,7 @@ WITH g AS (
     SELECT g.ruleset, hp.player, hp.game, hp.hand,
            EXISTS (SELECT 1 FROM f WHERE f.game = hp.game AND f.hand = hp.hand AND f.player = hp.player) AS bad
     FROM hand_players hp JOIN g USING (game)
+    WHERE hp.player IS NOT NULL
 ), per AS (
     SELECT ruleset, player, count(*) AS n, sum(bad::INTEGER) AS x FROM hp GROUP BY ruleset, player
 ), base AS (

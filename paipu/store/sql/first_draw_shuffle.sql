@@ -1,7 +1,7 @@
 -- title: first-draw tile distribution against uniform (shuffle check), by ruleset and server build
 -- statistic: per ruleset and server build, the first tile drawn from the wall after each deal;
 --   under a fair shuffle every one of the ruleset's k kinds (game_rulesets.tile_kinds: 34, or
---   27 for the 108-tile Sichuan set) has probability 1/k.  Pearson chi-square
+--   27 for the 108-tile Sichuan and Changsha sets) has probability 1/k.  Pearson chi-square
 --   X² = Σ (observed − n/k)² / (n/k) over the k kinds, k − 1 degrees of freedom.  DuckDB has
 --   no chi-square quantile, so the critical value is the Wilson–Hilferty approximation
 --   (k − 1)·(1 − 2/(9(k − 1)) + $level_z·sqrt(2/(9(k − 1))))³ of the quantile at the normal

@@ -1,19 +1,22 @@
 -- title: player win rate far from the population
--- statistic: per ruleset and player, x = hands won / settled hands played, against the
---   population baseline p0 = the median of the rates of the ruleset's players (players with
---   20+ hands; separately for 4- and 3-seat tables; the median, so that one extreme player
---   does not move everyone else's baseline); z-score of a binomial proportion, stratified:
---   z = (x − Σp0) / sqrt(Σ p0(1 − p0)) over the player's hands.  A ruleset is its preset and
---   options (game_rulesets.ruleset): 血战到底 has several winners a hand, Qujing and Sichuan
---   are won at other rates, so each is its own population.
+-- statistic: per ruleset and player, x = hands won (the player has a row in wins: under
+--   血战到底 a hand has several HandWon, and every one of its winners won it) / ended (won or
+--   drawn) hands played, against the population baseline p0 = the median of the rates of the
+--   ruleset's players (players with 20+ hands, the pooled rate where none has; separately for
+--   4- and 3-seat tables; the median, so that one extreme player does not move everyone
+--   else's baseline); z-score of a binomial proportion, stratified: z = (x − Σp0) /
+--   sqrt(Σ p0(1 − p0)) over the player's hands.  A ruleset is its preset and options
+--   (game_rulesets.ruleset): 血战到底 has several winners a hand, Qujing and Sichuan are won
+--   at other rates, so each is its own population.
 -- sums: counts per table size first, then at most two products, so the result does not depend
 --   on the order rows are read in (the same answer from every store).
 -- threshold: |z| > $z, for players with at least $min_hands hands in the ruleset.
 -- param z DOUBLE = 4.0: z-score threshold (two-sided)
 -- param min_hands INTEGER = 100: fewest hands for a player to be judged
 WITH hp AS (
-    SELECT rs.ruleset, hp.player, hp.seats, hp.won::INTEGER AS x
+    SELECT rs.ruleset, hp.player, hp.seats, (w.seat IS NOT NULL)::INTEGER AS x
     FROM hand_players hp JOIN hands h USING (game, hand) JOIN game_rulesets rs USING (game)
+    LEFT JOIN (SELECT DISTINCT game, hand, seat FROM wins) w USING (game, hand, seat)
     WHERE h.result IS NOT NULL AND hp.player IS NOT NULL
 ), rates AS (
     SELECT ruleset, seats, player, avg(x) AS r, count(*) AS n FROM hp GROUP BY ruleset, seats, player
