@@ -1,0 +1,410 @@
+"""An independent conformance review of the Qujing family (qujing.md and the seed
+``000_8802f99597eaf646.txt``): the seed's worked examples recomputed through the public
+entry points (``paipu hand``, the family's scoring and settlement, ``audit_game`` over a
+log), and rules the other Qujing tests hold without a near miss, each with one.
+
+Every expected figure below is worked out by hand from the spec / seed (written beside
+it), never taken from the code's output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from audits import audit_game
+from audits.rules import family_of
+from audits.rules.family import HandFacts, WinContext
+from audits.rules.qujing.settlement import dianji_nets, next_dealer, settle
+from schema import events as ev
+from schema.builder import GameBuilder
+from schema.events import Transfer
+from schema.reader import read_games
+from schema.ruleset import resolve
+from schema.tiles import TILE_INDEX, parse_hand
+
+from paipu.hand_cmd import register
+
+from .helpers import GUOHU_DEAL, SEAT1, SEAT3, log_of, scenario, selfdraw_game
+
+SAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "sample_logs", "clean")
+
+_app = typer.Typer()
+
+
+@_app.callback()
+def _root() -> None:
+    """paipu (test harness)."""
+
+
+register(_app)
+
+
+def hand_json(*args: str) -> dict:
+    """``paipu hand ... --json`` as a dict (exit status 0 asserted)."""
+    r = CliRunner().invoke(_app, ["hand", *args, "--json"])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def codes(b: GameBuilder) -> list[tuple[str, object]]:
+    return [(f.code, f.seat) for f in audit_game(log_of(b)).findings]
+
+
+def tr(payer: int, payee: int, amount: int, reason: str = "win") -> Transfer:
+    return Transfer(payer=payer, payee=payee, amount=amount, reason=reason)
+
+
+# --- seed §(3)/(4): 吃杠 and 碰杠 杠上开花 with the tail showing 2m and 4s ------------------
+# The hand ends 234m 222p (or the pong) 66p + chow/pong + concealed kong 4p: no chicken at
+# all (无鸡 1) + 杠上开花 1 = 2 fan, P = 1 × 2² = 4, a self-draw: each other seat pays 4.
+
+@pytest.mark.parametrize("chow", ["567s", "678s"])  # 上家 throws 5s, or 8s
+def test_seed_chow_kong_example_scores_two_fan_each_pays_four(chow):
+    d = hand_json("34m222p66p", "--tile", "2m", "--melds", f"chow:{chow} ckong:4p", "--after-kong",
+                  "--option", "chow=true", "--seat", "1")
+    assert sorted(d["fans"]) == ["gangshang_kaihua", "wuji"] and d["fan"] == 2 and d["points"] == 4
+    assert sorted((t["payer"], t["payee"], t["amount"]) for t in d["transfers"]) == [(0, 1, 4), (2, 1, 4), (3, 1, 4)]
+
+
+@pytest.mark.parametrize("pong, rest", [("2p", "34m66p567s"), ("6p", "34m22p567s")])
+def test_seed_pong_kong_example_scores_two_fan(pong, rest):
+    d = hand_json(rest, "--tile", "2m", "--melds", f"pong:{pong} ckong:4p", "--after-kong")
+    assert sorted(d["fans"]) == ["gangshang_kaihua", "wuji"] and d["fan"] == 2 and d["points"] == 4
+
+
+def test_seed_kong_example_near_miss_a_wall_draw_is_no_gangshang_kaihua():
+    # the same tile drawn from the wall, not from the tail after the kong: 无鸡 alone, P = 2
+    d = hand_json("34m222p66p", "--tile", "2m", "--melds", "chow:567s ckong:4p", "--option", "chow=true")
+    assert d["fans"] == ["wuji"] and d["fan"] == 1 and d["points"] == 2
+
+
+# --- seed 7 养猪: A bets 1, B 2, C and D 0; A self-draws ----------------------------------
+
+def yangzhu_selfdraw(settlement: list[tuple[int, int, int, str]], scores: list[int]) -> GameBuilder:
+    """The dealer (A) self-draws 无鸡 + 门清自摸 = 2 fan (P = 4) after bets 1, 2, 0, 0."""
+    def plant(b, step):
+        if step == "deal":
+            for seat, bet in enumerate((1, 2, 0, 0)):
+                b.bet(seat, bet)
+            return False
+        if step == "settle":
+            b.settle(settlement, scores)
+            return True
+        if step == "close":
+            b.close("hands_done", scores)
+            return True
+        return False
+    return selfdraw_game("g-pig", options={"yangzhu": True}, plant=plant)
+
+
+def test_seed_yangzhu_example_in_a_log():
+    # on top of 4 from each, A collects 1+2 = 3 from B, 1+0 from C, 1+0 from D: 17, −7, −5, −5
+    b = yangzhu_selfdraw([(1, 0, 4, "win"), (1, 0, 3, "yangzhu"), (2, 0, 4, "win"), (2, 0, 1, "yangzhu"),
+                          (3, 0, 4, "win"), (3, 0, 1, "yangzhu")], [17, -7, -5, -5])
+    assert codes(b) == []
+
+
+def test_seed_yangzhu_near_miss_only_the_losers_bet():
+    # the loser's bet alone (B 2, C 0, D 0) ignores the winner's: 养猪 wrong
+    b = yangzhu_selfdraw([(1, 0, 4, "win"), (1, 0, 2, "yangzhu"), (2, 0, 4, "win"), (3, 0, 4, "win")],
+                         [14, -6, -4, -4])
+    assert ("YANGZHU_MISMATCH", None) in codes(b)
+
+
+# --- seed 6 点鸡 ----------------------------------------------------------------------
+
+def test_seed_dianji_2_1_0_0_sample_log_settles_plus5_plus1_minus3_minus3():
+    logs, _ = read_games([os.path.join(SAMPLES, "seed_dianji_2_1_0_0.jsonl")])
+    (log,) = logs
+    settled = [e for e in log.events if type(e) is ev.HandSettled]
+    assert [list(e.scores) for e in settled] == [[5, 1, -3, -3]]
+    assert audit_game(log).findings == []
+
+
+def dianji_kong_of_a_discarded_chicken(tallies: list[int]) -> GameBuilder:
+    """Seed 点鸡 举例1: A (seat 0) throws its only chicken and B (seat 1) konges it with its
+    three; then A self-draws 无鸡 + 门清自摸 (P = 4).  ``tallies``: the 点鸡 counts the
+    settlement pays on."""
+    b = GameBuilder("g-dianji", options={"dianji": True})
+    b.open()
+    b.hand(1, dealer=0)
+    b.deal("123456789m234p5p1s", "111s258p369s1234z", SEAT3, "147m258p369m1344z")
+    b.tail("9s", "8s")
+    b.discard(0, "1s")
+    b.declare(1, "kong")
+    b.kong_exposed(1, 0, "1s")
+    b.draw(1, "9s", source="tail")
+    b.tail("7m")
+    b.discard(1, "9s")
+    for seat, tile in ((2, "9p"), (3, "8m")):
+        b.draw(seat, tile)
+        b.discard(seat, tile)
+    b.draw(0, "5p")
+    b.win([(0, ["wuji", "menqing_zimo"], 2, 4)], "self_draw", "5p")
+    transfers = [(1, 0, 4, "win"), (2, 0, 4, "win"), (3, 0, 4, "win")]
+    scores = [12, -4, -4, -4]
+    for payer in range(4):
+        for payee in range(4):
+            if tallies[payee] > tallies[payer]:
+                amount = tallies[payee] - tallies[payer]
+                transfers.append((payer, payee, amount, "dianji"))
+                scores[payer] -= amount
+                scores[payee] += amount
+    b.settle(transfers, scores)
+    b.fee(0, 4)
+    b.close("hands_done", scores)
+    return b
+
+
+def test_seed_dianji_a_discarded_chicken_stays_the_discarders_when_konged():
+    # A answers for the chicken it threw (1), B for the three of its own in the kong (3):
+    # nets (4·c − 4): A 0, B +8, C −4, D −4; with the win: 12, +4, −8, −8
+    b = dianji_kong_of_a_discarded_chicken([1, 3, 0, 0])
+    assert codes(b) == []
+    assert list(b.events[-1].scores) == [12, 4, -8, -8]
+
+
+def test_seed_dianji_near_miss_the_konged_chicken_credited_to_the_konger():
+    assert codes(dianji_kong_of_a_discarded_chicken([0, 4, 0, 0])) == [("DIANJI_MISMATCH", None)]
+
+
+def test_dianji_three_seats_nets():
+    # n = 3, chickens 2, 1, 0: (3·c − 3) × B = +3, 0, −3; near miss: the 4-seat nets differ
+    three = resolve("qujing-xiaoji", {"dianji": True, "players": 3})
+    assert dianji_nets(three, [2, 1, 0]) == [3, 0, -3]
+    assert settle(three, [0, 0, 0], facts=HandFacts(None, [2, 1, 0])).scores == [3, 0, -3]
+    base2 = resolve("qujing-xiaoji", {"dianji": True, "players": 3, "base": 2})
+    assert dianji_nets(base2, [2, 1, 0]) == [6, 0, -6]
+
+
+# --- seed 8 20分敲锣 + 一炮多响: the discarder pays in seat order ---------------------------
+
+def test_qiaoluo_yipao_duoxiang_discarder_pays_in_seat_order_from_its_next_seat():
+    # seat 2 throws, holding 5; seats 1 and 3 win with P = 4 each.  Seat order from seat 2's
+    # next seat: seat 3 is paid first (4), seat 1 gets the 1 left; seat 2 is out (0).
+    rs = resolve("qujing-xiaoji", {"qiaoluo": True})
+    got = settle(rs, [20, 20, 5, 20], [(1, 4), (3, 4)], "discard", from_seat=2)
+    assert got.transfers == [tr(2, 3, 4), tr(2, 1, 1)] and got.scores == [20, 21, 0, 24] and got.game_over
+
+
+def test_qiaoluo_yipao_duoxiang_near_miss_another_discarder_other_order():
+    # seat 0 throws holding 5 to the same winners: seat 1 (0's next) is paid first
+    rs = resolve("qujing-xiaoji", {"qiaoluo": True})
+    got = settle(rs, [5, 20, 20, 20], [(1, 4), (3, 4)], "discard", from_seat=0)
+    assert got.transfers == [tr(0, 1, 4), tr(0, 3, 1)] and got.scores == [0, 24, 20, 21]
+
+
+def test_qiaoluo_yangzhu_bets_are_clamped_too():
+    # B holds 5 and owes 4 (win) + 3 (bets 1+2): pays 4, then the 1 it has left
+    rs = resolve("qujing-xiaoji", {"qiaoluo": True, "yangzhu": True})
+    got = settle(rs, [20, 5, 20, 20], [(0, 4)], "self_draw", facts=HandFacts([1, 2, 0, 0], None))
+    assert got.transfers == [tr(1, 0, 4), tr(1, 0, 1, "yangzhu"), tr(2, 0, 4), tr(2, 0, 1, "yangzhu"),
+                             tr(3, 0, 4), tr(3, 0, 1, "yangzhu")]
+    assert got.scores == [35, 0, 15, 15] and got.game_over
+
+
+# --- 养猪 on a discard, on 一炮多响, on a drawn hand ---------------------------------------
+
+def test_yangzhu_discard_win_only_the_discarder_pays_the_two_bets():
+    # bets 1, 2, 0, 2; seat 3 throws to seats 0 and 2 (P = 2 each): seat 0 first (3's next),
+    # 2 + (1+2) = 5, then seat 2: 2 + (0+2) = 4; seat 1 (bet 2) pays nothing
+    rs = resolve("qujing-xiaoji", {"yangzhu": True})
+    got = settle(rs, [0] * 4, [(0, 2), (2, 2)], "discard", from_seat=3, facts=HandFacts([1, 2, 0, 2], None))
+    assert got.transfers == [tr(3, 0, 2), tr(3, 0, 3, "yangzhu"), tr(3, 2, 2), tr(3, 2, 2, "yangzhu")]
+    assert got.scores == [5, 0, 4, -9]
+
+
+def test_yangzhu_near_miss_a_drawn_hand_pays_no_bets():
+    rs = resolve("qujing-xiaoji", {"yangzhu": True})
+    assert settle(rs, [0] * 4, facts=HandFacts([1, 2, 0, 2], None)) == ([], [0, 0, 0, 0], False)
+
+
+# --- 抢杠 包三家 at three seats (interpretation: (n − 1) shares) -------------------------
+
+def test_qianggang_three_seats_adder_pays_two_shares():
+    three = resolve("qujing-xiaoji", {"players": 3, "yangzhu": True})
+    got = settle(three, [0, 0, 0], [(0, 4)], "robbed_kong", from_seat=1, facts=HandFacts([1, 2, 0], None))
+    # 2 × 4, and the bets of the two shares it covers: (1+2) + (1+0)
+    assert got.transfers == [tr(1, 0, 8, "qianggang"), tr(1, 0, 4, "yangzhu")]
+    four = resolve("qujing-xiaoji")
+    assert settle(four, [0] * 4, [(0, 4)], "robbed_kong", from_seat=1).transfers == [tr(1, 0, 12, "qianggang")]
+
+
+# --- §7 dealer --------------------------------------------------------------------------
+
+def test_single_discard_winner_deals_and_near_miss_yipao_duoxiang_discarder_deals():
+    assert next_dealer(0, [3], "discard", from_seat=2) == 3
+    assert next_dealer(0, [1, 3], "discard", from_seat=2) == 2
+    assert next_dealer(2, [1, 3], "robbed_kong", from_seat=0) == 0  # several robbers: the adder
+
+
+# --- §5 四小鸡 as the dealer before the first discard -------------------------------------
+
+def dealer_dealt(hand: str) -> GameBuilder:
+    """The dealer declares a self-draw on its fourteen dealt tiles (四小鸡, P = 8)."""
+    b = GameBuilder("g-sixiaoji")
+    b.open()
+    b.hand(1, dealer=0)
+    b.deal(hand, SEAT1, SEAT1, SEAT3)
+    b.tail("9s", "8s")
+    b.win([(0, ["sixiaoji"], 3, 8)], "self_draw", "7z")
+    b.settle([(1, 0, 8, "win"), (2, 0, 8, "win"), (3, 0, 8, "win")], [24, -8, -8, -8])
+    b.fee(0, 4)
+    b.close("hands_done", [24, -8, -8, -8])
+    return b
+
+
+def test_sixiaoji_dealer_before_the_first_discard_is_a_self_draw():
+    assert codes(dealer_dealt("1111s258m369p4s237z")) == []
+
+
+def test_sixiaoji_near_miss_three_chickens_dealt_is_no_hand():
+    assert codes(dealer_dealt("111s2258m369p4s237z")) == [("WIN_INCOMPLETE", 0)]
+
+
+# --- seed (5) 过胡 / 过手碰 end with the player's own 碰 (not only its draw) ----------------
+
+def guohu_then(pong_between: bool) -> GameBuilder:
+    """Seat 2 (waiting on 7z alone, 无鸡) lets seat 0's 7z go; it wins on the next 7z: after
+    ponging 2z in between, or (near miss) with no draw or claim of its own in between."""
+    b = GameBuilder("g-guohu")
+    b.open()
+    b.hand(1, dealer=0)
+    b.deal(*GUOHU_DEAL)
+    b.tail("9s", "8s")
+    b.discard(0, "7z")
+    b.pass_(2, ["win"])
+    if pong_between:
+        b.draw(1, "9p")
+        b.discard(1, "2z")
+        b.pong(2, 1, "2z", "2z2z")
+        b.discard(2, "2z")
+        b.draw(3, "7z")
+        b.discard(3, "7z")
+        frm = 3
+    else:
+        b.draw(1, "7z")
+        b.discard(1, "7z")
+        frm = 1
+    b.win([(2, ["wuji"], 1, 2)], "discard", "7z", from_seat=frm)
+    scores = [0, 0, 2, 0]
+    scores[frm] = -2
+    b.settle([(frm, 2, 2, "win")], scores)
+    b.fee(0, 4)
+    b.close("hands_done", scores)
+    return b
+
+
+def test_guohu_ends_with_the_players_own_pong():
+    assert codes(guohu_then(pong_between=True)) == []
+
+
+def test_guohu_near_miss_no_own_action_in_between():
+    assert codes(guohu_then(pong_between=False)) == [("WIN_DURING_GUOHU", 2)]
+
+
+#: seat 2 holds 9p9p and 2z2z
+GUOSHOU_DEAL = ("123456789m2345p9p", "147m258p369s1234z", "234m567m78p9p9p2z2z1z", "369m147p258s5676z")
+
+
+def guoshou_peng_then(pong_between: bool) -> GameBuilder:
+    """Seat 2 could pong seat 0's 9p and passes; it pongs a later 9p: after ponging 2z in
+    between, or (near miss) right on seat 1's 9p."""
+    def body(b):
+        b.discard(0, "9p")
+        if pong_between:
+            b.draw(1, "2z")
+            b.discard(1, "2z")
+            b.pong(2, 1, "2z", "2z2z")
+            b.discard(2, "1z")
+            b.draw(3, "9p")
+            b.discard(3, "9p")
+            b.pong(2, 3, "9p", "9p9p")
+        else:
+            b.draw(1, "9p")
+            b.discard(1, "9p")
+            b.pong(2, 1, "9p", "9p9p")
+    return scenario(GUOSHOU_DEAL, body)
+
+
+def test_guoshou_peng_ends_with_the_players_own_pong_of_another_tile():
+    assert codes(guoshou_peng_then(pong_between=True)) == []
+
+
+def test_guoshou_peng_near_miss_no_own_action_in_between():
+    assert codes(guoshou_peng_then(pong_between=False)) == [("GUOSHOU_PENG", 2)]
+
+
+# --- §5 杠上炮 in a log -------------------------------------------------------------------
+
+def kong_then_discard(kong: bool) -> GameBuilder:
+    """Seat 1 (345m 456p 78s 9p, a chicken and 222z) wins on seat 0's 9s: the
+    chicken stands for 9p, so no 无鸡 and no other fan but 杠上炮 when seat 0 threw 9s right
+    after its kong's replacement (1 fan, P = 2); without the kong it is 0 fan."""
+    b = GameBuilder("g-pao")
+    b.open()
+    b.hand(1, dealer=0)
+    b.deal("2222m345m678m234p9s", "345m456p78s9p1s222z", SEAT3, "147m258p369s1344z")
+    b.tail("7z", "8s")
+    fans, fan, pts = [], 0, 1
+    if kong:
+        b.kong_concealed(0, "2m")
+        b.draw(0, "7z", source="tail")
+        b.tail("5z")
+        fans, fan, pts = ["gangshang_pao"], 1, 2
+    b.discard(0, "9s")
+    b.declare(1, "win")
+    b.win([(1, fans, fan, pts)], "discard", "9s", from_seat=0)
+    b.settle([(0, 1, pts, "win")], [-pts, pts, 0, 0])
+    b.fee(0, 4)
+    b.close("hands_done", [-pts, pts, 0, 0])
+    return b
+
+
+def test_gangshang_pao_in_a_log_is_a_one_fan_discard_win():
+    assert codes(kong_then_discard(kong=True)) == []
+
+
+def test_gangshang_pao_near_miss_without_the_kong_the_discard_win_has_no_fan():
+    assert codes(kong_then_discard(kong=False)) == [("WIN_ZERO_FAN_DISCARD", 1)]
+
+
+# --- §1 / 飞白板 seed 1–2 and 双鬼: which tiles are wild, and a discarded one is plain -------
+
+def score(preset: str, hand: str, tile: str, how: str = "self_draw"):
+    rs = resolve(preset)
+    t = TILE_INDEX[tile]
+    return family_of(rs).scoring.score(rs, parse_hand(hand) + [t], [], WinContext(how=how, win_tile=t))
+
+
+@pytest.mark.parametrize("preset, ghost", [("qujing-baiban", "5z"), ("qujing-shuanggui", "5z"),
+                                            ("qujing-shuanggui", "7z")])
+def test_a_self_drawn_ghost_is_wild_and_a_discarded_one_is_plain(preset, ghost):
+    # 23m456p789s111z66z waits on 1m/4m: a ghost drawn completes it (standing for 1m/4m),
+    # the same ghost thrown by another seat is a plain honour and does not
+    hand = "23m456p789s111z66z"
+    assert score(preset, hand, ghost).wins
+    assert not score(preset, hand, ghost, how="discard").complete
+
+
+def test_baiban_1s_is_an_ordinary_tile():
+    # the near miss of the above: in 飞白板 a drawn 1s is no ghost
+    assert score("qujing-xiaoji", "23m456p789s111z66z", "1s").wins
+    assert not score("qujing-baiban", "23m456p789s111z66z", "1s").complete
+
+
+def test_baiban_single_wait_wins_a_discarded_white_as_a_plain_pair():
+    # 单吊白板: self-draw on any tile; on a discard only the white (a natural pair, 无鸡)
+    # (a chow among the melds, so no 大对: the white as wild 8m leaves a hand without fan)
+    args = ["--melds", "pong:2z pong:3z chow:234m pong:7p", "--preset", "qujing-baiban", "--option", "chow=true"]
+    d = hand_json("5z", "--tile", "5z", "--discard", *args)
+    assert d["wins"] and sorted(d["fans"]) == ["quanqiuren", "wuji"]
+    d = hand_json("5z", "--tile", "8m", "--discard", *args)
+    assert d["complete"] and not d["wins"]
+    d = hand_json("5z", "--tile", "8m", *args)
+    assert d["wins"] and d["fans"] == ["dihu"]
