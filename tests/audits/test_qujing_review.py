@@ -20,6 +20,7 @@ from audits import audit_game
 from audits.rules import family_of
 from audits.rules.family import HandFacts, WinContext
 from audits.rules.qujing.settlement import dianji_nets, next_dealer, settle
+from replay.melds import Meld
 from schema import events as ev
 from schema.builder import GameBuilder
 from schema.events import Transfer
@@ -471,3 +472,213 @@ def test_huangzhuang_tail_not_counted_at_22_undrawn_and_near_miss_early():
 @pytest.mark.parametrize("undrawn", [21, 20])
 def test_huangzhuang_tail_not_counted_play_past_20_remaining_is_missed_draw(undrawn):
     assert drawn_at(undrawn, NO_TAIL) == ["EXHAUSTIVE_DRAW_MISSED"]
+
+
+# --- §4–§5 the highest reading, against a brute-force reference ------------------------
+# The reference substitutes every chicken by every tile (keeping the max-four rule), splits
+# the tiles every way into sets + pair (or seven pairs), scores each split with the §5
+# table written again here from the spec, and keeps the highest total.  It shares no code
+# with audits.rules.hands or audits.rules.qujing.fans.
+
+_REF_VALUES = dict(dihu=0, wuji=1, menqing_zimo=1, gangshang_kaihua=1, gangshang_pao=1, shuanggang=1,
+                   hunyise=1, duidui=1, quanqiuren=1, xiaosanyuan=1, wumeihua=2, qingyise=2, ziyise=2,
+                   xiaoqidui=2, dasanyuan=2, xiaosixi=2, longzhuabei=3, sigang=3, dasixi=3)
+_WINDS, _DRAGONS = range(27, 31), range(31, 34)
+_FIVE_P = TILE_INDEX["5p"]
+
+
+def _splits(counts: list[int], sets_needed: int) -> list[tuple[tuple, int]]:
+    """Every split of ``counts`` into ``sets_needed`` sets (("pong"|"chow", lowest)) + one pair."""
+    out = []
+
+    def walk(i, sets, pair):
+        while i < 34 and counts[i] == 0:
+            i += 1
+        if i == 34:
+            if pair is not None and len(sets) == sets_needed:
+                out.append((tuple(sets), pair))
+            return
+        if pair is None and counts[i] >= 2:
+            counts[i] -= 2
+            walk(i, sets, i)
+            counts[i] += 2
+        if counts[i] >= 3:
+            counts[i] -= 3
+            walk(i, sets + [("pong", i)], pair)
+            counts[i] += 3
+        if i < 27 and i % 9 <= 6 and counts[i + 1] and counts[i + 2]:
+            for t in (i, i + 1, i + 2):
+                counts[t] -= 1
+            walk(i, sets + [("chow", i)], pair)
+            for t in (i, i + 1, i + 2):
+                counts[t] += 1
+
+    walk(0, [], None)
+    return out
+
+
+def _ref_fans(split, counts, melds, plain, how, win, after_kong, kong_discard) -> set[str]:
+    """§5 on one split (``split`` None: seven pairs); ``plain``: every chicken stands for its own kind."""
+    f = set()
+    if plain and not any(m.wilds for m in melds):
+        f.add("wuji")
+    if how == "self_draw" and split is not None and all(m.kind == "kong_concealed" for m in melds):
+        f.add("menqing_zimo")
+    if after_kong and how == "self_draw":
+        f.add("wumeihua" if win == _FIVE_P else "gangshang_kaihua")
+    if kong_discard and how == "discard":
+        f.add("gangshang_pao")
+    kongs = sum(1 for m in melds if m.is_kong)
+    f |= {"sigang"} if kongs == 4 else {"shuanggang"} if kongs >= 2 else set()
+    suits = {t // 9 for t in range(34) if counts[t]} | {m.of // 9 for m in melds}
+    if suits == {3}:
+        f.add("ziyise")
+    elif len(suits) == 1:
+        f.add("qingyise")
+    elif len(suits) == 2 and 3 in suits:
+        f.add("hunyise")
+    if split is None:
+        f.add("longzhuabei" if 4 in counts else "xiaoqidui")
+    else:
+        sets, pair = split
+        triplets = [t for k, t in sets if k == "pong"] + [m.of for m in melds if m.kind != "chow"]
+        if all(k == "pong" for k, _ in sets) and all(m.kind != "chow" for m in melds):
+            f.add("duidui")
+        if sum(1 for m in melds if m.kind != "kong_concealed") == 4 and how == "discard" and plain:
+            f.add("quanqiuren")
+        dragons = sum(1 for t in triplets if t in _DRAGONS)
+        winds = sum(1 for t in triplets if t in _WINDS)
+        f |= {"dasanyuan"} if dragons == 3 else {"xiaosanyuan"} if dragons == 2 and pair in _DRAGONS else set()
+        f |= {"dasixi"} if winds == 4 else {"xiaosixi"} if winds == 3 and pair in _WINDS else set()
+    if not f and how in ("self_draw", "robbed_kong"):
+        f.add("dihu")
+    return f
+
+
+def _ref_best_fan(concealed, melds, wild, how, win, after_kong, kong_discard):
+    """The highest total over every substitution and split; None when no split exists."""
+    from itertools import product
+    naturals = [0] * 34
+    chickens = []
+    plain_left = how != "self_draw" and win in wild  # a chicken taken from another seat is plain
+    for t in concealed:
+        if t in wild and plain_left and t == win:
+            plain_left = False
+            naturals[t] += 1
+        elif t in wild:
+            chickens.append(t)
+        else:
+            naturals[t] += 1
+    used = [0] * 34
+    for m in melds:
+        for t in ((m.of, m.of + 1, m.of + 2) if m.kind == "chow" else (m.of,) * (3 if m.kind == "pong" else 4)):
+            used[t] += 1
+    best = None
+    for assigned in product(range(34), repeat=len(chickens)):
+        counts = list(naturals)
+        for t in assigned:
+            counts[t] += 1
+        if any(naturals[t] + used[t] + assigned.count(t) > 4 for t in set(assigned)):
+            continue
+        plain = sorted(assigned) == sorted(chickens)
+        splits = _splits(counts, 4 - len(melds))
+        if not melds and all(x % 2 == 0 for x in counts):
+            splits.append(None)
+        for split in splits:
+            total = sum(_REF_VALUES[x] for x in _ref_fans(split, counts, melds, plain, how, win, after_kong,
+                                                          kong_discard))
+            best = total if best is None else max(best, total)
+    return best
+
+
+def _random_hand(rng, wild):
+    """A 14-tile winning hand (sometimes spoilt by one tile), 0–2 chickens, 0–4 melds, tiles
+    drawn from one of: every kind, one suit, one suit + honours, honours only."""
+    held = [0] * 34
+    suit = rng.randrange(3)
+    pool = rng.choice([range(34), range(suit * 9, suit * 9 + 9), [*range(suit * 9, suit * 9 + 9), *range(27, 34)],
+                       range(27, 34)])
+    pool = list(pool)
+    suits = sorted({t // 9 for t in pool if t < 27})
+
+    def take(tiles):
+        if any(held[t] + tiles.count(t) > 4 for t in tiles):
+            return False
+        for t in tiles:
+            held[t] += 1
+        return True
+
+    def a_set():
+        if suits and rng.random() < 0.5:
+            low = rng.choice(suits) * 9 + rng.randrange(7)
+            return [low, low + 1, low + 2]
+        return [rng.choice(pool)] * 3
+
+    melds = []
+    for _ in range(rng.choice([0, 0, 1, 2, 3, 4])):
+        tiles = a_set()
+        kind = "chow" if tiles[0] != tiles[1] else rng.choice(["pong", "kong_exposed", "kong_added",
+                                                                 "kong_concealed"])
+        chickens = 0
+        if kind.startswith("kong"):
+            spare = [w for w in wild if w != tiles[0]]
+            tiles = tiles + [rng.choice(spare) if spare and rng.random() < 0.3 else tiles[0]]
+            chickens = sum(1 for t in tiles if t != tiles[0])
+        if take(tiles):
+            melds.append(Meld(kind, tiles[0], tuple(tiles), wilds=chickens))
+    concealed = []
+    if not melds and rng.random() < 0.2:
+        while len(concealed) < 14:
+            t = rng.choice(pool)
+            if take([t, t]):
+                concealed += [t, t]
+    else:
+        for _ in range(200):
+            if len(concealed) == 3 * (4 - len(melds)):
+                break
+            tiles = a_set()
+            if take(tiles):
+                concealed += tiles
+        for _ in range(200):
+            t = rng.choice(pool)
+            if take([t, t]):
+                concealed += [t, t]
+                break
+    for _ in range(rng.choice([0, 1, 1, 2, 2])):
+        i, w = rng.randrange(len(concealed)), rng.choice(wild)
+        if held[w] < 4:
+            held[concealed[i]] -= 1
+            held[w] += 1
+            concealed[i] = w
+    if rng.random() < 0.2:
+        i, t = rng.randrange(len(concealed)), rng.randrange(34)
+        if held[t] < 4:
+            held[concealed[i]] -= 1
+            held[t] += 1
+            concealed[i] = t
+    return concealed, melds
+
+
+def test_highest_reading_matches_a_brute_force_reference():
+    import random
+    from audits.rules.qujing.fans import score_hand
+    rng = random.Random(20261207)
+    checked = complete = 0
+    for _ in range(260):
+        preset = rng.choice(["qujing-xiaoji", "qujing-baiban", "qujing-shuanggui"])
+        rs = resolve(preset)
+        wild = [TILE_INDEX[t] for t in rs.wilds]
+        concealed, melds = _random_hand(rng, wild)
+        if len(concealed) + 3 * len(melds) != 14 or sum(1 for t in concealed if t in wild) > 2:
+            continue
+        how = rng.choice(["self_draw", "discard", "robbed_kong"])
+        win = rng.choice(concealed)
+        after_kong = how == "self_draw" and any(m.is_kong for m in melds) and rng.random() < 0.4
+        kong_discard = how == "discard" and rng.random() < 0.2
+        got = score_hand(concealed, melds, rs, WinContext(how=how, win_tile=win, after_kong=after_kong,
+                                                          kong_discard=kong_discard))
+        want = _ref_best_fan(concealed, melds, wild, how, win, after_kong, kong_discard)
+        assert (got.fan if got.complete else None) == want, (preset, sorted(concealed), melds, how, win, got)
+        checked += 1
+        complete += got.complete
+    assert checked > 150 and complete > 100  # the sample is not vacuous
