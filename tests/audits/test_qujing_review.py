@@ -682,3 +682,41 @@ def test_highest_reading_matches_a_brute_force_reference():
         checked += 1
         complete += got.complete
     assert checked > 150 and complete > 100  # the sample is not vacuous
+
+
+# --- §3–§4 what a hand could claim agrees with what the claim checks allow ------------------
+# The audit's "who could take this discard" (过手碰 / 过手杠, priority) and the bots use the
+# enumerators; a log's claims are judged by the checks.  Every held tile combination is
+# tried against the check, and the legal ones must be exactly the enumerated ones.
+
+def test_claim_enumerators_agree_with_the_claim_checks():
+    import random
+    from collections import Counter
+    from itertools import combinations_with_replacement
+    from audits.rules.qujing import claims
+    rng = random.Random(7)
+
+    def held_combos(counts, size):
+        kinds = sorted(t for t in range(34) if counts[t])
+        return [c for c in combinations_with_replacement(kinds, size)
+                if all(counts[t] >= k for t, k in Counter(c).items())]
+
+    for _ in range(400):
+        rs = resolve(rng.choice(["qujing-xiaoji", "qujing-baiban", "qujing-shuanggui"]), {"chow": rng.random() < 0.5})
+        wild = sorted(claims.wild_kinds(rs))
+        counts = [0] * 34
+        pool = rng.sample(range(34), 8) + wild * 2  # chickens often, several of a kind often
+        while sum(counts) < 13:
+            t = rng.choice(pool)
+            counts[t] += counts[t] < 4
+        legal_ckongs = {(kind, c) for c in held_combos(counts, 4) for kind in set(c)
+                        if not claims.check_concealed_kong(rs, kind, c)}
+        assert {(k, tuple(sorted(ts))) for k, ts in claims.concealed_kong_options(rs, counts)} == legal_ckongs
+        d = rng.randrange(34)
+        legal_kongs = {c for c in held_combos(counts, 3) if not claims.check_exposed_kong(rs, 1, 0, d, d, c)}
+        assert {tuple(sorted(x)) for x in claims.exposed_kong_options(rs, counts, d)} == legal_kongs
+        assert claims.could_kong(rs, counts, d) == bool(legal_kongs)
+        assert claims.could_pong(rs, counts, d) == any(not claims.check_pong(rs, 1, 0, d, c)
+                                                       for c in held_combos(counts, 2))
+        legal_chows = {c for c in held_combos(counts, 2) if not claims.check_chow(rs, 4, 1, 0, d, c)}
+        assert {tuple(sorted(x)) for x in claims.chow_options(rs, counts, d, 1, 0)} == legal_chows
