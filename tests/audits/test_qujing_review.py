@@ -720,3 +720,55 @@ def test_claim_enumerators_agree_with_the_claim_checks():
                                                        for c in held_combos(counts, 2))
         legal_chows = {c for c in held_combos(counts, 2) if not claims.check_chow(rs, 4, 1, 0, d, c)}
         assert {tuple(sorted(x)) for x in claims.chow_options(rs, counts, d, 1, 0)} == legal_chows
+
+
+# --- §6 kongs pay nothing by themselves --------------------------------------------------
+
+def kong_then_self_draw(kong_money: int) -> GameBuilder:
+    """The dealer konges 2222m, takes 7z from the tail and wins 无鸡 + 门清自摸 + 杠上开花 =
+    3 fan (P = 8, each other seat pays 8); ``kong_money``: what the log also has each other
+    seat pay for the kong (reason ``kong``), which Qujing does not have."""
+    b = GameBuilder("g-kong-money")
+    b.open()
+    b.hand(1, dealer=0)
+    b.deal(*KONG_DEAL)
+    b.tail("7z", "8s")
+    b.kong_concealed(0, "2m")
+    b.draw(0, "7z", source="tail")
+    b.tail("7s")
+    b.win([(0, ["wuji", "menqing_zimo", "gangshang_kaihua"], 3, 8)], "self_draw", "7z")
+    transfers = [(1, 0, 8, "win"), (2, 0, 8, "win"), (3, 0, 8, "win")]
+    transfers += [(s, 0, kong_money, "kong") for s in (1, 2, 3) if kong_money]
+    scores = [24 + 3 * kong_money] + [-8 - kong_money] * 3
+    b.settle(transfers, scores)
+    b.fee(0, 4)
+    b.close("hands_done", scores)
+    return b
+
+
+def test_a_kong_pays_nothing_by_itself():
+    assert codes(kong_then_self_draw(0)) == []
+
+
+def test_kong_money_in_a_qujing_settlement_is_a_wrong_payment():
+    # near miss: the same hand with 1 from each other seat for the kong (刮风下雨-style money)
+    assert codes(kong_then_self_draw(1)) == [("TRANSFER_MISMATCH", None)]
+
+
+def test_kong_money_in_a_drawn_hand_is_a_wrong_payment():
+    import msgspec
+    s = Script("g-kong-drawn")
+    s.hand(1, 0, {0: "1s1s 234m 567m 89p 2z3z 6z7z", 1: "1s 258m 369p 47s 1z2z3z 4z",
+                  2: "369m 258p 2s5s8s 1z 5z6z7z", 3: "147m 147p 3s6s9s 1z2z3z4z"}, keep_back="1s")
+    s.discard(0, "7z")
+    s.modda(1, 20)
+    s.exhausted()
+    events = s.close()
+    log = GameLog("g-kong-drawn", "t.jsonl", events, list(range(1, len(events) + 1)), None, True)
+    assert audit_game(log).findings == []  # holding: a drawn hand without 点鸡 pays nothing
+    i = next(k for k, e in enumerate(events) if type(e) is ev.HandSettled)
+    money = [Transfer(payer=p, payee=0, amount=1, reason="kong") for p in (1, 2, 3)]
+    events[i] = msgspec.structs.replace(events[i], transfers=money, scores=[3, -1, -1, -1])
+    events[-1] = msgspec.structs.replace(events[-1], scores=[3, -1, -1, -1])
+    log = GameLog("g-kong-drawn", "t.jsonl", events, list(range(1, len(events) + 1)), None, True)
+    assert [f.code for f in audit_game(log).findings] == ["TRANSFER_MISMATCH"]
