@@ -292,3 +292,65 @@ def test_stay_same_level_with_logged_levels():
 def test_stay_same_level_when_the_log_names_no_level():
     a = _same_level_room(True)
     assert a.findings == [] and a.ledger[-1] == [6, -2, -2, -2]
+
+
+# -- §9.1 the level bases ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lianzhuang, bases", [("multiply", (1, 2, 3, 4)), ("jinjie1", (2, 4, 6, 8)),
+                                               ("jinjie2", (2, 4, 8, 16))])
+@pytest.mark.parametrize("base", [1, 5])
+def test_the_dealer_pair_base_table(lianzhuang, bases, base):
+    # §9.1: D_L (× B) where the dealer is in the pair, B between two non-dealers; a hard win ×2
+    r = rules("9p", lianzhuang=lianzhuang, base=base)
+    for level, d in zip((1, 2, 3, 4), bases):
+        # dealer seat 0 at ``level``; seat 2 self-draws with points B × 2
+        got = pays(settle(r, [(2, base * 2)], "self_draw", None, facts(0, level)))
+        assert got == [(0, 2, d * base * 2, "win"), (1, 2, base * 2, "win"), (3, 2, base * 2, "win")]
+        # the dealer winning: each non-dealer pays D_L × 2 (near miss: never the non-dealer pair's B)
+        got = pays(settle(r, [(0, base * 2)], "self_draw", None, facts(0, level)))
+        assert got == [(1, 0, d * base * 2, "win"), (2, 0, d * base * 2, "win"), (3, 0, d * base * 2, "win")]
+
+
+# -- §3.2, §5 a discarded 白板 is a W-kind discard ------------------------------------------------------------
+
+def test_a_discarded_baiban_is_chowed_as_w():
+    from audits.rules.wenzhou import WENZHOU
+    c = WENZHOU.claims
+    # W = 9p: seat 1 chows its 上家's 白板 (a natural 9p) with 78p
+    assert c.check_chow(rules("9p"), 4, 1, 0, T["5z"], [T["7p"], T["8p"]]) == []
+    # near miss: W = 东, so the 白板 is a 东 and makes no run with 78p
+    assert [v.code for v in c.check_chow(rules("1z"), 4, 1, 0, T["5z"], [T["7p"], T["8p"]])] == ["CLAIM_MELD_INVALID"]
+
+
+# -- §5, §6 截和 passes over a 财神单钓 declarer -----------------------------------------------------------------
+
+def _jiehe_over_caishen_dandiao(winner: int):
+    """W = 9s.  Seat 1 holds 123m 456m 789m 123p 456p + a 财神 (财神单钓); seat 3 holds 345m 678m
+    345p 678p 55s 68s.  Dealer seat 0 throws 7s; seats 1 and 3 declare.  Seat 1's win is barred
+    (§6), so seat 3, the first *legal* declarer from seat 0's 下家, wins hard ×2: 2 / 2 / 2."""
+    s = WenzhouScene(f"wz-jh-dd{winner}")
+    s.hand(0, {1: "123m 456m 789m 123p 456p 9s", 3: "345m 678m 345p 678p 55s 68s"}, indicator="9s",
+           reserve="7s", avoid="5s 6s 7s 8s 9s")
+    s.discard(0)
+    s.go_around(1, 3)
+    s.draw(0, "7s")
+    s.discard(0, "7s")
+    s.b.declare(1, "win")
+    s.b.declare(3, "win")
+    if winner == 3:
+        s.win([(3, ["yinghu"], 1, 2)], "discard", "7s", from_seat=0, declare=False)
+        s.settle([(p, 3, 2, "win") for p in (0, 1, 2)])
+    else:
+        s.win([(1, ["ruanhu"], 0, 1)], "discard", "7s", from_seat=0, declare=False)
+        s.settle([(p, 1, 1, "win") for p in (0, 2, 3)])
+    return audit_game(log_of(s.close()))
+
+
+def test_jiehe_skips_a_declarer_in_caishen_dandiao():
+    a = _jiehe_over_caishen_dandiao(3)
+    assert a.findings == [] and a.ledger[-1] == [-2, -2, -2, 6]
+    # near miss: the log gives the win to seat 1: its win is barred and seat 3's was first among the
+    # legal ones; the corrected ledger pays seat 3
+    a = _jiehe_over_caishen_dandiao(1)
+    assert [f.code for f in a.findings] == ["CLAIM_PRIORITY", "WIN_CAISHEN_DANDIAO_DISCARD"]
+    assert a.ledger[-1] == [-2, -2, -2, 6]
