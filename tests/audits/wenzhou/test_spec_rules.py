@@ -354,3 +354,66 @@ def test_jiehe_skips_a_declarer_in_caishen_dandiao():
     a = _jiehe_over_caishen_dandiao(1)
     assert [f.code for f in a.findings] == ["CLAIM_PRIORITY", "WIN_CAISHEN_DANDIAO_DISCARD"]
     assert a.ledger[-1] == [-2, -2, -2, 6]
+
+
+# -- §2 no flowers ---------------------------------------------------------------------------------------------
+
+def _dealt_room(dealer_tiles: str):
+    from schema.builder import GameBuilder
+    b = GameBuilder("wz-flower", preset="wenzhou", server="t", build="1", fee=0)
+    b.open()
+    b.hand(1, 0, dealer_level=1)
+    b.deal(dealer_tiles, "123456789s1234567z", "123456789m1234567p", "123456789s1234567z")
+    b.indicator("9p", "9p")
+    b.close("dissolved", [0, 0, 0, 0])
+    return [f.code for f in audit_game(log_of(b)).findings]
+
+
+def test_a_flower_is_not_a_wenzhou_tile():
+    # §2: 136 tiles, no flowers (new-families.md §2: a Wenzhou flower is TILE_NOT_IN_SET)
+    assert _dealt_room("123456789m1234567p1f") == ["TILE_NOT_IN_SET"]
+    # near miss: the same deal with an 8p for the flower is clean
+    assert _dealt_room("123456789m12345678p") == []
+
+
+# -- §9.3 a 买底 choice stands for its own dealership ---------------------------------------------------------
+
+def _new_dealership_room(bets):
+    """``maidi``: seat 0 deals hands 1–4 (levels 1–4, each drawn), buying 底 (1, 0, 0, 0) before
+    hand 1; its dealership ends (``after_fourth = redraw``) and seat 1 deals hand 5 at level 1
+    with ``bets`` before the deal (None: none logged), winning hard ×2 by self-draw.  Nobody
+    bought in seat 1's dealership, so each pays D_1 × 2 = 2."""
+    s = WenzhouScene("wz-maidi-new", {"maidi": True})
+    s.hand(0, {}, indicator="9p", bets=(1, 0, 0, 0))
+    s.discard(0)
+    s.until(1, 16)
+    s.drawn()
+    for level in (2, 3, 4):
+        _drawn_hand(s, 0, level)
+    s.hand(1, {1: "111m 234m 567p 789p 345s 8s"}, indicator="4z", reserve="8s", avoid="8s 6s 7s 2s 9s", bets=bets)
+    s.discard(1)
+    s.go_around(2, 3)
+    s.draw(1, "8s")
+    s.win([(1, ["yinghu"], 1, 2)], "self_draw", "8s")
+    s.settle([(p, 1, 2, "win") for p in (0, 2, 3)])
+    return audit_game(log_of(s.close()))
+
+
+def test_a_buy_from_an_earlier_dealership_does_not_stand():
+    # §9.3: "A choice stands for the whole dealership" — its own, not the next: seat 0's 买底 as
+    # dealer of hands 1–4 adds nothing to seat 1's dealership, whether or not hand 5 logs bets
+    for bets in ((0, 0, 0, 0), None):
+        a = _new_dealership_room(bets)
+        assert [(f.code, f.message) for f in a.findings] == [] and a.ledger[-1] == [-2, 6, -2, -2]
+    # near miss: seat 0 buys 底 again (as a non-dealer, 顶底) before hand 5: its pair is D_1 × 2 × 2 = 4
+    a = _new_dealership_room((1, 0, 0, 0))
+    assert [f.code for f in a.findings] == ["TRANSFER_MISMATCH"] and a.ledger[-1] == [-4, 8, -2, -2]
+
+
+def test_a_buy_stands_through_its_own_dealership():
+    from audits.rules.wenzhou.settlement import table_facts
+    r = rules("9p", maidi=True)
+    # hand 3 of seat 0's dealership (two hands dealt before in a row); seat 0 bought before hand 1,
+    # seat 3 before hand 1 too, seat 2 bought in an earlier dealership (hand 0 of another dealer)
+    t = table(dealer=0, level=3, streak=2, hand=3, hands=[[0] * 34] * 4, last_bets=[(1, 1), (1, 0), (0, 1), (1, 1)])
+    assert table_facts(r, t).extra.bought == [1, 0, 0, 1]
