@@ -417,3 +417,36 @@ def test_a_buy_stands_through_its_own_dealership():
     # seat 3 before hand 1 too, seat 2 bought in an earlier dealership (hand 0 of another dealer)
     t = table(dealer=0, level=3, streak=2, hand=3, hands=[[0] * 34] * 4, last_bets=[(1, 1), (1, 0), (0, 1), (1, 1)])
     assert table_facts(r, t).extra.bought == [1, 0, 0, 1]
+
+
+# -- §3.3 a 财神 is never discarded nor melded; 白板 is a natural W ------------------------------------------------
+
+def test_a_caishen_discard_is_forbidden_a_baiban_discard_is_not():
+    r = rules("9p")
+    held = counts("9p 5z 1m 2m 3m 5m 6p 7p 8p 1s 2s 3s 4s 5s 6s 7s 8s")
+    got = play.discard_rule(r, table(hands=[held] * 4, latest_discard=None), 2, T["9p"]).violation
+    assert got is not None and got.code == "SPECIAL_TILE_DISCARDED"
+    # near miss: the 白板 (a natural 9p) is an ordinary discard
+    assert play.discard_rule(r, table(hands=[held] * 4, latest_discard=None), 2, T["5z"]).violation is None
+
+
+def test_no_caishen_in_a_kong():
+    from audits.rules.wenzhou import WENZHOU
+    c = WENZHOU.claims
+    r = rules("9p")
+    # four 白板 are four natural 9p: a concealed kong of W stands
+    assert c.check_concealed_kong(r, T["5z"], [T["5z"]] * 4) == []
+    # near misses: three 白板 and a 财神; a 财神 added to a pong of 白板
+    assert [v.code for v in c.check_concealed_kong(r, T["5z"], [T["5z"]] * 3 + [T["9p"]])] == ["CLAIM_SPECIAL_TILE"]
+    assert [v.code for v in c.check_added_kong(r, T["5z"], T["9p"])] == ["CLAIM_SPECIAL_TILE"]
+    assert c.check_added_kong(r, T["5z"], T["5z"]) == []
+
+
+def test_with_w_baiban_no_baiban_is_a_single_honour():
+    r = rules("5z")  # W = 白板: the 白板 held are 财神 and have no stand-in
+    held = counts("5z 1m 2m 3m 5m 6p 7p 8p 1s 2s 3s 4s 5s 6s 7s 8s 9s")
+    assert play.discard_rule(r, table(hands=[held] * 4, latest_discard=(1, T["9m"])), 2, T["5m"]).violation is None
+    # near miss: a single 中 beside it is a single honour
+    held = counts("5z 7z 2m 3m 5m 6p 7p 8p 1s 2s 3s 4s 5s 6s 7s 8s 9s")
+    v = play.discard_rule(r, table(hands=[held] * 4, latest_discard=(1, T["9m"])), 2, T["5m"]).violation
+    assert v is not None and v.code == "HONOUR_DISCARD_ORDER" and v.expected == ["7z"]
