@@ -450,3 +450,17 @@ def test_with_w_baiban_no_baiban_is_a_single_honour():
     held = counts("5z 7z 2m 3m 5m 6p 7p 8p 1s 2s 3s 4s 5s 6s 7s 8s 9s")
     v = play.discard_rule(r, table(hands=[held] * 4, latest_discard=(1, T["9m"])), 2, T["5m"]).violation
     assert v is not None and v.code == "HONOUR_DISCARD_ORDER" and v.expected == ["7z"]
+
+
+# -- §2 流局 at the 16-tile reserve -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("left, codes", [(16, []), (17, ["EXHAUSTIVE_DRAW_EARLY"]), (15, ["EXHAUSTIVE_DRAW_MISSED"])])
+def test_the_hand_is_drawn_when_an_ordinary_draw_meets_the_reserve(left, codes):
+    # §2: an ordinary draw needs R > 16; the hand is drawn when one is due at R ≤ 16 (near misses:
+    # declared with 17 left, and an ordinary draw taken at R = 16)
+    s = WenzhouScene(f"wz-reserve-{left}")
+    s.hand(0, {}, indicator="9p")
+    s.discard(0)
+    s.until(1, left)
+    s.drawn()
+    assert [f.code for f in audit_game(log_of(s.close())).findings] == codes
