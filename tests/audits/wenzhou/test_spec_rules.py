@@ -464,3 +464,42 @@ def test_the_hand_is_drawn_when_an_ordinary_draw_meets_the_reserve(left, codes):
     s.until(1, left)
     s.drawn()
     assert [f.code for f in audit_game(log_of(s.close())).findings] == codes
+
+
+# -- §5 抢杠: only an added kong is robbed ------------------------------------------------------------------------
+
+def _rob(kind: str) -> list[str]:
+    """Seat 1 (345m 678m 345p 678p 55s 1m 3m, waiting on 2m) robs dealer seat 0's kong of 2m:
+    an added kong (pong of seat 3's 2m, the fourth drawn), an exposed kong on seat 3's 2m, or a
+    concealed kong (the fourth drawn)."""
+    s = WenzhouScene("wz-rob-" + kind)
+    s.hand(0, {0: "2m 2m" if kind == "added" else "2m 2m 2m", 1: "345m 678m 345p 678p 55s 1m 3m",
+               3: "" if kind == "concealed" else "2m"}, indicator="9p",
+           reserve="" if kind == "exposed" else "2m", avoid="1m 2m 3m 5s")
+    s.discard(0)
+    s.go_around(1, 2)
+    if kind == "concealed":
+        s.pass_turn(3)
+        s.draw(0, "2m")
+        s.kong_concealed(0, "2m")
+    else:
+        s.draw(3)
+        s.discard(3, "2m")
+        if kind == "exposed":
+            s.kong_exposed(0, 3, "2m")
+        else:
+            s.pong(0, 3, "2m")
+            s.discard(0)
+            s.go_around(1, 3)
+            s.draw(0, "2m")
+            s.kong_added(0, "2m")
+    s.win([(1, ["yinghu"], 1, 2)], "robbed_kong", "2m", from_seat=0)
+    s.settle([(0, 1, 2, "win"), (2, 1, 2, "win"), (3, 1, 2, "win")])
+    return [f.code for f in audit_game(log_of(s.close())).findings]
+
+
+@pytest.mark.parametrize("kind, codes", [("added", []), ("exposed", ["ROB_EXPOSED_KONG"]),
+                                         ("concealed", ["ROB_CONCEALED_KONG"])])
+def test_only_an_added_kong_is_robbed(kind, codes):
+    # §5: the added kong is robbed (硬 ×2 by the rob); near misses: an exposed and a concealed kong
+    assert _rob(kind) == codes
