@@ -127,11 +127,14 @@ def _violation(h: _Honours, counts, seat: int, tile: int, previous: Optional[tup
     if not singles:
         return None
     broken = []
+    # rule 2: while a single honour is held, the discard is a single honour
+    if kind not in singles:
+        broken.append("rule 2: it holds a single honour")
+    # rule 3: the single of the honour just discarded by another seat goes first (one discard
+    # may break both rules: still one finding, naming both, §12.5)
     if last is not None and last in singles and kind != last:
         broken.append(f"rule 3: it holds a single {TILE_NAMES[last]} just discarded")
         singles = [last]
-    if kind not in singles and not broken:
-        broken.append("rule 2: it holds a single honour")
     if not broken:
         return None
     want = [TILE_NAMES[k] for k in singles]

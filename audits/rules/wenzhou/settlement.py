@@ -61,7 +61,12 @@ def table_facts(ruleset: Ruleset, table, won=None) -> HandFacts:
     n = len(table.hands)
     bought = None
     if ruleset.maidi:
-        bought = [(b[1] if b is not None else 0) for b in (list(table.last_bets) + [None] * n)[:n]]
+        # §9.3: a 买底 / 顶底 choice stands for its own dealership only: a bet placed before the
+        # dealer's present run of hands belongs to an earlier dealership, and a seat that logged
+        # none at this one's start bought nothing (k counts 0 for it)
+        start = table.hand - table.dealer_streak
+        bought = [(b[1] if b is not None and b[0] >= start else 0)
+                  for b in (list(table.last_bets) + [None] * n)[:n]]
     held = kongs = None  # read only where the room pays 财神钱 or 杠算分
     if ruleset.caishenqian:
         w = table.wild if table.wild is not None and table.wild < 34 else caishen.wild(ruleset)  # the logged W

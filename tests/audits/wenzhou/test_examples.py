@@ -83,9 +83,12 @@ def test_example_5_honour_order_two_breaches_are_one_finding():
     r = rules("9p")
     held = counts("3z 4z 5m 1m 2m 3m 6p 7p 8p 1s 2s 3s 4s 5s 6s 7s 8s")
     v = play.honour_violation(r, held, 2, T["5m"], (1, T["3z"]))
-    assert v is not None and v.code == "HONOUR_DISCARD_ORDER" and "rule 3" in v.message
-    # discarding 北 still breaks rule 3; only 西 is legal
-    assert play.honour_violation(r, held, 2, T["4z"], (1, T["3z"])) is not None
+    # two breaches in one discard (rule 2 and rule 3), one finding naming both
+    assert v is not None and v.code == "HONOUR_DISCARD_ORDER" and "rule 2" in v.message and "rule 3" in v.message
+    assert v.expected == ["3z"]
+    # discarding 北 still breaks rule 3 (not rule 2: 北 is a single honour); only 西 is legal
+    north = play.honour_violation(r, held, 2, T["4z"], (1, T["3z"]))
+    assert north is not None and "rule 3" in north.message and "rule 2" not in north.message
     assert play.honour_violation(r, held, 2, T["3z"], (1, T["3z"])) is None
     # no previous 西: either single honour is legal (rule 2), a suited tile is not
     assert play.honour_violation(r, held, 2, T["4z"], (1, T["9m"])) is None
