@@ -85,11 +85,11 @@ def ev_tile(event) -> int:
 # --- 一炮多响 and 起胡 ---------------------------------------------------------------------
 
 def co_winners_matter(ruleset: Ruleset, event: ev.HandWon) -> bool:
-    """Whether a winner's legality depends on who else won the tile: several winners on one
-    discard or robbed kong (一炮多响, ``multi_win``) with 起胡 on the smallest paying multiple
-    (``qihu_basis = min``, §9.4) — the seats that won do not pay (§5.1)."""
-    return bool(ruleset.multi_win and ruleset.qihu and ruleset.qihu_basis == "min" and event.how != "self_draw"
-                and len(event.winners) > 1)
+    """Whether a winner's money or legality depends on who else won the tile: several winners
+    on one discard or robbed kong (一炮多响, ``multi_win``).  The seats that won do not pay it
+    (§5.1, §10), so they are no basis of 起胡 under ``qihu_basis = min`` (§9.4), and with
+    fewer than three paying seats there is no 金顶 / 哈顶 (§9.3): the cap applies."""
+    return bool(ruleset.multi_win and event.how != "self_draw" and len(event.winners) > 1)
 
 
 def legal_winners(ruleset: Ruleset, event: ev.HandWon, wins_alone) -> Optional[frozenset]:
@@ -97,7 +97,8 @@ def legal_winners(ruleset: Ruleset, event: ev.HandWon, wins_alone) -> Optional[f
     each judged alone (``wins_alone(seat, co_winners)``) against the room's 起胡 on the seats
     that pay it; None where the others do not matter (:func:`co_winners_matter`).  A declarer
     whose win fails is no winner and pays the others like any seat, so its multiple joins
-    their basis: judged again until none more fails (each round only removes winners)."""
+    their basis (and its seat their count for 金顶): judged again until none more fails
+    (each round only removes winners)."""
     if not co_winners_matter(ruleset, event):
         return None
     legal = frozenset(x.seat for x in event.winners if 0 <= x.seat < ruleset.players)
