@@ -416,3 +416,68 @@ def test_money_payers_on_a_self_draw_are_the_three_others():
     assert money.payers(resolve("wuhan-hzlzg"), w, 4) == [2, 3, 0]
     assert money.payers(resolve("wuhan-hzlzg"), w._replace(how="discard", from_seat=3), 4, {2}) == [3, 0]
 
+
+
+# --- §13: each paying seat's logged F_l and multiple -------------------------------------------
+
+def _payer_changed(seat: int, **changes):
+    """§12.2's clean log with one logged payer share changed."""
+    import msgspec
+    from paipu.sim.wuhan.examples import ex02_pihu_discard
+    b = ex02_pihu_discard()
+    out = []
+    for e in b.events:
+        if type(e).__name__ == "HandWon":
+            w = e.winners[0]
+            payers = [msgspec.structs.replace(p, **changes) if p.seat == seat else p for p in w.payers]
+            e = msgspec.structs.replace(e, winners=[msgspec.structs.replace(w, payers=payers)])
+        out.append(e)
+    b.events = out
+    return b
+
+
+def test_the_logged_breakdown_of_example2_holds():
+    assert audit(_payer_changed(0)).findings == []
+
+
+def test_a_wrong_payer_fan_with_the_right_amount_is_fan_mismatch():
+    # §13 FAN_MISMATCH: the dealer's F_l is 1 (dealer fan), logged 3 while its amount 4 is right
+    got = [(f.code, f.expected, f.actual) for f in audit(_payer_changed(0, fan=3)).findings]
+    assert got == [("FAN_MISMATCH", 1, 3)]
+
+
+def test_a_wrong_payer_multiple_with_the_right_amount_is_points_mismatch():
+    # §13 POINTS_MISMATCH: the dealer's M_l = 2^(1+1) = 4, logged 16
+    got = [(f.code, f.expected, f.actual) for f in audit(_payer_changed(0, multiple=16)).findings]
+    assert got == [("POINTS_MISMATCH", 4, 16)]
+
+
+def test_near_miss_a_wrong_amount_is_one_finding_not_three():
+    # the fan, the multiple and the amount of one share wrong together: the amount's finding alone
+    got = [f.code for f in audit(_payer_changed(0, fan=3, multiple=16, amount=16)).findings]
+    assert got.count("FAN_MISMATCH") == 0 and got.count("POINTS_MISMATCH") == 1
+
+
+def test_a_log_naming_a_tied_reading_is_checked_against_that_readings_fans():
+    # §9.6: §12.7's hand self-drawn without a kong, seat 1 opened too: 碰碰胡 (F_w 7, ×1.5 each) and
+    # a hard 屁胡 (F_w = 6 + 自摸 1 + 硬胡 1 = 8; the dealer 1 番 more) both reach 金顶 (all three
+    # opened: 400 each, 1200).  The log may name either, and each has its own F_l and M_l:
+    # 屁胡 — seat 0 F 1 + dealer 1 → 2^10, seat 1 F 1 → 2^9, seat 2 F 3 → 2^11;
+    # 碰碰胡 — 15 × 2^8, 15 × 2^8, 15 × 2^10
+    kw = {**EX7, "after_kong": False, "seat_fans": fans((1,), (1,), (1, 0, 1), (2, 1, 0, 2, 1))}
+    sc = score("1s", EX7_HAND, EX7_MELDS, **kw)
+    assert sc.total == 1200 and sc.cap_kind == "jinding"
+    r = resolve("wuhan-hzlzg")
+    pihu = settlement._named_shares(r, SimpleNamespace(fans=["jihu", "yinghu"]), sc)
+    assert {x.seat: (x.fan, x.multiple, x.amount) for x in pihu} == {0: (2, 1024, 400), 1: (1, 512, 400),
+                                                                      2: (3, 2048, 400)}
+    big = settlement._named_shares(r, SimpleNamespace(fans=["duidui", "yinghu"]), sc)
+    assert {x.seat: (x.fan, x.multiple) for x in big} == {0: (1, 3840), 1: (1, 3840), 2: (3, 15360)}
+
+
+def test_near_miss_a_named_reading_that_pays_otherwise_is_left_to_the_names_finding():
+    # the soft reading of a hard hand does not exist here: a 屁胡 without 硬胡 would pay less
+    kw = {**EX7, "after_kong": False, "seat_fans": fans((1,), (1,), (1, 0, 1), (2, 1, 0, 2, 1))}
+    sc = score("1s", EX7_HAND, EX7_MELDS, options={"payment_cap": 0}, **kw)
+    assert settlement._named_shares(resolve("wuhan-hzlzg", {"payment_cap": 0}), SimpleNamespace(fans=["jihu"]),
+                                    sc) is None
