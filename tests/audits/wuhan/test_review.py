@@ -7,9 +7,9 @@ example's with one thing changed."""
 
 from __future__ import annotations
 
-import pytest
-
 from types import SimpleNamespace
+
+import pytest
 
 from audits.rules.wuhan import fans as fans_mod
 from audits.rules.wuhan import laizi, money, settlement, wins
@@ -209,7 +209,8 @@ def test_pengpenghu_dahu_off_with_a_258_pair_pays_as_a_pihu():
 
 
 def test_fengyise_and_its_near_miss_with_facai_a_pi_tile():
-    # §7.2 乱风: 东 南 pongs, 西西 北北 白白 发发 on a discard: hard 风一色, H 10, F_w 2 → 60 + 40 + 40;
+    # §7.2 乱风: 东 南 pongs, 西西 北北 白白 发发 on a discard: hard 风一色, H 10, F_w 2:
+    # 60 + 40 + 40;
     # with pi_tiles 7z 6z, 发 is a 痞 tile: the winner holds one (WIN_HOLDING_PI)
     hand, melds = "3z3z4z4z5z5z6z6z", [pong("1z", 0), pong("2z", 1)]
     sc = score("5p", hand, melds, win="6z", **PLAIN)
@@ -481,3 +482,37 @@ def test_near_miss_a_named_reading_that_pays_otherwise_is_left_to_the_names_find
     sc = score("1s", EX7_HAND, EX7_MELDS, options={"payment_cap": 0}, **kw)
     assert settlement._named_shares(resolve("wuhan-hzlzg", {"payment_cap": 0}), SimpleNamespace(fans=["jihu"]),
                                     sc) is None
+
+
+# --- §5.1, §6: claims on a discard at D = 0 ---------------------------------------------------
+
+def _at_d0(**options):
+    """The family's claim checks on a pong and a 直杠 of a discard made at D = 0 (the events of
+    §12.6's log, whose seat 0 pongs 6p)."""
+    import msgspec
+
+    from audits.rules.wuhan import claims
+    from paipu.sim.wuhan.examples import ex06_qianggang
+    from schema import events as ev
+    r = resolve("wuhan-hzlzg", options)
+    table = SimpleNamespace(undrawn=r.draw_reserve, phase="claim", turn=1, indicator=None)
+    pong_ = next(e for e in ex06_qianggang().events if type(e) is ev.Ponged)
+    kong_ = ev.KongExposed(game=pong_.game, seq=pong_.seq, at=pong_.at, seat=pong_.seat, from_seat=pong_.from_seat,
+                           kind=pong_.tile, tile=pong_.tile, tiles=[pong_.tile] * 3)
+    assert msgspec.structs.asdict(pong_)["from_seat"] is not None
+    return tuple([v.code for v in claims.event_checks(r, table, e)] for e in (pong_, kong_))
+
+
+def test_at_d0_a_pong_is_allowed_and_an_exposed_kong_has_no_replacement():
+    # §5.4: a kong needs D ≥ 1, so a 直杠 of a discard at D = 0 is KONG_WITHOUT_REPLACEMENT; a pong
+    # is a claim like any (the family's part, with the shared last_discard_claims opened)
+    assert _at_d0(haidi="last_tile", last_discard_claims="all") == ([], ["KONG_WITHOUT_REPLACEMENT"])
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "shared preset: wuhan-hzlzg inherits Ruleset.last_discard_claims = 'win_only' (schema/ruleset.py), so a "
+    "pong of the last discard, and a 直杠 of it, are CLAIM_ON_LAST_DISCARD; wuhan.md has no such rule (§5.1: "
+    "碰 from any seat; §5.4 and §6 limit only kongs, KONG_WITHOUT_REPLACEMENT; under haidi = last_tile 'play is "
+    "ordinary to the end') and §13 lists no such code"))
+def test_under_the_preset_a_pong_of_the_last_discard_is_no_finding():
+    assert _at_d0(haidi="last_tile") == ([], ["KONG_WITHOUT_REPLACEMENT"])
