@@ -15,7 +15,7 @@ through the entry points the command line uses, in that process: every game
 read, replayed and audited as ``paipu audit`` does (an exception out of it, or
 an ``INTERNAL_ERROR`` finding, is what the command would turn into exit 3); every
 ``--ingest-every``-th input also through a real DuckDB ingest (``paipu ingest``'s
-SQL derivation, batched) and the Python row derivation; every ``--report-every``-th
+batched derivation) and the Python row derivation; every ``--report-every``-th
 through the text report; and every ``--cli-every``-th through ``paipu audit`` and
 ``paipu ingest`` in a subprocess, so the command line's own error handling and
 exit codes are exercised too.  An input is a hang past ``--per-input-seconds`` of

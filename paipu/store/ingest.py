@@ -554,9 +554,11 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
     stores that audit's findings and ledger instead of running the audit here; an
     output made from other content of the logs is refused (:class:`StoreError`).
 
-    The rows are derived in SQL (:mod:`paipu.store.derive`); ``engine="python"``
-    derives them game by game in Python instead (:func:`game_rows`, the reference
-    the tests hold the SQL to, table by table).
+    ``engine="sql"`` (the default; the name is kept from when DuckDB derived the rows)
+    builds each batch's rows from the decoded games and appends them to DuckDB as Arrow
+    columns (:mod:`paipu.store.derive`, :mod:`paipu.store.columns`); ``engine="python"``
+    derives them event by event instead (:func:`game_rows`, the reference the tests hold
+    the batched derivation to, table by table).
     """
     if engine not in ("sql", "python"):
         raise ValueError(f"engine must be 'sql' or 'python', not {engine!r}")
@@ -566,7 +568,7 @@ def ingest(paths: Sequence[str], db: str = DEFAULT_DB, *, audit: bool = True, jo
                            before_commit=before_commit, con=con, audit_output=audit_output, parquet=parquet,
                            cluster=cluster, keep_raw=keep_raw)
     if audit_output is not None:
-        raise StoreError("--audit-output needs the SQL derivation (engine='sql')")
+        raise StoreError("--audit-output needs the batched derivation (engine='sql')")
     report = IngestReport()
     auditor, note = load_auditor() if audit else (None, "")
     report.audited, report.audit_note = auditor is not None, note
@@ -628,7 +630,7 @@ class _DuckTarget:
         return _write(self.con, write, replaced, spool_dir, before_commit, batch_no)
 
     def sql_connection(self) -> duckdb.DuckDBPyConnection:
-        """The connection the SQL derivation writes through (temp tables live there)."""
+        """The connection the batches are written through (an audit output's temp tables live there)."""
         return self.con
 
     def interrupt(self) -> None:

@@ -1,8 +1,9 @@
-"""Ingest with the rows derived in SQL (paipu.store.derive) and an audit's output joined.
+"""Ingest with the batched derivation (``engine="sql"``, paipu.store.derive: each batch's rows
+built from the decoded games and appended as Arrow) and an audit's output joined.
 
-The per-game Python derivation (``engine="python"``, ``ingest.game_rows``) is the
+The per-event Python derivation (``engine="python"``, ``ingest.game_rows``) is the
 reference: on every sample log, and on games built to hit the awkward cases, the
-SQL derivation must store the same rows in every table.
+batched derivation must store the same rows in every table.
 """
 
 from __future__ import annotations

@@ -368,7 +368,7 @@ class Fuzzer:
     not the clock, says how long paipu worked on it); ``wall_seconds`` bounds its time on the
     clock (an input blocked, not working).  Every input is read and audited as ``paipu audit``
     reads and audits it.  ``ingest_every`` M: every M-th input's file also goes through a real
-    DuckDB ingest (``paipu.store.ingest``, the SQL derivation ``paipu ingest`` runs),
+    DuckDB ingest (``paipu.store.ingest``, the batched derivation ``paipu ingest`` runs),
     ``ingest_batch`` files per ingest (one ingest's fixed cost shared by many inputs), and its
     games' rows are derived in Python too (``game_rows``).
     ``cli_every`` K: every K-th input also goes through ``paipu audit`` and ``paipu ingest``
@@ -616,7 +616,7 @@ class Fuzzer:
                 tally.failures.append(f"{label}: untouched game {g} differs: {why}")
 
     def flush_ingest(self, tally: Tally) -> None:
-        """One real DuckDB ingest (``paipu.store.ingest``, the SQL derivation the command uses) of
+        """One real DuckDB ingest (``paipu.store.ingest``, the batched derivation the command uses) of
         the files waiting: an exception out of it is a traceback, a game it counts as an internal
         error is one; when the whole ingest fails, each file is ingested alone to name the input."""
         from paipu import store
@@ -755,7 +755,7 @@ def read_and_audit(path: str, report: bool = True, rows: bool = True) -> tuple[l
     """What ``paipu audit`` computes for one file, in this process and reading it once: every
     game read (schema), replayed and audited (``audit_game``, the file's tamper evidence joined
     as ``audit_paths`` joins it); with ``rows`` its store rows derived in Python too
-    (``game_rows``, the reference the ingest's SQL derivation is held to); with ``report`` the
+    (``game_rows``, the reference the ingest's batched derivation is held to); with ``report`` the
     text report written.  Returns the audits, the problems naming no game, and the games whose
     rows failed (with why).  An exception out of it is what the command line would show as an
     internal error (exit 3)."""

@@ -64,6 +64,10 @@ class HandBook:
         self.how: Optional[str] = None
         self.giver: Optional[int] = None
         self.birds: tuple[int, ...] = ()
+        #: the birds the rules draw where the logged ones are wrong and the right ones are known
+        #: (a logged wall, the 海底 tile, none due): the corrected ledger's birds (§10.6); None:
+        #: the logged birds
+        self.true_birds: Optional[tuple[int, ...]] = None
         self.logged_origin: Optional[int] = None
         #: the open 开杠 reveal (§6.2): its konger and tiles, the seats that declared a win on
         #: it and the seats that won on it; closed at the next event that is not a win
@@ -78,6 +82,9 @@ class HandBook:
         #: whether each seat could legally win on the open reveal, judged once, before its own
         #: win on it changes its hand
         self.reveal_legal: dict[int, bool] = {}
+        #: a winner logged on a revealed tile that scores less than another it could win on:
+        #: seat -> H of the better tile, paid by the corrected ledger (§6.2.2–6.2.3)
+        self.reveal_best: dict[int, int] = {}
 
     @property
     def lines(self) -> list[str]:
@@ -89,7 +96,8 @@ class HandBook:
         """The settlement's facts: the log's moment and birds as logged (``corrected`` False),
         or the legal winners with the rules' bird origin (True)."""
         if corrected:
-            return ChangshaFacts(tuple(self.openings), self.birds, None, tuple(self.true), _mixed(self.true_hows))
+            birds = self.birds if self.true_birds is None else self.true_birds
+            return ChangshaFacts(tuple(self.openings), birds, None, tuple(self.true), _mixed(self.true_hows))
         return ChangshaFacts(tuple(self.openings), self.birds, self.logged_origin, tuple(self.logged),
                              _mixed(self.logged_hows))
 
@@ -206,7 +214,8 @@ def _kong_before(ruleset: Ruleset, table, e, hb: HandBook, ctx) -> list:
 
 def _won_before(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook, ctx) -> list:
     hb.dealer_acted = True
-    return _won_on_konger_reveal(ruleset, table, e, hb) + _reveal_single_winner(ruleset, e, hb, ctx)
+    return _won_on_konger_reveal(ruleset, table, e, hb) + _reveal_best_tile(e, hb, ctx) + \
+        _reveal_single_winner(ruleset, e, hb, ctx)
 
 
 def _drawn(table, e: ev.TileDrawn, hb: HandBook) -> list:
@@ -234,7 +243,8 @@ def _discarded(table, e: ev.TileDiscarded, hb: HandBook) -> list:
     seat = e.seat
     if seat >= hb.n:
         return _NONE
-    if table.sea_offers and table.undrawn - len(table.tail) == 0 and TILE_INDEX[e.tile] != hb.drawn[seat]:
+    if table.sea_offers and table.undrawn - len(table.tail) == 0 and TILE_INDEX[e.tile] != hb.drawn[seat] \
+            and (seat, True) in table.sea_offers:  # the taker's rule, not a later discarder's
         return _v(seat, "SEA_BOTTOM_ORDER", "the 海底 taker throws the 海底 tile and no other",
                   "the 海底 tile", e.tile)
     if hb.locked[seat] and TILE_INDEX[e.tile] != hb.drawn[seat]:
@@ -480,6 +490,8 @@ def _won_after(table, e: ev.HandWon, hb: HandBook, ctx) -> None:
     hb.logged.extend((x.seat, x.points) for x in e.winners)
     hb.logged_hows.extend((e.how, e.from_seat) for _x in e.winners)
     true = [w for w in ctx.true_winners if w[0] not in hb.ended_wins]
+    if hb.reveal_best:  # a reveal's winner is paid on its better revealed tile (§6.2.2–6.2.3)
+        true = [(s, max(h, hb.reveal_best.get(s, h))) for s, h in true]
     hb.true.extend(true)
     hb.true_hows.extend((e.how, e.from_seat) for _w in true)
     if hb.jiehu_out:  # 截胡: a winner found to have taken the reveal over the first seat is paid nothing
@@ -505,6 +517,43 @@ def _won_on_konger_reveal(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook) 
         hb.ended_wins.add(x.seat)
         out += _v(x.seat, "HAND_END_WRONG", f"seat {by}'s revealed tile completes its own hand: its 杠上开花 "
                   f"ends the hand, seat {x.seat} wins nothing on the reveal", f"seat {by} alone", x.seat)
+    return out
+
+
+def _reveal_best_tile(e: ev.HandWon, hb: HandBook, ctx) -> list:
+    """§6.2.2–6.2.3: a win on a 开杠 reveal is scored on the revealed tile that scores more: the
+    konger's 杠上开花 on its best completing tile, another seat that could win on two of the
+    tiles once, on the better (by H; a tie keeps the logged tile).  A winner logged on a lesser
+    tile with that tile's units is FAN_MISMATCH (its units are not the win's highest reading);
+    the corrected ledger pays it the better tile's H (``HandBook.reveal_best``)."""
+    by = hb.reveal_by
+    if by is None or ctx is None or len(hb.reveal_tiles) < 2:
+        return _NONE
+    own = e.how == "self_draw"
+    if not own and (e.how != "discard" or e.from_seat != by):
+        return _NONE
+    tile = TILE_INDEX[e.tile]
+    out: list = []
+    for x in e.winners:
+        s = x.seat
+        if not 0 <= s < hb.n or s in hb.ended_wins or (s == by) != own:
+            continue
+        logged = ctx.score(s, tile, e.how)
+        best_tile, best = tile, logged
+        for t in dict.fromkeys(hb.reveal_tiles):
+            if t == tile or (not own and ctx.barred(s, "win", t) is not None):
+                continue
+            sc = ctx.score(s, t, e.how)
+            if sc.wins and sc.points > best.points:
+                best_tile, best = t, sc
+        if best_tile == tile:
+            continue
+        hb.reveal_best[s] = best.points
+        if logged.wins and x.fan == logged.fan:  # else the walker names the logged units already
+            rule = f"seat {s}'s 杠上开花 is scored on its best completing tile" if own else \
+                f"seat {s} wins once on the revealed tile that scores more"
+            out += _v(s, "FAN_MISMATCH", f"{rule}: {TILE_NAMES[best_tile]} (U = {best.fan}, H = {best.points}), "
+                      f"not {e.tile} (U = {logged.fan})", best.fan, x.fan)
     return out
 
 
@@ -567,18 +616,36 @@ def _birds(ruleset: Ruleset, table, e: ev.BirdsDrawn, hb: HandBook) -> list:
     count, source = bird_rules.count_due(ruleset, undrawn(table))
     seats = [s for s, _ in hb.true]
     origin = bird_rules.origin_of(ruleset, hb.dealer, seats, hb.giver)
+    want = _due_birds(table, hb, source, count)
+    if want is not None and want != list(hb.birds):
+        hb.true_birds = tuple(want)  # §10.6: the right birds give the corrected ledger
     if len(e.tiles) != count:
         return _v(None, "BIRD_TILES_WRONG", f"{len(e.tiles)} birds drawn; the rules give {count}", count, len(e.tiles))
     if e.source != source:
         return _v(None, "BIRD_TILES_WRONG", f"birds from {e.source}; the rules draw them from {source}", source, e.source)
     if origin is not None and e.origin != origin:
         return _v(None, "BIRD_TILES_WRONG", f"birds counted from seat {e.origin}, not seat {origin}", origin, e.origin)
-    if source != "last":
-        want = wall_tiles(table, source, count)
-        if want is not None and want != list(hb.birds):
-            return _v(None, "BIRD_TILES_WRONG", f"the birds are not the logged wall's next tiles from the "
-                      f"{'tail' if source == 'tail' else 'head'}", [TILE_NAMES[t] for t in want], e.tiles)
+    if want is not None and want != list(hb.birds):
+        if source == "last":
+            return _v(None, "BIRD_TILES_WRONG", "on an empty wall the bird is the last tile that left it, the "
+                      f"海底 tile {TILE_NAMES[want[0]]}", [TILE_NAMES[t] for t in want], e.tiles)
+        return _v(None, "BIRD_TILES_WRONG", f"the birds are not the logged wall's next tiles from the "
+                  f"{'tail' if source == 'tail' else 'head'}", [TILE_NAMES[t] for t in want], e.tiles)
     return _NONE
+
+
+def _due_birds(table, hb: HandBook, source: str, count: int) -> Optional[list[int]]:
+    """The birds the rules draw, where the table knows them (§10.3): none when none are due;
+    on an empty wall after the 海底 was taken, the 海底 tile (the last tile that left the wall);
+    else the logged wall's next tiles from ``source``.  None: not known (no logged wall, or the
+    wall ran out through a kong, §15)."""
+    if count == 0:
+        return []
+    if source == "last":
+        taker = next((s for s, accepted in table.sea_offers if accepted), None)
+        drawn = hb.drawn[taker] if taker is not None and taker < hb.n else None
+        return None if drawn is None else [drawn] * count
+    return wall_tiles(table, source, count)
 
 
 def _birds_missing(ruleset: Ruleset, table, hb: HandBook) -> list:

@@ -124,16 +124,17 @@ def declaration(ruleset: Ruleset, counts: Sequence[int]) -> Optional[tuple[list[
     return names, _proof(names[0], counts)
 
 
-def _proves(name: str, shown: Counter, counts: Sequence[int], whole: bool) -> bool:
-    """The shown tiles prove the win: the whole hand for 板板胡 / 缺一色 / 一枝花, else the
-    sets that make it (§4.2's "shown tiles")."""
+def _proves(name: str, shown: Counter, counts: Sequence[int], whole: bool, times_: int = 1) -> bool:
+    """The shown tiles prove the win ``times_`` times (one declaration naming a win more than
+    once under ``qishou_repeat``): the whole hand for 板板胡 / 缺一色 / 一枝花, else the sets
+    that make it, each holding its own (§4.2's "shown tiles": two 四喜 show two quads)."""
     if name in ("qs_banban", "qs_queyise", "qs_yizhihua"):
         return whole
     sc = [0] * 27
     for t, k in shown.items():
         if t < 27:
             sc[t] = k
-    return HOLDS[name](sc) > 0
+    return HOLDS[name](sc) >= times_
 
 
 def check_declaration(ruleset: Ruleset, dealt: Optional[Sequence[int]], names: Sequence[str],
@@ -157,7 +158,7 @@ def check_declaration(ruleset: Ruleset, dealt: Optional[Sequence[int]], names: S
         if counted[n] > times(ruleset, n, dealt):
             why = "not held by the dealt tiles" if times(ruleset, n, dealt) == 0 else "declared more often than held"
             return Violation("QISHOU_INVALID", f"{n}: {why}", times(ruleset, n, dealt), counted[n])
-        if not _proves(n, have, dealt, whole):
+        if not _proves(n, have, dealt, whole, names.count(n)):
             return Violation("QISHOU_INVALID", f"{n}: the shown tiles do not prove it", "proving tiles", sorted(shown))
     return None
 

@@ -786,3 +786,47 @@ OPTION_ROOMS["ex14_first_dealer_creator"] = _room(
 NEAR_MISSES["nm_first_dealer_not_creator"] = (
     _room(lambda: created_by(ex01_small_discard_win(), 1),
           "first_dealer = creator: seat 1 created the room, seat 0 deals the first hand."), ["DEALER_ROTATION"])
+
+
+def ex06_better_revealed_tile(tile: str = "5s") -> GameBuilder:
+    """§6.2.3 a seat that could win on two revealed tiles wins once, on the one that scores more:
+    §13.6's 开杠 by seat 1 turns 2s 5s; seat 3 (22m 55m 88m 22p 55p 88p 5s, every tile a 将 tile)
+    wins on 5s with 七小对 + 将将胡 + 杠上炮 (U = 3, H = 18), on 2s with 将将胡 + 杠上炮 only
+    (U = 2, H = 12).  Birds 1m 9m from seat 3 both hit it (f = 3).  ``tile``: the tile the log
+    names, its units and money typed from the text: 5s: 1 → 3: 54; 2s: 1 → 3: 36."""
+    fans, fan, h = {"5s": (["qidui", "jiangyise", "gangshang_pao"], 3, 18),
+                    "2s": (["jiangyise", "gangshang_pao"], 2, 12)}[tile]
+    s = ChangshaScene(f"cs-ex06-better-{tile}")
+    s.hand(0, {0: "7p", 1: "777p 123s 456s 34m 88m", 3: "22m 55m 88m 22p 55p 88p 5s"},
+           reserve="2s 5s 1m 9m", avoid="2m 5m 2s 5s 7p")
+    s.discard(0, "7p")
+    s.kong_exposed(1, 0, "7p")
+    s.b.events[-1] = _with_mode(s.b.events[-1], "reveal")
+    s.reveal(1, "2s 5s")
+    s.win([(3, fans, fan, h)], "discard", tile, from_seat=1)
+    s.birds("1m 9m", 3)
+    s.settle([(1, 3, 3 * h, "win")])
+    return s.close()
+
+
+def ex05_best_completing_tile(tile: str = "2p") -> GameBuilder:
+    """§6.2.2 the konger's 杠上开花 is scored on its best completing tile: seat 2 (5555s 222m 555m
+    22p 8p) draws 8p and makes a concealed kong of 5s in mode ``reveal`` (every tile a 将 tile:
+    ready); the reveal 5p 2p both complete (双杠开花): on 2p 222m 555m 222p 88p is 碰碰胡 + 将将胡
+    (U = 4 with the two 杠上开花, H = 24), on 5p only 将将胡, which needs no shape (U = 3,
+    H = 18).  Birds 1m 9m from seat 2 both hit it (f = 3).  ``tile``: the tile the log names,
+    its money typed from the text: 2p: 0 → 2: 73, 1 → 2: 72, 3 → 2: 72; 5p: 55, 54, 54."""
+    fans, fan, h = {"2p": (["duidui", "jiangyise", "gangshang_kaihua", "gangshang_kaihua"], 4, 24),
+                    "5p": (["jiangyise", "gangshang_kaihua", "gangshang_kaihua"], 3, 18)}[tile]
+    s = ChangshaScene(f"cs-ex05-best-{tile}")
+    s.hand(0, {2: "5555s 222m 555m 22p 8p"}, reserve="8p 5p 2p 1m 9m", avoid="2p 5p 8p 2m 5m 8m 2s 5s 8s")
+    s.discard(0)
+    s.pass_turn(1)
+    s.draw(2, "8p")
+    s.kong_concealed(2, "5s")
+    s.b.events[-1] = _with_mode(s.b.events[-1], "reveal")
+    s.reveal(2, "5p 2p")
+    s.win([(2, fans, fan, h)], "self_draw", tile)
+    s.birds("1m 9m", 2)
+    s.settle([(0, 2, 3 * h + 1, "win"), (1, 2, 3 * h, "win"), (3, 2, 3 * h, "win")])
+    return s.close()

@@ -221,3 +221,28 @@ def test_the_wait_entry_is_a_superset_and_completes_is_exact():
             checked += 1
             wins_seen += exact
     assert checked == 1500 * 27 and wins_seen > 50
+
+
+def test_opening_repeat_counts_each_holding():
+    """§4.2 ``qishou_repeat``: 四喜 once per kind held four times, 六六顺 once per two triplets,
+    缺一色 twice when two suits are missing; once each by default (near miss)."""
+    rep = resolve("changsha", {"qishou_repeat": True})
+    four_triplets = _counts("111m333m555p777p2s")
+    assert qishou.held_wins(rep, four_triplets).count("qs_liuliushun") == 2
+    assert qishou.held_wins(CS, four_triplets).count("qs_liuliushun") == 1
+    assert qishou.held_wins(rep, _counts("111m333m555p77p2s")).count("qs_liuliushun") == 1  # three triplets
+    one_suit = _counts("1112345678999m")
+    assert qishou.held_wins(rep, one_suit).count("qs_queyise") == 2
+    assert qishou.held_wins(CS, one_suit).count("qs_queyise") == 1
+    assert qishou.held_wins(rep, _counts("1112345678999m1p")).count("qs_queyise") == 1
+
+
+def test_a_repeated_opening_win_shows_each_holding():
+    """§4.1 / §4.2: the shown tiles prove every win declared; under ``qishou_repeat`` two 四喜
+    show two quads.  Showing one quad for two 四喜 is QISHOU_INVALID; near miss: both shown."""
+    rep = resolve("changsha", {"qishou_repeat": True})
+    dealt = _counts("1111m2222m333p4p5s")
+    both = qishou.check_declaration(rep, dealt, ["qs_sixi", "qs_sixi"], parse_hand("1111m2222m"), (), False)
+    assert both is None
+    one = qishou.check_declaration(rep, dealt, ["qs_sixi", "qs_sixi"], parse_hand("1111m"), (), False)
+    assert one is not None and one.code == "QISHOU_INVALID" and "do not prove" in one.message
