@@ -16,7 +16,8 @@ from replay.melds import Meld
 from schema.ruleset import Ruleset
 
 from .. import hands
-from ..family import Score, WinContext
+from ..family import PassBook, Score, WinContext
+from ..passes import pass_violation
 from . import pei, wins
 
 #: Every name a Xuzhou win carries, each worth 0 (不计番).
@@ -57,11 +58,24 @@ def is_paopei(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequen
     return not wins.standard(ruleset, natural, 0, use, melds)
 
 
+def guohu_bar(ruleset: Ruleset, how: str, tile: Optional[int]) -> Optional[str]:
+    """过胡 (§6) for a seat that let a legal win go since its own last draw or call (``paipu
+    hand --passed-win``): the code of the shared pass rule (``guohu = any_discard``) that
+    bars this win, or None.  A self-draw comes on the seat's own draw, which ends its passes
+    (§6.2: "必须等到自己摸牌…才能继续和牌")."""
+    if how == "self_draw":
+        return None
+    book = PassBook(ruleset.players, ())
+    book.let_go(0, "win", tile if tile is not None else 0)  # the legal win the seat let go
+    return pass_violation(book, 0, "win", tile, lambda seat, t, kd: True, rules=ruleset, how=how)
+
+
 def _names(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int], melds: Sequence[Meld],
            ctx: WinContext) -> list[list[str]]:
     """Each shape the hand (split by :func:`.pei.split`) holds as its names (平和 first),
-    天和 added."""
-    tian = ["tianhe"] if ctx.heavenly == "tianhe" else []
+    天和 added to a self-draw."""
+    # 天和 (§7.5) is the dealer's dealt 14: a self-draw, never a win on a discard or a rob
+    tian = ["tianhe"] if ctx.heavenly == "tianhe" and ctx.how == "self_draw" else []
     out = []
     for shape in wins.shapes_of(ruleset, naturals, wilds, use, melds):
         names = [shape]
@@ -104,14 +118,19 @@ def _reading(naturals: Sequence[int], wilds: int, melds: Sequence[Meld]):
 def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
                passed_win: bool = False) -> Score:
     """Score ``concealed`` (the winning tile included) + ``melds``: the shape names, fan 0,
-    P = U × B, and the derivation (``steps``) for ``--explain``."""
+    P = U × B, and the derivation (``steps``) for ``--explain``.  ``passed_win`` (the seat
+    let a legal win go since its own last draw or call): a win on a discard or a rob is
+    barred by 过胡 (§6, :func:`guohu_bar`); the audit's walker asks the pass rule itself."""
     naturals, wilds = pei.split(ruleset, _counts(concealed), ctx.plain_tile)
     u = unit(ruleset, ctx.how)
     p = u * ruleset.base
-    readings = _names(ruleset, naturals, wilds, pei.use_of(ruleset, melds), melds, ctx)
+    use = pei.use_of(ruleset, melds)
+    readings = _names(ruleset, naturals, wilds, use, melds, ctx)
     if not readings:
-        return Score(False, False, [], 0, 0, p, None, "not a complete hand (平和, 七对"
-                     + ("" if ruleset.luanpai == "off" else ", 乱牌") + ")")
+        why = "not a complete hand (平和, 七对" + ("" if ruleset.luanpai == "off" else ", 乱牌") + ")"
+        if ruleset.shape_gate == "bazhi" and wins.four_sets_and_a_pair(ruleset, naturals, wilds, use):
+            why = f"a 平和 without 八枝 (shape_gate = bazhi: {wins.BAZHI} tiles of one suit); " + why
+        return Score(False, False, [], 0, 0, p, None, why)
     names = readings[0]
     hand_pei = pei.pei(ruleset)
     w = hand_pei.wild
@@ -121,6 +140,10 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
              f"3. P = U × B = {u} × {ruleset.base} = {p} (U = "
              + ("zimo_units, a self-draw)" if ctx.how == "self_draw" else "dianpao_units, a discard or rob)")]
     r = _reading(naturals, wilds, melds) if "jihu" in names else None
+    barred = guohu_bar(ruleset, ctx.how, ctx.win_tile) if passed_win else None
+    if barred:
+        return Score(False, True, names, 0, 0, p, r, "过胡: passed a win since own last draw or call; "
+                     "no win on a discard or rob until then", steps, barred)
     return Score(True, True, names, 0, 0, p, r, "", steps)
 
 
@@ -141,5 +164,5 @@ def fan_finding(ruleset: Ruleset, winner, score: Score) -> Optional[str]:
     return "FAN_NAMES_DIFFER"
 
 
-__all__ = ["CHINESE", "FAN_VALUES", "fan_enough", "fan_finding", "is_paopei", "points", "reading_fans",
+__all__ = ["CHINESE", "FAN_VALUES", "fan_enough", "fan_finding", "guohu_bar", "is_paopei", "points", "reading_fans",
            "score_hand", "unit", "winner_points"]

@@ -109,11 +109,15 @@ def _binding_use(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Seq
     return None
 
 
+def four_sets_and_a_pair(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int]) -> bool:
+    """The 平和 shape (§7.1): four sets and a pair (melds as sets), before the shape gate."""
+    return hands.is_complete(naturals, wilds, _binding_use(ruleset, naturals, wilds, use))
+
+
 def standard(ruleset: Ruleset, naturals: Sequence[int], wilds: int, use: Sequence[int],
              melds: Sequence[Meld]) -> bool:
     """平和: four sets and a pair (melds as sets), through the shape gate."""
-    return hands.is_complete(naturals, wilds, _binding_use(ruleset, naturals, wilds, use)) \
-        and passes_gate(ruleset, naturals, wilds, use, melds)
+    return four_sets_and_a_pair(ruleset, naturals, wilds, use) and passes_gate(ruleset, naturals, wilds, use, melds)
 
 
 def shapes(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = (),
@@ -260,5 +264,5 @@ def describe_wait(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld]
     return ""
 
 
-__all__ = ["BAZHI", "completes", "describe_wait", "drawn_within_waits", "is_luanpai", "is_qidui", "is_winning",
+__all__ = ["BAZHI", "completes", "describe_wait", "drawn_within_waits", "four_sets_and_a_pair", "is_luanpai", "is_qidui", "is_winning",
            "passes_gate", "seat_waits", "shapes", "shapes_of", "standard", "waits"]

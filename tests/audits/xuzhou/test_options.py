@@ -39,6 +39,11 @@ def test_every_listed_value_is_accepted(options):
     ({"wild_stand_in": "7z"}, "白板"),
     ({"lianzhuang": "add"}, "not Xuzhou options"),
     ({"xiazui": "max_three"}, "xiazui"),
+    # §9: base ≥ 1, draw_reserve ≥ 0, zimo_units ≥ 1 (near misses of the accepted values above)
+    ({"base": 0}, "base must be at least 1"),
+    ({"draw_reserve": -1}, "draw_reserve must be at least 0"),
+    ({"zimo_units": 0}, "units"),
+    ({"draw_dealer": "winner"}, "draw_dealer"),
 ])
 def test_values_the_family_refuses(options, why):
     with pytest.raises(RulesetError, match=why):
