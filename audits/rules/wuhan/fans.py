@@ -204,7 +204,7 @@ def _score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld
     for names, hard, _ in cands:
         mo = names[-1] if names and names[-1] in ("qianggang", "gangshang_kaihua", "haidi", "quanqiuren") else None
         win = Win(seat, ctx.how, from_seat, len(names), tuple(names), hard, mo)
-        out, fw, cap_kind = money.shares(ruleset, win, fans_of, dealer)
+        out, fw, cap_kind = money.shares(ruleset, win, fans_of, dealer, co_winners)
         if not money.qihu_met(ruleset, win, out, co_winners):
             continue
         # the most money; among ties the fullest reading (the larger uncapped multiples)
@@ -269,7 +269,7 @@ def reading_fans(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Mel
             continue
         mo = names[-1] if names and names[-1] in ("qianggang", "gangshang_kaihua", "haidi", "quanqiuren") else None
         win = Win(seat, ctx.how, getattr(ctx, "from_seat", None), len(names), tuple(names), hard, mo)
-        out, fw, _ = money.shares(ruleset, win, fans_of, getattr(ctx, "dealer", -1))
+        out, fw, _ = money.shares(ruleset, win, fans_of, getattr(ctx, "dealer", -1), ctx.co_winners)
         if sum(x.amount for x in out) == best.total and money.qihu_met(ruleset, win, out, ctx.co_winners):
             yield (list(names) if names else ["jihu"]) + (["yinghu"] if hard else []), fw, None
 

@@ -119,10 +119,12 @@ def winner_fan(ruleset: Ruleset, win: Win, own: SeatFan, dealer: int, words: boo
     return f, parts
 
 
-def payers(ruleset: Ruleset, win: Win, n: int) -> list[int]:
+def payers(ruleset: Ruleset, win: Win, n: int, co_winners: Collection[int] = ()) -> list[int]:
     """Who pays (§9.2): the three others on a self-draw; on a discard or a rob by
-    ``discard_payers``: all three, the discarder (adder), or the discarder for a 屁胡 only."""
-    others = [(win.seat + k) % n for k in range(1, n)]
+    ``discard_payers``: all three, the discarder (adder), or the discarder for a 屁胡 only.
+    Under 一炮多响 (``multi_win``, §10) the seats that won the same tile (``co_winners``)
+    do not pay it."""
+    others = [(win.seat + k) % n for k in range(1, n) if (win.seat + k) % n not in co_winners]
     if win.how == "self_draw":
         return others
     mode = ruleset.discard_payers
@@ -139,16 +141,18 @@ def jinding_amounts(ruleset: Ruleset) -> tuple[int, int]:
     return j, g
 
 
-def shares(ruleset: Ruleset, win: Win, seat_fans: Sequence[SeatFan], dealer: int) -> tuple[list[Share], int, str]:
+def shares(ruleset: Ruleset, win: Win, seat_fans: Sequence[SeatFan], dealer: int,
+           co_winners: Collection[int] = ()) -> tuple[list[Share], int, str]:
     """Each paying seat's share (§9.1, §9.3), F_w, and how the cap applied (``""``, ``cap``,
-    ``jinding``, ``hading``)."""
+    ``jinding``, ``hading``).  ``co_winners``: the other seats that won the same tile
+    (一炮多响); they pay nothing, so 金顶 (exactly three paying seats) cannot apply."""
     n = len(seat_fans)
     h = hand_base(ruleset, win.big)
     fw, _ = winner_fan(ruleset, win, seat_fans[win.seat], dealer, words=False)
     factor = bonus_is_factor(ruleset, win.big)
     zimo = zimo_bonus(ruleset, win)
     out = []
-    for s in payers(ruleset, win, n):
+    for s in payers(ruleset, win, n, co_winners):
         fl = personal(ruleset, seat_fans[s])
         if not win.big and ruleset.dealer_fan and s == dealer:
             fl += 1

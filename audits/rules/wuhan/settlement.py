@@ -24,9 +24,9 @@ from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX
 
 from ..family import HandFacts, Settlement, Violation, WinHow
-from . import claims, laizi, wins
+from . import claims, laizi, money, wins
 from .fans import WuhanContext
-from .money import BAO_REASONS, SeatFan
+from .money import BAO_REASONS, SeatFan, Win
 
 LABELS = {"win": "pays", "bao_sanpu": "pays all (放三铺 包)", "bao_quanqiuren": "pays all (全求人 包)",
           "qianggang": "pays all (抢杠 包)"}
@@ -63,6 +63,8 @@ def observe(ruleset: Ruleset, table, event, book: Book, ctx, after: bool) -> lis
     for x, sc in zip(event.winners, ctx.won_scores):
         if sc is not None:
             book.scores[x.seat] = sc
+            if x.payers and getattr(sc, "wins", False):
+                _check_breakdown(ruleset, ctx, event, x, sc)
     for seat, _p in ctx.true_winners:
         if seat not in book.scores:
             book.scores[seat] = ctx.score(seat, ev_tile(event), event.how)
@@ -78,6 +80,50 @@ def observe(ruleset: Ruleset, table, event, book: Book, ctx, after: bool) -> lis
     return []
 
 
+#: the 大胡 of how the last tile came (one per reading)
+_MOMENTS = frozenset({"qianggang", "gangshang_kaihua", "haidi", "quanqiuren"})
+
+
+def _named_shares(ruleset: Ruleset, winner, sc) -> Optional[list]:
+    """The shares of the legal reading the log names (§9.6: readings that tie give the same
+    money, and the names may follow any of them; a 屁胡 and a 大胡 reading differ in the dealer
+    fan and the 放冲 fan), or None when the named reading pays otherwise (the names' own
+    finding, FAN_MISMATCH / FAN_NAMES_DIFFER, is the one error)."""
+    named = set(winner.fans)
+    if named == set(sc.fans):
+        return list(sc.shares)
+    if sc.derive is None or sc.win is None:
+        return None
+    _rules, best, fans_of, dealer = sc.derive[:4]
+    big = tuple(n for n in winner.fans if n not in ("jihu", "yinghu"))
+    moment = next((n for n in big if n in _MOMENTS), None)
+    win = Win(best.seat, best.how, best.from_seat, len(big), big, "yinghu" in named, moment)
+    paying = {x.seat for x in sc.shares}
+    others = frozenset(s for s in range(len(fans_of)) if s != best.seat and s not in paying)
+    out, _fw, _cap = money.shares(ruleset, win, fans_of, dealer, others)
+    return out if sum(x.amount for x in out) == sc.total else None
+
+
+def _check_breakdown(ruleset: Ruleset, ctx, event: ev.HandWon, winner, sc) -> None:
+    """§13: each paying seat's logged F_l (FAN_MISMATCH) and uncapped multiple M_l
+    (POINTS_MISMATCH) are the rules', where its amount is right (a wrong amount is the
+    shared per-payer POINTS_MISMATCH: one error, one finding)."""
+    want = _named_shares(ruleset, winner, sc)
+    if want is None:
+        return
+    by_seat = {x.seat: x for x in want}
+    for p in winner.payers:
+        w = by_seat.get(p.seat)
+        if w is None or p.amount != w.amount:
+            continue
+        if p.fan != w.fan:
+            ctx.find("FAN_MISMATCH", event, seat=winner.seat, expected=w.fan, actual=p.fan,
+                     message=f"seat {p.seat} pays seat {winner.seat} with F_l = {w.fan}, not {p.fan} (§8)")
+        elif p.multiple != w.multiple:
+            ctx.find("POINTS_MISMATCH", event, seat=winner.seat, expected=w.multiple, actual=p.multiple,
+                     message=f"seat {p.seat}'s multiple M_l is {w.multiple}, not {p.multiple} (§9.1)")
+
+
 def ev_tile(event) -> int:
     return TILE_INDEX[event.tile]
 
@@ -85,11 +131,11 @@ def ev_tile(event) -> int:
 # --- 一炮多响 and 起胡 ---------------------------------------------------------------------
 
 def co_winners_matter(ruleset: Ruleset, event: ev.HandWon) -> bool:
-    """Whether a winner's legality depends on who else won the tile: several winners on one
-    discard or robbed kong (一炮多响, ``multi_win``) with 起胡 on the smallest paying multiple
-    (``qihu_basis = min``, §9.4) — the seats that won do not pay (§5.1)."""
-    return bool(ruleset.multi_win and ruleset.qihu and ruleset.qihu_basis == "min" and event.how != "self_draw"
-                and len(event.winners) > 1)
+    """Whether a winner's money or legality depends on who else won the tile: several winners
+    on one discard or robbed kong (一炮多响, ``multi_win``).  The seats that won do not pay it
+    (§5.1, §10), so they are no basis of 起胡 under ``qihu_basis = min`` (§9.4), and with
+    fewer than three paying seats there is no 金顶 / 哈顶 (§9.3): the cap applies."""
+    return bool(ruleset.multi_win and event.how != "self_draw" and len(event.winners) > 1)
 
 
 def legal_winners(ruleset: Ruleset, event: ev.HandWon, wins_alone) -> Optional[frozenset]:
@@ -97,7 +143,8 @@ def legal_winners(ruleset: Ruleset, event: ev.HandWon, wins_alone) -> Optional[f
     each judged alone (``wins_alone(seat, co_winners)``) against the room's 起胡 on the seats
     that pay it; None where the others do not matter (:func:`co_winners_matter`).  A declarer
     whose win fails is no winner and pays the others like any seat, so its multiple joins
-    their basis: judged again until none more fails (each round only removes winners)."""
+    their basis (and its seat their count for 金顶): judged again until none more fails
+    (each round only removes winners)."""
     if not co_winners_matter(ruleset, event):
         return None
     legal = frozenset(x.seat for x in event.winners if 0 <= x.seat < ruleset.players)

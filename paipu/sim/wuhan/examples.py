@@ -90,7 +90,7 @@ def ex04_qingyise_self_draw(koukou: bool = False) -> GameBuilder:
     s.discard(0)
     s.draw(1, "4m")
     if koukou:
-        s.win([(1, ["qingyise"], 3, 10, [(2, 4, 320, 300), (3, 0, 80, 80), (0, 1, 160, 160)])], "self_draw", "4m")
+        s.win([(1, ["qingyise"], 3, 10, [(2, 2, 320, 300), (3, 0, 80, 80), (0, 1, 160, 160)])], "self_draw", "4m")
         s.settle([(2, 1, 300, "win"), (3, 1, 80, "win"), (0, 1, 160, "win")])
     else:
         s.win([(1, ["qingyise"], 1, 10, [(2, 2, 120, 120), (3, 0, 30, 30), (0, 1, 60, 60)])], "self_draw", "4m")
@@ -204,7 +204,7 @@ def ex07_gangkai_jinding(koukou: bool = False) -> GameBuilder:
     s.set_aside(3, "7z", "9m")
     names = ["duidui", "gangshang_kaihua", "yinghu"]
     if koukou:
-        s.win([(3, names, 8, 20, [(0, 1, 10240, 500), (1, 0, 5120, 600), (2, 3, 81920, 500)])], "self_draw", "9m")
+        s.win([(3, names, 8, 20, [(0, 1, 10240, 500), (1, 0, 5120, 600), (2, 3, 40960, 500)])], "self_draw", "9m")
         s.settle([(0, 3, 500, "win"), (1, 3, 600, "win"), (2, 3, 500, "win")])
     else:
         s.win([(3, names, 7, 20, [(0, 1, 5120, 400), (1, 0, 2560, 500), (2, 3, 20480, 400)])], "self_draw", "9m")

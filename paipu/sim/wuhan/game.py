@@ -7,12 +7,13 @@ from the family (:mod:`audits.rules.wuhan`), never from here.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional
 
 from audits.rules.wuhan import claims as wuhan_claims
 from audits.rules.wuhan import laizi
 from schema import events as ev
-from schema.tiles import TILE_NAMES
+from schema.tiles import TILE_NAMES, tiles_of
 
 from ..bot import SeatView
 from ..simulate import _Game, _Hand, choose_discard, choose_kong, holds_out
@@ -128,6 +129,8 @@ class WuhanHand(_Hand):
         stats.bump(stats.claims, f"win_{how}")
         ws, transfers = [], []
         seats = {s for s, _ in winners}
+        if len(winners) > 1 and how != "self_draw":
+            winners = self._rescored_alone(winners, how, tile)
         for s, sc in winners:
             for f in sc.fans:
                 stats.bump(stats.fans, f)
@@ -151,6 +154,21 @@ class WuhanHand(_Hand):
         stats.winners += len(winners)
         from ..simulate import _HandOver
         raise _HandOver(HandResult(winners=tuple(s for s, _ in winners), how=how, from_seat=from_seat))
+
+    def _rescored_alone(self, winners, how: str, tile: int):
+        """一炮多响 (``multi_win``, §10): each winner settled alone — the seats that won the same
+        tile do not pay it, so each is scored again with the others as its co-winners (no 金顶
+        with fewer than three paying seats, §9.3)."""
+        seats = frozenset(s for s, _ in winners)
+        table = self.table
+        kong_discard = how == "discard" and bool(getattr(self, "_kong_discard", False))
+        out = []
+        for s, _sc in winners:
+            ctx = replace(self.ask.context(s, how, tile, kong_discard=kong_discard, winners=len(winners)),
+                          co_winners=seats - {s})
+            out.append((s, self.family.scoring.score(self.rules, tiles_of(table.hands[s]) + [tile], table.melds[s],
+                                                     ctx)))
+        return out
 
 
 def _drawn():
