@@ -6,7 +6,7 @@ The walker appends plain records (JSON-ready dicts) while it audits a game:
 * ``{"kind": "hand", "hand", "dealer"}`` — a hand starts;
 * ``{"kind": "settlement", ...}`` — how the hand ended, each winner's reading
   (fans with their Chinese names and values, total, cap, points, and what was
-  logged), the 养猪 bets and 点鸡 tallies, the recomputed transfers (labelled),
+  logged), the side bets (养猪, 下嘴) and 点鸡 tallies, the recomputed transfers (labelled),
   the logged ones, and the recomputed and logged scores after.
 
 :func:`render` turns the records and the findings into the text ``paipu audit
@@ -169,6 +169,14 @@ def winner_record(family: RuleFamily, rules, winner: ev.Winner, score: Optional[
     return rec
 
 
+def side_bets_word(family: Optional[RuleFamily]) -> str:
+    """What the family calls its side bets (养猪, 下嘴), read from the word its settlement
+    gives their transfers; ``side bets`` for a family that names none."""
+    label = family.settlement.transfer_labels.get("yangzhu", "") if family is not None else ""
+    word = label.removeprefix("pays").strip()
+    return f"{word} bets" if word else "side bets"
+
+
 def settlement_record(family: RuleFamily, won: Optional[ev.HandWon], winners: list[dict], facts,
                       corrected: Sequence[ev.Transfer], settled: ev.HandSettled, ledger: Sequence[int]) -> dict:
     """One hand's settlement, recomputed and logged."""
@@ -177,6 +185,7 @@ def settlement_record(family: RuleFamily, won: Optional[ev.HandWon], winners: li
         "result": None if won is None else {"how": won.how, "tile": won.tile, "from_seat": won.from_seat},
         "winners": winners,
         "bets": facts.bets,
+        "bets_word": side_bets_word(family),
         "tallies": facts.tallies,
         "transfers": [[t.payer, t.payee, t.amount, t.reason, family.settlement.transfer_labels.get(t.reason, t.reason)]
                       for t in corrected],
@@ -229,7 +238,7 @@ def _settlement_lines(rec: dict, game: Optional[dict] = None) -> list[str]:
         out.append("  包: none (no 杠上开花 after an exposed kong, no 大四喜/大三元 last set fed, "
                    "no first 12张落地 feed): the other seats pay P each")
     if rec["bets"] is not None:
-        out.append(f"  养猪 bets: {rec['bets']}")
+        out.append(f"  {rec['bets_word']}: {rec['bets']}")
     if rec["tallies"] is not None:
         out.append(f"  点鸡 chickens: {rec['tallies']}")
     for payer, payee, amount, _reason, label in rec["transfers"]:

@@ -578,12 +578,10 @@ def player_words(text: str, who: "_Names") -> str:
 
 
 def side_bets_word(ruleset: Optional[Ruleset]) -> str:
-    """What the room's family calls its side bets (养猪, 下嘴), read from the word its
-    settlement gives their transfers; ``side bets`` for a family that names none."""
-    family = _FAMILIES.get(ruleset.family) if ruleset is not None else None
-    label = family.settlement.transfer_labels.get("yangzhu", "") if family is not None else ""
-    word = label.removeprefix("pays").strip()
-    return f"{word} bets" if word else "side bets"
+    """What the room's family calls its side bets (:func:`audits.explain.side_bets_word`)."""
+    from audits.explain import side_bets_word as word_of
+
+    return word_of(_FAMILIES.get(ruleset.family) if ruleset is not None else None)
 
 
 def room_rule(rule: str, family: Optional[str]) -> str:

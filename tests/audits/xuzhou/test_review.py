@@ -392,13 +392,24 @@ def test_no_tianhe_after_the_dealers_kong():
 
 # --- shared code the review believes wrong (left to its owner) ----------------------------------
 
-@pytest.mark.xfail(strict=True, reason="audits/explain.py prints every family's side bets as '养猪 bets'; "
-                                       "Xuzhou's are 下嘴 (the report's side_bets_word already says so)")
 def test_explain_names_the_bets_xiazui():
+    # --explain names the side bets as the family does (Xuzhou's are 下嘴, not 养猪)
     from audits.audit import explain_game
     text = explain_game(log_of(xx.ex06_xiazui()))
     assert any("下嘴 bets: [1, 0, 2, 1]" in line for line in text)
     assert not any("养猪" in line for line in text)
+
+
+def test_explain_names_qujing_bets_yangzhu():
+    # near miss: a Qujing room's bets stay 养猪 (and no family's word leaks into another's)
+    from audits.audit import explain_game
+    from schema.reader import LogReader
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[3] / "sample_logs" / "clean" / "seed_yangzhu_bets_1_2_0_0_selfdraw.jsonl"
+    text = explain_game(next(LogReader([str(path)]).games()))
+    assert any(line.strip().startswith("养猪 bets: [") for line in text)
+    assert not any("下嘴" in line for line in text)
 
 
 def test_the_corrected_ledger_pays_the_missed_declarer():
