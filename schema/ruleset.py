@@ -714,7 +714,7 @@ PRESETS: dict[str, Ruleset] = {
     # Wuhan 红中赖子杠: a 癞子 kind per hand (the kind after a turned tile, 红中 skipped), 红中 and 癞子
     # set aside as single-tile kongs, a win only once opened, 开口番, one winner per tile, cap 300 / 金顶 400.
     "wuhan-hzlzg": Ruleset(family="wuhan", wilds=(), chow=True, draw_reserve=10, multi_win=False,
-                           wild_from="next", indicator_from="head", wild_discard="forbidden", guohu="off",
+                           last_discard_claims="all", wild_from="next", indicator_from="head", wild_discard="forbidden", guohu="off",
                            payment_cap=300, win_dealer="rotate", discard_payers="all", qianggang_bao=True,
                            dahu_stack="double", bao_precedence="sanpu_first"),
     # Changsha 长沙麻将: 108 suited tiles, chow from 上家, 平胡 with a 2/5/8 pair, the four seed opening

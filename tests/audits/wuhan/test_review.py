@@ -509,10 +509,8 @@ def test_at_d0_a_pong_is_allowed_and_an_exposed_kong_has_no_replacement():
     assert _at_d0(haidi="last_tile", last_discard_claims="all") == ([], ["KONG_WITHOUT_REPLACEMENT"])
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "shared preset: wuhan-hzlzg inherits Ruleset.last_discard_claims = 'win_only' (schema/ruleset.py), so a "
-    "pong of the last discard, and a 直杠 of it, are CLAIM_ON_LAST_DISCARD; wuhan.md has no such rule (§5.1: "
-    "碰 from any seat; §5.4 and §6 limit only kongs, KONG_WITHOUT_REPLACEMENT; under haidi = last_tile 'play is "
-    "ordinary to the end') and §13 lists no such code"))
 def test_under_the_preset_a_pong_of_the_last_discard_is_no_finding():
+    # wuhan.md has no last-discard rule (§5.1: 碰 from any seat; §5.4 and §6 limit only kongs,
+    # KONG_WITHOUT_REPLACEMENT; under haidi = last_tile "play is ordinary to the end"): the
+    # preset opens the shared last_discard_claims
     assert _at_d0(haidi="last_tile") == ([], ["KONG_WITHOUT_REPLACEMENT"])
