@@ -65,9 +65,15 @@ class OpenDiscard:
         return {"win": self.open_to_win, "kong": self.could_kong, "pong": self.could_pong}.get(claim, NOBODY)
 
 
+#: The most kongs one hand can hold (four seats, four each): a reserve by kongs is read up to it.
+_MOST_KONGS = 16
+
+
 def _bound(fam: RuleFamily, rules: Ruleset) -> tuple:
     """What :meth:`AuditContext.bind_rules` binds for ``rules``: the wild kinds; the most tiles
-    that may remain undrawn at an exhaustive draw (no 黄庄 while more remain); the face-up
+    that may remain undrawn at an exhaustive draw (no 黄庄 while more remain: the largest
+    reserve at any count of kongs, plus the face-up tail tiles, which a family may leave out of
+    its remaining count, Qujing's ``draw_reserve_counts_tail`` off); the face-up
     tail tiles the family keeps as the kong-replacement pool; the family's word on each
     discard (``discard_rule``; by default from ``wild_discard``; None where every discard is
     plain) and the discarded kinds it is asked about (None: every one; the shared rule
@@ -81,7 +87,9 @@ def _bound(fam: RuleFamily, rules: Ruleset) -> tuple:
         bound = fam.table.discard_rule_for(rules)
     else:
         bound = functools.partial(discard_rule, rules)
-    return (fam.table.wild_kinds(rules), max(fam.table.reserve(rules, k) for k in range(5)), fam.table.tail_pool(rules),
+    pool = fam.table.tail_pool(rules)
+    most_undrawn = max(fam.table.reserve(rules, k) for k in range(_MOST_KONGS + 1)) + pool
+    return (fam.table.wild_kinds(rules), most_undrawn, pool,
             bound, default_discard_kinds(rules) if discard_rule is default_discard_rule else None)
 
 

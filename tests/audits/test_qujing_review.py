@@ -464,13 +464,10 @@ def test_huangzhuang_tail_not_counted_at_22_undrawn_and_near_miss_early():
     assert drawn_at(23, NO_TAIL) == ["EXHAUSTIVE_DRAW_EARLY"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "shared code: AuditContext binds max_reserve = the family's largest reserve and the draw check "
-    "(checks/table.py: `t.undrawn <= ctx.max_reserve`, exhaustion_missed) skips every draw while "
-    "undrawn > max_reserve; with draw_reserve_counts_tail off Qujing's remaining is undrawn − 2, "
-    "so draws at 22 and 21 undrawn (20 and 19 remaining) pass unreported"))
 @pytest.mark.parametrize("undrawn", [21, 20])
 def test_huangzhuang_tail_not_counted_play_past_20_remaining_is_missed_draw(undrawn):
+    # with draw_reserve_counts_tail off, remaining = undrawn − the 2 face-up tail tiles: a draw
+    # at 22 undrawn is 20 remaining, so play on past it (drawn at 21 or 20 undrawn) missed 黄庄
     assert drawn_at(undrawn, NO_TAIL) == ["EXHAUSTIVE_DRAW_MISSED"]
 
 
