@@ -70,6 +70,10 @@ def hand_started(ctx: AuditContext, e: ev.HandStarted) -> None:
                              f"is judged and corrected at level {want_level}")
             # the hand's dealer pairs are priced at the rotation's level (the corrected ledger)
             ctx.level_due = want_level
+    elif ctx.table.hand > 0 and ctx.next_level is not None:
+        # no logged level (it is optional): the hand is at the rotation's level, which a drawn
+        # hand may keep (stay_same_level) where the dealer's streak counts on
+        ctx.level_due = ctx.next_level
     if e.wall and max(map(TILE_INDEX.__getitem__, e.wall)) >= ctx.set_limit:
         label = SET_LABELS[ctx.set_limit][0]
         ctx.find("TILE_NOT_IN_SET", e, message=f"the wall holds tiles outside {label}")

@@ -265,10 +265,10 @@ def test_a_kong_needs_an_undrawn_tile():
 
 # -- §4, §11 levels a log does not name ----------------------------------------------------------------
 
-def _same_level_room(strip_levels: bool):
+def _same_level_room(strip_levels: bool, draw_dealer: str = "stay_same_level"):
     """``draw_dealer = stay_same_level``: hand 1 (seat 0, level 1) is drawn, so seat 0 deals hand 2
     at level 1 again and wins hard ×2: each pays D_1 × 2 = 2."""
-    s = WenzhouScene("wz-ssl", {"draw_dealer": "stay_same_level"})
+    s = WenzhouScene("wz-ssl", {"draw_dealer": draw_dealer})
     _drawn_hand(s, 0, 1)
     _dealer_self_draw(s, 0, 1, 2)
     b = s.close()
@@ -283,15 +283,18 @@ def test_stay_same_level_with_logged_levels():
     assert a.findings == [] and a.ledger[-1] == [6, -2, -2, -2]
 
 
-@pytest.mark.xfail(strict=True, reason="shared walker: a HandStarted without dealer_level (optional, wenzhou.md "
-                   "§11) is priced at the family's streak count (Table.dealer_streak), not at the level the "
-                   "rotation gave (AuditContext.next_level); under draw_dealer = stay_same_level (or "
-                   "pass_if_kong with no kong) a drawn hand keeps L, so the streak overstates it and the "
-                   "audit asks D_2 (a false TRANSFER_MISMATCH). The family sees no rotation level for an "
-                   "unlogged hand; audits/checks/table.hand_started would have to set level_due")
 def test_stay_same_level_when_the_log_names_no_level():
+    # a HandStarted without dealer_level (optional, wenzhou.md §11) is at the rotation's level:
+    # under stay_same_level the drawn hand keeps L = 1, though the dealer deals a second time
     a = _same_level_room(True)
     assert a.findings == [] and a.ledger[-1] == [6, -2, -2, -2]
+
+
+def test_a_level_the_log_does_not_name_is_the_rotations():
+    # near miss: under draw_dealer = stay the drawn hand raises the dealer to L = 2, so the same
+    # log, naming no level and paying D_1 × 2, underpays; the corrected ledger pays D_2 × 2 = 4
+    a = _same_level_room(True, "stay")
+    assert [f.code for f in a.findings] == ["TRANSFER_MISMATCH"] and a.ledger[-1] == [12, -4, -4, -4]
 
 
 # -- §9.1 the level bases ------------------------------------------------------------------------------
