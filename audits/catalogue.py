@@ -145,6 +145,9 @@ _ENTRIES += [
     ("table", "TILE_NOT_IN_SET", "error",
      "Only the tiles of the ruleset's set are played (108 suited tiles, 136 with honours, 144 with flowers)."),
     ("table", "KONG_WITHOUT_REPLACEMENT", "error", "A kong is declared only while a wall tile is left to replace it."),
+    ("table", "EVENT_NOT_IN_RULESET", "error",
+     "A room logs only the events its ruleset has: no 定缺 or 换三张, turned indicator, tile set aside, opening win, "
+     "开杠 reveal, 海底 offer or birds where its rules have none."),
     ("table", "HAND_END_WRONG", "error",
      "A hand ends at the first winning moment (first_win) or at the third winner (血战), else only when the wall is empty."),
     ("table", "VOID_NOT_DECLARED", "error",

@@ -16,7 +16,7 @@ from schema.tiles import NUM_KINDS, TILE_INDEX, copies_in_set
 
 from ..context import AuditContext
 from . import claims, wild
-from .table import check_overcount
+from .table import check_overcount, not_in_ruleset
 from .tileset import check_in_set
 
 
@@ -35,6 +35,7 @@ def _turned(ctx: AuditContext, e: ev.Event, tiles) -> None:
 
 def indicator_turned(ctx: AuditContext, e: ev.IndicatorTurned) -> None:
     """翻牌: the indicator leaves the wall and is set aside (it counts as a tile of its kind)."""
+    not_in_ruleset(ctx, e)
     check_in_set(ctx, e, (e.tile, e.wild), None)
     ctx.family_checks(e, None)
     wild.indicator_turned(ctx, e)
@@ -45,6 +46,7 @@ def indicator_turned(ctx: AuditContext, e: ev.IndicatorTurned) -> None:
 
 def tile_set_aside(ctx: AuditContext, e: ev.TileSetAside) -> None:
     """补花 / 红中杠 / 癞子杠: the tile leaves the seat's hand; its replacement follows."""
+    not_in_ruleset(ctx, e)
     claims.moment_passed(ctx, e)
     check_in_set(ctx, e, (e.tile,), e.seat)
     if ctx.indicator_due and e.seat == ctx.table.dealer:
@@ -68,6 +70,7 @@ def tile_set_aside(ctx: AuditContext, e: ev.TileSetAside) -> None:
 
 def opening_win_declared(ctx: AuditContext, e: ev.OpeningWinDeclared) -> None:
     """起手胡: recorded; the family judges time, tiles and names (QISHOU_INVALID)."""
+    not_in_ruleset(ctx, e)
     check_in_set(ctx, e, e.tiles, e.seat)
     ctx.family_checks(e, e.seat)
     ctx.apply(e)
@@ -75,6 +78,7 @@ def opening_win_declared(ctx: AuditContext, e: ev.OpeningWinDeclared) -> None:
 
 def kong_revealed(ctx: AuditContext, e: ev.KongRevealed) -> None:
     """开杠: the revealed tiles leave the wall and lie open to wins until the next draw."""
+    not_in_ruleset(ctx, e)
     check_in_set(ctx, e, e.tiles, e.seat)
     ctx.family_checks(e, e.seat)
     ctx.apply(e)
@@ -85,6 +89,7 @@ def kong_revealed(ctx: AuditContext, e: ev.KongRevealed) -> None:
 
 def last_tile_offered(ctx: AuditContext, e: ev.LastTileOffered) -> None:
     """海底: an offer of the last tile; the family judges the order (SEA_BOTTOM_ORDER)."""
+    not_in_ruleset(ctx, e)
     claims.moment_passed(ctx, e)
     ctx.family_checks(e, e.seat)
     ctx.apply(e)
@@ -92,6 +97,7 @@ def last_tile_offered(ctx: AuditContext, e: ev.LastTileOffered) -> None:
 
 def birds_drawn(ctx: AuditContext, e: ev.BirdsDrawn) -> None:
     """抓鸟: birds after the win; a bird from the wall is a tile seen (``last`` repeats one)."""
+    not_in_ruleset(ctx, e)
     check_in_set(ctx, e, e.tiles, None)
     ctx.family_checks(e, None)
     ctx.apply(e)

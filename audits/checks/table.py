@@ -371,11 +371,23 @@ def hand_drawn(ctx: AuditContext, e: ev.HandDrawn) -> None:
     ctx.won = None
 
 
+def not_in_ruleset(ctx: AuditContext, e: ev.Event) -> None:
+    """A room logs only the events its ruleset has (``TableRules.events``): no 定缺 outside
+    Sichuan, no birds outside 长沙, …  The event is still applied (the log's own table goes on)."""
+    fam = ctx.family
+    if fam is not None and type(e) not in fam.table.events:
+        name = type(e).__name__
+        has = ", ".join(sorted(t.__name__ for t in fam.table.events)) or "none of these"
+        ctx.find("EVENT_NOT_IN_RULESET", e, seat=getattr(e, "seat", None), expected=has, actual=name,
+                 message=f"a {name} in a {fam.name} room, whose rules log {has}")
+
+
 # --- declarations before play: 换三张 and 定缺 (families that play them: Sichuan) ------
 # The family judges them (``RuleFamily.own.observe``); the walker applies them.
 
 def exchanged(ctx: AuditContext, e: ev.TilesExchanged) -> None:
     """The three-tile exchange: every seat's hand changes."""
+    not_in_ruleset(ctx, e)
     check_in_set(ctx, e, [x for g in e.given for x in g], None)
     ctx.apply(e)
     for s in range(ctx.n):
@@ -384,6 +396,7 @@ def exchanged(ctx: AuditContext, e: ev.TilesExchanged) -> None:
 
 def void_declared(ctx: AuditContext, e: ev.VoidDeclared) -> None:
     """A void-suit declaration (the table records the suit)."""
+    not_in_ruleset(ctx, e)
     ctx.apply(e)
     if 0 <= e.seat < ctx.n:
         ctx.seat_changed(e.seat)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Collection, Literal, Mapping, NamedTuple, Optional, Sequence
 
 from replay.melds import Meld
+from schema import events as ev
 from schema.events import Transfer
 from schema.ruleset import Ruleset
 
@@ -271,6 +272,11 @@ class Particular(NamedTuple):
     wild: bool = False
 
 
+#: The event types only some rulesets log (:attr:`TableRules.events` names a family's).
+SPECIAL_EVENTS: frozenset = frozenset({ev.VoidDeclared, ev.TilesExchanged, ev.IndicatorTurned, ev.TileSetAside,
+                                       ev.OpeningWinDeclared, ev.KongRevealed, ev.LastTileOffered, ev.BirdsDrawn})
+
+
 class DiscardVerdict(NamedTuple):
     """A family's word on one discard (``TableRules.discard_rule``): ``dead``: the discard
     opens no claim and no win chance (a dead discard, 死牌); ``violation``: the rule the
@@ -343,6 +349,11 @@ class TableRules:
     #: per ruleset object; ``discard_rule`` is then this function's answer).  None: the walker
     #: binds ``discard_rule`` itself.  (Wenzhou's discard order)
     discard_rule_for: Optional[Callable[[Ruleset], Callable[..., DiscardVerdict]]] = None
+    #: The event types beyond every ruleset's own (draws, discards, claims, kongs, wins,
+    #: settlements) that this family's rooms log: 定缺 and 换三张 (VoidDeclared, TilesExchanged),
+    #: a turned indicator, a tile set aside (flowers, 红中杠), an opening win, a 开杠 reveal, a 海底
+    #: offer, birds.  Any of :data:`SPECIAL_EVENTS` outside it is EVENT_NOT_IN_RULESET.
+    events: frozenset = frozenset()
     #: (ruleset, table) -> the seat that draws next where the family departs from "the seat
     #: after the last discard" (end-of-wall turns: a draw-only 海底, an offered last tile), or
     #: None to keep the usual turn.  None: turns always follow the last discard.

@@ -329,6 +329,10 @@ CASES = {
     "WIN_DURING_GUOHU": (lambda: guohu(True), lambda: guohu(False)),
     "ROB_CONCEALED_KONG": (lambda: rob(False), lambda: rob(True)),
     "WIN_MISSED_MULTI": (lambda: missed_win(True), lambda: missed_win(False)),
+    # birds (扎鸟) in a Qujing room, whose rules draw none; the near miss: the same game without them
+    "EVENT_NOT_IN_RULESET": (lambda: game(win=lambda b: (b.win([(0, ["wuji", "menqing_zimo"], 2, 4)], "self_draw",
+                                                                "5p"), b.birds(["1m"], origin=0, source="last"))),
+                             selfdraw_game),
     "FAN_MISMATCH": (lambda: game(win=lambda b: b.win([(0, ["menqing_zimo"], 1, 2)], "self_draw", "5p"),
                                   **settled([(1, 0, 2, "win"), (2, 0, 2, "win"), (3, 0, 2, "win")], [6, -2, -2, -2])),
                      selfdraw_game),
@@ -487,3 +491,45 @@ def test_a_passed_pong_bars_only_where_the_family_keeps_pong_passes(monkeypatch)
     monkeypatch.setitem(registry.FAMILIES, "qujing",
                         dataclasses.replace(qujing, claims=dataclasses.replace(qujing.claims, tile_passes=())))
     assert _audit(lambda: guoshou_peng(False)).findings == []
+
+
+# --- events only some rulesets log (TableRules.events) -------------------------------------------
+
+def _with_event(make, after: str):
+    """The clean Qujing game with one event only some rulesets log, written after step ``after``."""
+    def plant(b: GameBuilder, name: str) -> bool:
+        if name != after:
+            return False
+        {"deal": lambda: b.deal(*BASE_DEAL), "win": lambda: b.win([(0, ["wuji", "menqing_zimo"], 2, 4)],
+                                                                   "self_draw", "5p")}[after]()
+        make(b)
+        return True
+    return selfdraw_game(plant=plant)
+
+
+@pytest.mark.parametrize("name, make, after", [
+    ("VoidDeclared", lambda b: b.void(1, "m"), "deal"),
+    ("TilesExchanged", lambda b: b.exchange("next", "123m", "147m", "258m", "369m"), "deal"),
+    ("OpeningWinDeclared", lambda b: b.opening_win(0, ["qs_sixi"], "1m"), "deal"),
+    ("LastTileOffered", lambda b: b.offer_last(1, False), "deal"),
+    ("BirdsDrawn", lambda b: b.birds(["1m"], origin=0, source="last"), "win"),
+])
+def test_an_event_the_rooms_ruleset_does_not_have_is_a_finding(name, make, after):
+    # Qujing logs none of these (定缺, 换三张, 起手胡, 海底 offers, birds): each is EVENT_NOT_IN_RULESET,
+    # named with the event's type; the log's own table still goes on (later findings are its own)
+    found = [f for f in _audit(lambda: _with_event(make, after)).findings if f.code == "EVENT_NOT_IN_RULESET"]
+    assert [f.actual for f in found] == [name]
+
+
+def test_each_family_declares_only_events_some_rulesets_log():
+    # near miss of the rule: every family's own special events are declared (its clean samples,
+    # golden-tested, log them with no finding), and none declares an event every ruleset has
+    from audits.rules import FAMILIES
+    from audits.rules.family import SPECIAL_EVENTS
+    from schema import events as ev
+
+    declared = {name: fam.table.events for name, fam in FAMILIES.items()}
+    assert all(events <= SPECIAL_EVENTS for events in declared.values())
+    assert declared["sichuan"] == {ev.VoidDeclared, ev.TilesExchanged}
+    assert declared["changsha"] >= {ev.BirdsDrawn, ev.OpeningWinDeclared, ev.KongRevealed, ev.LastTileOffered}
+    assert declared["qujing"] == declared["guangdong"] == frozenset()

@@ -54,7 +54,7 @@ def _register(monkeypatch, family, **options):
 # The toy family is the walker's defaults alone: no wild_of (wild_from decides the cycle), no
 # discard_rule (wild_discard decides): its wilds are the room's options, nothing more.
 
-WILD = variant(TOY, name="toy-wild")
+WILD = variant(TOY, name="toy-wild", table={"events": frozenset({ev.IndicatorTurned})})
 
 
 @pytest.fixture
@@ -224,7 +224,8 @@ def _flower_score(ruleset, concealed, melds, ctx, passed_win=False):
     return Score(True, True, names, total, min(total, ruleset.fan_cap), QUJING.scoring.points(total, ruleset), reading)
 
 
-FLOWER = variant(TOY, name="toy-flower", table={"replacement_source": lambda ruleset: "tail"},
+FLOWER = variant(TOY, name="toy-flower", table={"replacement_source": lambda ruleset: "tail",
+                                                 "events": frozenset({ev.TileSetAside})},
                  scoring={"reading_fans": _flower_fans, "score": _flower_score},
                  own={"event_checks": _flower_checks})
 
@@ -378,7 +379,7 @@ def _birds_due(ruleset, table, won):
     return 1, "wall", won.winners[0].seat
 
 
-BIRD = variant(TOY, name="toy-bird",
+BIRD = variant(TOY, name="toy-bird", table={"events": frozenset({ev.BirdsDrawn})},
                settlement={"table_facts": _bird_facts, "settle": _bird_settle, "birds_due": _birds_due,
                            "transfer_groups": ((("win", "qianggang", "bird"), "TRANSFER_MISMATCH"),
                                                (("yangzhu",), "YANGZHU_MISMATCH"))})

@@ -149,6 +149,8 @@ def table_facts(ruleset, table, won=None) -> HandFacts:
 CHANGSHA = RuleFamily(
     name="changsha",
     table=TableRules(
+        # the events only some rulesets log: 起手胡, 开杠 reveals, 海底 offers, 扎鸟 birds
+        events=frozenset({ev.OpeningWinDeclared, ev.KongRevealed, ev.LastTileOffered, ev.BirdsDrawn}),
         wild_kinds=lambda ruleset: frozenset(),
         tail_pool=guangdong_table.tail_pool,
         remaining=guangdong_table.remaining,

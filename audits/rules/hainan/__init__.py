@@ -28,6 +28,8 @@ from . import fans, settlement, table, wins
 HAINAN = RuleFamily(
     name="hainan",
     table=TableRules(
+        # the events only some rulesets log: flowers set aside (补花)
+        events=frozenset({ev.TileSetAside}),
         wild_kinds=lambda ruleset: frozenset(),
         tail_pool=table.tail_pool,
         remaining=table.remaining,

@@ -13,6 +13,8 @@ bookkeeping) and whether a seat could kong it (three equal tiles, no chicken to 
 
 from __future__ import annotations
 
+from schema import events as ev
+
 from ..family import (BillingRules, ClaimRules, HandFacts, OwnRules, RuleFamily,
                       ScoringRules, SettlementRules, TableRules, WinRules)
 from ..qujing import claims as qclaims
@@ -43,6 +45,8 @@ def _could_kong(ruleset, counts, tile):
 SICHUAN = RuleFamily(
     name="sichuan",
     table=TableRules(
+        # the events only some rulesets log: 定缺, and 换三张 where the room plays it
+        events=frozenset({ev.VoidDeclared, ev.TilesExchanged}),
         wild_kinds=lambda ruleset: frozenset(),
         tail_pool=lambda ruleset: 0,
         remaining=lambda ruleset, undrawn, face_up: undrawn - face_up,

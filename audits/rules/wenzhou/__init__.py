@@ -14,6 +14,8 @@ The claims are Xuzhou's (natural tiles only, a wild kind in no meld: CLAIM_SPECI
 
 from __future__ import annotations
 
+from schema import events as ev
+
 from ..family import (BillingRules, ClaimRules, OwnRules, RuleFamily, ScoringRules,
                       SettlementRules, TableRules, WinRules)
 from ..guangdong import table as guangdong_table
@@ -27,6 +29,8 @@ from . import caishen, fans, play, settlement, wins
 WENZHOU = RuleFamily(
     name="wenzhou",
     table=TableRules(
+        # the events only some rulesets log: the 财神 indicator (翻牌)
+        events=frozenset({ev.IndicatorTurned}),
         # the hand's 财神 kind: the logged W the walker swaps into ``wilds``
         wild_kinds=qujing_claims.wild_kinds,
         # §2: no face-up tail; replacements from the tail; 流局 at draw_reserve (16)

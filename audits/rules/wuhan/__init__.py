@@ -27,6 +27,8 @@ from . import claims, fans, laizi, money, settlement, wins
 WUHAN = RuleFamily(
     name="wuhan",
     table=TableRules(
+        # the events only some rulesets log: the 癞子 indicator (翻牌); 红中 and 癞子 set aside as single-tile kongs
+        events=frozenset({ev.IndicatorTurned, ev.TileSetAside}),
         # the hand's 癞子 kind: the logged W the walker swaps into ``wilds``
         wild_kinds=qujing_claims.wild_kinds,
         # §2, §6: no face-up tail; replacements from the tail; 黄庄 at draw_reserve (10)

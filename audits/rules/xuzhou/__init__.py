@@ -80,6 +80,8 @@ def particulars(room: Ruleset, events: Sequence[ev.Event]) -> list[Particular]:
 XUZHOU = RuleFamily(
     name="xuzhou",
     table=TableRules(
+        # the events only some rulesets log: the 配子 indicator (翻牌)
+        events=frozenset({ev.IndicatorTurned}),
         # the hand's 配子 kind: the logged W the walker swaps into ``wilds``
         wild_kinds=qujing_claims.wild_kinds,
         # §2: no face-up tail; replacements from the tail; 流局 at draw_reserve

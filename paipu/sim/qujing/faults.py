@@ -1182,6 +1182,15 @@ def f_pig_bet_without_yangzhu(ctx: _Ctx):
     return _bad_bet(ctx, ctx.events[:i + 1], bet, i + 1)
 
 
+def f_birds_in_a_room_without(ctx: _Ctx):
+    """Birds (扎鸟, 长沙's) drawn after a win in a room whose rules draw none."""
+    i = ctx.pick([i for i, e in enumerate(ctx.events) if type(e) is ev.HandWon and e.winners])
+    won = ctx.events[i]
+    # ``last``: the winning tile repeated, so no tile leaves the wall and the rest of the log holds
+    birds = _mk(ev.BirdsDrawn, won, tiles=[won.tile], origin=won.winners[0].seat, source="last")
+    return ctx.events[:i + 1] + [birds] + ctx.events[i + 1:], i + 1
+
+
 # ---------------------------------------------------------------------------
 # billing
 
@@ -1228,6 +1237,7 @@ def _table() -> dict[str, Fault]:
         ("score_below_zero", "SCORE_BELOW_ZERO", "scoring", f_below_zero),
         ("game_not_ended_at_zero", "GAME_NOT_ENDED_AT_ZERO", "scoring", f_not_ended_at_zero),
         ("room_seats_mismatch", "ROOM_SEATS_MISMATCH", "table", f_room_seats_mismatch),
+        ("birds_in_a_room_without", "EVENT_NOT_IN_RULESET", "table", f_birds_in_a_room_without),
         ("tile_duplicated", "TILE_OVERCOUNT", "table", f_tile_duplicated),
         ("draw_out_of_wall_order", "DRAW_NOT_WALL_ORDER", "table", f_draw_out_of_order),
         ("tail_replacement_not_face_up", "KONG_REPLACEMENT_NOT_FROM_TAIL", "table", f_tail_not_face_up),
