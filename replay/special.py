@@ -129,11 +129,12 @@ def last_tile_offered(r, e: ev.LastTileOffered) -> None:
 
 
 def birds_drawn(r, e: ev.BirdsDrawn) -> None:
-    """抓鸟: birds after the hand's win, from the wall's head or tail (``last``: the last tile
-    repeated, no tile leaves the wall); recorded with the seat they count from."""
+    """抓鸟: birds once the hand has ended (after its win; on a drawn hand the audit judges
+    them), from the wall's head or tail (``last``: the last tile repeated, no tile leaves the
+    wall); recorded with the seat they count from.  Birds while the hand is in play are a break."""
     w = r.table
-    if w.phase != "won":
-        r.fail("birds_without_win", "birds drawn while no win has ended the hand", e)
+    if w.phase not in ("won", "drawn"):
+        r.fail("birds_without_win", "birds drawn while the hand is still in play", e)
     origin = r.seat_of(e.origin, e)
     if e.source != "last":
         _leave_wall(r, e, len(e.tiles), e.source)

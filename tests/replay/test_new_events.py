@@ -211,12 +211,21 @@ def test_birds_repeating_the_last_tile_take_nothing_from_the_wall():
     assert replay(b).table.undrawn == undrawn
 
 
-def test_birds_without_a_win_are_a_structural_break():
+def test_birds_while_the_hand_is_in_play_are_a_structural_break():
     b = started()
     b.birds(["1m"], origin=0)
     with pytest.raises(ReplayError) as x:
         replay(b)
     assert x.value.kind == "birds_without_win"
+
+
+def test_birds_after_a_drawn_hand_are_applied_for_the_audit_to_judge():
+    # near miss: the hand has ended (黄庄), so the reducer records them; the audit judges (BIRD_TILES_WRONG)
+    b = started()
+    b.exhausted(0)
+    b.birds(["1m"], origin=0, source="last")
+    w = replay(b).table
+    assert (w.phase, w.birds) == ("drawn", [T("1m")])
 
 
 def test_dealer_streak_and_last_bets_carry_across_hands():

@@ -615,6 +615,9 @@ def _completes_own(ruleset: Ruleset, counts, melds, tile: int) -> bool:
 def _birds(ruleset: Ruleset, table, e: ev.BirdsDrawn, hb: HandBook) -> list:
     """BIRD_TILES_WRONG (§10.3): the count (``bird_count`` or what remains, one ``last`` on an
     empty wall), the source and the origin."""
+    if table.phase == "drawn":  # §10.3, §14: birds follow a winning moment, never a drawn hand
+        return _v(None, "BIRD_TILES_WRONG", "birds drawn on a drawn hand (黄庄): the rules draw none", 0,
+                  len(e.tiles))
     hb.birds = tuple(map(TILE_INDEX.__getitem__, e.tiles))
     hb.logged_origin = e.origin
     count, source = bird_rules.count_due(ruleset, undrawn(table))

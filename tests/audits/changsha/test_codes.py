@@ -377,9 +377,6 @@ def test_only_the_haidi_taker_must_throw_the_haidi_tile():
     assert [f for f in ponged if f.seat == 1 and f.actual == "9s"] == []
 
 
-@pytest.mark.xfail(strict=True, reason="shared replay (replay/special.birds_drawn) stops the game with "
-                   "STRUCTURAL_BREAK birds_without_win; changsha.md §14 names birds on a drawn hand "
-                   "BIRD_TILES_WRONG (a finding, the game audited on)")
 def test_birds_on_a_drawn_hand_are_bird_tiles_wrong():
     """§10.3 / §14: birds are drawn only after a winning moment; birds on a drawn hand are
     BIRD_TILES_WRONG.  Near miss: the same drawn hand without birds is clean."""
