@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import sys
 from datetime import date, datetime
@@ -40,6 +41,9 @@ def _first_line(e: BaseException) -> str:
 
 
 def _plain(v: Any) -> Any:
+    if isinstance(v, float) and not math.isfinite(v):
+        # JSON has no infinity (an X² of a pattern no chance could make): its name, as text
+        return "NaN" if v != v else ("Infinity" if v > 0 else "-Infinity")
     if isinstance(v, (datetime, date)):
         return v.isoformat()
     if isinstance(v, Decimal):
@@ -60,7 +64,8 @@ def render(cols: list[str], rows: list[tuple], fmt: str, out: io.TextIOBase, tit
             w.writerow(["" if v is None else json.dumps(_plain(v), ensure_ascii=False)
                         if isinstance(v, (list, dict)) else _plain(v) for v in r])
     elif fmt == "json":
-        out.write(json.dumps([dict(zip(cols, map(_plain, r))) for r in rows], ensure_ascii=False, indent=1))
+        out.write(json.dumps([dict(zip(cols, map(_plain, r))) for r in rows], ensure_ascii=False, indent=1,
+                             allow_nan=False))
         out.write("\n")
     else:
         t = RichTable(title=title, show_lines=False)

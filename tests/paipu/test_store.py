@@ -427,6 +427,12 @@ def test_query_formats(tmp_path, two_games, cli):
     r = cli("query", "--db", db, sql, "--format", "parquet", "--output", str(out))
     assert r.exit_code == 0, r.output
     assert duckdb.sql("SELECT count(*) FROM read_parquet($p)", params={"p": str(out)}).fetchall() == [(2,)]
+    # strict JSON: a statistic no chance could make (an infinite X²) is named, never a bare Infinity
+    r = cli("query", "--db", db, "SELECT 'Infinity'::DOUBLE AS x, '-Infinity'::DOUBLE AS y, 1.5::DOUBLE AS z",
+            "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output, parse_constant=lambda c: pytest.fail(f"bare {c} in JSON")) == [
+        {"x": "Infinity", "y": "-Infinity", "z": 1.5}]
     for ok in ("SHOW TABLES", "DESCRIBE games", "WITH x AS (SELECT 1 AS a) SELECT * FROM x", "FROM hands",
                "EXPLAIN SELECT * FROM games"):
         assert cli("query", "--db", db, ok).exit_code == 0, ok
