@@ -66,6 +66,7 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
     "FEE_AMOUNT": ("钻石数额错误", "wrong fee amount"),
     "REFUND_MISSING": ("未退钻石", "refund missing"),
     "REFUND_UNEXPECTED": ("多退钻石", "unexpected refund"),
+    "EVENT_NOT_IN_RULESET": ("本玩法无此事件", "an event this room's rules do not have"),
 }
 
 #: Fan id → English name (the Chinese names come from the rule family).

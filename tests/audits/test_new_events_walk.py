@@ -28,7 +28,7 @@ def _checks(ruleset, table, event) -> list[Violation]:
     return []
 
 
-WATCHER = variant(TOY, name="toy-new", own={"event_checks": _checks})
+WATCHER = variant(TOY, name="toy-new", own={"event_checks": _checks}, table={"events": frozenset(NEW_EVENTS)})
 
 
 @pytest.fixture
@@ -112,7 +112,7 @@ def flower_room(monkeypatch):
     """The toy's rules under a 144-tile family name (the set is the family's, TILE_SETS)."""
     monkeypatch.setitem(rs.TILE_SETS, "toy-144", 144)
     monkeypatch.setitem(rs.PRESETS, "toy-144", rs.Ruleset(family="toy-144", wilds=(), chow=False))
-    register(variant(TOY, name="toy-144"))
+    register(variant(TOY, name="toy-144", table={"events": frozenset({ev.TileSetAside})}))
     yield
     FAMILIES.pop("toy-144", None)
 
