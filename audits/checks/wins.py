@@ -97,7 +97,7 @@ def _judge_win(ctx: AuditContext, e: ev.HandWon) -> None:
     ctx.true_winners = _paid(ctx, e, tile, scores, first)
     ctx.missed_winners = frozenset(missed) if first is None else frozenset()
     if ctx.missed_winners:
-        ctx.true_winners = _with_missed(ctx, e, tile, ctx.true_winners, missed, legal)
+        ctx.true_winners = _with_missed(ctx, e, tile, ctx.true_winners, missed)
     if dead:
         ctx.true_winners = [w for w in ctx.true_winners if w[0] not in dead]
     if e.how == "robbed_kong":
@@ -195,26 +195,18 @@ def _paid(ctx: AuditContext, e: ev.HandWon, tile: int, scores, first: Optional[i
     return [(x.seat, sc.points) for x, (sc, _b, ok) in zip(e.winners, scores) if ok]
 
 
-def _with_missed(ctx: AuditContext, e: ev.HandWon, tile: int, paid: list[tuple[int, int]], missed: list[int],
-                 legal: frozenset) -> list[tuple[int, int]]:
+def _with_missed(ctx: AuditContext, e: ev.HandWon, tile: int, paid: list[tuple[int, int]],
+                 missed: list[int]) -> list[tuple[int, int]]:
     """The winners the corrected ledger pays under 一炮多响, the declared legal winners the log
     left out (``missed``, each a WIN_MISSED_MULTI) among them: every seat that declared a legal
     win on the tile wins it (new-families.md §1b: the ledger pays what the rules give for the
-    declarations the log holds), in turn order from the discarder's (adder's) 下家.  Where the
-    family scores a winner by how many win the discard (一炮三响), each is scored with them all."""
-    n, frm, how = ctx.n, e.from_seat, e.how
+    declarations the log holds), in turn order from the discarder's (adder's) 下家, each scored
+    with them all (a family may price a win by how many win the tile, 一炮三响, or by who else
+    wins it and so does not pay)."""
+    n, frm = ctx.n, e.from_seat
     seats = sorted({s for s, _p in paid} | set(missed), key=lambda s: (s - frm - 1) % n)
-    by_count = how == "discard" and ctx.family.wins.win_context is not None
-    points = dict(paid)
-    out = []
-    for s in seats:
-        if s in points and not by_count:
-            out.append((s, points[s]))
-            continue
-        sc = ctx.score(s, tile, how, winners=len(seats), co_winners=legal - {s}) if by_count else \
-            ctx.score(s, tile, how)
-        out.append((s, sc.points))
-    return out
+    everyone = frozenset(seats)
+    return [(s, ctx.score(s, tile, e.how, winners=len(seats), co_winners=everyone - {s}).points) for s in seats]
 
 
 def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, tile: int, barred: Optional[str],
