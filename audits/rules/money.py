@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from schema.ruleset import Ruleset
 
+from .family import Violation
+
 
 def dealer_level(table) -> int:
     """L: the hands in a row the current dealer has dealt, this one included."""
@@ -56,3 +58,9 @@ def capped(ruleset: Ruleset, amount: int) -> int:
 
 
 __all__ = ["capped", "dealer_level", "pair_base", "with_dealer_bonus"]
+
+
+def no_side_bets(ruleset: Ruleset, bet: int, placed_before: bool, dealt: bool) -> Violation:
+    """``SettlementRules.check_bet`` of a family whose rooms play no side bet (no 养猪, 下嘴 or
+    买底): every PigBetPlaced is YANGZHU_BET_INVALID."""
+    return Violation("YANGZHU_BET_INVALID", f"a {ruleset.family} room plays no side bets", "no bet", bet)

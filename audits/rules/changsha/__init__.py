@@ -20,7 +20,7 @@ from typing import Optional
 from replay.table import KEY_STEP, SUIT_OF
 from schema import events as ev
 
-from .. import passes
+from .. import money, passes
 from ..family import (BillingRules, ClaimRules, HandFacts, OwnRules, RuleFamily, ScoringRules,
                       SettlementRules, TableRules, Violation, WinContext, WinRules)
 from ..guangdong import table as guangdong_table
@@ -207,8 +207,7 @@ CHANGSHA = RuleFamily(
         transfer_groups=((settlement.PAIR_REASONS, "TRANSFER_MISMATCH"), (("kong",), "KONG_PAYMENT_MISMATCH")),
         transfer_code=settlement.transfer_code,
         net_reasons=((), "TRANSFER_MISMATCH"),
-        check_bet=lambda ruleset, bet, placed_before, dealt: Violation(
-            "YANGZHU_BET_INVALID", "Changsha has no side bets", "no bet", bet),
+        check_bet=money.no_side_bets,
         start_points=qujing_settlement.start_points,
         check_room=qujing_settlement.check_room,
         game_over=settlement.game_over,

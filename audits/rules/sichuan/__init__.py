@@ -17,6 +17,7 @@ from schema import events as ev
 
 from ..family import (BillingRules, ClaimRules, HandFacts, OwnRules, RuleFamily,
                       ScoringRules, SettlementRules, TableRules, WinRules)
+from .. import money
 from ..qujing import claims as qclaims
 from ..qujing import settlement as qsettlement
 from . import fans, play, settlement
@@ -97,7 +98,7 @@ SICHUAN = RuleFamily(
         transfer_groups=settlement.GROUPS,
         transfer_code=settlement.transfer_code,
         net_reasons=((), "TRANSFER_MISMATCH"),
-        check_bet=lambda ruleset, bet, placed_before, dealt: None,
+        check_bet=money.no_side_bets,  # 四川 rooms play no side bets
         start_points=lambda ruleset: 0,
         check_room=qsettlement.check_room,
         game_over=lambda ruleset, scores: False,

@@ -338,3 +338,34 @@ def test_end_check_mismatch():
 def test_every_code_is_in_the_catalogue(code):
     from audits.catalogue import CATALOGUE
     assert code in CATALOGUE
+
+
+def _with_bet(bet: bool):
+    """§13.1's sample room, with a side bet (a PigBetPlaced) after the first HandStarted."""
+    import copy
+    from pathlib import Path
+
+    import msgspec
+
+    from schema import events as ev
+    from schema.reader import LogReader
+
+    path = Path(__file__).resolve().parents[3] / "sample_logs" / "clean" / "sichuan_ex01_pinghu_discard.jsonl"
+    log = next(LogReader([str(path)]).games())
+    if not bet:
+        return log
+    events = list(log.events)
+    i = next(k for k, e in enumerate(events) if type(e) is ev.HandStarted)
+    s = events[i]
+    placed = ev.PigBetPlaced(game=s.game, seq=s.seq + 1, at=s.at, seat=1, bet=1)
+    out = copy.copy(log)
+    out.events = events[:i + 1] + [placed] + [msgspec.structs.replace(e, seq=e.seq + 1) for e in events[i + 1:]]
+    out.lines = list(range(1, len(out.events) + 1))
+    return out
+
+
+def test_a_side_bet_in_a_sichuan_room_is_invalid():
+    # 四川 rooms play no side bet (no 养猪, 下嘴 or 买底): a PigBetPlaced is YANGZHU_BET_INVALID
+    # (before, every bet passed); near miss: the same room without it is clean
+    assert [f.code for f in audit_game(_with_bet(True)).findings] == ["YANGZHU_BET_INVALID"]
+    assert audit_game(_with_bet(False)).findings == []
