@@ -1,6 +1,7 @@
 """Per-pair money the new families share (shared/design/new-families.md §1): the dealer
 pair's base under 连庄 (``lianzhuang``), the dealer's bonus (``dealer_bonus``) and the cap on
-what one payer pays (``payment_cap``).  Amounts are integers in points; B is ``ruleset.base``.
+what one payer pays (``payment_cap``); and :func:`no_side_bets`, the bet rule of a family
+whose rooms play none.  Amounts are integers in points; B is ``ruleset.base``.
 
 The dealer level L counts the hands the dealer has dealt in a row, this one included (1 in a
 first hand): :func:`dealer_level` reads it from the table (``Table.dealer_streak`` + 1).
@@ -57,7 +58,7 @@ def capped(ruleset: Ruleset, amount: int) -> int:
     return min(amount, cap * ruleset.base) if cap else amount
 
 
-__all__ = ["capped", "dealer_level", "pair_base", "with_dealer_bonus"]
+__all__ = ["capped", "dealer_level", "no_side_bets", "pair_base", "with_dealer_bonus"]
 
 
 def no_side_bets(ruleset: Ruleset, bet: int, placed_before: bool, dealt: bool) -> Violation:
