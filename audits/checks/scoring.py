@@ -8,6 +8,7 @@ instead carries the true amounts forward.
 
 from __future__ import annotations
 
+import typing
 from typing import Callable, Optional
 
 from schema import events as ev
@@ -115,6 +116,23 @@ def hand_settled(ctx: AuditContext, e: ev.HandSettled) -> None:
 #: The payments compared as per-player nets, in words (点鸡 is the only such group today).
 _NET_WORDS = {"dianji": "点鸡 chicken"}
 
+#: Every payment reason a log may carry.
+_ALL_REASONS: tuple[str, ...] = typing.get_args(ev.TransferReason)
+_GROUPS: dict[tuple, tuple] = {}
+
+
+def transfer_groups(settlement) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """The family's groups of compared reasons, its first (the win's) also taking every reason
+    it names in no group: a payment the family's rules never make (kong money in Qujing, birds
+    outside 长沙) is a wrong payment, never one the audit leaves unseen."""
+    key = (settlement.transfer_groups, settlement.net_reasons[0])
+    got = _GROUPS.get(key)
+    if got is None:
+        named = {r for reasons, _code in key[0] for r in reasons} | set(key[1])
+        (first, code), *rest = key[0]
+        got = _GROUPS[key] = ((first + tuple(r for r in _ALL_REASONS if r not in named), code), *rest)
+    return got
+
 
 def _nets(transfers, reasons: tuple[str, ...], n: int) -> list[int]:
     return net_of((t for t in transfers if t.reason in reasons), n)
@@ -132,23 +150,24 @@ def _compare_transfers(ctx: AuditContext, e: ev.HandSettled, how: Optional[str],
         _compare_pair_totals(ctx, e, how, paid, got, hand)
         return
     net_reasons, net_code = fam.settlement.net_reasons
+    groups = transfer_groups(fam.settlement)
     if sums_by_pair(paid) == sums_by_pair(got):
         # every pair's amount per reason agrees, so does every group and every net: only
         # the order of a 一炮多响's payments is left to judge
         bad, nets_bad = [], False
     else:
-        bad = [(reasons, code) for reasons, code in fam.settlement.transfer_groups
+        bad = [(reasons, code) for reasons, code in groups
                if sums_by_pair(paid, reasons) != sums_by_pair(got, reasons)]
         nets_bad = _nets(paid, net_reasons, n) != _nets(got, net_reasons, n)
     if (bad or nets_bad) and sums_by_pair(due := due_of()) != sums_by_pair(paid):
         # a floor (20分敲锣) cut some payment: the server paid the full amounts instead
-        if all(sums_by_pair(due, r) == sums_by_pair(got, r) for r, _ in fam.settlement.transfer_groups) \
+        if all(sums_by_pair(due, r) == sums_by_pair(got, r) for r, _ in groups) \
                 and _nets(due, net_reasons, n) == _nets(got, net_reasons, n):
             ctx.find("SCORE_BELOW_ZERO", e, expected=show_pairs(sums_by_pair(paid)),
                      actual=show_pairs(sums_by_pair(got)),
                      message=f"a payer paid more than they held (scores before {before})")
             return
-    win_group = fam.settlement.transfer_groups[0]
+    win_group = groups[0]
     # 一炮多响 paid in the settlement's order, where the family says the order is a rule
     if how == "discard" and fam.settlement.payment_order and _paid_out_of_order(ctx, e, win_group[0], paid, got):
         bad = [b for b in bad if b != win_group]  # the order explains the amounts (a floor clamps by order)
@@ -169,7 +188,7 @@ def _compare_pair_totals(ctx: AuditContext, e: ev.HandSettled, how: Optional[str
     fam = ctx.family
     if paid == got:  # the same transfers in the same order: every group's pair totals agree
         return
-    for reasons, code in fam.settlement.transfer_groups:
+    for reasons, code in transfer_groups(fam.settlement):
         want, have = sums_by_pair(paid, reasons, True), sums_by_pair(got, reasons, True)
         if want == have:
             continue

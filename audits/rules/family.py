@@ -493,7 +493,9 @@ class SettlementRules:
     #: transfer reason -> how ``--explain`` words it.
     transfer_labels: Mapping[str, str]
     #: groups of transfer reasons compared together, with the code a mismatch gets
-    #: (the robbed-kong group's code is chosen by ``how`` in ``transfer_code``).
+    #: (the robbed-kong group's code is chosen by ``how`` in ``transfer_code``); the first
+    #: group is the win's, and a reason named in no group nor in ``net_reasons`` is compared
+    #: with it (a payment the family never makes is a wrong one: ``checks.scoring.transfer_groups``).
     transfer_groups: tuple[tuple[tuple[str, ...], str], ...]
     #: (how, group code, expected, actual) -> the code a mismatch in that group reports.
     transfer_code: Callable[..., str]

@@ -533,3 +533,52 @@ def test_each_family_declares_only_events_some_rulesets_log():
     assert declared["sichuan"] == {ev.VoidDeclared, ev.TilesExchanged}
     assert declared["changsha"] >= {ev.BirdsDrawn, ev.OpeningWinDeclared, ev.KongRevealed, ev.LastTileOffered}
     assert declared["qujing"] == declared["guangdong"] == frozenset()
+
+
+# --- a payment for a reason the room's family never pays ----------------------------------------
+
+def _guangdong_paying(extra: bool):
+    """Guangdong's §12.1 sample, its settlement with (``extra``) one more payment, for 点鸡,
+    which no Guangdong settlement makes; the scores follow the payments, so only the reason is wrong."""
+    import copy
+    from pathlib import Path
+
+    import msgspec
+
+    from schema import events as ev
+    from schema.reader import LogReader
+
+    path = Path(__file__).resolve().parents[2] / "sample_logs" / "guangdong" / "clean" / "gd_ex01_jihu_discard.jsonl"
+    log = next(LogReader([str(path)]).games())
+    if not extra:
+        return log
+    out = copy.copy(log)
+    events, bump = [], [0, 0, 0, 0]
+    for e in log.events:
+        if type(e) is ev.HandSettled and not any(bump):
+            e = msgspec.structs.replace(e, transfers=list(e.transfers) + [ev.Transfer(payer=1, payee=2, amount=1,
+                                                                                      reason="dianji")])
+            bump = [0, -1, 1, 0]
+        if type(e) in (ev.HandSettled, ev.GameClosed) and any(bump):
+            e = msgspec.structs.replace(e, scores=[s + d for s, d in zip(e.scores, bump)])
+        events.append(e)
+    out.events = events
+    return out
+
+
+def test_a_payment_for_a_reason_the_family_never_pays_is_a_wrong_payment():
+    # the shared comparison counts a reason the family names in no group with its win payments
+    # (checks/scoring.transfer_groups): Guangdong pays no 点鸡; near miss: the sample as logged
+    assert [f.code for f in audit_game(_guangdong_paying(True)).findings] == ["TRANSFER_MISMATCH"]
+    assert audit_game(_guangdong_paying(False)).findings == []
+
+
+def test_every_family_compares_every_payment_reason():
+    from audits.checks.scoring import transfer_groups
+    from audits.rules import FAMILIES
+    from schema import events as ev
+    import typing
+
+    for fam in FAMILIES.values():
+        named = {r for reasons, _code in transfer_groups(fam.settlement) for r in reasons}
+        assert named | set(fam.settlement.net_reasons[0]) == set(typing.get_args(ev.TransferReason)), fam.name

@@ -88,9 +88,7 @@ QUJING = RuleFamily(
         settle=settlement.settle,
         transfer_labels={"win": "pays", "qianggang": "pays (抢杠 包三家)", "yangzhu": "pays 养猪",
                          "dianji": "pays 点鸡"},
-        # a payment for a reason Qujing does not have (a kong's money …) is a wrong win payment
-        transfer_groups=((("win", "qianggang") + settlement.FOREIGN_REASONS, "TRANSFER_MISMATCH"),
-                         (("yangzhu",), "YANGZHU_MISMATCH")),
+        transfer_groups=((("win", "qianggang"), "TRANSFER_MISMATCH"), (("yangzhu",), "YANGZHU_MISMATCH")),
         transfer_code=_transfer_code,
         net_reasons=(("dianji",), "DIANJI_MISMATCH"),
         check_bet=settlement.check_bet,

@@ -38,21 +38,13 @@ paid their own share).
 
 from __future__ import annotations
 
-from typing import Optional, Sequence, get_args
+from typing import Optional, Sequence
 
-from schema.events import Transfer, TransferReason
+from schema.events import Transfer
 from schema.ruleset import Ruleset
 
 from ..family import FeeEvent, HandFacts, Settlement, Violation, WinHow
 from .claims import wild_kinds
-
-
-#: The reasons a Qujing settlement pays for (§6): a win, 抢杠 包三家, 养猪 and 点鸡.
-OWN_REASONS = ("win", "qianggang", "yangzhu", "dianji")
-#: Every other payment reason a log may carry (kong money, 包 liabilities, birds …): Qujing
-#: pays none of them (§6: kongs pay nothing by themselves), so the audit compares them with
-#: the win payments, where this settlement has nothing for them (TRANSFER_MISMATCH).
-FOREIGN_REASONS: tuple[str, ...] = tuple(r for r in get_args(TransferReason) if r not in OWN_REASONS)
 
 
 def seat_order_from(start: int, n: int) -> list[int]:
