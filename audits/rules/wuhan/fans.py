@@ -202,7 +202,7 @@ def _score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld
     co_winners = ctx.co_winners
     best = None
     for names, hard, _ in cands:
-        mo = names[-1] if names and names[-1] in ("qianggang", "gangshang_kaihua", "haidi", "quanqiuren") else None
+        mo = names[-1] if names and names[-1] in money.MOMENTS else None
         win = Win(seat, ctx.how, from_seat, len(names), tuple(names), hard, mo)
         out, fw, cap_kind = money.shares(ruleset, win, fans_of, dealer, co_winners)
         if not money.qihu_met(ruleset, win, out, co_winners):
@@ -267,7 +267,7 @@ def reading_fans(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Mel
     for names, hard, pair_ok in cands:
         if not pair_ok or not _laizi_ok(ruleset, bool(names), w):
             continue
-        mo = names[-1] if names and names[-1] in ("qianggang", "gangshang_kaihua", "haidi", "quanqiuren") else None
+        mo = names[-1] if names and names[-1] in money.MOMENTS else None
         win = Win(seat, ctx.how, getattr(ctx, "from_seat", None), len(names), tuple(names), hard, mo)
         out, fw, _ = money.shares(ruleset, win, fans_of, getattr(ctx, "dealer", -1), ctx.co_winners)
         if sum(x.amount for x in out) == best.total and money.qihu_met(ruleset, win, out, ctx.co_winners):

@@ -17,6 +17,8 @@ from typing import Collection, NamedTuple, Optional, Sequence
 
 from schema.ruleset import Ruleset
 
+#: the 大胡 of how the last tile came (one per reading, last in its names): ``Win.moment``
+MOMENTS = frozenset({"qianggang", "gangshang_kaihua", "haidi", "quanqiuren"})
 #: the 大胡 whose moment decides the self-draw bonus (no bonus on 杠开 / 海底捞 by default)
 NO_ZIMO_MOMENTS = frozenset({"gangshang_kaihua", "haidi"})
 #: the 包 transfer reasons, by case (§9.7)
@@ -230,6 +232,6 @@ def liability(ruleset: Ruleset, win: Win, third_feeder: Optional[int], feeder_re
     return None
 
 
-__all__ = ["BAO_REASONS", "NO_ZIMO_MOMENTS", "SeatFan", "Share", "Win", "bonus_is_factor", "hand_base",
+__all__ = ["BAO_REASONS", "MOMENTS", "NO_ZIMO_MOMENTS", "SeatFan", "Share", "Win", "bonus_is_factor", "hand_base",
            "jinding_amounts", "liability", "payers", "personal", "personal_words", "qihu_met", "shares",
            "winner_fan", "zimo_bonus"]

@@ -80,10 +80,6 @@ def observe(ruleset: Ruleset, table, event, book: Book, ctx, after: bool) -> lis
     return []
 
 
-#: the 大胡 of how the last tile came (one per reading)
-_MOMENTS = frozenset({"qianggang", "gangshang_kaihua", "haidi", "quanqiuren"})
-
-
 def _named_shares(ruleset: Ruleset, winner, sc) -> Optional[list]:
     """The shares of the legal reading the log names (§9.6: readings that tie give the same
     money, and the names may follow any of them; a 屁胡 and a 大胡 reading differ in the dealer
@@ -96,7 +92,7 @@ def _named_shares(ruleset: Ruleset, winner, sc) -> Optional[list]:
         return None
     _rules, best, fans_of, dealer = sc.derive[:4]
     big = tuple(n for n in winner.fans if n not in ("jihu", "yinghu"))
-    moment = next((n for n in big if n in _MOMENTS), None)
+    moment = next((n for n in big if n in money.MOMENTS), None)
     win = Win(best.seat, best.how, best.from_seat, len(big), big, "yinghu" in named, moment)
     paying = {x.seat for x in sc.shares}
     others = frozenset(s for s in range(len(fans_of)) if s != best.seat and s not in paying)
