@@ -45,6 +45,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional
 import msgspec
 
 from schema import limits as _limits
+from schema.collector import few_collections
 from schema.events import AnyEvent, GameClosed
 from schema.reader import FileSpan, LogProblem, LogReader, decode_line, find_logs
 
@@ -270,23 +271,30 @@ def audit_span(span: FileSpan, max_line_bytes: Optional[int] = None, max_depth: 
     """
     previous = _apply_limits(max_line_bytes, max_depth)
     try:
-        orphans: list[LogProblem] = []
-        if audit is None and not guessed:
-            return list(audit_serial([span], orphans)), orphans
-        reader = LogReader([span])
-        logs = list(reader.games()) if guessed else reader.games()
-        if guessed and (any(not log.closed for log in logs) or any(p.line <= 0 for p in reader.orphans)):
-            return None
-        if audit is None:
-            from .audit import audit_game as audit
-        out = [audit(log) for log in logs]
-        finish = getattr(audit, "finish", None)
-        if finish is not None:
-            finish()
-        orphans.extend(reader.orphans)
-        return out, orphans
+        with few_collections():  # the task reads and audits games: the collector runs less often
+            return _audit_span(span, audit, guessed)
     finally:
         _limits.set_limits(previous)
+
+
+def _audit_span(span: FileSpan, audit: Optional[Callable[[Any], Any]], guessed: bool
+                ) -> Optional[tuple[list[Any], list[LogProblem]]]:
+    """:func:`audit_span`'s work, under the caller's input limits."""
+    orphans: list[LogProblem] = []
+    if audit is None and not guessed:
+        return list(audit_serial([span], orphans)), orphans
+    reader = LogReader([span])
+    logs = list(reader.games()) if guessed else reader.games()
+    if guessed and (any(not log.closed for log in logs) or any(p.line <= 0 for p in reader.orphans)):
+        return None
+    if audit is None:
+        from .audit import audit_game as audit
+    out = [audit(log) for log in logs]
+    finish = getattr(audit, "finish", None)
+    if finish is not None:
+        finish()
+    orphans.extend(reader.orphans)
+    return out, orphans
 
 
 def _with_seals(result: Any, problems: dict) -> Any:

@@ -75,6 +75,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional
 
 import msgspec
 
+from schema.collector import collect_less
 from schema.events import AnyEvent, GameClosed
 from schema.reader import (FileSpan, GameLog, LogProblem, LogReader, _Window, decode_line, find_logs, line_blocks,
                            open_source)
@@ -549,6 +550,7 @@ def _worker(wid: int, jobs: int, conn: Any, pipe: Any, credit: Any, audit: Optio
     """Run the tasks this process sends, in order; see :func:`audit_parallel` for the replies."""
     if parent_pid is not None:
         die_with_parent(parent_pid, deathsig)
+    collect_less()  # this process only reads and audits games (schema.collector)
     out = _Replies(pipe)
     try:
         games = _Games(audit)

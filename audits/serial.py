@@ -8,6 +8,7 @@ from typing import Iterable, Iterator, Optional, Union
 
 import msgspec
 
+from schema.collector import few_collections
 from schema.reader import FileSpan, LogProblem, LogReader
 from schema.seal import problems_by_game
 
@@ -20,11 +21,19 @@ from .ledger import GameAudit
 def audit_serial(paths: Iterable[Union[str, FileSpan]], orphans: Optional[list[LogProblem]] = None
                  ) -> Iterator[GameAudit]:
     """The one-process audit of ``paths`` (or :class:`~schema.reader.FileSpan` parts of files),
-    without the tamper evidence (see :func:`attach_seals`)."""
+    without the tamper evidence (see :func:`attach_seals`).  Each game is read and audited
+    with the cyclic collector run less often (:func:`~schema.collector.few_collections`;
+    put back while the caller holds the result)."""
     reader = LogReader(paths)
+    games = reader.games()
     try:
-        for log in reader.games():
-            yield audit_game(log)
+        while True:
+            with few_collections():
+                log = next(games, None)
+                if log is None:
+                    return
+                audited = audit_game(log)
+            yield audited
     finally:
         if orphans is not None:
             orphans.extend(reader.orphans)

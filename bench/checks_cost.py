@@ -122,14 +122,22 @@ def walker_floor(path: str) -> int:
 
 
 def replay_games(path: str) -> Iterator[int]:
-    """:func:`replay_only` a game at a time (each game's events, once applied)."""
+    """:func:`replay_only` a game at a time (each game's events, once applied), read and
+    replayed with the cyclic collector set as the audit sets it (``audit_serial``: schema.collector),
+    so the two are compared alike."""
     from replay import Replayer
+    from schema.collector import few_collections
     from schema.reader import LogReader
 
-    for log in LogReader([path]).games():
-        r = Replayer()
-        for e, line in zip(log.events, log.lines):
-            r.apply(e, line)
+    games = LogReader([path]).games()
+    while True:
+        with few_collections():
+            log = next(games, None)
+            if log is None:
+                return
+            r = Replayer()
+            for e, line in zip(log.events, log.lines):
+                r.apply(e, line)
         yield len(log.events)
 
 

@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import os
 import shutil
-from contextlib import contextmanager
 import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence
+from typing import Any, Callable, NamedTuple, Optional, Sequence
 
 import duckdb
 import msgspec
 
+from schema.collector import few_collections
 from schema.reader import GameLog, LogReader
 
 from .derive import META_COLUMNS, Spool, write_batch
@@ -878,26 +878,6 @@ def _ingest_sql(paths: Sequence[str], db: str, *, audit: bool, jobs: int, batch_
         return _ingest_batches(paths, db, audit=audit, jobs=jobs, batch_events=batch_events,
                                batch_games=batch_games, progress=progress, before_commit=before_commit, con=con,
                                audit_output=audit_output, parquet=parquet, cluster=cluster, keep_raw=keep_raw)
-
-
-#: The cyclic garbage collector's first threshold while an ingest runs: the rows of a batch are
-#: millions of small containers with no cycles, and at Python's default (700) the collector
-#: runs every few hundred of them, costing more than building them (10× on a tuple per event).
-INGEST_GC_THRESHOLD = 200_000
-
-
-@contextmanager
-def few_collections() -> Iterator[None]:
-    """Run the block with the collector's first threshold at :data:`INGEST_GC_THRESHOLD` (the
-    collector still runs, only less often); the thresholds are put back after."""
-    import gc
-
-    before = gc.get_threshold()
-    gc.set_threshold(max(before[0], INGEST_GC_THRESHOLD), *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
 
 
 def _batched(batch: "_SqlBatch", report: IngestReport, seen: dict[str, tuple[str, str]], log: Any, built: bool,
