@@ -313,21 +313,34 @@ def _play(cur: _HandAcc, t: type, e: Any, ok: bool) -> None:
 
 
 def _won(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandWon) -> None:
-    """A win of the hand under way: its ``wins`` rows and the hand's result."""
+    """A win of the hand under way: its ``wins`` rows and the hand's result.
+
+    A hand won several times (血战到底, or a family that logs each winner of one discard
+    apart) keeps every win in its row: the winners and fans of all of them, the highest fan,
+    the points summed; ``win_kind`` and ``from_seat`` stay the first win's."""
     hn = cur.n
-    cur.result, cur.how, cur.from_seat, cur.ended_seq = "won", e.how, e.from_seat, e.seq
-    cur.winners = [w.seat for w in e.winners]
-    fans: list[str] = []
+    again = cur.result == "won" or bool(cur.winners)
+    if not again:
+        cur.how, cur.from_seat = e.how, e.from_seat
+    cur.result, cur.ended_seq = "won", e.seq
+    winners = cur.winners if again else []
+    fans: list[str] = cur.fans if again else []
     for w in e.winners:
+        if w.seat not in winners:
+            winners.append(w.seat)
         fans.extend(f for f in w.fans if f not in fans)
         out.rows["wins"].append(_ROW["wins"](
             room.log.game, cur.hand, e.seq, w.seat, room.player(w.seat), e.how, e.from_seat,
             room.player(e.from_seat), e.tile, list(w.fans), w.fan, w.points))
         if e.how == "self_draw" and _seat_ok(w.seat, hn):
             cur.self_draw[w.seat] = True
-    cur.fans = fans
-    cur.fan = max((w.fan for w in e.winners), default=None)
-    cur.points = sum(w.points for w in e.winners)
+    cur.winners, cur.fans = winners, fans
+    fan = max((w.fan for w in e.winners), default=None)
+    points = sum(w.points for w in e.winners)
+    if again:
+        fan = fan if cur.fan is None else cur.fan if fan is None else max(cur.fan, fan)
+        points += cur.points or 0
+    cur.fan, cur.points = fan, points
     if _seat_ok(e.from_seat, hn):
         if e.how == "discard":
             cur.dealt_in[e.from_seat] = True

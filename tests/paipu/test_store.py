@@ -121,6 +121,25 @@ def test_ingest_fills_every_table(tmp_path, two_games):
     assert t[0] == (0, "D", "B", 2, "win") and t[1] == (1, "B", "A", 1, "dianji")
 
 
+def test_a_hand_won_several_times_keeps_every_win_in_its_row(tmp_path):
+    """血战到底: sample ex07 is won twice in one hand (seat 1 on seat 0's discard, 对对胡 2 points;
+    then seat 2 by self-draw, 清一色 4 points) before the wall runs out.  The hand's row names both
+    winners, both wins' fans, the highest fan and the points summed; win_kind and from_seat stay
+    the first win's, and both winners have ``won`` in hand_players.  Near miss: a hand won once
+    (the 点鸡 game) keeps its one win as it was."""
+    db = str(tmp_path / "s.duckdb")
+    store.ingest([os.path.join(ROOT, "sample_logs", "clean", "sichuan_ex07_huazhu.jsonl")], db)
+    h = q(db, "SELECT result, win_kind, from_seat, winners, fans, fan, points FROM hands")
+    assert h == [("drawn", "discard", 0, [1, 2], ["duidui", "jihu", "qingyise"], 2, 6)]
+    won = q(db, "SELECT seat FROM hand_players WHERE won ORDER BY seat")
+    assert won == [(1,), (2,)]
+    assert q(db, "SELECT count(*) FROM wins")[0][0] == 2
+    once = write(tmp_path / "once.jsonl", dianji_game("g1"))
+    store.ingest([once], db)
+    assert q(db, "SELECT winners, fans, fan, points, win_kind, from_seat FROM hands WHERE game = 'g1'") == \
+        [([1], ["wuji"], 1, 2, "discard", 3)]
+
+
 def test_raw_event_json_is_kept_only_with_keep_raw_and_then_with_zstd(tmp_path, two_games):
     """Without --keep-raw the events table keeps no JSON of its own (``raw`` NULL); with it, each
     event's JSON in the schema's own encoding, kept with zstd, which DuckDB would not pick itself."""
