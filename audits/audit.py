@@ -19,7 +19,8 @@ Readings where the rules are silent (each stated at its check too):
 * ``CLAIM_PRIORITY`` and ``WIN_MISSED_MULTI`` need the higher claim to be
   *declared* (``ClaimDeclared``) and legal: possible, and not barred by a pass.
 * The corrected ledger pays nothing for a win that is not legal; 点鸡 is still settled.
-* ``DRAW_NOT_WALL_ORDER`` and ``TURN_ORDER`` are reported once per hand.
+* ``DRAW_NOT_WALL_ORDER`` and ``TURN_ORDER`` are reported once per hand, ``FLOWER_NOT_SET_ASIDE``
+  once per seat per hand (later repeats are counted in the first finding's message).
 """
 
 from __future__ import annotations

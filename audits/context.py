@@ -30,6 +30,10 @@ from .rules.wilds import default_discard_kinds, default_discard_rule
 #: Codes reported once per hand (later repeats are counted in the first finding's message):
 #: one slip desynchronises every later draw or turn of the hand.
 ONCE_PER_HAND = frozenset({"DRAW_NOT_WALL_ORDER", "TURN_ORDER"})
+#: Codes reported once per seat per hand (later repeats counted likewise): a flower kept in
+#: hand (补花 not made) stays kept at every later action of that seat until the hand ends.
+ONCE_PER_SEAT_AND_HAND = frozenset({"FLOWER_NOT_SET_ASIDE"})
+_FOLDED = ONCE_PER_HAND | ONCE_PER_SEAT_AND_HAND
 
 
 #: No seat (shared, never changed): what most discards' could-take sets are.
@@ -162,8 +166,8 @@ class AuditContext:
         self.refunds: list[ev.FeeRefunded] = []
         self.resized = False
         self.knocked_reported = False
-        self.repeats: dict[str, int] = {}
-        self.first_of: dict[str, int] = {}
+        self.repeats: dict[Any, int] = {}
+        self.first_of: dict[Any, int] = {}
         #: the family's memory of the current hand (``RuleFamily.own.hand_book``), or None
         self.hand_book = None
         #: this game's own handler table (a hand book family's, see :meth:`observing`), with the
@@ -182,11 +186,12 @@ class AuditContext:
              expected: Any = None, actual: Any = None, message: str = "", seq: Optional[int] = None,
              line: Optional[int] = None) -> None:
         """Record a finding of catalogue ``code`` at event ``e`` (or at ``seq``)."""
-        if code in ONCE_PER_HAND:
-            if code in self.first_of:
-                self.repeats[code] = self.repeats.get(code, 0) + 1
+        if code in _FOLDED:
+            key = (code, seat) if code in ONCE_PER_SEAT_AND_HAND else code
+            if key in self.first_of:
+                self.repeats[key] = self.repeats.get(key, 0) + 1
                 return
-            self.first_of[code] = len(self.findings)
+            self.first_of[key] = len(self.findings)
         c = CATALOGUE[code]
         self.findings.append(Finding(
             code=code, severity=c.severity, game=self.log.game, hand=self.table.hand,
@@ -217,9 +222,10 @@ class AuditContext:
         return facts._replace(dealer_level=due)
 
     def flush_repeats(self) -> None:
-        """Report each once-per-hand code at its first event, counting the later ones."""
-        for code, more in self.repeats.items():
-            i = self.first_of[code]
+        """Report each once-per-hand code (once-per-seat-and-hand: per seat) at its first event,
+        counting the later ones."""
+        for key, more in self.repeats.items():
+            i = self.first_of[key]
             f = self.findings[i]
             self.findings[i] = msgspec.structs.replace(f, message=f"{f.message} (and {more} later event(s) of this hand)")
         self.repeats = {}

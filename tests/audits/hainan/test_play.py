@@ -36,6 +36,30 @@ def test_a_flower_drawn_in_play_is_set_aside_before_any_other_action():
     assert got and got[0] == "FLOWER_NOT_SET_ASIDE"
 
 
+def _flowers_kept():
+    """Seats 1 and 2 each draw a flower in play (秋 3f, 菊 7f) and keep it in hand to the end."""
+    s = HainanScene("hn-flowers-kept")
+    s.hand(0, {}, reserve="3f7f")
+    s.discard(0)
+    s.draw(1, "3f")
+    s.discard(1)
+    s.draw(2, "7f")
+    s.discard(2)
+    s.until(3, 15)
+    s.drawn()
+    return s.close()
+
+
+def test_a_flower_kept_is_reported_once_per_seat_and_hand():
+    """The kept flower breaks the rule at every later discard of its seat: one finding, at the
+    first, counting the rest; near miss: two seats keeping one each are two findings."""
+    found = [f for f in audit_game(log_of(_flower_drawn(False))).findings if f.code == "FLOWER_NOT_SET_ASIDE"]
+    assert [(f.seq, f.seat) for f in found] == [(5, 1)]
+    assert "(and 18 later event(s) of this hand)" in found[0].message
+    two = [f for f in audit_game(log_of(_flowers_kept())).findings if f.code == "FLOWER_NOT_SET_ASIDE"]
+    assert sorted(f.seat for f in two) == [1, 2]
+
+
 def _set_aside_by(seat: int):
     """Seat 1 draws 菊 7f in play and ``seat`` logs setting it aside, then the tail draw."""
     s = HainanScene("hn-set-aside")
