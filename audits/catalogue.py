@@ -67,6 +67,9 @@ _ENTRIES: list[tuple[str, str, Severity, str]] = [
     ("table", "EXHAUSTIVE_DRAW_MISSED", "error",
      "黄庄: no draw from the wall once the remaining tiles are down to the reserve (20 by default)."),
     ("table", "EXHAUSTIVE_DRAW_EARLY", "error", "黄庄 is declared only when the remaining tiles are down to the reserve."),
+    ("table", "REMAINING_MISMATCH", "warning",
+     "黄庄: the remaining tiles a HandDrawn reports are the table's undrawn tiles, counted as the ruleset "
+     "counts them against the reserve."),
     ("table", "DEALER_ROTATION", "error",
      "The first dealer and each next dealer are the ruleset's (Qujing: the creator, then the winner, the dealer "
      "after 黄庄, the discarder after 一炮多响); a logged dealer level (连庄) is the dealer's streak + 1."),

@@ -358,6 +358,11 @@ def hand_drawn(ctx: AuditContext, e: ev.HandDrawn) -> None:
     claims.discard_settled(ctx)
     t = ctx.table
     remaining = ctx.family.table.remaining(ctx.rules, t.undrawn, len(t.tail))
+    if e.remaining != remaining:
+        # the count the log reports is the table's, as the family counts it (a 海底 declined
+        # by all leaves the offered tile among them)
+        ctx.find("REMAINING_MISMATCH", e, expected=remaining, actual=e.remaining,
+                 message=f"黄庄 reports {e.remaining} tiles remaining; the table has {remaining}")
     reserve = ctx.family.table.reserve(ctx.rules, sum(t.kongs))
     offers = t.sea_offers
     if offers and len(offers) >= ctx.n and not any(taken for _seat, taken in offers):

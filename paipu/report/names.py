@@ -27,6 +27,7 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
     "TAIL_DRAW_WITHOUT_KONG": ("无杠摸翻屁股", "a tail tile taken without a kong"),
     "EXHAUSTIVE_DRAW_MISSED": ("应黄庄未黄庄", "exhaustive draw missed"),
     "EXHAUSTIVE_DRAW_EARLY": ("提前黄庄", "exhaustive draw declared early"),
+    "REMAINING_MISMATCH": ("剩余牌数不符", "remaining tiles misreported"),
     "DEALER_ROTATION": ("坐庄错误", "wrong dealer"),
     "TURN_ORDER": ("出牌顺序错误", "out of turn"),
     "CLAIM_CHOW_DISABLED": ("未开吃却吃牌", "chow in a room without chow"),

@@ -244,9 +244,10 @@ def qiaoluo(bad_floor=False, next_hand=False):
     return game(**steps)
 
 
-def drawn(reserve: int):
+def drawn(reserve: int, reported: int = 80):
+    """黄庄 where 80 tiles remain (reported as ``reported``), under a reserve of ``reserve``."""
     return game(_kw={"options": {"draw_reserve": reserve}},
-                r0=lambda b: b.exhausted(80), win=None,
+                r0=lambda b: b.exhausted(reported), win=None,
                 settle=lambda b: b.settle([], [0, 0, 0, 0]), close=lambda b: b.close("hands_done", [0, 0, 0, 0]))
 
 
@@ -292,6 +293,7 @@ CASES = {
     "EXHAUSTIVE_DRAW_MISSED": (lambda: game(_kw={"options": {"draw_reserve": 80}}),
                                lambda: game(_kw={"options": {"draw_reserve": 79}})),
     "EXHAUSTIVE_DRAW_EARLY": (lambda: drawn(20), lambda: drawn(80)),
+    "REMAINING_MISMATCH": (lambda: drawn(80, reported=78), lambda: drawn(80)),
     "DEALER_ROTATION": (lambda: game(close=lambda b: (b.hand(2, dealer=1), b.close("dissolved", [12, -4, -4, -4]))),
                         lambda: game(close=lambda b: (b.hand(2, dealer=0), b.close("dissolved", [12, -4, -4, -4])))),
     "TURN_ORDER": (lambda: game(r2=lambda b: b.draw(3, "9p"), d2=lambda b: b.discard(3, "9p"), r3=None, d3=None),
@@ -582,3 +584,16 @@ def test_every_family_compares_every_payment_reason():
     for fam in FAMILIES.values():
         named = {r for reasons, _code in transfer_groups(fam.settlement) for r in reasons}
         assert named | set(fam.settlement.net_reasons[0]) == set(typing.get_args(ev.TransferReason)), fam.name
+
+
+def test_remaining_is_counted_as_the_ruleset_counts_it():
+    """Qujing with ``draw_reserve_counts_tail`` off leaves the two face-up tail tiles out of the
+    remaining count: the same 黄庄 holds at 78 and is misreported at 80 (the default's count)."""
+    def off(reported: int):
+        return game(_kw={"options": {"draw_reserve": 78, "draw_reserve_counts_tail": False}},
+                    r0=lambda b: b.exhausted(reported), win=None,
+                    settle=lambda b: b.settle([], [0, 0, 0, 0]), close=lambda b: b.close("hands_done", [0, 0, 0, 0]))
+
+    assert [f.code for f in audit_game(log_of(off(78))).findings] == []
+    found = [(f.code, f.expected, f.actual) for f in audit_game(log_of(off(80))).findings]
+    assert found == [("REMAINING_MISMATCH", 78, 80)]

@@ -1042,6 +1042,14 @@ def f_early_exhaustive_draw(ctx: _Ctx):
     return _cut(ctx, i, [drawn_ev, settled, *fees], i, scores)
 
 
+def f_remaining_misreported(ctx: _Ctx):
+    """黄庄 reports more tiles remaining than the table has."""
+    i = ctx.pick([i for i, e in enumerate(ctx.events) if type(e) is ev.HandDrawn])
+    e = ctx.events[i]
+    wrong = msgspec.structs.replace(e, remaining=e.remaining + ctx.pick([1, 2, 5]))
+    return ctx.events[:i] + [wrong] + ctx.events[i + 1:], i
+
+
 def f_wrong_dealer(ctx: _Ctx):
     """A hand dealt by the wrong seat (not the winner / the same dealer after 黄庄 / the discarder)."""
     cands = [i for i, e in enumerate(ctx.events) if type(e) is ev.HandStarted and e.hand > 1]
@@ -1244,6 +1252,7 @@ def _table() -> dict[str, Fault]:
         ("tail_not_refilled", "TAIL_REFILL_WRONG", "table", f_tail_not_refilled),
         ("no_exhaustive_draw", "EXHAUSTIVE_DRAW_MISSED", "table", f_no_exhaustive_draw),
         ("early_exhaustive_draw", "EXHAUSTIVE_DRAW_EARLY", "table", f_early_exhaustive_draw),
+        ("remaining_misreported", "REMAINING_MISMATCH", "table", f_remaining_misreported),
         ("wrong_dealer", "DEALER_ROTATION", "table", f_wrong_dealer),
         ("sequence_gap", "STREAM_SEQ_GAP", "stream", f_seq_gap),
         ("repeated_event", "STREAM_SEQ_REPEAT", "stream", f_repeated_event),

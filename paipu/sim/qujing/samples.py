@@ -146,7 +146,9 @@ class Script:
         self._settle([(s_, sc.points) for s_, sc in winners], how, from_seat)
 
     def exhausted(self) -> None:
-        self._do(self.b.exhausted, self.table.undrawn)
+        """黄庄, reporting the remaining tiles as the ruleset's family counts them."""
+        table = self.table
+        self._do(self.b.exhausted, self.family.table.remaining(table.ruleset, table.undrawn, len(table.tail)))
         self._settle([], None, None)
 
     def _settle(self, winners, how, from_seat) -> None:
