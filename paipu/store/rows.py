@@ -126,7 +126,7 @@ class _HandAcc:
                  "how", "from_seat", "winners", "fans", "fan", "points", "draws", "dealt", "reported",
                  "kongs", "first_draw", "first_draw_seq", "got", "bets", "sdraws", "sdiscards", "chows",
                  "pongs", "kexp", "kadd", "kcon", "score_before", "score_after", "received", "paid",
-                 "dianji", "self_draw", "dealt_in", "robbed")
+                 "dianji", "self_draw", "dealt_in", "robbed", "offered_at_win")
 
     def __init__(self, e: ev.HandStarted, n: int, scores: list[int]):
         self.hand = e.hand
@@ -137,6 +137,9 @@ class _HandAcc:
         self.ended_seq = self.settled_seq = None
         self.result = self.how = self.from_seat = None
         self.winners: list[int] = []
+        #: per winner: the discards the other seats had made when it won (血战到底: a winner
+        #: leaves the hand, and the discards after are no claim opportunities of its own)
+        self.offered_at_win: dict[int, int] = {}
         self.fans: list[str] = []
         self.fan = self.points = None
         self.draws = self.dealt = self.kongs = 0
@@ -260,7 +263,7 @@ def _finish_hand(out: GameRows, room: _Room, h: _HandAcc) -> None:
             game, h.hand, s, room.player(s), nn, s == h.dealer, before, after,
             after - before if after is not None and before is not None else None,
             h.received[s], h.paid[s], h.dianji[s], chickens[s], h.bets[s], h.sdraws[s], h.sdiscards[s],
-            sum(h.sdiscards) - h.sdiscards[s], h.chows[s], h.pongs[s], h.kexp[s], h.kadd[s], h.kcon[s],
+            h.offered_at_win.get(s, sum(h.sdiscards) - h.sdiscards[s]), h.chows[s], h.pongs[s], h.kexp[s], h.kadd[s], h.kcon[s],
             claims, s in h.winners, h.self_draw[s], h.dealt_in[s], h.robbed[s], h.settled_seq))
 
 
@@ -325,9 +328,12 @@ def _won(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandWon) -> None:
     cur.result, cur.ended_seq = "won", e.seq
     winners = cur.winners if again else []
     fans: list[str] = cur.fans if again else []
+    discards = sum(cur.sdiscards)
     for w in e.winners:
         if w.seat not in winners:
             winners.append(w.seat)
+            if _seat_ok(w.seat, hn):
+                cur.offered_at_win[w.seat] = discards - cur.sdiscards[w.seat]
         fans.extend(f for f in w.fans if f not in fans)
         out.rows["wins"].append(_ROW["wins"](
             room.log.game, cur.hand, e.seq, w.seat, room.player(w.seat), e.how, e.from_seat,
@@ -548,12 +554,16 @@ def fast_game_rows(log: GameLog, content_hash: str, body: str,
 
     tallies: dict[tuple, bool] = {}
 
-    def finish(upto: int) -> None:
+    def count(upto: int) -> None:
+        """The counted events of the hand under way from ``seg`` to ``upto``."""
         # the family the hand is settled under (after a resize mid-hand, the room's new one)
         key = (id(room.rules), cur.n)
         if key not in tallies:
             tallies[key] = _keeps_tally(room, cur.n)
         _count_segment(cur, events, types, seats, seg, upto, tallies[key])
+
+    def finish(upto: int) -> None:
+        count(upto)
         _finish_hand(out, room, cur)
 
     for i in marks:
@@ -569,6 +579,9 @@ def fast_game_rows(log: GameLog, content_hash: str, body: str,
             cur = _HandAcc(e, room.n, room.scores)
             seg = i + 1
         elif cur is not None and t in _HAND_EVENTS:
+            if t is ev.HandWon:  # the counts so far, which a winner's offered discards are read from
+                count(i)
+                seg = i
             if _hand_event(out, room, cur, t, e, seats[i]):
                 finish(i)
                 cur = None

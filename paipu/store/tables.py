@@ -154,7 +154,7 @@ TABLES: tuple[Table, ...] = (
        ("bet", "INTEGER", "养猪 bet (0 if none)"),
        ("draws", "INTEGER", "tiles drawn"),
        ("discards", "INTEGER", "tiles discarded"),
-       ("offered", "INTEGER", "discards by the other seats (claim opportunities)"),
+       ("offered", "INTEGER", "discards by the other seats while the seat was in the hand (claim opportunities; 血战到底: none after it won)"),
        ("chows", "INTEGER", "吃 made"),
        ("pongs", "INTEGER", "碰 made"),
        ("kongs_exposed", "INTEGER", "明杠 on a discard"),

@@ -125,14 +125,19 @@ def test_a_hand_won_several_times_keeps_every_win_in_its_row(tmp_path):
     """血战到底: sample ex07 is won twice in one hand (seat 1 on seat 0's discard, 对对胡 2 points;
     then seat 2 by self-draw, 清一色 4 points) before the wall runs out.  The hand's row names both
     winners, both wins' fans, the highest fan and the points summed; win_kind and from_seat stay
-    the first win's, and both winners have ``won`` in hand_players.  Near miss: a hand won once
-    (the 点鸡 game) keeps its one win as it was."""
+    the first win's; both winners have ``won`` in hand_players, and ``offered`` counts only the
+    discards made before each one left.  Near miss: a hand won once (the 点鸡 game) keeps its
+    one win as it was."""
     db = str(tmp_path / "s.duckdb")
     store.ingest([os.path.join(ROOT, "sample_logs", "clean", "sichuan_ex07_huazhu.jsonl")], db)
     h = q(db, "SELECT result, win_kind, from_seat, winners, fans, fan, points FROM hands")
     assert h == [("drawn", "discard", 0, [1, 2], ["duidui", "jihu", "qingyise"], 2, 6)]
     won = q(db, "SELECT seat FROM hand_players WHERE won ORDER BY seat")
     assert won == [(1,), (2,)]
+    # a winner leaves the hand: its claim opportunities are the others' discards before its win
+    # (seat 1 won at seq 8, seat 2 at seq 18); the seats that stay in are offered every one
+    offered = q(db, "SELECT seat, offered FROM hand_players ORDER BY seat")
+    assert offered == [(0, 27), (1, 1), (2, 3), (3, 28)]
     assert q(db, "SELECT count(*) FROM wins")[0][0] == 2
     once = write(tmp_path / "once.jsonl", dianji_game("g1"))
     store.ingest([once], db)

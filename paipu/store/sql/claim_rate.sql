@@ -6,8 +6,8 @@
 --   3-seat tables; the median, so that one extreme player does not move everyone else's
 --   baseline); stratified binomial z = (x − Σ n·p0) / sqrt(Σ n·p0(1 − p0)).  A ruleset is its
 --   preset and options (game_rulesets.ruleset): a room with 吃 claims far more often than one
---   without.  Under 血战到底 n also counts the discards made after the player won and left the
---   hand, which it could not claim: a player who often wins early shows a slightly lower rate.
+--   without.  Under 血战到底 n counts only the discards made before the player won and left the
+--   hand (hand_players.offered).
 -- sums: counts per table size first, then at most two products, so the result does not depend
 --   on the order rows are read in (the same answer from every store).
 -- threshold: |z| > $z, for players with at least $min_offered discards offered in the ruleset.
