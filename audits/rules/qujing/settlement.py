@@ -105,10 +105,12 @@ def dianji_transfers(ruleset: Ruleset, chickens: Sequence[int]) -> list[Transfer
 
 
 def dianji_nets(ruleset: Ruleset, chickens: Sequence[int]) -> list[int]:
-    """Each seat's 点鸡 net: (n·c_i − Σc) × base."""
-    n = ruleset.players
-    total = sum(chickens)
-    return [(n * c - total) * ruleset.base for c in chickens]
+    """Each seat's 点鸡 net, the sum of its :func:`dianji_transfers` (it comes to (n·c_i − Σc) × base)."""
+    nets = [0] * ruleset.players
+    for t in dianji_transfers(ruleset, chickens):
+        nets[t.payer] -= t.amount
+        nets[t.payee] += t.amount
+    return nets
 
 
 def apply_transfers(ruleset: Ruleset, scores: Sequence[int], transfers: Sequence[Transfer]
