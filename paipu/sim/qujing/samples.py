@@ -328,6 +328,7 @@ FAULT_SOURCES = {
     "guoshou_peng": SimConfig(games=100, seed=42, max_hands=2),
     "zero_fan_discard_win": SimConfig(games=100, seed=43, max_hands=2),
     "no_exhaustive_draw": SimConfig(games=40, seed=44, max_hands=2),
+    "remaining_misreported": SimConfig(games=40, seed=44, max_hands=2),
     "rob_during_guohu": SimConfig(games=400, seed=45, max_hands=3),
     "rob_late": SimConfig(games=100, seed=46, max_hands=3),
     "pig_bet_out_of_range": SimConfig(preset="qujing-baiban", options={"yangzhu": True}, games=3, seed=47,
