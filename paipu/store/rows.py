@@ -251,6 +251,7 @@ def _finish_hand(out: GameRows, room: _Room, h: _HandAcc) -> None:
     # 点鸡: the chickens each seat answers for, as the family tallies them
     facts = room.family.settlement.hand_facts(room.rules, h.got, h.bets) if room.family is not None else None
     chickens = facts.tallies if facts is not None and facts.tallies is not None else [None] * nn
+    dianji_due = _dianji_due(room, facts, nn)
     out.rows["hands"].append(_ROW["hands"](
         game, h.hand, h.dealer, nn, h.started_seq, h.ended_seq, h.settled_seq, h.started_at, h.result,
         h.how, h.from_seat, h.winners, h.fans, h.fan, h.points, h.draws, room.set_size - h.dealt - h.draws,
@@ -264,7 +265,7 @@ def _finish_hand(out: GameRows, room: _Room, h: _HandAcc) -> None:
             after - before if after is not None and before is not None else None,
             h.received[s], h.paid[s], h.dianji[s], chickens[s], h.bets[s], h.sdraws[s], h.sdiscards[s],
             h.offered_at_win.get(s, sum(h.sdiscards) - h.sdiscards[s]), h.chows[s], h.pongs[s], h.kexp[s], h.kadd[s], h.kcon[s],
-            claims, s in h.winners, h.self_draw[s], h.dealt_in[s], h.robbed[s], h.settled_seq))
+            claims, s in h.winners, h.self_draw[s], h.dealt_in[s], h.robbed[s], h.settled_seq, dianji_due[s]))
 
 
 def _play(cur: _HandAcc, t: type, e: Any, ok: bool) -> None:
@@ -337,7 +338,7 @@ def _won(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandWon) -> None:
         fans.extend(f for f in w.fans if f not in fans)
         out.rows["wins"].append(_ROW["wins"](
             room.log.game, cur.hand, e.seq, w.seat, room.player(w.seat), e.how, e.from_seat,
-            room.player(e.from_seat), e.tile, list(w.fans), w.fan, w.points))
+            room.player(e.from_seat), e.tile, list(w.fans), w.fan, w.points, _win_due(room, cur, e, w)))
         if e.how == "self_draw" and _seat_ok(w.seat, hn):
             cur.self_draw[w.seat] = True
     cur.winners, cur.fans = winners, fans
@@ -352,6 +353,39 @@ def _won(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandWon) -> None:
             cur.dealt_in[e.from_seat] = True
         elif e.how == "robbed_kong":
             cur.robbed[e.from_seat] = True
+
+
+def _win_due(room: _Room, cur: _HandAcc, e: ev.HandWon, w: Any) -> Optional[list[int]]:
+    """养猪: per seat, what the room's family settles that seat to pay winner ``w`` for its logged
+    points (the win, 抢杠 and 养猪 shares), for the store's ``yangzhu_payout`` check to compare
+    with what was paid; None where the room does not play 养猪 (or names a seat off the table)."""
+    rules, n = room.rules, cur.n
+    if room.family is None or rules is None or not getattr(rules, "yangzhu", False) or not _seat_ok(w.seat, n) \
+            or (e.from_seat is not None and not _seat_ok(e.from_seat, n)):
+        return None
+    from audits.ledger import expected_transfers
+
+    facts = room.family.settlement.hand_facts(rules, cur.got, cur.bets)
+    due = [0] * n
+    for t in expected_transfers(rules, n, e.how, [(w.seat, w.points)], e.from_seat, facts):
+        if t.payee == w.seat and t.reason in _WIN_SHARES and _seat_ok(t.payer, n):
+            due[t.payer] += t.amount
+    return due
+
+
+#: The reasons of a winner's shares under 养猪 (what ``yangzhu_payout`` sums per payer and winner).
+_WIN_SHARES = ("win", "qianggang", "yangzhu")
+
+
+def _dianji_due(room: _Room, facts: Any, n: int) -> list[Optional[int]]:
+    """点鸡: each seat's net as the room's family settles the table's chickens (None per seat where
+    the room does not play 点鸡)."""
+    rules = room.rules
+    if facts is None or facts.tallies is None or rules is None or not getattr(rules, "dianji", False):
+        return [None] * n
+    from audits.ledger import expected_transfers, net_of
+
+    return net_of([t for t in expected_transfers(rules, n, None, [], None, facts) if t.reason == "dianji"], n)
 
 
 def _settled(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandSettled) -> None:

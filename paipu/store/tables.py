@@ -18,7 +18,7 @@ from .columns import SOURCE_ENUM, TILE_ENUM, TYPE_ENUM
 from .errors import StoreError
 
 #: Version of the table layout; stored in ``meta`` and checked on open.
-STORE_VERSION = 2
+STORE_VERSION = 3
 
 # ---------------------------------------------------------------------------
 # the tables: one list drives the DDL, the loaders and docs/store.md
@@ -135,7 +135,10 @@ TABLES: tuple[Table, ...] = (
        ("tile", "VARCHAR", "the winning tile"),
        ("fans", "VARCHAR[]", "fans awarded"),
        ("fan", "INTEGER", "fan total claimed"),
-       ("points", "INTEGER", "points each payer owes before bets")),
+       ("points", "INTEGER", "points each payer owes before bets"),
+       ("due", "INTEGER[]", "养猪 rooms: per seat, what the rule family settles that seat to pay this winner "
+                            "for the logged points (win, 抢杠 and 养猪 shares; 0 for the others); NULL "
+                            "where the room does not play 养猪")),
     _t("hand_players", "one row per seat per hand", "What each player did and got in each hand.",
        ("game", "VARCHAR", "game id"),
        ("hand", "INTEGER", "hand number"),
@@ -165,7 +168,9 @@ TABLES: tuple[Table, ...] = (
        ("self_draw", "BOOLEAN", "won by self-draw"),
        ("dealt_in", "BOOLEAN", "discarded the tile another seat won on (点炮)"),
        ("robbed", "BOOLEAN", "had an added kong robbed (抢杠)"),
-       ("settled_seq", "INTEGER", "seq of HandSettled")),
+       ("settled_seq", "INTEGER", "seq of HandSettled"),
+       ("dianji_due", "INTEGER", "点鸡: the net the rule family settles for the table's chickens (what "
+                                 "dianji_net should be); NULL when the room does not play 点鸡")),
     _t("transfers", "one row per transfer", "Every point transfer, in the order the server paid it.",
        ("game", "VARCHAR", "game id"),
        ("hand", "INTEGER", "hand number"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+import duckdb
 import pytest
 
 from paipu import store
@@ -180,6 +181,33 @@ def yangzhu_hand(gid: str, how: str, pig: int) -> GameBuilder:
     b.settle(transfers, scores)
     b.close("hands_done", scores)
     return b
+
+
+@pytest.mark.parametrize("how, due", [("discard", [0, 0, 4, 0]), ("robbed_kong", [0, 0, 0, 11])])
+def test_the_store_holds_what_the_family_settles_each_payer_to_pay(tmp_path, how, due):
+    """wins.due is the family's settlement of the logged points (C owes B 2 + the bets 2 + 0 on
+    the discard; D owes A 包三家 6 + the bets' shares 5 on the 抢杠): the check compares with it and
+    restates no rule.  Near miss: a room without 养猪 holds no due amounts."""
+    db = ingest(tmp_path, "y", [yangzhu_hand("ok", how, 2 if how == "discard" else 5)])
+    con = duckdb.connect(db, read_only=True)
+    try:
+        assert con.execute("SELECT due FROM wins").fetchall() == [(due,)]
+    finally:
+        con.close()
+    plain = ingest(tmp_path, "p", [dianji_game("p")])
+    con = duckdb.connect(plain, read_only=True)
+    try:
+        assert con.execute("SELECT due FROM wins").fetchall() == [(None,)]
+        # 点鸡: the family's net for the table's chickens 2, 1, 0, 0 (base 1)
+        assert con.execute("SELECT dianji_due FROM hand_players ORDER BY seat").fetchall() == [
+            (5,), (1,), (-3,), (-3,)]
+    finally:
+        con.close()
+    con = duckdb.connect(db, read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM hand_players WHERE dianji_due IS NOT NULL").fetchall() == [(0,)]
+    finally:
+        con.close()
 
 
 @pytest.mark.parametrize("how, right, wrong", [("discard", 2, 1), ("robbed_kong", 5, 1)])

@@ -1,7 +1,8 @@
 -- title: wrong 点鸡 payouts
 -- statistic: per settled hand and seat of a 点鸡 game, the net of the logged dianji transfers
---   against the rule (n·c_i − Σc) × base, where c_i are the chickens the seat answers for
---   (dealt or drawn; a discarded chicken stays its discarder's) and n the seats at the table.
+--   against hand_players.dianji_due, the net the rule family settles for the table's chickens
+--   (the chickens each seat answers for: dealt or drawn; a discarded chicken stays its
+--   discarder's), computed when the game was stored.
 -- threshold: |actual − expected| > $tolerance points.  20分敲锣 games are left out (payments
 --   there are clamped at 0, which the audit judges step by step).
 -- param tolerance INTEGER = 0: points of difference tolerated
@@ -13,10 +14,10 @@ WITH rules AS (
 ), hp AS (
     SELECT p.*, r.base, r.build, r.server, r.ruleset,
            sum(p.chickens) OVER (PARTITION BY p.game, p.hand) AS table_chickens,
-           (p.seats * p.chickens - sum(p.chickens) OVER (PARTITION BY p.game, p.hand)) * r.base AS expected
+           p.dianji_due AS expected
     FROM hand_players p JOIN rules r USING (game)
     JOIN hands h USING (game, hand)
-    WHERE h.settled
+    WHERE h.settled AND p.dianji_due IS NOT NULL
 )
 SELECT game, hand, settled_seq AS seq, seat, player,
        format('点鸡 net {} expected {} ({} chickens of {} at the table, base {}); server {} build {}',

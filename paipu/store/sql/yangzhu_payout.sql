@@ -1,31 +1,21 @@
 -- title: wrong 养猪 payouts
 -- statistic: per won hand of a 养猪 game and per (payer, winner), the logged win + qianggang +
---   yangzhu transfers against the rule: each share is P + bet(winner) + bet(payer), with P the
---   points the server claimed for the winner; self-draw: every other seat pays a share;
---   discard: the discarder pays one; 抢杠: the kong adder pays the shares of every other seat.
+--   yangzhu transfers against wins.due, what the rule family settles that payer to pay the
+--   winner for the points the server claimed (computed when the game was stored).
 -- threshold: |paid − expected| > $tolerance points.  20分敲锣 games are left out (clamped payments).
 -- param tolerance INTEGER = 0: points of difference tolerated
 WITH g AS (
     SELECT game, server, build, rs.ruleset FROM games g JOIN game_rulesets rs USING (game)
     WHERE (g.ruleset->>'yangzhu')::BOOLEAN AND NOT (g.ruleset->>'qiaoluo')::BOOLEAN
 ), won AS (
-    SELECT w.game, w.hand, w.seat AS winner, w.how, w.from_seat, w.points, h.settled_seq, h.seats
+    SELECT w.game, w.hand, w.seat AS winner, w.due, h.settled_seq
     FROM wins w JOIN g USING (game) JOIN hands h USING (game, hand)
-    WHERE h.settled
-), bets AS (
-    SELECT game, hand, seat, bet, sum(bet) OVER (PARTITION BY game, hand) AS all_bets
-    FROM hand_players
+    WHERE h.settled AND w.due IS NOT NULL
+), shares AS (
+    SELECT game, hand, settled_seq, winner, due, unnest(range(len(due))) AS payer FROM won
 ), expected AS (
-    SELECT won.game, won.hand, won.settled_seq, p.seat AS payer, won.winner,
-           CASE won.how
-               WHEN 'self_draw' THEN won.points + bw.bet + p.bet
-               WHEN 'discard' THEN won.points + bw.bet + p.bet
-               ELSE (won.seats - 1) * (won.points + bw.bet) + (p.all_bets - bw.bet)
-           END AS expected
-    FROM won
-    JOIN bets bw ON bw.game = won.game AND bw.hand = won.hand AND bw.seat = won.winner
-    JOIN bets p ON p.game = won.game AND p.hand = won.hand AND p.seat <> won.winner
-        AND (won.how = 'self_draw' OR p.seat = won.from_seat)
+    SELECT game, hand, settled_seq, payer, winner, due[payer + 1] AS expected
+    FROM shares WHERE due[payer + 1] <> 0
 ), paid AS (
     SELECT t.game, t.hand, t.payer, t.payee AS winner, sum(t.amount) AS paid
     FROM transfers t JOIN g USING (game)
