@@ -82,12 +82,20 @@ def compare(ref: str, new: str) -> int:
     for t in TABLES:
         if t.name == "events":
             continue
-        cols = [c for c in t.names if c not in SKIP.get(t.name, ())]
-        assert cols == [c for c in ref_cols[t.name] if c not in SKIP.get(t.name, ())], t.name
+        # the columns both layouts have (a later layout may add some: named, not compared)
+        cols = [c for c in t.names if c not in SKIP.get(t.name, ()) and c in ref_cols[t.name]]
+        added = [c for c in t.names if c not in ref_cols[t.name]]
         a, b = rows(ref, t.name, cols), rows(new, t.name, cols)
         same = a == b
         bad += not same
-        print(f"  {t.name:<13} {len(a):>8} rows in the reference, {len(b):>8} here: {'same' if same else 'DIFFER'}")
+        print(f"  {t.name:<13} {len(a):>8} rows in the reference, {len(b):>8} here: {'same' if same else 'DIFFER'}"
+              + (f" (columns new here, not compared: {', '.join(added)})" if added else ""))
+        if not same:
+            diff = [c for k, c in enumerate(cols) if [repr(r[k]) for r in a] != [repr(r[k]) for r in b]]
+            ra, rb = {repr(r) for r in a}, {repr(r) for r in b}
+            gone, new_rows = ra - rb, rb - ra
+            print(f"      {len(gone)} rows only in the reference, {len(new_rows)} only here; "
+                  f"the columns whose values differ: {', '.join(diff) or 'none'}")
     common = ["game", "seq", "type::VARCHAR", "happened_at", "hand", "seat::INTEGER", "tile::VARCHAR"]
     a, b = rows(ref, "events", common), rows(new, "events", common)
     same = a == b
