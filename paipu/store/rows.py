@@ -330,6 +330,7 @@ def _won(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandWon) -> None:
     winners = cur.winners if again else []
     fans: list[str] = cur.fans if again else []
     discards = sum(cur.sdiscards)
+    due_of = _win_due(room, cur, e)
     for w in e.winners:
         if w.seat not in winners:
             winners.append(w.seat)
@@ -338,16 +339,13 @@ def _won(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandWon) -> None:
         fans.extend(f for f in w.fans if f not in fans)
         out.rows["wins"].append(_ROW["wins"](
             room.log.game, cur.hand, e.seq, w.seat, room.player(w.seat), e.how, e.from_seat,
-            room.player(e.from_seat), e.tile, list(w.fans), w.fan, w.points, _win_due(room, cur, e, w)))
+            room.player(e.from_seat), e.tile, list(w.fans), w.fan, w.points, due_of(w) if due_of else None))
         if e.how == "self_draw" and _seat_ok(w.seat, hn):
             cur.self_draw[w.seat] = True
     cur.winners, cur.fans = winners, fans
-    fan = max((w.fan for w in e.winners), default=None)
-    points = sum(w.points for w in e.winners)
-    if again:
-        fan = fan if cur.fan is None else cur.fan if fan is None else max(cur.fan, fan)
-        points += cur.points or 0
-    cur.fan, cur.points = fan, points
+    fans_so_far = [w.fan for w in e.winners] + ([cur.fan] if again and cur.fan is not None else [])
+    cur.fan = max(fans_so_far, default=None)
+    cur.points = sum(w.points for w in e.winners) + ((cur.points or 0) if again else 0)
     if _seat_ok(e.from_seat, hn):
         if e.how == "discard":
             cur.dealt_in[e.from_seat] = True
@@ -355,21 +353,27 @@ def _won(out: GameRows, room: _Room, cur: _HandAcc, e: ev.HandWon) -> None:
             cur.robbed[e.from_seat] = True
 
 
-def _win_due(room: _Room, cur: _HandAcc, e: ev.HandWon, w: Any) -> Optional[list[int]]:
-    """养猪: per seat, what the room's family settles that seat to pay winner ``w`` for its logged
-    points (the win, 抢杠 and 养猪 shares), for the store's ``yangzhu_payout`` check to compare
-    with what was paid; None where the room does not play 养猪 (or names a seat off the table)."""
+def _win_due(room: _Room, cur: _HandAcc, e: ev.HandWon) -> Optional[Callable[[Any], Optional[list[int]]]]:
+    """养猪: a function of one winner of ``e`` giving, per seat, what the room's family settles that
+    seat to pay the winner for its logged points (the win, 抢杠 and 养猪 shares), for the store's
+    ``yangzhu_payout`` check to compare with what was paid (None for a seat off the table); None
+    where the room does not play 养猪."""
     rules, n = room.rules, cur.n
-    if room.family is None or rules is None or not getattr(rules, "yangzhu", False) or not _seat_ok(w.seat, n) \
+    if room.family is None or rules is None or not rules.yangzhu \
             or (e.from_seat is not None and not _seat_ok(e.from_seat, n)):
         return None
     from audits.ledger import expected_transfers
 
     facts = room.family.settlement.hand_facts(rules, cur.got, cur.bets)
-    due = [0] * n
-    for t in expected_transfers(rules, n, e.how, [(w.seat, w.points)], e.from_seat, facts):
-        if t.payee == w.seat and t.reason in _WIN_SHARES and _seat_ok(t.payer, n):
-            due[t.payer] += t.amount
+
+    def due(w: Any) -> Optional[list[int]]:
+        if not _seat_ok(w.seat, n):
+            return None
+        owed = [0] * n
+        for t in expected_transfers(rules, n, e.how, [(w.seat, w.points)], e.from_seat, facts):
+            if t.payee == w.seat and t.reason in _WIN_SHARES and _seat_ok(t.payer, n):
+                owed[t.payer] += t.amount
+        return owed
     return due
 
 
@@ -381,7 +385,7 @@ def _dianji_due(room: _Room, facts: Any, n: int) -> list[Optional[int]]:
     """点鸡: each seat's net as the room's family settles the table's chickens (None per seat where
     the room does not play 点鸡)."""
     rules = room.rules
-    if facts is None or facts.tallies is None or rules is None or not getattr(rules, "dianji", False):
+    if facts is None or facts.tallies is None or rules is None or not rules.dianji:
         return [None] * n
     from audits.ledger import expected_transfers, net_of
 
