@@ -17,7 +17,7 @@ from schema.tiles import TILE_INDEX, TILE_NAMES
 
 from ..family import Settlement, Violation
 from . import fans as F
-from .settlement import Book
+from .settlement import Book, next_dealer
 
 #: The events the family watches (everything else goes through the walker untouched).
 OBSERVES = frozenset({
@@ -33,9 +33,18 @@ OBSERVE_AFTER = frozenset({ev.KongExposed, ev.KongConcealed, ev.KongAdded, ev.Ha
 _SUITS = ("m", "p", "s")
 
 
+#: A bound no count of undrawn tiles is above: the short path never holds.
+_NEVER = 1 << 30
+
+
 class HandBook:
     """One hand's memory: declarations, the dealer's first action, the kongs of the current
-    turn, the last draw, and the money moments (replayed by :func:`settle`)."""
+    turn, the last draw, and the money moments (replayed by :func:`settle`).
+
+    The short paths of draws and discards (:func:`_wrap_drawn`, :func:`_wrap_discarded`)
+    read one bound each, :attr:`draws_plain_above` and :attr:`discards_plain_above`, kept
+    as the facts they stand for change (:attr:`dealer_acted`, :attr:`pending_added`,
+    :attr:`ended`)."""
 
     def __init__(self, ruleset: Ruleset, n: int = 4, dealer: int = 0) -> None:
         self.rules = ruleset
@@ -43,12 +52,14 @@ class HandBook:
         self.dealer = dealer
         self.declared = [False] * n
         self.exchanged = False
-        self.dealer_acted = False
+        self._dealer_acted = False
+        #: the hand has ended (its last allowed winner has won)
+        self._ended = False
         self.void_reported = False
         #: (seat, kind, from_seat) of the last kong in the current turn, cleared by a discard
         self.turn_kong: Optional[tuple[int, str, Optional[int]]] = None
         #: an added kong that stands once nobody robs it: (seat,)
-        self.pending_added: Optional[int] = None
+        self._pending_added: Optional[int] = None
         #: money moments: ("kong", seat, kind, from) / ("win", logged, true, how, from, kd, dgh) / ("end", classes)
         self.moments: list[tuple] = []
         #: (ruleset, seats, moments) of the last corrected settlement, whose derivation
@@ -65,6 +76,46 @@ class HandBook:
         self.last_four = 4 if ruleset.last_four_window == "four_remaining" else 3
         #: void first is checked (§4.1 rule 2)
         self.void_first = ruleset.void_first and ruleset.dingque == "declared"
+        self._bounds()
+
+    def _bounds(self) -> None:
+        in_play = self._dealer_acted and not self._ended
+        #: a draw takes the short path while R > this: in play, before the last four (§6.4),
+        #: no added kong waiting for its replacement
+        self.draws_plain_above = self.last_four if in_play and self._pending_added is None else _NEVER
+        #: a discard takes the short path while R > this: in play, before R ≤ 4 (no last-four
+        #: check can hold)
+        self.discards_plain_above = 4 if in_play else _NEVER
+
+    @property
+    def dealer_acted(self) -> bool:
+        """The dealer's first action has closed the declarations (§4.1)."""
+        return self._dealer_acted
+
+    @dealer_acted.setter
+    def dealer_acted(self, value: bool) -> None:
+        self._dealer_acted = value
+        self._bounds()
+
+    @property
+    def pending_added(self) -> Optional[int]:
+        """The seat of an added kong that stands once nobody robs it, or None."""
+        return self._pending_added
+
+    @pending_added.setter
+    def pending_added(self, seat: Optional[int]) -> None:
+        self._pending_added = seat
+        self._bounds()
+
+    @property
+    def ended(self) -> bool:
+        """The hand has ended at a win (§6.1 under ``first_win``; §6.2.5 its last allowed winner)."""
+        return self._ended
+
+    @ended.setter
+    def ended(self, value: bool) -> None:
+        self._ended = value
+        self._bounds()
 
     @property
     def lines(self) -> list[str]:
@@ -172,12 +223,13 @@ def _discarded(ruleset: Ruleset, table, e: ev.TileDiscarded, hb: HandBook, ctx) 
 
 def _wrap_drawn(handler, report):
     """The walker's draw handler with :func:`_drawn` before it, skipped where it has nothing
-    to do: in play (:func:`_in_play`, inline), before the last four, no added kong waiting."""
+    to do: while R is above the hand book's bound (in play, before the last four, no added
+    kong waiting: :attr:`HandBook.draws_plain_above`) by a seat still in.  An honour drawn
+    there has nothing to judge either (the 108-tile set is the walker's TILE_NOT_IN_SET)."""
     def drawn(ctx, e: ev.TileDrawn) -> None:
         hb = ctx.hand_book
         table = ctx.table
-        if table.undrawn <= hb.last_four or hb.pending_added is not None or not hb.dealer_acted \
-                or table.phase == "won" or e.tile in _HONOURS or (table.out and e.seat in table.out):
+        if table.undrawn <= hb.draws_plain_above or (table.out and e.seat in table.out):
             if table.phase == "won":
                 return _play_after_end(ctx, e, report)
             found = _drawn(ctx.rules, table, e, hb, ctx)
@@ -188,15 +240,15 @@ def _wrap_drawn(handler, report):
 
 
 def _wrap_discarded(handler, report):
-    """The walker's discard handler with :func:`_discarded` before it; in play (inline)
-    before the last four, only the void-first check and the end of the turn's kongs."""
+    """The walker's discard handler with :func:`_discarded` before it; while R is above the
+    hand book's bound (in play, R > 4: :attr:`HandBook.discards_plain_above`) by a seat still
+    in, only the void-first check of a suited tile and the end of the turn's kongs."""
     def discarded(ctx, e: ev.TileDiscarded) -> None:
         hb = ctx.hand_book
         table = ctx.table
         seat = e.seat
-        if table.undrawn > 4 and hb.dealer_acted and table.phase != "won" and e.tile not in _HONOURS \
-                and (not table.out or seat not in table.out):
-            if hb.void_first and 0 <= seat < hb.n:
+        if table.undrawn > hb.discards_plain_above and (not table.out or seat not in table.out):
+            if hb.void_first and 0 <= seat < hb.n and e.tile not in _HONOURS:
                 found = _void_first(table, seat, e.tile)
                 if found:
                     report(ctx, e, found)
@@ -359,6 +411,9 @@ def _win_moment(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook, ctx) -> No
         hb.first_win = ([x.seat for x in e.winners], e.how, e.from_seat)
     hb.discard_window = None
     hb.turn_kong = None
+    # the hand ends with its last allowed winner (the walker's table has applied the win)
+    if table.phase == "won":
+        hb.ended = True
 
 
 def classify(ruleset: Ruleset, table, wait_entry=None) -> dict[int, tuple[str, Optional[int]]]:
@@ -624,7 +679,6 @@ def win_extras(ruleset: Ruleset, table, seat: int, how: str, first_turn: bool) -
 
 def dealer_after(ruleset: Ruleset, dealer: int, first, n: int = 4) -> int:
     """``RuleFamily.table.dealer_after`` (§3)."""
-    from .settlement import next_dealer
     return next_dealer(ruleset, dealer, first, n)
 
 
