@@ -282,6 +282,9 @@ class AuditContext:
         self.overcount_reported: set[int] = set()
         self.open_discard: Optional[OpenDiscard] = None
         self.passes = PassBook(n, self.family.claims.tile_passes if self.family else ())
+        #: per seat, the other seats still in the hand while ``len(table.out)`` seats have left
+        #: (血战): (that count, the seats by seat), read by ``claims.open_discard``
+        self.others_in: tuple[int, tuple[tuple[int, ...], ...]] = (0, self.others)
         #: after a 补杠: (adder, tile, seats whose hand is complete with it), until robbed or played past
         self.rob_chance: Optional[tuple[int, int, list[int]]] = None
         #: per seat: its wait entry (the family's), None when stale

@@ -28,10 +28,15 @@ def open_discard(ctx: AuditContext, seat: int, tile: int, seq: int) -> None:
     # most discards interest nobody: the sets are made only for a seat that could take it
     pong: "set[int] | frozenset[int]" = NOBODY
     kong: "set[int] | frozenset[int]" = NOBODY
-    others = ctx.others[seat]
     out = table.out  # seats that have won and left (血战); empty in most families
     if out:
-        others = tuple(s for s in others if s not in out)
+        # the seats still in change only as a winner leaves (out only grows within a hand)
+        known = ctx.others_in
+        if known[0] != len(out):
+            known = ctx.others_in = (len(out), tuple(tuple(s for s in o if s not in out) for o in ctx.others))
+        others = known[1][seat]
+    else:
+        others = ctx.others[seat]
     for s in others:
         counts = hands[s]
         if counts[tile] >= 2:  # cheap pre-test: every pong or kong of a discard needs a pair of it

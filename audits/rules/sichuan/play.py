@@ -166,8 +166,6 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
         return _drawn(ruleset, table, e, hb, ctx)
     if t is ev.TileDiscarded:
         return _discarded(ruleset, table, e, hb, ctx)
-    if t is ev.Ponged:
-        hb.turn_kong = None
     return _observe(ruleset, table, e, hb, ctx)
 
 
@@ -284,13 +282,14 @@ def _wrap_play(observed: bool, after: bool):
         def played(ctx, e) -> None:
             if ctx.table.phase == "won":
                 return _play_after_end(ctx, e, report)
+            # what :func:`observe` does with any event but a draw or a discard (none comes here)
             if observed:
-                found = observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, False)
+                found = _observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx)
                 if found:
                     report(ctx, e, found)
             handler(ctx, e)
             if after:
-                observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx, True)
+                _after(ctx.rules, ctx.table, e, ctx.hand_book, ctx)
         return played
     return wrap
 
@@ -306,6 +305,8 @@ OBSERVERS = {ev.TileDrawn: _wrap_drawn, ev.TileDiscarded: _wrap_discarded,
 def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
     """Every watched event off the short path of :func:`observe`."""
     t = type(e)
+    if t is ev.Ponged:  # a pong ends the turn's kongs (a kong's turn ends at its discard)
+        hb.turn_kong = None
     out: list = []
     # the 108-tile set (§2) is the shared TILE_NOT_IN_SET (``Ruleset.tile_count``, audits.checks.table)
     if t is ev.HandStarted:
