@@ -294,12 +294,29 @@ def _wrap_play(observed: bool, after: bool):
     return wrap
 
 
+def _wrap_observed(handler, report):
+    """An event the family judges before the walker's handler and remembers nothing of after
+    it (the hand's start and deal, 换三张, 定缺, the settlement): what :func:`observe` does
+    with it, without its dispatch."""
+    def observed(ctx, e) -> None:
+        found = _observe(ctx.rules, ctx.table, e, ctx.hand_book, ctx)
+        if found:
+            report(ctx, e, found)
+        handler(ctx, e)
+    return observed
+
+
 #: The event types the family wraps itself (``data["observers"]``, see ``audits.audit.handlers_for``):
-#: draws and discards on a short path; every play event is passed over after the hand ended.
+#: draws and discards on a short path; every play event is passed over after the hand ended;
+#: the others are judged by :func:`_observe` (every type the family observes is one of these).
 OBSERVERS = {ev.TileDrawn: _wrap_drawn, ev.TileDiscarded: _wrap_discarded,
              **{t: _wrap_play(t not in (ev.ClaimPassed, ev.Chowed), t in OBSERVE_AFTER)
                 for t in (ev.ClaimDeclared, ev.ClaimPassed, ev.Chowed, ev.Ponged, ev.KongExposed, ev.KongAdded,
-                          ev.KongConcealed, ev.HandWon, ev.HandDrawn)}}
+                          ev.KongConcealed, ev.HandWon, ev.HandDrawn)},
+             **{t: _wrap_observed for t in (ev.HandStarted, ev.TilesDealt, ev.TilesExchanged, ev.VoidDeclared,
+                                            ev.HandSettled)}}
+assert set(OBSERVERS) == OBSERVES and not OBSERVE_AFTER & {ev.HandStarted, ev.TilesDealt, ev.TilesExchanged,
+                                                           ev.VoidDeclared, ev.HandSettled}
 
 
 def _observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx) -> list:
