@@ -290,3 +290,54 @@ def test_waits_on_is_every_tile_that_completes_the_hand_legally():
         assert F.waits_on(SC, c, melds, void) == want, (c, melds, void)
         ready += bool(want)
     assert ready > 300
+
+
+def test_the_short_path_bounds_follow_the_hand_book():
+    # a draw takes the short path only in play (the dealer has acted, the hand has not ended),
+    # with no added kong awaiting its replacement and R above the last four; a discard only in
+    # play with R > 4; the bounds change with those facts, in either order
+    for window, last_four in (("fourth_last_draw", 3), ("four_remaining", 4)):
+        rules = msgspec.structs.replace(PRESETS["sichuan-xuezhan"], last_four_window=window)
+        hb = play.HandBook(rules)
+        never = hb.draws_plain_above
+        assert never > 108 and hb.discards_plain_above == never  # the dealer has not acted: no R is above
+        hb.dealer_acted = True
+        assert (hb.draws_plain_above, hb.discards_plain_above) == (last_four, 4)
+        hb.pending_added = 2  # an added kong waits for its replacement: draws are judged, discards not
+        assert (hb.draws_plain_above, hb.discards_plain_above) == (never, 4)
+        hb.pending_added = None
+        assert (hb.draws_plain_above, hb.discards_plain_above) == (last_four, 4)
+        hb.ended = True
+        assert (hb.draws_plain_above, hb.discards_plain_above) == (never, never)
+        hb = play.HandBook(rules)
+        hb.pending_added = 1  # before the dealer acts, an added kong leaves both at never
+        hb.dealer_acted = True
+        assert (hb.draws_plain_above, hb.discards_plain_above) == (never, 4)
+
+
+def test_a_discard_is_open_to_the_seats_still_in():
+    # 血战: the seats a discard is open to (for a win, a pong or a kong) are the others still in,
+    # kept per count of seats out; checked at every discard of simulated hands with one and two
+    # winners gone, and in the hand after them (where every seat is in again)
+    from audits.audit import audit_game
+    from audits.checks import claims
+    from schema.reader import GameLog
+
+    own = claims.open_discard
+    seen = {0: 0, 1: 0, 2: 0}
+
+    def checked(ctx, seat, tile, seq):
+        own(ctx, seat, tile, seq)
+        out = ctx.table.out
+        want = {s for s in range(ctx.n) if s != seat and s not in out}
+        assert set(ctx.open_discard.open_to_win) == want, (seat, out)
+        assert all(s in want for s in ctx.open_discard.could_pong | ctx.open_discard.could_kong)
+        seen[len(out)] += 1
+
+    claims.open_discard = checked
+    try:
+        for g in simulate_games(SimConfig(preset="sichuan-xuezhan", games=4, seed=5, max_hands=4)):
+            audit_game(GameLog(g[0].game, "x", g, list(range(1, len(g) + 1)), None, True))
+    finally:
+        claims.open_discard = own
+    assert all(n > 20 for n in seen.values()), seen
