@@ -347,6 +347,13 @@ class AuditContext:
             for t in types:
                 handlers[t] = source[t]
 
+    def naming_drawer(self, on: bool) -> None:
+        """The family's drawer (``TableRules.next_drawer``) asked at each wall draw from the
+        next draw on (``on``), or not: the turn's seat draws, as where the family names none.
+        For a family whose drawer is the turn's seat in some states of the hand (it asks
+        again before such a state can end)."""
+        self.next_drawer = self.family.table.next_drawer if on else None
+
     # -- rule questions on the live table (answered by the family) ----------------------
 
     def wait_entry(self, seat: int):

@@ -126,7 +126,8 @@ def event_checks(ruleset, table, event) -> list[Violation]:
 
 
 def next_drawer(ruleset, table) -> Optional[int]:
-    """海底漫游 (§7.1): the seat that accepted the offered last tile draws it."""
+    """海底漫游 (§7.1): the seat that accepted the offered last tile draws it (None: the turn's
+    seat).  The walker asks only once the 海底 has been offered (``play._sea_drawer``)."""
     offers = table.sea_offers
     if not offers:
         return None
