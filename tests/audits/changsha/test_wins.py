@@ -246,3 +246,20 @@ def test_a_repeated_opening_win_shows_each_holding():
     assert both is None
     one = qishou.check_declaration(rep, dealt, ["qs_sixi", "qs_sixi"], parse_hand("1111m"), (), False)
     assert one is not None and one.code == "QISHOU_INVALID" and "do not prove" in one.message
+
+
+def test_a_wins_steps_are_its_units_and_hand_base_written_when_read():
+    """--explain's derivation of a win (§10.1): the units with U and the tier, then H; written
+    when ``steps`` is first read, then kept.  Near misses: the self-drawn small win (2 B), a
+    big win under ``dahu_stack = double``; no steps for a hand that does not win."""
+    sc = score("123m456m789p234s55s")
+    assert not sc.__dict__.get("_steps")  # not written by the scoring itself
+    assert sc.steps == ["units: 平胡 jihu (small win); U = 0 (小和)", "H = 1 × B = 1 (won on a discard)"]
+    assert sc.steps is sc.steps  # kept once written
+    assert score("123m456m789p234s55s", how="self_draw").steps[1] == "H = 2 × B = 2 (won by self-draw)"
+    big = score("444p999p66p", (pong("2p"), pong("7p")), how="self_draw")
+    assert big.steps == ["units: 碰碰胡 duidui, 清一色 qingyise; U = 2 (超大和)", "H = 6 × 2 × B = 12"]
+    dbl = score("444p999p66p", (pong("2p"), pong("7p")), how="self_draw",
+                ruleset=resolve("changsha", {"dahu_stack": "double"}))
+    assert dbl.steps[1] == "H = 6 × 2^(2−1) × B = 12" and dbl.points == 12
+    assert score("123m456m789p234s56s").steps == []
