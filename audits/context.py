@@ -375,8 +375,7 @@ class AuditContext:
 
     def hand_tiles(self, seat: int, tile: Optional[int], how: str) -> list[int]:
         """The seat's concealed tiles, with the tile won on when it came from another seat."""
-        h = self.table.hands[seat]
-        tiles = [k for k in range(NUM_KINDS) for _ in range(h[k])]
+        tiles = [k for k, c in enumerate(self.table.hands[seat][:NUM_KINDS]) if c for _ in range(c)]
         if tile is not None and (how != "self_draw" or self.own_revealed(seat, tile)):
             tiles.append(tile)
         return tiles
