@@ -225,7 +225,12 @@ def _kong_before(ruleset: Ruleset, table, e, hb: HandBook, ctx) -> list:
 
 
 def _won_before(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook, ctx) -> list:
+    """A win: the dealer has acted; a win on an open 开杠 reveal is judged against the konger's
+    own (§6.2.2), the better revealed tile and 截胡 (§6.2.3).  With no reveal open, a win breaks
+    none of these."""
     hb.dealer_acted = True
+    if hb.reveal_by is None:
+        return _NONE
     return _won_on_konger_reveal(ruleset, table, e, hb) + _reveal_best_tile(e, hb, ctx) + \
         _reveal_single_winner(ruleset, e, hb, ctx)
 
