@@ -263,3 +263,25 @@ def test_a_wins_steps_are_its_units_and_hand_base_written_when_read():
                 ruleset=resolve("changsha", {"dahu_stack": "double"}))
     assert dbl.steps[1] == "H = 6 × 2^(2−1) × B = 12" and dbl.points == 12
     assert score("123m456m789p234s56s").steps == []
+
+
+def test_a_moments_win_context_is_made_once_and_read_from_the_table():
+    """``win_context`` gives one frozen WinContext per moment (kept by its fields); another tile,
+    an accepted 海底 (海底 units) or a passed reveal (杠上炮) is another moment."""
+    from types import SimpleNamespace
+
+    from audits.rules.changsha import play, win_context
+    table = SimpleNamespace(revealed=(), revealed_by=None, sea_offers=[], melds=[["pong"], [], [], []])
+    one = win_context(CS, table, 1, "discard", 4, False, False)
+    assert win_context(CS, table, 1, "discard", 4, False, False) is one
+    assert (one.how, one.win_tile, one.sea_bottom, one.kong_reveal, one.tiandi) == ("discard", 4, False, 0, "")
+    other = win_context(CS, table, 1, "discard", 5, False, False)
+    assert other is not one and other.win_tile == 5
+    sea = win_context(CS, SimpleNamespace(**{**vars(table), "sea_offers": [(3, False), (0, True)]}),
+                      1, "discard", 4, False, False)
+    assert sea.sea_bottom and not one.sea_bottom
+    declined = win_context(CS, SimpleNamespace(**{**vars(table), "sea_offers": [(3, False)]}),
+                           1, "discard", 4, False, False)
+    assert declined is one
+    passed = win_context(CS, table, 1, "discard", 4, False, play.REVEALED)
+    assert passed.kong_reveal == 1 and passed.kong_discard == play.REVEALED
