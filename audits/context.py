@@ -350,6 +350,13 @@ class AuditContext:
             for t in types:
                 handlers[t] = source[t]
 
+    def naming_drawer(self, on: bool) -> None:
+        """The family's drawer (``TableRules.next_drawer``) asked at each wall draw from the
+        next draw on (``on``), or not: the turn's seat draws, as where the family names none.
+        For a family whose drawer is the turn's seat in some states of the hand (it asks
+        again before such a state can end)."""
+        self.next_drawer = self.family.table.next_drawer if on else None
+
     # -- rule questions on the live table (answered by the family) ----------------------
 
     def wait_entry(self, seat: int):
@@ -371,8 +378,7 @@ class AuditContext:
 
     def hand_tiles(self, seat: int, tile: Optional[int], how: str) -> list[int]:
         """The seat's concealed tiles, with the tile won on when it came from another seat."""
-        h = self.table.hands[seat]
-        tiles = [k for k in range(NUM_KINDS) for _ in range(h[k])]
+        tiles = [k for k, c in enumerate(self.table.hands[seat][:NUM_KINDS]) if c for _ in range(c)]
         if tile is not None and (how != "self_draw" or self.own_revealed(seat, tile)):
             tiles.append(tile)
         return tiles

@@ -77,7 +77,7 @@ def _tiandi(ruleset, table, seat: int, how: str) -> str:
     """天胡: the dealer's dealt 14 as its first action; 地胡: a non-dealer on the dealer's first
     discard (``dealer_first_discard``) or its own first draw (``first_draw``), before any
     claim or kong."""
-    if any(table.melds[s] for s in range(len(table.melds))):
+    if any(table.melds):
         return ""
     heavenly = guangdong_table.heavenly(ruleset, table, seat, how)
     if heavenly == "tianhe":
@@ -103,10 +103,22 @@ def win_context(ruleset, table, seat, how, tile, after_kong, kong_discard, winne
             reveal = _completing(ruleset, table, seat)
         elif how == "discard":
             reveal = 1
-    sea = any(acc for _s, acc in table.sea_offers)
-    return WinContext(how=how, win_tile=tile, after_kong=after_kong and not reveal, kong_discard=kong_discard,
-                      sea_bottom=sea, tiandi=_tiandi(ruleset, table, seat, how), winners=winners,
-                      kong_reveal=reveal)
+    offers = table.sea_offers
+    sea = bool(offers) and any(acc for _s, acc in offers)
+    key = (how, tile, after_kong and not reveal, kong_discard, sea, _tiandi(ruleset, table, seat, how), winners,
+           reveal)
+    got = _CONTEXTS.get(key)
+    if got is None:
+        if len(_CONTEXTS) > 4096:  # bounded: the moments repeat (few kinds of win, 27 tiles)
+            _CONTEXTS.clear()
+        got = _CONTEXTS[key] = WinContext(how=how, win_tile=tile, after_kong=key[2], kong_discard=kong_discard,
+                                          sea_bottom=sea, tiandi=key[5], winners=winners, kong_reveal=reveal)
+    return got
+
+
+#: The contexts made (frozen, so one serves every win of the same moment): the fields of
+#: :func:`win_context` -> WinContext.
+_CONTEXTS: dict[tuple, WinContext] = {}
 
 
 _CLAIMS = frozenset({ev.Chowed, ev.Ponged, ev.KongExposed})
@@ -126,7 +138,8 @@ def event_checks(ruleset, table, event) -> list[Violation]:
 
 
 def next_drawer(ruleset, table) -> Optional[int]:
-    """海底漫游 (§7.1): the seat that accepted the offered last tile draws it."""
+    """海底漫游 (§7.1): the seat that accepted the offered last tile draws it (None: the turn's
+    seat).  The walker asks only once the 海底 has been offered (``play._sea_drawer``)."""
     offers = table.sea_offers
     if not offers:
         return None

@@ -8,12 +8,13 @@ big 6 B × U (``dahu_stack = add``) or 6 B × 2^(U−1) (``double``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from replay.melds import Meld
 from schema.ruleset import Ruleset
 
-from ..family import Score, WinContext
+from ..family import Score, WinContext, steps_when_read
 from . import qishou, wins
 
 #: Each unit's count (1 each; ``jihu`` is the small win, 0), and each opening win's (起手胡,
@@ -79,11 +80,38 @@ def counts_of(tiles: Sequence[int]) -> list[int]:
     return c
 
 
+@dataclass
+class ChangshaScore(Score):
+    """A winning :class:`Score` whose ``steps`` (the units, U and H, for ``--explain``) are
+    written when first read, not for every win the audit scores."""
+
+    #: the arguments of :func:`explain_steps`
+    derive: Optional[tuple] = field(default=None, repr=False, compare=False)
+
+
+def explain_steps(ruleset: Ruleset, names: Sequence[str], units: int, h: int, how: str) -> list[str]:
+    """A win's derivation: its units and U (with the tier), then H (§10.1)."""
+    steps = [f"units: {', '.join(CHINESE[n] + ' ' + n for n in names) or '平胡 jihu (small win)'}; "
+             f"U = {units} ({tier(units)})"]
+    if units == 0:
+        steps.append(f"H = {'2' if how == 'self_draw' else '1'} × B = {h} ({_HOW_WORDS[how]})")
+    elif ruleset.dahu_stack == "double":
+        steps.append(f"H = 6 × 2^({units}−1) × B = {h}")
+    else:
+        steps.append(f"H = 6 × {units} × B = {h}")
+    return steps
+
+
+steps_when_read(ChangshaScore, explain_steps)
+
+
 def score_counts(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], ctx: WinContext) -> Score:
     """The highest reading of a hand (concealed counts with the winning tile): legal or not
-    (WIN_PAIR_NOT_258 / incomplete), its units, U and H, with the steps for ``--explain``."""
+    (WIN_PAIR_NOT_258 / incomplete), its units, U and H, with the steps for ``--explain``
+    (:func:`explain_steps`, written when read)."""
     sh = wins.shapes_of(counts, melds)
-    shape = wins.best_shape_units(ruleset, sh, ctx.how)
+    how = ctx.how
+    shape = wins.best_shape_units(ruleset, sh, how)
     if not shape and not wins.small_shape(ruleset, sh):
         if sh.readings:
             return Score(False, True, [], 0, 0, 0, reason="complete only with a pair that is not 2, 5 or 8",
@@ -91,16 +119,9 @@ def score_counts(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld],
         return Score(False, False, [], 0, 0, 0, reason="not a complete hand")
     names = shape + event_units(ruleset, ctx)
     units = len(names)
-    h = hand_base(ruleset, units, ctx.how)
-    steps = [f"units: {', '.join(CHINESE[n] + ' ' + n for n in names) or '平胡 jihu (small win)'}; "
-             f"U = {units} ({tier(units)})"]
-    if units == 0:
-        steps.append(f"H = {'2' if ctx.how == 'self_draw' else '1'} × B = {h} ({_HOW_WORDS[ctx.how]})")
-    elif ruleset.dahu_stack == "double":
-        steps.append(f"H = 6 × 2^({units}−1) × B = {h}")
-    else:
-        steps.append(f"H = 6 × {units} × B = {h}")
-    return Score(True, True, names or ["jihu"], units, units, h, reason=_HOW_WORDS[ctx.how], steps=steps)
+    h = hand_base(ruleset, units, how)
+    return ChangshaScore(True, True, names or ["jihu"], units, units, h, None, _HOW_WORDS[how], [], "",
+                         (ruleset, tuple(names), units, h, how))
 
 
 def score_hand(ruleset: Ruleset, tiles: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
@@ -138,5 +159,5 @@ def fan_finding(ruleset: Ruleset, winner, score: Score) -> Optional[str]:
     return "FAN_NAMES_DIFFER"
 
 
-__all__ = ["CHINESE", "FAN_VALUES", "counts_of", "event_units", "fan_finding", "hand_base", "points",
-           "reading_fans", "score_counts", "score_hand", "tier", "winner_points"]
+__all__ = ["CHINESE", "ChangshaScore", "FAN_VALUES", "counts_of", "event_units", "explain_steps", "fan_finding",
+           "hand_base", "points", "reading_fans", "score_counts", "score_hand", "tier", "winner_points"]

@@ -157,6 +157,14 @@ def _loud(ctx) -> None:
         ctx.observing(QUIET, True)
 
 
+def _sea_drawer(ctx, offered: bool) -> None:
+    """海底漫游 (§7.1): the seat that accepts the offered last tile draws it
+    (``next_drawer``); before the 海底 is offered each draw is the turn's seat's, so the
+    walker asks the family for the drawer only once it has been offered this hand."""
+    if ctx is not None:
+        ctx.naming_drawer(offered)
+
+
 def _play_observer(judge, quiets: bool = False):
     """``data["observers"]`` for a draw, a discard, a chow or a pong, the most frequent events:
     the family's check (``judge``) on a short path while no 开杠 reveal is open; with one open,
@@ -184,6 +192,7 @@ def observe(ruleset: Ruleset, table, e: ev.Event, hb: HandBook, ctx, after: bool
     t = type(e)
     if t is ev.HandStarted:
         _loud(ctx)  # a new hand: its dealer has not acted
+        _sea_drawer(ctx, False)  # nor has its 海底 been offered
         return _first_dealer(ruleset, table, e)
     if after:
         if t is ev.HandWon:
@@ -216,7 +225,12 @@ def _kong_before(ruleset: Ruleset, table, e, hb: HandBook, ctx) -> list:
 
 
 def _won_before(ruleset: Ruleset, table, e: ev.HandWon, hb: HandBook, ctx) -> list:
+    """A win: the dealer has acted; a win on an open 开杠 reveal is judged against the konger's
+    own (§6.2.2), the better revealed tile and 截胡 (§6.2.3).  With no reveal open, a win breaks
+    none of these."""
     hb.dealer_acted = True
+    if hb.reveal_by is None:
+        return _NONE
     return _won_on_konger_reveal(ruleset, table, e, hb) + _reveal_best_tile(e, hb, ctx) + \
         _reveal_single_winner(ruleset, e, hb, ctx)
 
@@ -680,7 +694,8 @@ _BEFORE = {
     ev.KongAdded: _kong_before,
     ev.KongConcealed: _kong_before,
     ev.KongRevealed: lambda ruleset, table, e, hb, ctx: _loud(ctx) or _revealed(ruleset, table, e, hb),
-    ev.LastTileOffered: lambda ruleset, table, e, hb, ctx: _loud(ctx) or _sea_offer(table, e),
+    ev.LastTileOffered: lambda ruleset, table, e, hb, ctx: _loud(ctx) or _sea_drawer(ctx, True) or
+    _sea_offer(table, e),
     ev.HandWon: _won_before,
     ev.BirdsDrawn: lambda ruleset, table, e, hb, ctx: _birds(ruleset, table, e, hb),
     ev.HandSettled: lambda ruleset, table, e, hb, ctx: _birds_missing(ruleset, table, hb),

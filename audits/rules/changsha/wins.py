@@ -92,11 +92,16 @@ def all_tiles(counts: Sequence[int], melds: Sequence[Meld]) -> list[int]:
     return out
 
 
+#: The kinds of each suit as a slice of the counts: the three suits, then the honours (27..33)
+#: as a fourth.
+_SUIT_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
 def one_suit(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     """Every tile of one suit."""
     suits = {t // 9 for m in melds for t in m.tiles}
-    for s in range(4):  # the three suits, then the honours (27..33) as a fourth
-        if any(counts[9 * s:min(9 * s + 9, 34)]):
+    for s, (lo, hi) in enumerate(_SUIT_SPANS):
+        if any(counts[lo:hi]):
             suits.add(s)
     return len(suits) == 1
 

@@ -92,3 +92,40 @@ def test_a_shared_handler_table_is_never_switched():
     ctx.observing(play.QUIET, False)
     ctx.observing(play.QUIET, True)
     assert ctx.handlers is None and HANDLERS == before
+
+
+class _DrawerNoting(AuditContext):
+    """The audit of one game, noting each switch of the family's drawer (``naming_drawer``)."""
+
+    def __init__(self, log):
+        super().__init__(log)
+        self.drawer_switches: list[bool] = []
+
+    def naming_drawer(self, on: bool) -> None:
+        self.drawer_switches.append(on)
+        super().naming_drawer(on)
+
+
+def test_the_drawer_is_asked_only_once_the_sea_is_offered():
+    """海底漫游 (§7.1): each hand starts with the turn's seat drawing; the offer of the last tile
+    makes the walker ask the family who draws (the seat that accepted it)."""
+    plain = _DrawerNoting(log_of(cx.EXAMPLES["ex01_small_discard_win"]()))
+    assert walk(plain).findings == []
+    assert plain.drawer_switches == [False] and plain.next_drawer is None
+    sea = _DrawerNoting(log_of(cx.EXAMPLES["ex08_haidi_pao"]()))
+    assert walk(sea).findings == []
+    assert sea.drawer_switches == [False, True, True] and sea.next_drawer is CHANGSHA.table.next_drawer
+
+
+def test_the_turns_seat_drawing_the_accepted_sea_is_out_of_turn():
+    """Near miss of ex08: seat 3, whose draw it was, declined the 海底 and seat 0 accepted it; a
+    draw of it by seat 3 is TURN_ORDER (seat 0 draws), found only with the drawer asked."""
+    import msgspec
+    b = cx.EXAMPLES["ex08_haidi_pao"]()
+    offered = max(i for i, e in enumerate(b.events) if type(e) is ev.LastTileOffered)
+    draw = next(i for i, e in enumerate(b.events) if i > offered and type(e) is ev.TileDrawn)
+    assert b.events[draw].seat == 0
+    b.events[draw] = msgspec.structs.replace(b.events[draw], seat=3)
+    audit = walk(AuditContext(log_of(b)))
+    turn = [f for f in audit.findings if f.code == "TURN_ORDER"]
+    assert turn and turn[0].seat == 3 and turn[0].expected == 0

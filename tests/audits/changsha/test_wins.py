@@ -246,3 +246,42 @@ def test_a_repeated_opening_win_shows_each_holding():
     assert both is None
     one = qishou.check_declaration(rep, dealt, ["qs_sixi", "qs_sixi"], parse_hand("1111m"), (), False)
     assert one is not None and one.code == "QISHOU_INVALID" and "do not prove" in one.message
+
+
+def test_a_wins_steps_are_its_units_and_hand_base_written_when_read():
+    """--explain's derivation of a win (§10.1): the units with U and the tier, then H; written
+    when ``steps`` is first read, then kept.  Near misses: the self-drawn small win (2 B), a
+    big win under ``dahu_stack = double``; no steps for a hand that does not win."""
+    sc = score("123m456m789p234s55s")
+    assert not sc.__dict__.get("_steps")  # not written by the scoring itself
+    assert sc.steps == ["units: 平胡 jihu (small win); U = 0 (小和)", "H = 1 × B = 1 (won on a discard)"]
+    assert sc.steps is sc.steps  # kept once written
+    assert score("123m456m789p234s55s", how="self_draw").steps[1] == "H = 2 × B = 2 (won by self-draw)"
+    big = score("444p999p66p", (pong("2p"), pong("7p")), how="self_draw")
+    assert big.steps == ["units: 碰碰胡 duidui, 清一色 qingyise; U = 2 (超大和)", "H = 6 × 2 × B = 12"]
+    dbl = score("444p999p66p", (pong("2p"), pong("7p")), how="self_draw",
+                ruleset=resolve("changsha", {"dahu_stack": "double"}))
+    assert dbl.steps[1] == "H = 6 × 2^(2−1) × B = 12" and dbl.points == 12
+    assert score("123m456m789p234s56s").steps == []
+
+
+def test_a_moments_win_context_is_made_once_and_read_from_the_table():
+    """``win_context`` gives one frozen WinContext per moment (kept by its fields); another tile,
+    an accepted 海底 (海底 units) or a passed reveal (杠上炮) is another moment."""
+    from types import SimpleNamespace
+
+    from audits.rules.changsha import play, win_context
+    table = SimpleNamespace(revealed=(), revealed_by=None, sea_offers=[], melds=[["pong"], [], [], []])
+    one = win_context(CS, table, 1, "discard", 4, False, False)
+    assert win_context(CS, table, 1, "discard", 4, False, False) is one
+    assert (one.how, one.win_tile, one.sea_bottom, one.kong_reveal, one.tiandi) == ("discard", 4, False, 0, "")
+    other = win_context(CS, table, 1, "discard", 5, False, False)
+    assert other is not one and other.win_tile == 5
+    sea = win_context(CS, SimpleNamespace(**{**vars(table), "sea_offers": [(3, False), (0, True)]}),
+                      1, "discard", 4, False, False)
+    assert sea.sea_bottom and not one.sea_bottom
+    declined = win_context(CS, SimpleNamespace(**{**vars(table), "sea_offers": [(3, False)]}),
+                           1, "discard", 4, False, False)
+    assert declined is one
+    passed = win_context(CS, table, 1, "discard", 4, False, play.REVEALED)
+    assert passed.kong_reveal == 1 and passed.kong_discard == play.REVEALED
