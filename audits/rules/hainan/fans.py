@@ -14,13 +14,14 @@ The dealer's unit, the feeder's extra and the liabilities are the settlement's.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple, Optional, Sequence
 
 from replay.melds import Meld
 from schema.ruleset import Ruleset
 
 from .. import hands
-from ..family import Score, WinContext
+from ..family import Score, WinContext, steps_when_read
 from . import wins
 
 #: The §6 番 sources a reading may hold (each counts 1 toward ``fan``; 三元刻 once per set).
@@ -201,10 +202,42 @@ def points(fan: int, ruleset: Ruleset) -> int:
     return ruleset.base
 
 
+def _steps(ruleset: Ruleset, names: Sequence[str], count: int, m: int, sh: Shape, ctx: WinContext) -> list[str]:
+    """The derivation of a scored reading (``Score.steps``): its shape and 番 sources, the
+    gate, r, m and P = B × r × m."""
+    r, way = rate(ctx)
+    b = ruleset.base
+    ok = fan_enough(ruleset, ctx.how, count)
+    srcs = [n for n in names if n in FAN_VALUES and FAN_VALUES[n]]
+    return [
+        f"1. shape {sh.shape}; 番 sources: " + (", ".join(f"{CHINESE[n]} {n}" for n in srcs) or "none")
+        + f" -> fan {count}",
+        "2. gate: " + ("a self-draw needs no 番 (无番靠自摸)" if ctx.how == "self_draw" else
+                       f"a discard win needs {ruleset.min_fan} 番: " + ("passed" if ok else "not met")),
+        f"3. r = {r} (" + ({"zimo": "自摸", "gangshang_kaihua": "杠上开花", "huashang_kaihua": "花上开花"}.get(way, "")
+                          or "a discard or a robbing") + ")",
+        "4. " + multiplier(ruleset, names)[1],
+        f"5. P = B × r × m = {b} × {r} × {m} = {b * r * m}",
+    ]
+
+
+@dataclass
+class HainanScore(Score):
+    """A :class:`Score` whose derivation (``steps``) is written when first read (``--explain``,
+    the report, ``paipu hand``), not for every win the audit scores."""
+
+    #: (ruleset, names, 番 count, m, shape, win context) the steps are written from
+    derive: Optional[tuple] = field(default=None, repr=False, compare=False)
+
+
+steps_when_read(HainanScore, _steps)
+
+
 def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
                passed_win: bool = False) -> Score:
     """Score ``concealed`` (the winning tile included) + ``melds``: the reading with the
-    largest m (then the most sources), the gate, P = B × r × m, and the derivation."""
+    largest m (then the most sources), the gate, P = B × r × m, and the derivation (``steps``,
+    written when read)."""
     best = None
     for names, count, m, sh in _read(ruleset, concealed, melds, ctx):
         if best is None or (m, count) > (best[2], best[1]):
@@ -214,23 +247,11 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
         return Score(False, False, [], 0, 0, ruleset.base * rate(ctx)[0], None,
                      "not a complete hand (4 sets + a pair, 七对, 十三幺; no flower in hand)")
     names, count, m, sh = best
-    r, way = rate(ctx)
-    b = ruleset.base
-    p = b * r * m
+    p = ruleset.base * rate(ctx)[0] * m
     ok = fan_enough(ruleset, ctx.how, count)
-    srcs = [n for n in names if n in FAN_VALUES and FAN_VALUES[n]]
-    steps = [
-        f"1. shape {sh.shape}; 番 sources: " + (", ".join(f"{CHINESE[n]} {n}" for n in srcs) or "none")
-        + f" -> fan {count}",
-        "2. gate: " + ("a self-draw needs no 番 (无番靠自摸)" if ctx.how == "self_draw" else
-                       f"a discard win needs {ruleset.min_fan} 番: " + ("passed" if ok else "not met")),
-        f"3. r = {r} (" + ({"zimo": "自摸", "gangshang_kaihua": "杠上开花", "huashang_kaihua": "花上开花"}.get(way, "")
-                          or "a discard or a robbing") + ")",
-        "4. " + multiplier(ruleset, names)[1],
-        f"5. P = B × r × m = {b} × {r} × {m} = {p}",
-    ]
     reason = "" if ok else f"有番才能胡: a discard win with {count} 番 (min_fan {ruleset.min_fan})"
-    return Score(ok, True, names, count, count, p, sh.reading, reason, steps)
+    return HainanScore(ok, True, names, count, count, p, sh.reading, reason,
+                       derive=(ruleset, names, count, m, sh, ctx))
 
 
 def winner_points(ruleset: Ruleset, winner, score: Optional[Score] = None) -> int:
@@ -262,5 +283,5 @@ def fan_finding(ruleset: Ruleset, winner, score: Score) -> Optional[str]:
     return "FAN_NAMES_DIFFER" if missing or named_differently else None
 
 
-__all__ = ["CHINESE", "FAN_VALUES", "HANDS", "SOURCES", "Shape", "WAYS", "fan_enough", "fan_finding", "multiplier",
+__all__ = ["CHINESE", "FAN_VALUES", "HANDS", "HainanScore", "SOURCES", "Shape", "WAYS", "fan_enough", "fan_finding", "multiplier",
            "points", "rate", "reading_fans", "score_hand", "seat_flowers", "shapes", "sources", "winner_points"]
