@@ -96,26 +96,27 @@ def sources(ruleset: Ruleset, sh: Shape, tiles: Sequence[int], melds: Sequence[M
     seat_wind = 27 + ctx.seat_wind if ctx.seat_wind >= 0 else -1
     round_wind = 27 + ctx.round_wind if ctx.round_wind >= 0 else -1
     standard = sh.shape == "standard"
-    pongs = {k for kind, k in sh.sets if kind == "pong"}
-    if standard and len(sh.sets) == 4 and all(kind == "chow" for kind, _ in sh.sets) \
-            and sh.pair not in DRAGONS and sh.pair != seat_wind and sh.pair != round_wind:
+    pong_sets = [k for kind, k in sh.sets if kind == "pong"]  # every other set is a chow
+    four_sets = standard and len(sh.sets) == 4
+    if four_sets and not pong_sets and sh.pair not in DRAGONS and sh.pair != seat_wind and sh.pair != round_wind:
         out.append("pinghu")  # 只吃不碰: the pair is no tile whose pong would score
     if not melds or (ruleset.menqing_concealed_kong and all(m.kind == "kong_concealed" for m in melds)):
         out.append("menqing")
-    if standard and len(sh.sets) == 4 and all(kind == "pong" for kind, _ in sh.sets):
+    if four_sets and len(pong_sets) == 4:
         out.append("duidui")
-    suits = {t // 9 for t in tiles if t < 27}
-    honours = any(t >= 27 for t in tiles)
-    if len(suits) == 1:
-        out.append("hunyise" if honours else "qingyise")
+    kinds = set(tiles)
+    if len({t // 9 for t in kinds if t < 27}) == 1:  # one suit, with honours or without
+        out.append("hunyise" if any(t >= 27 for t in kinds) else "qingyise")
     if standard and sh.pair is not None and sh.pair < 27 and sh.pair % 9 in (1, 4, 7):
         out.append("jiang258")
-    out += ["sanyuan"] * sum(1 for d in DRAGONS if d in pongs)
-    if seat_wind in pongs:
-        out.append("menfeng")
-    if round_wind in pongs:
-        out.append("quanfeng")
-    if ctx.seat_wind >= 0 and set(seat_flowers(ctx.seat_wind)) & set(ctx.flowers):
+    if pong_sets:
+        pongs = set(pong_sets)
+        out += ["sanyuan"] * sum(1 for d in DRAGONS if d in pongs)
+        if seat_wind in pongs:
+            out.append("menfeng")
+        if round_wind in pongs:
+            out.append("quanfeng")
+    if ctx.flowers and ctx.seat_wind >= 0 and set(seat_flowers(ctx.seat_wind)) & set(ctx.flowers):
         out.append("zhenghua")
     if sh.shape != "standard":
         out.append(sh.shape)

@@ -86,18 +86,30 @@ def others(seat: int, n: int) -> list[int]:
 
 # --- the facts ---------------------------------------------------------------------------
 
+def dao_counts(fed) -> dict[tuple[int, int], int]:
+    """道 (§9.3): per (claimer, feeder), the chows and pongs the claimer made on the feeder's
+    discards (a 直杠 is no claim here; a pong later upgraded to a 补杠 still counts: ``fed``
+    keeps the claim)."""
+    out: dict[tuple[int, int], int] = {}
+    for c, f, kind, _ in fed:
+        if kind == "chow" or kind == "pong":
+            out[c, f] = out.get((c, f), 0) + 1
+    return out
+
+
 def claims_on(fed, claimer: int, feeder: int) -> int:
-    """道 (§9.3): the chows and pongs ``claimer`` made on ``feeder``'s discards (a 直杠 is no
-    claim here; a pong later upgraded to a 补杠 still counts: ``fed`` keeps the claim)."""
-    return sum(1 for c, f, kind, _ in fed if kind in ("chow", "pong") and c == claimer and f == feeder)
+    """道 (§9.3): the chows and pongs ``claimer`` made on ``feeder``'s discards (:func:`dao_counts`)."""
+    return dao_counts(fed).get((claimer, feeder), 0)
 
 
-def claims_between(fed, a: int, b: int) -> tuple[int, int, int]:
+def claims_between(fed, a: int, b: int, counts: Optional[dict] = None) -> tuple[int, int, int]:
     """The 道 that decide a 三道 / 四道 liability between a and b (§9.3), as (count, claimer,
     feeder): a's claims on b's discards or b's on a's, whichever direction holds more — each
     direction counts on its own ("吃上家三道牌，或碰任意一家三道牌…反之…"): two one way and one
-    the other are no 三道."""
-    ab, ba = claims_on(fed, a, b), claims_on(fed, b, a)
+    the other are no 三道.  ``counts``: ``fed``'s :func:`dao_counts`, when already made."""
+    if counts is None:
+        counts = dao_counts(fed)
+    ab, ba = counts.get((a, b), 0), counts.get((b, a), 0)
     return (ab, a, b) if ab >= ba else (ba, b, a)
 
 
@@ -143,6 +155,7 @@ def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
     tile = TILE_INDEX[won.tile]
     out: dict[int, Liability] = {}
     seats = [x.seat for x in won.winners] if how == "self_draw" or frm is None else range(n)
+    dao = dao_counts(table.fed)
     for w in seats:
         if w == frm or not 0 <= w < n:
             continue
@@ -151,7 +164,7 @@ def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
                 out[w] = qianggang_liability(w, frm)
             continue
         if how == "discard" and frm is not None:
-            k, claimer, feeder = claims_between(table.fed, w, frm)
+            k, claimer, feeder = claims_between(table.fed, w, frm, dao)
             if k >= 3:
                 out[w] = Liability(frm, "bao_sandao", f"三道: seat {claimer} made {k} claims on seat {feeder}'s discards")
                 continue
@@ -161,7 +174,7 @@ def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
             continue
         if how == "self_draw" and ruleset.bao_sidao:
             for x in others(w, n):
-                k, claimer, feeder = claims_between(table.fed, w, x)
+                k, claimer, feeder = claims_between(table.fed, w, x, dao)
                 if k >= 4:
                     out[w] = Liability(x, "bao_sandao", f"四道: seat {claimer} made {k} claims on seat {feeder}'s discards")
                     break
@@ -379,6 +392,6 @@ def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
     return False
 
 
-__all__ = ["BAO_REASONS", "HainanFacts", "LABELS", "Liability", "claims_between", "claims_on", "derivation", "derive", "game_over",
+__all__ = ["BAO_REASONS", "HainanFacts", "LABELS", "Liability", "claims_between", "claims_on", "dao_counts", "derivation", "derive", "game_over",
            "genpai_happened", "hand_facts", "kongs_standing", "liabilities", "payer_points", "qianggang_liability", "request_facts", "rob_without_fan", "settle", "table_facts",
            "transfer_code", "unit"]
