@@ -143,6 +143,24 @@ class Score:
         return d
 
 
+class computed_once:
+    """A value of a reading's fan input computed on its first read and kept (as
+    ``functools.cached_property``, without the lock that takes on Python 3.11: a
+    family's scorer reads its fan input in one thread, a dozen fans or more on each
+    reading of every win)."""
+
+    def __init__(self, fn: Callable):
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        got = obj.__dict__[self.name] = self.fn(obj)
+        return got
+
+
 def steps_when_read(cls: type, write: Callable[..., list[str]]) -> None:
     """Make a :class:`Score` subclass's ``steps`` written when first read (``--explain``, the
     report, ``paipu hand``), not for every win the audit scores: ``write(*score.derive)``
@@ -620,5 +638,5 @@ def variant(family: RuleFamily, **changes: Any) -> RuleFamily:
 
 __all__ = ["BillingRules", "Claim", "ClaimRules", "DiscardVerdict", "FeeEvent", "HandFacts", "Meld", "OwnRules",
            "PLAIN_DISCARD", "PARTS", "Particular", "PassBook", "RuleFamily", "Score", "ScoringRules", "Settlement",
-           "SettlementRules", "TableRules", "Violation", "WinContext", "WinHow", "WinJudge", "WinRules", "steps_when_read",
-           "variant"]
+           "SettlementRules", "TableRules", "Violation", "WinContext", "WinHow", "WinJudge", "WinRules", "computed_once",
+           "steps_when_read", "variant"]

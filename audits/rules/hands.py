@@ -764,14 +764,20 @@ def readings(counts: Sequence[int], wilds: int = 0, meld_use: Sequence[int] | No
     ``extra_kinds`` such as the wild kinds, and every kind of a suit present in
     the hand).  Duplicate readings are yielded once.
     """
-    use = list(meld_use) if meld_use is not None else [0] * NUM_KINDS
     c = list(counts)
-    head = [4 - a - b if a + b < 4 else 0 for a, b in zip(c, use)]
-    kinds = _candidate_kinds(c, use, extra_kinds, exhaustive)
+    head: list[int] = []
+    kinds: list[int] = []
+    if wilds:  # the room each kind has for a chicken, and the kinds a chicken-only group may be
+        use = list(meld_use) if meld_use is not None else [0] * NUM_KINDS
+        head = [4 - a - b if a + b < 4 else 0 for a, b in zip(c, use)]
+        kinds = _candidate_kinds(c, use, extra_kinds, exhaustive)
     seen: set = set()
     if (sum(c) + wilds) % 3 == 2:
         found: list[list[Group]] = []
-        _std(c, wilds, head, False, [], kinds, found)
+        if wilds:
+            _std(c, wilds, head, False, [], kinds, found)
+        else:
+            _plain(c, False, [], found, 0)
         for groups in found:
             key = tuple(sorted(groups))
             if key not in seen:
@@ -956,12 +962,15 @@ def _pairs7(c: list[int], w: int, head: list[int], kinds: list[int]) -> Iterator
         if n == 0:
             continue
         groups.extend([Group("pair", (t, t))] * (n // 2))
-        if n & 1:
-            if head[t] < 1:
+        if n & 1:  # an odd count takes a chicken, where its kind has room for one
+            if not w or head[t] < 1:
                 return
             groups.append(Group("pair", (t, t), (t,)))
             w -= 1
     if w < 0 or w & 1:
+        return
+    if not w:
+        yield groups
         return
     spare = w // 2
     hd = list(head)

@@ -25,15 +25,14 @@ Readings chosen where guangdong.md is silent (docs/rule_coverage.md):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import Iterator, Optional, Sequence
 
 from replay.melds import Meld
 from schema.ruleset import Ruleset
 
 from .. import hands
-from ..family import Score, WinContext
+from ..family import Score, WinContext, computed_once, steps_when_read
 from ..hands import Reading
 from .wins import ORPHANS, is_thirteen_orphans, seven_pairs_allowed
 
@@ -86,7 +85,7 @@ class Hand:
     ruleset: Ruleset
     thirteen: bool = False
 
-    @cached_property
+    @computed_once
     def sets(self) -> list[tuple[str, int]]:
         """Every set as (chow | pong, lowest tile); kongs count as pong-type."""
         out: list[tuple[str, int]] = []
@@ -96,14 +95,14 @@ class Hand:
             out.append(("chow" if m.kind == "chow" else "pong", m.of))
         return out
 
-    @cached_property
+    @computed_once
     def pair(self) -> Optional[int]:
         if self.reading is None or self.reading.seven_pairs:
             return None
         ps = [g.tiles[0] for g in self.reading.groups if g.kind == "pair"]
         return ps[0] if len(ps) == 1 else None
 
-    @cached_property
+    @computed_once
     def tiles(self) -> list[int]:
         """Every tile of the hand, melds included (a kong as four)."""
         out = list(self.concealed)
@@ -111,7 +110,7 @@ class Hand:
             out.extend(m.tiles)
         return out
 
-    @cached_property
+    @computed_once
     def kinds(self) -> set[int]:
         return set(self.tiles)
 
@@ -119,16 +118,20 @@ class Hand:
     def seven_pairs(self) -> bool:
         return self.reading is not None and self.reading.seven_pairs
 
+    @computed_once
+    def pong_tiles(self) -> tuple[int, ...]:
+        """The kind of each pong-type set (kongs included)."""
+        return tuple(t for k, t in self.sets if k == "pong")
+
     def pongs_of(self, kinds: Sequence[int]) -> int:
         """How many pong-type sets of these kinds the reading has."""
-        ks = set(kinds)
-        return sum(1 for k, t in self.sets if k == "pong" and t in ks)
+        return sum(1 for t in self.pong_tiles if t in kinds)
 
-    @cached_property
+    @computed_once
     def suits(self) -> set[int]:
         return {t // 9 for t in self.kinds if t < 27}
 
-    @cached_property
+    @computed_once
     def honours(self) -> bool:
         return any(t >= 27 for t in self.kinds)
 
@@ -374,13 +377,44 @@ def fan_enough(ruleset: Ruleset, how: str, fan: int) -> bool:
     return fan >= ruleset.min_fan
 
 
+@dataclass
+class GuangdongScore(Score):
+    """A :class:`Score` whose §7.6 derivation (``steps``) is written when first read
+    (``--explain``, the report, ``paipu hand``), not for every win the audit scores."""
+
+    #: (ruleset, every reading's (names, raw, V, special), the chosen one, floor events, F)
+    derive: Optional[tuple] = field(default=None, repr=False, compare=False)
+
+
+def _steps(ruleset: Ruleset, readings: Sequence[tuple], chosen: tuple, events: Sequence[str], f_all: int) -> list[str]:
+    """§7.6 step by step for an ordinary or special hand: each reading's V, H, the floor, P."""
+    steps = ["1. not 天和 / 地和 / 人和"]
+    for names, raw, v, special in readings:
+        label = " + ".join(f"{CHINESE[n]} {FAN_VALUES[n] if n != 'qidui' else v}" for n in names)
+        steps.append(f"2. reading: {label} -> " + (f"special, V = {v}" if special else
+                                                    f"V = min({raw}, {CAP}) = {v}"))
+    _names, _raw, v, special = chosen
+    steps.append(f"3. H = {v} (the highest reading)")
+    if events:
+        what = ", ".join(CHINESE[x] for x in events)
+        steps.append(f"4. {what}: " + (f"a special hand keeps F = {f_all}" if special else
+                                       f"F = max({v}, {CAP}) = {f_all}"))
+    else:
+        steps.append(f"4. no floor event: F = {f_all}")
+    steps.append(f"5. P = {ruleset.base} × 2^{f_all} = {points(f_all, ruleset)}")
+    return steps
+
+
+steps_when_read(GuangdongScore, _steps)
+
+
 def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
                passed_win: bool = False) -> Score:
     """Score ``concealed`` (the winning tile included) + ``melds`` by §7.6.
 
     ``Score.fan`` is the raw fan as logged, ``capped`` F without the 一炮三响 floor (what
     ``min_fan`` is judged on), ``points`` P = B × 2^F with every floor, and ``steps``
-    the derivation for ``--explain``.
+    the derivation for ``--explain`` (written when read).
     """
     counts = [0] * 34
     for t in concealed:
@@ -396,32 +430,23 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
                      [f"1. {CHINESE[name]} {name}: F = {f}, nothing else counts", f"5. P = {ruleset.base} × 2^{f} = "
                       f"{points(f, ruleset)}"])
     best = None
-    steps = ["1. not 天和 / 地和 / 人和"]
+    readings = []
     for names, raw, v, special, r in _readings(ruleset, concealed, melds, ctx):
-        label = " + ".join(f"{CHINESE[n]} {FAN_VALUES[n] if n != 'qidui' else v}" for n in names)
-        steps.append(f"2. reading: {label} -> " + (f"special, V = {v}" if special else
-                                                    f"V = min({raw}, {CAP}) = {v}"))
+        readings.append((names, raw, v, special))
         key = (v, raw)
         if best is None or key > best[0]:
             best = (key, names, raw, v, special, r)
     assert best is not None
     _, names, raw, v, special, r = best
-    steps.append(f"3. H = {v} (the highest reading)")
     events = floor_events(ctx)
     events_min = floor_events(ctx, with_multi=False)
     f_all = final_fan(v, special is not None, events)
     f_min = final_fan(v, special is not None, events_min)
-    if events:
-        what = ", ".join(CHINESE[x] for x in events)
-        steps.append(f"4. {what}: " + (f"a special hand keeps F = {f_all}" if special else
-                                       f"F = max({v}, {CAP}) = {f_all}"))
-    else:
-        steps.append(f"4. no floor event: F = {f_all}")
     p = points(f_all, ruleset)
-    steps.append(f"5. P = {ruleset.base} × 2^{f_all} = {p}")
     ok = fan_enough(ruleset, ctx.how, f_min)
     reason = "" if ok else f"起和番: F = {f_min} < min_fan {ruleset.min_fan}"
-    return Score(ok, True, names + events, raw, f_min, p, r, reason, steps)
+    return GuangdongScore(ok, True, names + events, raw, f_min, p, r, reason, [],
+                          derive=(ruleset, readings, (names, raw, v, special), events, f_all))
 
 
 def logged_final_fan(ruleset: Ruleset, fans: Sequence[str], fan: int, score: Optional[Score]) -> int:

@@ -27,7 +27,7 @@ from schema.ruleset import Ruleset
 from schema.tiles import DRAGONS, TILE_INDEX, WINDS
 
 from .. import hands
-from ..family import Score, WinContext, WinHow
+from ..family import Score, WinContext, WinHow, computed_once
 from ..hands import Reading
 
 FIVE_P = TILE_INDEX["5p"]
@@ -61,23 +61,6 @@ CHINESE: dict[str, str] = {
 }
 
 
-class _once:
-    """A value a :class:`FanInput` computes on its first read and keeps (as
-    ``functools.cached_property``, without its lock: the scorer reads a ``FanInput``
-    in one thread, up to 18 fans on each of a hand's readings)."""
-
-    def __init__(self, fn: Callable):
-        self.fn = fn
-        self.name = fn.__name__
-        self.__doc__ = fn.__doc__
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self
-        got = obj.__dict__[self.name] = self.fn(obj)
-        return got
-
-
 @dataclass
 class FanInput:
     """One reading of a winning hand, with everything a fan function needs."""
@@ -89,11 +72,11 @@ class FanInput:
     #: the chickens held concealed acting as wild, by physical kind
     wilds_by_kind: dict[int, int] = field(default_factory=dict)
 
-    @_once
+    @computed_once
     def wild_kinds(self) -> frozenset[int]:
         return frozenset(TILE_INDEX[t] for t in self.ruleset.wilds)
 
-    @_once
+    @computed_once
     def sets(self) -> list[tuple[str, int]]:
         """Every set as (chow|pong|kong, lowest represented tile), melds included."""
         out = [(g.kind, g.tiles[0]) for g in self.reading.groups if g.kind != "pair"]
@@ -101,12 +84,12 @@ class FanInput:
             out.append(("chow" if m.kind == "chow" else "pong" if m.kind == "pong" else "kong", m.of))
         return out
 
-    @_once
+    @computed_once
     def pair(self) -> Optional[int]:
         ps = [g.tiles[0] for g in self.reading.groups if g.kind == "pair"]
         return ps[0] if len(ps) == 1 else None
 
-    @_once
+    @computed_once
     def suits(self) -> set[int]:
         """The suits of the represented tiles (3: honours; chickens as what they stand
         for).  A group's or a meld's tiles are all of one suit: its first tile's."""
@@ -115,7 +98,7 @@ class FanInput:
             out.add(m.of // 9)
         return out
 
-    @_once
+    @computed_once
     def triplets(self) -> list[int]:
         """The kind of each pong or kong, melds included (四喜 and 三元 count them)."""
         return [t for k, t in self.sets if k != "chow"]
@@ -123,7 +106,7 @@ class FanInput:
     def triplets_of(self, kinds: Collection[int]) -> int:
         return sum(1 for t in self.triplets if t in kinds)
 
-    @_once
+    @computed_once
     def kongs(self) -> int:
         return sum(1 for m in self.melds if m.is_kong)
 

@@ -159,8 +159,23 @@ def settle(ruleset: Ruleset, scores: Sequence[int], winners: Sequence[tuple[int,
 
 
 def _unclamped(ruleset: Ruleset) -> Ruleset:
-    import msgspec
-    return msgspec.structs.replace(ruleset, qiaoluo=False)
+    """The room's ruleset without the 敲锣 floor (the amounts as due), made once per ruleset
+    object: a copy of a ruleset validates every option again, and every drawn or won hand
+    asks (the store's 点鸡 due amounts, the audit's unfloored comparison)."""
+    if not ruleset.qiaoluo:
+        return ruleset
+    got = _UNCLAMPED.get(id(ruleset))
+    if got is None or got[0] is not ruleset:
+        import msgspec
+
+        if len(_UNCLAMPED) > 1024:  # bounded: a long audit keeps a small memory
+            _UNCLAMPED.clear()
+        got = _UNCLAMPED[id(ruleset)] = (ruleset, msgspec.structs.replace(ruleset, qiaoluo=False))
+    return got[1]
+
+
+#: id(ruleset) -> (the ruleset, its copy without the 敲锣 floor)
+_UNCLAMPED: dict[int, tuple[Ruleset, Ruleset]] = {}
 
 
 def hand_facts(ruleset: Ruleset, received: Sequence[Sequence[int]], bets: Sequence[int]) -> HandFacts:
