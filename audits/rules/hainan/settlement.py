@@ -321,13 +321,14 @@ def derive(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how: Op
             _genpai(ruleset, f, n, out, lines)
         return out, lines or []
     if not winners:
-        return [], (lines or []) + (["no legal win: no transfers"] if explain else [])
+        if lines is not None:
+            lines.append("no legal win: no transfers")
+        return [], lines or []
     if how != "self_draw" and from_seat is None:
         raise ValueError("a discard or robbed-kong win needs from_seat")
     w, p = winners[0]
     _win(ruleset, f, n, w, p, how, from_seat, out, lines)
-    if f.kongs:
-        _kongs(ruleset, f, n, out, lines)
+    _kongs(ruleset, f, n, out, lines)
     if f.genpai and ruleset.genpai != "off":
         _genpai(ruleset, f, n, out, lines)
     if ruleset.flower_money == "sets":
