@@ -108,7 +108,7 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
     for k in dealt_tiles:
         seen[k] += 1
     # a copy too many (four of a kind, one of a flower) is looked for only where one may be
-    if max(seen[:NUM_KINDS]) > 4 or max(seen[NUM_KINDS:], default=0) > 1:
+    if not none_over(seen):
         check_overcount(ctx, e)
     if wall is not None and len(wall) == t.total:
         # The dealer takes the wall's first hand_size + 1 tiles (14), then hand_size (13) each
@@ -126,10 +126,18 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
                          message=f"seat {s}'s deal is not wall[{a}:{b}]")
 
 
+def none_over(seen: list[int]) -> bool:
+    """No kind seen more often than the set holds it (:func:`~schema.tiles.copies_in_set`:
+    four copies of each kind, one of each flower)."""
+    return max(seen[:NUM_KINDS]) <= 4 and max(seen[NUM_KINDS:], default=0) <= 1
+
+
 def check_overcount(ctx: AuditContext, e: ev.Event) -> None:
     """No tile appears in one hand's play more often than the set holds it: four copies of
     each kind, one of each flower."""
     seen = ctx.seen
+    if none_over(seen):  # the usual answer (every flower drawn asks), without a pass per kind
+        return
     for k in range(ALL_KINDS):
         copies = copies_in_set(k)
         if seen[k] > copies and k not in ctx.overcount_reported:

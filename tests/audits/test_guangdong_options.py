@@ -91,6 +91,10 @@ def test_play_order_rebuilds_the_discards_in_turn_order():
     thrown = [e for e in b.events if type(e).__name__ == "TileDiscarded"]
     assert [(s, t) for s, t, _ in order] == [(e.seat, TILE_INDEX[e.tile]) for e in thrown]
     assert [c for _, _, c in order].count(3) == 2  # the two dragons seat 3 ponged
+    # ``limit``: the first discards alone, in the same order; a limit past the end gives them all
+    assert settlement.play_order(r.table, 5) == order[:5]
+    assert settlement.play_order(r.table, len(order) + 3) == order
+    assert settlement.play_order(r.table, 0) == []
 
 
 # --- multi_win = off: 截和 (§4) ------------------------------------------------------------

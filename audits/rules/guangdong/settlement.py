@@ -75,16 +75,19 @@ def _special(fed: Sequence[tuple[int, int, str, int]], seat: int, melds) -> Opti
     return None
 
 
-def play_order(table) -> list[tuple[int, int, int]]:
+def play_order(table, limit: Optional[int] = None) -> list[tuple[int, int, int]]:
     """The hand's discards in the order they were made, as (discarder, tile kind, claimer
     or -1), rebuilt from the reducer's per-seat discards: the dealer throws first; after
-    an unclaimed discard the 下家 throws next, after a claimed one the claimer."""
+    an unclaimed discard the 下家 throws next, after a claimed one the claimer.  ``limit``:
+    only the first ``limit`` of them."""
     discards = table.discards
     n = len(discards)
     at = [0] * n
     out: list[tuple[int, int, int]] = []
     seat = table.dealer
-    while 0 <= seat < n and at[seat] < len(discards[seat]):
+    if limit is None:
+        limit = sum(map(len, discards))
+    while len(out) < limit and 0 <= seat < n and at[seat] < len(discards[seat]):
         tile, claimer = discards[seat][at[seat]]
         at[seat] += 1
         out.append((seat, tile, claimer))

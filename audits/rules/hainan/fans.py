@@ -14,13 +14,14 @@ The dealer's unit, the feeder's extra and the liabilities are the settlement's.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple, Optional, Sequence
 
 from replay.melds import Meld
 from schema.ruleset import Ruleset
 
 from .. import hands
-from ..family import Score, WinContext
+from ..family import Score, WinContext, steps_when_read
 from . import wins
 
 #: The §6 番 sources a reading may hold (each counts 1 toward ``fan``; 三元刻 once per set).
@@ -95,26 +96,27 @@ def sources(ruleset: Ruleset, sh: Shape, tiles: Sequence[int], melds: Sequence[M
     seat_wind = 27 + ctx.seat_wind if ctx.seat_wind >= 0 else -1
     round_wind = 27 + ctx.round_wind if ctx.round_wind >= 0 else -1
     standard = sh.shape == "standard"
-    pongs = {k for kind, k in sh.sets if kind == "pong"}
-    if standard and len(sh.sets) == 4 and all(kind == "chow" for kind, _ in sh.sets) \
-            and sh.pair not in DRAGONS and sh.pair != seat_wind and sh.pair != round_wind:
+    pong_sets = [k for kind, k in sh.sets if kind == "pong"]  # every other set is a chow
+    four_sets = standard and len(sh.sets) == 4
+    if four_sets and not pong_sets and sh.pair not in DRAGONS and sh.pair != seat_wind and sh.pair != round_wind:
         out.append("pinghu")  # 只吃不碰: the pair is no tile whose pong would score
     if not melds or (ruleset.menqing_concealed_kong and all(m.kind == "kong_concealed" for m in melds)):
         out.append("menqing")
-    if standard and len(sh.sets) == 4 and all(kind == "pong" for kind, _ in sh.sets):
+    if four_sets and len(pong_sets) == 4:
         out.append("duidui")
-    suits = {t // 9 for t in tiles if t < 27}
-    honours = any(t >= 27 for t in tiles)
-    if len(suits) == 1:
-        out.append("hunyise" if honours else "qingyise")
+    kinds = set(tiles)
+    if len({t // 9 for t in kinds if t < 27}) == 1:  # one suit, with honours or without
+        out.append("hunyise" if any(t >= 27 for t in kinds) else "qingyise")
     if standard and sh.pair is not None and sh.pair < 27 and sh.pair % 9 in (1, 4, 7):
         out.append("jiang258")
-    out += ["sanyuan"] * sum(1 for d in DRAGONS if d in pongs)
-    if seat_wind in pongs:
-        out.append("menfeng")
-    if round_wind in pongs:
-        out.append("quanfeng")
-    if ctx.seat_wind >= 0 and set(seat_flowers(ctx.seat_wind)) & set(ctx.flowers):
+    if pong_sets:
+        pongs = set(pong_sets)
+        out += ["sanyuan"] * sum(1 for d in DRAGONS if d in pongs)
+        if seat_wind in pongs:
+            out.append("menfeng")
+        if round_wind in pongs:
+            out.append("quanfeng")
+    if ctx.flowers and ctx.seat_wind >= 0 and set(seat_flowers(ctx.seat_wind)) & set(ctx.flowers):
         out.append("zhenghua")
     if sh.shape != "standard":
         out.append(sh.shape)
@@ -201,10 +203,42 @@ def points(fan: int, ruleset: Ruleset) -> int:
     return ruleset.base
 
 
+def _steps(ruleset: Ruleset, names: Sequence[str], count: int, m: int, sh: Shape, ctx: WinContext) -> list[str]:
+    """The derivation of a scored reading (``Score.steps``): its shape and 番 sources, the
+    gate, r, m and P = B × r × m."""
+    r, way = rate(ctx)
+    b = ruleset.base
+    ok = fan_enough(ruleset, ctx.how, count)
+    srcs = [n for n in names if n in FAN_VALUES and FAN_VALUES[n]]
+    return [
+        f"1. shape {sh.shape}; 番 sources: " + (", ".join(f"{CHINESE[n]} {n}" for n in srcs) or "none")
+        + f" -> fan {count}",
+        "2. gate: " + ("a self-draw needs no 番 (无番靠自摸)" if ctx.how == "self_draw" else
+                       f"a discard win needs {ruleset.min_fan} 番: " + ("passed" if ok else "not met")),
+        f"3. r = {r} (" + ({"zimo": "自摸", "gangshang_kaihua": "杠上开花", "huashang_kaihua": "花上开花"}.get(way, "")
+                          or "a discard or a robbing") + ")",
+        "4. " + multiplier(ruleset, names)[1],
+        f"5. P = B × r × m = {b} × {r} × {m} = {b * r * m}",
+    ]
+
+
+@dataclass
+class HainanScore(Score):
+    """A :class:`Score` whose derivation (``steps``) is written when first read (``--explain``,
+    the report, ``paipu hand``), not for every win the audit scores."""
+
+    #: (ruleset, names, 番 count, m, shape, win context) the steps are written from
+    derive: Optional[tuple] = field(default=None, repr=False, compare=False)
+
+
+steps_when_read(HainanScore, _steps)
+
+
 def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
                passed_win: bool = False) -> Score:
     """Score ``concealed`` (the winning tile included) + ``melds``: the reading with the
-    largest m (then the most sources), the gate, P = B × r × m, and the derivation."""
+    largest m (then the most sources), the gate, P = B × r × m, and the derivation (``steps``,
+    written when read)."""
     best = None
     for names, count, m, sh in _read(ruleset, concealed, melds, ctx):
         if best is None or (m, count) > (best[2], best[1]):
@@ -214,23 +248,11 @@ def score_hand(ruleset: Ruleset, concealed: Sequence[int], melds: Sequence[Meld]
         return Score(False, False, [], 0, 0, ruleset.base * rate(ctx)[0], None,
                      "not a complete hand (4 sets + a pair, 七对, 十三幺; no flower in hand)")
     names, count, m, sh = best
-    r, way = rate(ctx)
-    b = ruleset.base
-    p = b * r * m
+    p = ruleset.base * rate(ctx)[0] * m
     ok = fan_enough(ruleset, ctx.how, count)
-    srcs = [n for n in names if n in FAN_VALUES and FAN_VALUES[n]]
-    steps = [
-        f"1. shape {sh.shape}; 番 sources: " + (", ".join(f"{CHINESE[n]} {n}" for n in srcs) or "none")
-        + f" -> fan {count}",
-        "2. gate: " + ("a self-draw needs no 番 (无番靠自摸)" if ctx.how == "self_draw" else
-                       f"a discard win needs {ruleset.min_fan} 番: " + ("passed" if ok else "not met")),
-        f"3. r = {r} (" + ({"zimo": "自摸", "gangshang_kaihua": "杠上开花", "huashang_kaihua": "花上开花"}.get(way, "")
-                          or "a discard or a robbing") + ")",
-        "4. " + multiplier(ruleset, names)[1],
-        f"5. P = B × r × m = {b} × {r} × {m} = {p}",
-    ]
     reason = "" if ok else f"有番才能胡: a discard win with {count} 番 (min_fan {ruleset.min_fan})"
-    return Score(ok, True, names, count, count, p, sh.reading, reason, steps)
+    return HainanScore(ok, True, names, count, count, p, sh.reading, reason,
+                       derive=(ruleset, names, count, m, sh, ctx))
 
 
 def winner_points(ruleset: Ruleset, winner, score: Optional[Score] = None) -> int:
@@ -262,5 +284,5 @@ def fan_finding(ruleset: Ruleset, winner, score: Score) -> Optional[str]:
     return "FAN_NAMES_DIFFER" if missing or named_differently else None
 
 
-__all__ = ["CHINESE", "FAN_VALUES", "HANDS", "SOURCES", "Shape", "WAYS", "fan_enough", "fan_finding", "multiplier",
+__all__ = ["CHINESE", "FAN_VALUES", "HANDS", "HainanScore", "SOURCES", "Shape", "WAYS", "fan_enough", "fan_finding", "multiplier",
            "points", "rate", "reading_fans", "score_hand", "seat_flowers", "shapes", "sources", "winner_points"]

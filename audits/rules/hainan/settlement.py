@@ -86,18 +86,30 @@ def others(seat: int, n: int) -> list[int]:
 
 # --- the facts ---------------------------------------------------------------------------
 
+def dao_counts(fed) -> dict[tuple[int, int], int]:
+    """道 (§9.3): per (claimer, feeder), the chows and pongs the claimer made on the feeder's
+    discards (a 直杠 is no claim here; a pong later upgraded to a 补杠 still counts: ``fed``
+    keeps the claim)."""
+    out: dict[tuple[int, int], int] = {}
+    for c, f, kind, _ in fed:
+        if kind == "chow" or kind == "pong":
+            out[c, f] = out.get((c, f), 0) + 1
+    return out
+
+
 def claims_on(fed, claimer: int, feeder: int) -> int:
-    """道 (§9.3): the chows and pongs ``claimer`` made on ``feeder``'s discards (a 直杠 is no
-    claim here; a pong later upgraded to a 补杠 still counts: ``fed`` keeps the claim)."""
-    return sum(1 for c, f, kind, _ in fed if kind in ("chow", "pong") and c == claimer and f == feeder)
+    """道 (§9.3): the chows and pongs ``claimer`` made on ``feeder``'s discards (:func:`dao_counts`)."""
+    return dao_counts(fed).get((claimer, feeder), 0)
 
 
-def claims_between(fed, a: int, b: int) -> tuple[int, int, int]:
+def claims_between(fed, a: int, b: int, counts: Optional[dict] = None) -> tuple[int, int, int]:
     """The 道 that decide a 三道 / 四道 liability between a and b (§9.3), as (count, claimer,
     feeder): a's claims on b's discards or b's on a's, whichever direction holds more — each
     direction counts on its own ("吃上家三道牌，或碰任意一家三道牌…反之…"): two one way and one
-    the other are no 三道."""
-    ab, ba = claims_on(fed, a, b), claims_on(fed, b, a)
+    the other are no 三道.  ``counts``: ``fed``'s :func:`dao_counts`, when already made."""
+    if counts is None:
+        counts = dao_counts(fed)
+    ab, ba = counts.get((a, b), 0), counts.get((b, a), 0)
     return (ab, a, b) if ab >= ba else (ba, b, a)
 
 
@@ -143,6 +155,7 @@ def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
     tile = TILE_INDEX[won.tile]
     out: dict[int, Liability] = {}
     seats = [x.seat for x in won.winners] if how == "self_draw" or frm is None else range(n)
+    dao = dao_counts(table.fed)
     for w in seats:
         if w == frm or not 0 <= w < n:
             continue
@@ -151,7 +164,7 @@ def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
                 out[w] = qianggang_liability(w, frm)
             continue
         if how == "discard" and frm is not None:
-            k, claimer, feeder = claims_between(table.fed, w, frm)
+            k, claimer, feeder = claims_between(table.fed, w, frm, dao)
             if k >= 3:
                 out[w] = Liability(frm, "bao_sandao", f"三道: seat {claimer} made {k} claims on seat {feeder}'s discards")
                 continue
@@ -161,7 +174,7 @@ def liabilities(ruleset: Ruleset, table, won) -> dict[int, Liability]:
             continue
         if how == "self_draw" and ruleset.bao_sidao:
             for x in others(w, n):
-                k, claimer, feeder = claims_between(table.fed, w, x)
+                k, claimer, feeder = claims_between(table.fed, w, x, dao)
                 if k >= 4:
                     out[w] = Liability(x, "bao_sandao", f"四道: seat {claimer} made {k} claims on seat {feeder}'s discards")
                     break
@@ -172,7 +185,7 @@ def genpai_happened(table) -> bool:
     """跟牌 (§9.4): the dealer's first discard followed by the 下家, 对家 and 上家 each
     discarding the same kind as their first discard, with no chow, pong or 直杠 in between."""
     n = len(table.discards)
-    first = play_order(table)[:n]
+    first = play_order(table, n)
     if len(first) < n:
         return False
     d = table.dealer
@@ -222,50 +235,60 @@ def _facts(facts: HandFacts) -> HainanFacts:
 
 
 # --- the settlement ------------------------------------------------------------------------
+# Each step appends its transfers to ``out`` and, when ``lines`` is a list (``--explain``,
+# ``paipu hand``), one line of derivation per payment; ``lines`` None: the amounts alone (the
+# audit settles every hand, and explains only when asked).
 
 def _win(ruleset: Ruleset, f: HainanFacts, n: int, w: int, p: int, how: str, frm: Optional[int],
-         out: list, lines: list) -> None:
+         out: list, lines: Optional[list]) -> None:
     """The win (§9.1): shares s_l = P × u(w, l) / B, the feeder's e = B, or a liable seat."""
     b = ruleset.base
-    shares = {l: p * unit(ruleset, f, w, l) // b for l in others(w, n)}
+    payers = others(w, n)
+    units = {l: unit(ruleset, f, w, l) for l in payers}
+    shares = {l: p * units[l] // b for l in payers}
     e = b if how != "self_draw" else 0
     bao = f.bao.get(w)
     if bao is not None:
         total = sum(shares.values()) + e
         out.append(Transfer(payer=bao.payer, payee=w, amount=total, reason=bao.reason))
-        lines.append(f"{bao.why}: seat {bao.payer} → seat {w}: Σ s_l "
-                     + " + ".join(str(shares[l]) for l in others(w, n)) + (f" + e {e}" if e else "") + f" = {total}")
+        if lines is not None:
+            lines.append(f"{bao.why}: seat {bao.payer} → seat {w}: Σ s_l "
+                         + " + ".join(str(shares[l]) for l in payers) + (f" + e {e}" if e else "") + f" = {total}")
         return
-    for l in others(w, n):
+    for l in payers:
         extra = e if l == frm else 0
         out.append(Transfer(payer=l, payee=w, amount=shares[l] + extra, reason="win"))
-        lines.append(f"seat {l} → seat {w}: s = P {p} × u {unit(ruleset, f, w, l)} / B {b} = {shares[l]}"
-                     + (f"; + e {e} (the feeder) = {shares[l] + extra}" if extra else ""))
+        if lines is not None:
+            lines.append(f"seat {l} → seat {w}: s = P {p} × u {units[l]} / B {b} = {shares[l]}"
+                         + (f"; + e {e} (the feeder) = {shares[l] + extra}" if extra else ""))
 
 
-def _kongs(ruleset: Ruleset, f: HainanFacts, n: int, out: list, lines: list) -> None:
+def _kongs(ruleset: Ruleset, f: HainanFacts, n: int, out: list, lines: Optional[list]) -> None:
     """Kong money (§9.2) for every kong standing; 包杠 by the dealer alone."""
     for g, kind, bao in f.kongs:
         v = ruleset.kong_values[KONG_INDEX[kind]]
         if bao and ruleset.baogang:
             total = sum(unit(ruleset, f, g, l) * ruleset.kong_values[0] for l in others(g, n))
             out.append(Transfer(payer=f.dealer, payee=g, amount=total, reason="bao_gang"))
-            lines.append(f"包杠: seat {g}'s 直杠 on the dealer's first discard: seat {f.dealer} → seat {g}: {total}")
+            if lines is not None:
+                lines.append(f"包杠: seat {g}'s 直杠 on the dealer's first discard: seat {f.dealer} → seat {g}: {total}")
             continue
         for l in others(g, n):
-            amount = unit(ruleset, f, g, l) * v
-            out.append(Transfer(payer=l, payee=g, amount=amount, reason="kong"))
-            lines.append(f"kong ({kind}, v {v}): seat {l} → seat {g}: u {unit(ruleset, f, g, l)} × {v} = {amount}")
+            u = unit(ruleset, f, g, l)
+            out.append(Transfer(payer=l, payee=g, amount=u * v, reason="kong"))
+            if lines is not None:
+                lines.append(f"kong ({kind}, v {v}): seat {l} → seat {g}: u {u} × {v} = {u * v}")
 
 
-def _genpai(ruleset: Ruleset, f: HainanFacts, n: int, out: list, lines: list) -> None:
+def _genpai(ruleset: Ruleset, f: HainanFacts, n: int, out: list, lines: Optional[list]) -> None:
     for l in others(f.dealer, n):
         amount = unit(ruleset, f, f.dealer, l)
         out.append(Transfer(payer=f.dealer, payee=l, amount=amount, reason="genpai"))
-        lines.append(f"跟牌: seat {f.dealer} (dealer) → seat {l}: u = {amount}")
+        if lines is not None:
+            lines.append(f"跟牌: seat {f.dealer} (dealer) → seat {l}: u = {amount}")
 
 
-def _flowers(ruleset: Ruleset, f: HainanFacts, n: int, out: list, lines: list) -> None:
+def _flowers(ruleset: Ruleset, f: HainanFacts, n: int, out: list, lines: Optional[list]) -> None:
     for s, got in enumerate(f.flowers):
         have = set(got)
         sets = sum(1 for group in (range(34, 38), range(38, 42)) if have.issuperset(group))
@@ -274,25 +297,33 @@ def _flowers(ruleset: Ruleset, f: HainanFacts, n: int, out: list, lines: list) -
         for l in others(s, n):
             amount = unit(ruleset, f, s, l) * ruleset.flower_set_value * sets
             out.append(Transfer(payer=l, payee=s, amount=amount, reason="flower"))
-            lines.append(f"真花: seat {s} holds {sets} flower set(s): seat {l} → seat {s}: {amount}")
+            if lines is not None:
+                lines.append(f"真花: seat {s} holds {sets} flower set(s): seat {l} → seat {s}: {amount}")
 
 
 def derive(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how: Optional[WinHow],
-           from_seat: Optional[int], facts: HandFacts) -> tuple[list[Transfer], list[str]]:
-    """The hand's transfers and their derivation, one line per payment.  ``how`` None: 黄庄;
-    a logged win with no legal winner (``winners`` empty) is paid nothing."""
+           from_seat: Optional[int], facts: HandFacts, explain: bool = True) -> tuple[list[Transfer], list[str]]:
+    """The hand's transfers and their derivation, one line per payment (``explain`` False:
+    the transfers alone, no lines).  ``how`` None: 黄庄; a logged win with no legal winner
+    (``winners`` empty) is paid nothing."""
     f = _facts(facts)
     out: list[Transfer] = []
-    lines: list[str] = [f"dealer seat {f.dealer}, 连庄 n = {f.streak} ({ruleset.lianzhuang}), "
-                        f"dealer_unit_bonus {ruleset.dealer_unit_bonus}, B = {ruleset.base}"]
+    lines: Optional[list[str]] = None
+    if explain:
+        lines = [f"dealer seat {f.dealer}, 连庄 n = {f.streak} ({ruleset.lianzhuang}), "
+                 f"dealer_unit_bonus {ruleset.dealer_unit_bonus}, B = {ruleset.base}"]
     if how is None:
-        lines.append("黄庄: no transfers" + (" but 跟牌 (genpai = always)" if ruleset.genpai == "always" and f.genpai
-                                             else "") + "; kong money cancelled")
-        if ruleset.genpai == "always" and f.genpai:
+        genpai = ruleset.genpai == "always" and f.genpai
+        if lines is not None:
+            lines.append("黄庄: no transfers" + (" but 跟牌 (genpai = always)" if genpai else "")
+                         + "; kong money cancelled")
+        if genpai:
             _genpai(ruleset, f, n, out, lines)
-        return out, lines
+        return out, lines or []
     if not winners:
-        return [], lines + ["no legal win: no transfers"]
+        if lines is not None:
+            lines.append("no legal win: no transfers")
+        return [], lines or []
     if how != "self_draw" and from_seat is None:
         raise ValueError("a discard or robbed-kong win needs from_seat")
     w, p = winners[0]
@@ -302,14 +333,14 @@ def derive(ruleset: Ruleset, n: int, winners: Sequence[tuple[int, int]], how: Op
         _genpai(ruleset, f, n, out, lines)
     if ruleset.flower_money == "sets":
         _flowers(ruleset, f, n, out, lines)
-    return [t for t in out if t.amount > 0], lines
+    return [t for t in out if t.amount > 0], lines or []
 
 
 def settle(ruleset: Ruleset, scores: Sequence[int], winners: Sequence[tuple[int, int]] = (),
            how: Optional[WinHow] = None, from_seat: Optional[int] = None,
            facts: HandFacts = HandFacts(None, None), clamp: bool = True) -> Settlement:
     """Settle one hand (§9); no score floor (``clamp`` is accepted and ignored)."""
-    transfers, _ = derive(ruleset, len(scores), winners, how, from_seat, facts)
+    transfers, _ = derive(ruleset, len(scores), winners, how, from_seat, facts, explain=False)
     after = list(scores)
     for t in transfers:
         after[t.payer] -= t.amount
@@ -362,6 +393,6 @@ def game_over(ruleset: Ruleset, scores: Sequence[int]) -> bool:
     return False
 
 
-__all__ = ["BAO_REASONS", "HainanFacts", "LABELS", "Liability", "claims_between", "claims_on", "derivation", "derive", "game_over",
+__all__ = ["BAO_REASONS", "HainanFacts", "LABELS", "Liability", "claims_between", "claims_on", "dao_counts", "derivation", "derive", "game_over",
            "genpai_happened", "hand_facts", "kongs_standing", "liabilities", "payer_points", "qianggang_liability", "request_facts", "rob_without_fan", "settle", "table_facts",
            "transfer_code", "unit"]

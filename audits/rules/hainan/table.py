@@ -129,31 +129,50 @@ def _set_aside(ruleset: Ruleset, table, e: ev.TileSetAside) -> list[Violation]:
     return []
 
 
-def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
-    """The family's rules on rare events, on the table before the event applies."""
-    t = type(event)
-    if t is ev.HandStarted:
-        return guangdong_table.event_checks(ruleset, table, event)
-    if t is ev.TileSetAside:
-        return _set_aside(ruleset, table, event)
-    if t in (ev.Chowed, ev.Ponged, ev.KongExposed):
-        out = _flower_kept(table, event.seat, "claims a discard")
-        if table.undrawn <= ruleset.draw_reserve and ruleset.last_discard_claims == "win_only":
-            out.append(Violation("CLAIM_ON_LAST_DISCARD", f"seat {event.seat} claimed the last discard "
-                                 "(only 胡 is allowed on it)", "win", t.__name__))
-        elif t is ev.KongExposed and table.undrawn < 1:
-            out.append(Violation("KONG_WITHOUT_REPLACEMENT", "a kong with no tile left for its replacement",
-                                 ">= 1 undrawn tile", 0))
-        return out
-    if t in (ev.KongAdded, ev.KongConcealed):
-        out = _flower_kept(table, event.seat, "declares a kong") + _opening_missed(table, event.seat)
-        if table.undrawn < 1:
-            out.append(Violation("KONG_WITHOUT_REPLACEMENT", "a kong with no tile left for its replacement",
-                                 ">= 1 undrawn tile", 0))
-        return out
-    if t is ev.HandWon and event.how == "self_draw" and event.winners:
+def _claimed(ruleset: Ruleset, table, event) -> list[Violation]:
+    """A chow, pong or 直杠: no flower kept, the last discard only won on (``last_discard_claims
+    = win_only``), and a 直杠 only while a replacement is left."""
+    out = _flower_kept(table, event.seat, "claims a discard")
+    if table.undrawn <= ruleset.draw_reserve and ruleset.last_discard_claims == "win_only":
+        out.append(Violation("CLAIM_ON_LAST_DISCARD", f"seat {event.seat} claimed the last discard "
+                             "(only 胡 is allowed on it)", "win", type(event).__name__))
+    elif type(event) is ev.KongExposed and table.undrawn < 1:
+        out.append(Violation("KONG_WITHOUT_REPLACEMENT", "a kong with no tile left for its replacement",
+                             ">= 1 undrawn tile", 0))
+    return out
+
+
+def _kong_from_hand(ruleset: Ruleset, table, event) -> list[Violation]:
+    """A 补杠 or 暗杠: no flower kept (the dealer's first action: none left in any hand), and a
+    replacement left."""
+    out = _flower_kept(table, event.seat, "declares a kong") + _opening_missed(table, event.seat)
+    if table.undrawn < 1:
+        out.append(Violation("KONG_WITHOUT_REPLACEMENT", "a kong with no tile left for its replacement",
+                             ">= 1 undrawn tile", 0))
+    return out
+
+
+def _won(ruleset: Ruleset, table, event) -> list[Violation]:
+    """A self-draw: the winner keeps no flower."""
+    if event.how == "self_draw" and event.winners:
         return _flower_kept(table, event.winners[0].seat, "declares a win")
     return []
+
+
+#: The family's checks by event type (the other types have none here).
+_EVENT_CHECKS = {
+    ev.HandStarted: guangdong_table.event_checks,  # the logged 令 and seat winds (Guangdong's rule)
+    ev.TileSetAside: _set_aside,
+    ev.Chowed: _claimed, ev.Ponged: _claimed, ev.KongExposed: _claimed,
+    ev.KongAdded: _kong_from_hand, ev.KongConcealed: _kong_from_hand,
+    ev.HandWon: _won,
+}
+
+
+def event_checks(ruleset: Ruleset, table, event) -> list[Violation]:
+    """The family's rules on rare events, on the table before the event applies."""
+    check = _EVENT_CHECKS.get(type(event))
+    return check(ruleset, table, event) if check is not None else []
 
 
 def discard_observer(handler, report):

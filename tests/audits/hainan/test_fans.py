@@ -189,3 +189,16 @@ def test_pinghu_holds_with_a_wind_pair_that_scores_nothing():
     # §6 平胡: only a pair whose pong would score bars it — 北 for seat 西 in the 东令 does not
     assert "pinghu" in score("123m 456m 789p 345s 44z", seat_wind=2, round_wind=0).fans
     assert "pinghu" not in score("123m 456m 789p 345s 44z", seat_wind=3, round_wind=0).fans  # 北 is seat 北's
+
+
+def test_the_derivation_is_written_when_read():
+    # the audit scores every win; the steps (--explain, the report, paipu hand) are written on reading
+    sc = score("111p 555p 777p 99p", [pong("3p")], "self_draw", seat_wind=0, r=rules(base=2, hand_multiplier="additive"))
+    assert not sc.__dict__.get("_steps")  # nothing written while scoring
+    assert sc.steps == ["1. shape standard; 番 sources: 碰碰胡 duidui, 清一色 qingyise -> fan 2",
+                        "2. gate: a self-draw needs no 番 (无番靠自摸)", "3. r = 2 (自摸)",
+                        "4. m = 碰碰胡 3 + 清一色 4 = 7", "5. P = B × r × m = 2 × 2 × 7 = 28"]
+    assert sc.steps is sc.steps  # written once, then kept
+    gate = score("123m 456m 789p 99s", [pong("5s", 1)], "discard")  # near miss: no 番 on a discard
+    assert not gate.wins and gate.steps[:2] == ["1. shape standard; 番 sources: none -> fan 0",
+                                                "2. gate: a discard win needs 1 番: not met"]

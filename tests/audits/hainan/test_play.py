@@ -281,6 +281,38 @@ def test_each_flower_is_in_the_set_once():
     assert "TILE_OVERCOUNT" in codes(_two_flowers("3f"))
 
 
+def _flower_replaced_by(replacement: str):
+    """Seat 1 is dealt 秋 3f and sets it aside; its replacement from the tail is ``replacement``
+    (a flower too, set aside in turn); the hand runs to 黄庄."""
+    s = HainanScene("hn-flower-replaced-" + replacement)
+    s.hand(0, {1: "3f"})
+    s.pool[replacement] += replacement == "3f"  # a second 秋, on purpose
+    s.buhua(1, "3f", replacement)
+    s.buhua(1, replacement)
+    s.until(s.opening_round(0), 15)
+    s.drawn()
+    return s.close()
+
+
+def test_a_flower_drawn_twice_is_over_the_set():
+    # one copy of each flower: a replacement draw of a second 秋 is TILE_OVERCOUNT; of 冬, nothing
+    assert codes(_flower_replaced_by("4f")) == []
+    assert codes(_flower_replaced_by("3f")) == ["TILE_OVERCOUNT"]
+
+
+def test_none_over_four_of_a_kind_one_of_a_flower():
+    from audits.checks.table import none_over
+    from schema.tiles import ALL_KINDS, TILE_INDEX
+
+    seen = [0] * ALL_KINDS
+    seen[TILE_INDEX["5m"]], seen[TILE_INDEX["3f"]] = 4, 1
+    assert none_over(seen)
+    seen[TILE_INDEX["5m"]] = 5
+    assert not none_over(seen)  # a fifth 5m
+    seen[TILE_INDEX["5m"]], seen[TILE_INDEX["3f"]] = 4, 2
+    assert not none_over(seen)  # a second 秋
+
+
 # --- §3 the next dealer ---------------------------------------------------------------------------
 
 def _next_hand_dealt_by(winner: int, next_dealer: int):

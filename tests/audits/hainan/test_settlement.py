@@ -124,6 +124,9 @@ def test_genpai_needs_four_equal_unclaimed_first_discards_in_seat_order():
     assert not st.genpai_happened(_table(discards=[[[8, -1]], [[8, -1]], [[8, -1]], [[7, -1]]]))
     assert not st.genpai_happened(_table(discards=[[[8, -1]], [[8, 2]], [[8, -1]], [[8, -1]]]))
     assert not st.genpai_happened(_table(discards=[[[8, -1]], [[8, -1]], [[8, -1]], []]))
+    # the first round decides it, whatever follows
+    assert st.genpai_happened(_table(discards=[[[8, -1], [3, -1]], [[8, -1], [4, 3]], [[8, -1]], [[8, -1], [5, -1]]]))
+    assert not st.genpai_happened(_table(discards=[[[8, -1], [3, -1]], [[8, -1]], [[9, -1]], [[8, -1]]]))
 
 
 def test_genpai_paid_by_option():
@@ -186,3 +189,19 @@ def test_kong_money_genpai_and_flowers_use_the_pair_unit():
     eight = facts(dealer=0, streak=2, flowers=[(), tuple(range(34, 42)), (), ()])
     assert [t for t in pays(r, [(3, 2)], "self_draw", None, eight) if t[3] == "flower"] == \
         [(0, 1, 6, "flower"), (2, 1, 2, "flower"), (3, 1, 2, "flower")]
+
+
+def test_the_settlement_without_its_derivation_pays_the_same():
+    # the audit settles every hand without the lines (``explain`` off); --explain writes them
+    r = rules(lianzhuang="multiply", flower_money="sets")
+    every = facts(dealer=0, streak=2, genpai=True, kongs=[(1, "kong_exposed", True), (3, "kong_concealed", False)],
+                  flowers=[(), tuple(range(34, 42)), (), ()])
+    bao = every._replace(extra=every.extra._replace(bao={2: st.Liability(1, "bao_sandao", "三道")}))
+    for f, winners, how, frm in ((every, [(3, 2)], "self_draw", None), (bao, [(2, 1)], "discard", 1),
+                                 (every, [], None, None), (every, [], "discard", 1)):
+        paid, lines = st.derive(r, 4, winners, how, frm, f)
+        alone, none = st.derive(r, 4, winners, how, frm, f, explain=False)
+        assert alone == paid and none == [] and lines
+        assert st.settle(r, [0] * 4, winners, how, frm, f).transfers == paid
+    paid, lines = st.derive(r, 4, [(3, 2)], "self_draw", None, every)
+    assert len(lines) == 1 + len(paid)  # the dealer's line, then one line per payment
