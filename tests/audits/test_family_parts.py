@@ -113,3 +113,20 @@ def test_an_unknown_name_is_not_a_registry_name():
     import audits.rules as r
     with pytest.raises(AttributeError):
         r.QUJING  # noqa: B018 - the families are reached through FAMILIES / family_of
+
+
+def test_computed_once_computes_a_fan_input_value_on_its_first_read_and_keeps_it():
+    calls = []
+
+    class Reading:
+        @F.computed_once
+        def suits(self) -> set:
+            """the suits held"""
+            calls.append(self)
+            return {0, 2}
+
+    a, b = Reading(), Reading()
+    assert a.suits == {0, 2} and a.suits is a.suits
+    assert calls == [a]  # kept after the first read
+    assert b.suits == {0, 2} and calls == [a, b]  # near miss: each object computes its own
+    assert isinstance(Reading.suits, F.computed_once) and Reading.suits.__doc__ == "the suits held"

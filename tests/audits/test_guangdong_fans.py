@@ -157,3 +157,17 @@ def test_min_fan_is_judged_without_the_yipao_floor():
     assert sc.points == 8 and not FAM.wins.fan_enough(r, "discard", sc.capped)
     sc = score("234m567p345s99p", [pong("8s")], how="self_draw", after_kong=True, rules=r)
     assert FAM.wins.fan_enough(r, "self_draw", sc.capped)
+
+
+def test_the_derivation_is_written_when_read_and_names_each_step():
+    # 碰碰和 + 自摸 on a self-draw: V = min(3, 3); a 杠上开花 floors an ordinary hand at 3
+    sc = score("111m 222p 333s 777s 55m", how="self_draw", win="5m", after_kong=True)
+    assert not sc.__dict__.get("_steps")  # the audit scored it without writing the derivation
+    assert sc.steps == ["1. not 天和 / 地和 / 人和",
+                        "2. reading: 碰碰和 2 + 自摸 1 -> V = min(3, 3) = 3",
+                        "3. H = 3 (the highest reading)",
+                        "4. 杠上开花: F = max(3, 3) = 3",
+                        f"5. P = {GD.base} × 2^3 = {GD.base * 8}"]
+    # near miss: a discard win with no floor event says so at step 4
+    plain = score("111m 222p 333s 777s 55m", how="discard", win="5m")
+    assert plain.steps[3] == "4. no floor event: F = 2" and plain.steps[-1] == f"5. P = {GD.base} × 2^2 = {GD.base * 4}"
