@@ -215,20 +215,30 @@ def measure_against(corpora: dict[str, tuple[str, int, int]], runs: int, trees: 
     return best
 
 
+def corpus_id(path: str) -> str:
+    """A short hash of a corpus file: a findings digest is comparable only with one made from
+    the same corpus (a cached corpus is kept while the simulator changes; one simulated afresh
+    elsewhere may hold other games)."""
+    import hashlib
+
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "blake2b").hexdigest()[:8]
+
+
 def print_ratios(corpora: dict[str, tuple[str, int, int]], best: dict[str, dict[str, float]],
                  label: str = "") -> None:
     print(f"  {'family':<10} {'hands':>6} {'events':>8} {'decode µs/ev':>13} {'replay µs/ev':>13} "
           f"{'walker µs/ev':>13} {'audit µs/ev':>12} {'audit/replay':>13} {'checks':>7} {'at 2×':>6}  "
-          f"findings digest  {label}(target ≤ 2×)")
-    for name, (_, events, hands) in corpora.items():
+          f"findings digest  corpus    {label}(target ≤ 2×)")
+    for name, (path, events, hands) in corpora.items():
         b = best[name]
         us = {stage: 1e6 * b[stage] / events for stage in STAGES}
         # the checks: the audit less its walker floor; "at 2×": what the checks may cost for the
         # audit to be at most twice the replay
         print(f"  {name:<10} {hands:6d} {events:8d} {us['decode']:13.2f} {us['replay']:13.2f} "
               f"{us['walker']:13.2f} {us['audit']:12.2f} {b['audit'] / b['replay']:12.2f}× "
-              f"{us['audit'] - us['walker']:7.2f} {2 * us['replay'] - us['walker']:6.2f}  {b.get('digest', '')}",
-              flush=True)
+              f"{us['audit'] - us['walker']:7.2f} {2 * us['replay'] - us['walker']:6.2f}  {b.get('digest', ''):12}"
+              f"     {corpus_id(path)}", flush=True)
 
 
 # -- per event type ----------------------------------------------------------------------
