@@ -642,9 +642,9 @@ def main() -> None:
         ingest_cluster_row(here2)
         return here
 
-    def ingest_cluster_row(jobs2: float, in_turns: bool = False) -> float:
+    def ingest_cluster_row(jobs2: float, turns: bool = False) -> float:
         """Row 5f: ``ingest --cluster local:2`` against row 5d (``--jobs 2``): the workers read
-        the file's byte ranges themselves, as ``audit --cluster`` does.  ``in_turns``: then the
+        the file's byte ranges themselves, as ``audit --cluster`` does.  ``turns``: then the
         two again, one run of each in turn (on a shared machine whose load changes, the rows
         above are run minutes apart; a pair is run seconds apart)."""
         cluster, client, started = start_local_cluster(2)
@@ -652,9 +652,10 @@ def main() -> None:
             secs = stage("5f ingest, --cluster local:2", lambda: ingest(path, "here", cluster=client))
             print(f"     local:2 / --jobs 2 = {secs / jobs2:.2f}× the time (cluster start {started:.1f} s, "
                   "not counted)", flush=True)
-            if in_turns:
-                pairs = [(median_time(lambda: ingest(path, "here", 2), 1)[0],
-                          median_time(lambda: ingest(path, "here", cluster=client), 1)[0]) for _ in range(args.runs)]
+            if turns:
+                got = in_turns({"jobs": lambda: ingest(path, "here", 2),
+                                "cluster": lambda: ingest(path, "here", cluster=client)}, args.runs)
+                pairs = list(zip(got["jobs"], got["cluster"]))
                 ratios = sorted(c / j for j, c in pairs)
                 print("     in turns (--jobs 2, local:2): " + ", ".join(f"{j:.2f}/{c:.2f} s" for j, c in pairs) +
                       f"; local:2 / --jobs 2 = {', '.join(f'{r:.2f}×' for r in ratios)}, median "
@@ -781,7 +782,7 @@ def main() -> None:
         store_rows(args, path, events, hands, stage)
         return
     if args.ingest_cluster_only:
-        ingest_cluster_row(stage("5d ingest, audit --jobs 2", lambda: ingest(path, "here", 2)), in_turns=True)
+        ingest_cluster_row(stage("5d ingest, audit --jobs 2", lambda: ingest(path, "here", 2)), turns=True)
         return
     if args.ingest_only:
         ingest_ratios(*ingest_rows())

@@ -147,14 +147,11 @@ def report(path: str, runs: int = 2) -> float:
 
 
 def _floor_cpu(path: str, runs: int) -> float:
-    """CPU seconds of the decode floor: msgspec decoding every line into the typed events."""
-    import msgspec
+    """CPU seconds of the decode floor (``bench/checks_cost.py``'s: msgspec decoding every line
+    into the typed events)."""
+    from checks_cost import decode_floor
 
-    from schema.events import AnyEvent
-
-    dec = msgspec.json.Decoder(AnyEvent)
-    data = open(path, "rb").read()
-    return _cpu(lambda: dec.decode_lines(data), runs)[0]
+    return _cpu(lambda: decode_floor(path), runs)[0]
 
 
 def bounds(p: dict[str, float], events_least: float, floor: float) -> tuple[float, float]:

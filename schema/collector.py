@@ -36,7 +36,7 @@ def few_collections() -> Iterator[None]:
     """Run the block with the collector's first threshold at :data:`GC_THRESHOLD` (the
     collector still runs, only less often); the thresholds are put back after."""
     before = gc.get_threshold()
-    gc.set_threshold(max(before[0], GC_THRESHOLD), *before[1:])
+    collect_less()
     try:
         yield
     finally:

@@ -107,9 +107,7 @@ def dealt(ctx: AuditContext, e: ev.TilesDealt) -> None:
             ctx.size_reported.add(s)
     for k in dealt_tiles:
         seen[k] += 1
-    # a copy too many (four of a kind, one of a flower) is looked for only where one may be
-    if not none_over(seen):
-        check_overcount(ctx, e)
+    check_overcount(ctx, e)
     if wall is not None and len(wall) == t.total:
         # The dealer takes the wall's first hand_size + 1 tiles (14), then hand_size (13) each
         # from the dealer's next seat on.

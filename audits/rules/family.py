@@ -161,6 +161,25 @@ class computed_once:
         return got
 
 
+def ruleset_with(ruleset: Ruleset, **changes: Any) -> Ruleset:
+    """``ruleset`` with ``changes`` (``msgspec.structs.replace``), made once per ruleset object
+    and changes: a copy validates every option again, and a family asks for the same variant
+    at every claim or settlement of a room (the rules without wilds, without the 敲锣 floor)."""
+    key = (id(ruleset), *changes.items())
+    got = _VARIANTS.get(key)
+    if got is None or got[0] is not ruleset:
+        import msgspec
+
+        if len(_VARIANTS) > 4096:  # bounded: a long audit keeps a small memory
+            _VARIANTS.clear()
+        got = _VARIANTS[key] = (ruleset, msgspec.structs.replace(ruleset, **changes))
+    return got[1]
+
+
+#: (id(ruleset), *changes) -> (the ruleset, its variant): :func:`ruleset_with`'s
+_VARIANTS: dict[tuple, tuple[Ruleset, Ruleset]] = {}
+
+
 def steps_when_read(cls: type, write: Callable[..., list[str]]) -> None:
     """Make a :class:`Score` subclass's ``steps`` written when first read (``--explain``, the
     report, ``paipu hand``), not for every win the audit scores: ``write(*score.derive)``
@@ -639,4 +658,4 @@ def variant(family: RuleFamily, **changes: Any) -> RuleFamily:
 __all__ = ["BillingRules", "Claim", "ClaimRules", "DiscardVerdict", "FeeEvent", "HandFacts", "Meld", "OwnRules",
            "PLAIN_DISCARD", "PARTS", "Particular", "PassBook", "RuleFamily", "Score", "ScoringRules", "Settlement",
            "SettlementRules", "TableRules", "Violation", "WinContext", "WinHow", "WinJudge", "WinRules", "computed_once",
-           "steps_when_read", "variant"]
+           "ruleset_with", "steps_when_read", "variant"]

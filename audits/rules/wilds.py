@@ -34,7 +34,7 @@ import msgspec
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_INDEX, TILE_NAMES
 
-from .family import PLAIN_DISCARD, DiscardVerdict, Violation
+from .family import PLAIN_DISCARD, DiscardVerdict, Violation, ruleset_with
 
 NUM_KINDS = 34
 
@@ -94,6 +94,20 @@ def hand_rules(room: Ruleset, wild: str) -> Ruleset:
     _BY_ROOM_OBJECT[(id(room), wild)] = (room, got)
     return got
 
+
+
+def plain_rules(ruleset: Ruleset) -> Ruleset:
+    """The hand's rules with no wild kinds, for a family whose melds take natural tiles only
+    (no wild in a chow, pong or kong): Qujing's meld rules judge the natural tiles with it."""
+    if _LAST_PLAIN[0] is ruleset:
+        return _LAST_PLAIN[1]
+    plain = ruleset_with(ruleset, wilds=())
+    _LAST_PLAIN[0], _LAST_PLAIN[1] = ruleset, plain
+    return plain
+
+
+#: the last ruleset asked and its rules with no wild kinds (every claim of a hand asks with one object)
+_LAST_PLAIN: list = [None, None]
 
 _DEAD = DiscardVerdict(True, None)
 

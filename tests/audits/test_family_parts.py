@@ -130,3 +130,16 @@ def test_computed_once_computes_a_fan_input_value_on_its_first_read_and_keeps_it
     assert calls == [a]  # kept after the first read
     assert b.suits == {0, 2} and calls == [a, b]  # near miss: each object computes its own
     assert isinstance(Reading.suits, F.computed_once) and Reading.suits.__doc__ == "the suits held"
+
+
+def test_ruleset_with_makes_each_variant_once_per_ruleset_object():
+    from audits.rules.wilds import plain_rules
+    from schema.ruleset import resolve
+
+    room = resolve("qujing-xiaoji")
+    floorless = F.ruleset_with(room, qiaoluo=False)
+    assert floorless.qiaoluo is False and floorless.wilds == room.wilds
+    assert F.ruleset_with(room, qiaoluo=False) is floorless  # kept, not copied (and validated) again
+    assert F.ruleset_with(room, base=2) is not floorless and F.ruleset_with(room, base=2).base == 2
+    assert F.ruleset_with(resolve("qujing-xiaoji"), qiaoluo=False) == floorless  # the same variant of an equal room
+    assert plain_rules(room).wilds == () and plain_rules(room) is plain_rules(room)

@@ -136,20 +136,24 @@ def _claimed(ruleset: Ruleset, table, event) -> list[Violation]:
     if table.undrawn <= ruleset.draw_reserve and ruleset.last_discard_claims == "win_only":
         out.append(Violation("CLAIM_ON_LAST_DISCARD", f"seat {event.seat} claimed the last discard "
                              "(only 胡 is allowed on it)", "win", type(event).__name__))
-    elif type(event) is ev.KongExposed and table.undrawn < 1:
-        out.append(Violation("KONG_WITHOUT_REPLACEMENT", "a kong with no tile left for its replacement",
-                             ">= 1 undrawn tile", 0))
+    elif type(event) is ev.KongExposed:
+        out += _no_replacement(table)
     return out
 
 
 def _kong_from_hand(ruleset: Ruleset, table, event) -> list[Violation]:
     """A 补杠 or 暗杠: no flower kept (the dealer's first action: none left in any hand), and a
     replacement left."""
-    out = _flower_kept(table, event.seat, "declares a kong") + _opening_missed(table, event.seat)
+    return _flower_kept(table, event.seat, "declares a kong") + _opening_missed(table, event.seat) \
+        + _no_replacement(table)
+
+
+def _no_replacement(table) -> list[Violation]:
+    """A kong needs an undrawn tile left for its replacement (R ≥ 1)."""
     if table.undrawn < 1:
-        out.append(Violation("KONG_WITHOUT_REPLACEMENT", "a kong with no tile left for its replacement",
-                             ">= 1 undrawn tile", 0))
-    return out
+        return [Violation("KONG_WITHOUT_REPLACEMENT", "a kong with no tile left for its replacement",
+                          ">= 1 undrawn tile", 0)]
+    return []
 
 
 def _won(ruleset: Ruleset, table, event) -> list[Violation]:

@@ -43,7 +43,7 @@ from typing import Optional, Sequence
 from schema.events import Transfer
 from schema.ruleset import Ruleset
 
-from ..family import FeeEvent, HandFacts, Settlement, Violation, WinHow
+from ..family import FeeEvent, HandFacts, Settlement, Violation, WinHow, ruleset_with
 from .claims import wild_kinds
 
 
@@ -159,23 +159,9 @@ def settle(ruleset: Ruleset, scores: Sequence[int], winners: Sequence[tuple[int,
 
 
 def _unclamped(ruleset: Ruleset) -> Ruleset:
-    """The room's ruleset without the 敲锣 floor (the amounts as due), made once per ruleset
-    object: a copy of a ruleset validates every option again, and every drawn or won hand
-    asks (the store's 点鸡 due amounts, the audit's unfloored comparison)."""
-    if not ruleset.qiaoluo:
-        return ruleset
-    got = _UNCLAMPED.get(id(ruleset))
-    if got is None or got[0] is not ruleset:
-        import msgspec
-
-        if len(_UNCLAMPED) > 1024:  # bounded: a long audit keeps a small memory
-            _UNCLAMPED.clear()
-        got = _UNCLAMPED[id(ruleset)] = (ruleset, msgspec.structs.replace(ruleset, qiaoluo=False))
-    return got[1]
-
-
-#: id(ruleset) -> (the ruleset, its copy without the 敲锣 floor)
-_UNCLAMPED: dict[int, tuple[Ruleset, Ruleset]] = {}
+    """The room's ruleset without the 敲锣 floor (the amounts as due): the store's 点鸡 due
+    amounts and the audit's unfloored comparison ask at every hand."""
+    return ruleset_with(ruleset, qiaoluo=False) if ruleset.qiaoluo else ruleset
 
 
 def hand_facts(ruleset: Ruleset, received: Sequence[Sequence[int]], bets: Sequence[int]) -> HandFacts:

@@ -37,6 +37,21 @@ _SUITS = ("m", "p", "s")
 _NEVER = 1 << 30
 
 
+class _BoundFact:
+    """A fact of the :class:`HandBook` the short paths' bounds stand for: setting it
+    recomputes them (:meth:`HandBook._bounds`)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, book: Optional["HandBook"], owner: Optional[type] = None) -> Any:
+        return self if book is None else getattr(book, self.slot)
+
+    def __set__(self, book: "HandBook", value: Any) -> None:
+        setattr(book, self.slot, value)
+        book._bounds()
+
+
 class HandBook:
     """One hand's memory: declarations, the dealer's first action, the kongs of the current
     turn, the last draw, and the money moments (replayed by :func:`settle`).
@@ -46,20 +61,25 @@ class HandBook:
     as the facts they stand for change (:attr:`dealer_acted`, :attr:`pending_added`,
     :attr:`ended`)."""
 
+    #: the dealer's first action has closed the declarations (§4.1)
+    dealer_acted = _BoundFact()
+    #: the seat of an added kong that stands once nobody robs it, or None
+    pending_added = _BoundFact()
+    #: the hand has ended at a win (§6.1 under ``first_win``; §6.2.5 its last allowed winner)
+    ended = _BoundFact()
+
     def __init__(self, ruleset: Ruleset, n: int = 4, dealer: int = 0) -> None:
         self.rules = ruleset
         self.n = n
         self.dealer = dealer
         self.declared = [False] * n
         self.exchanged = False
-        self._dealer_acted = False
-        #: the hand has ended (its last allowed winner has won)
-        self._ended = False
+        # the facts behind the short paths' bounds (:class:`_BoundFact`), read by _bounds below
+        self._dealer_acted = self._ended = False
+        self._pending_added: Optional[int] = None
         self.void_reported = False
         #: (seat, kind, from_seat) of the last kong in the current turn, cleared by a discard
         self.turn_kong: Optional[tuple[int, str, Optional[int]]] = None
-        #: an added kong that stands once nobody robs it: (seat,)
-        self._pending_added: Optional[int] = None
         #: money moments: ("kong", seat, kind, from) / ("win", logged, true, how, from, kd, dgh) / ("end", classes)
         self.moments: list[tuple] = []
         #: (ruleset, seats, moments) of the last corrected settlement, whose derivation
@@ -86,36 +106,6 @@ class HandBook:
         #: a discard takes the short path while R > this: in play, before R ≤ 4 (no last-four
         #: check can hold)
         self.discards_plain_above = 4 if in_play else _NEVER
-
-    @property
-    def dealer_acted(self) -> bool:
-        """The dealer's first action has closed the declarations (§4.1)."""
-        return self._dealer_acted
-
-    @dealer_acted.setter
-    def dealer_acted(self, value: bool) -> None:
-        self._dealer_acted = value
-        self._bounds()
-
-    @property
-    def pending_added(self) -> Optional[int]:
-        """The seat of an added kong that stands once nobody robs it, or None."""
-        return self._pending_added
-
-    @pending_added.setter
-    def pending_added(self, seat: Optional[int]) -> None:
-        self._pending_added = seat
-        self._bounds()
-
-    @property
-    def ended(self) -> bool:
-        """The hand has ended at a win (§6.1 under ``first_win``; §6.2.5 its last allowed winner)."""
-        return self._ended
-
-    @ended.setter
-    def ended(self, value: bool) -> None:
-        self._ended = value
-        self._bounds()
 
     @property
     def lines(self) -> list[str]:

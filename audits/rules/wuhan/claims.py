@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import msgspec
-
 from replay.melds import Meld
 from schema import events as ev
 from schema.ruleset import Ruleset
@@ -21,29 +19,13 @@ from schema.tiles import TILE_INDEX, TILE_NAMES
 from ..family import PLAIN_DISCARD, DiscardVerdict, Violation
 from ..guangdong import table as guangdong_table
 from ..qujing import claims as qujing
+from ..wilds import plain_rules
 from . import laizi
 
 #: 胡 > 杠 = 碰 > 吃 (§5.1)
 CLAIM_RANK = qujing.CLAIM_RANK
 
-_PLAIN: dict[int, tuple[Ruleset, Ruleset]] = {}
-
-
-def _plain(ruleset: Ruleset) -> Ruleset:
-    """The room's rules with no wild kinds: the meld rules judge natural tiles only."""
-    if ruleset is _LAST_PLAIN[0]:
-        return _LAST_PLAIN[1]
-    got = _PLAIN.get(id(ruleset))
-    if got is None or got[0] is not ruleset:
-        if len(_PLAIN) > 4096:
-            _PLAIN.clear()
-        got = _PLAIN[id(ruleset)] = (ruleset, msgspec.structs.replace(ruleset, wilds=()))
-    _LAST_PLAIN[:] = got
-    return got[1]
-
-
-#: the last ruleset asked and its answer (a hand asks with one ruleset throughout)
-_LAST_PLAIN: list = [None, None]
+#: the last ruleset asked and its special kinds (a hand asks with one ruleset throughout)
 _LAST_SPECIAL: list = [None, frozenset()]
 
 
@@ -82,13 +64,13 @@ def _special(ruleset: Ruleset, tiles: Sequence[int], what: str) -> list[Violatio
 
 def check_chow(ruleset: Ruleset, n: int, seat: int, from_seat: int, discard: int, own: Sequence[int]) -> list[Violation]:
     """吃 from the 上家, a run of three natural tiles of no special kind."""
-    return _special(ruleset, (discard, *own), "chow") or qujing.check_chow(_plain(ruleset), n, seat, from_seat,
+    return _special(ruleset, (discard, *own), "chow") or qujing.check_chow(plain_rules(ruleset), n, seat, from_seat,
                                                                            discard, own)
 
 
 def check_pong(ruleset: Ruleset, seat: int, from_seat: int, discard: int, own: Sequence[int]) -> list[Violation]:
     """碰 with two natural tiles of the discard's kind."""
-    return _special(ruleset, (discard, *own), "pong") or qujing.check_pong(_plain(ruleset), seat, from_seat,
+    return _special(ruleset, (discard, *own), "pong") or qujing.check_pong(plain_rules(ruleset), seat, from_seat,
                                                                            discard, own)
 
 
@@ -96,17 +78,17 @@ def check_exposed_kong(ruleset: Ruleset, seat: int, from_seat: int, kind: int, d
                        own: Sequence[int]) -> list[Violation]:
     """直杠 on a discard with three natural tiles."""
     return _special(ruleset, (discard, *own), "kong") or qujing.check_exposed_kong(
-        _plain(ruleset), seat, from_seat, kind, discard, own)
+        plain_rules(ruleset), seat, from_seat, kind, discard, own)
 
 
 def check_added_kong(ruleset: Ruleset, kind: int, tile: int) -> list[Violation]:
     """补杠: the fourth natural tile onto one's own pong."""
-    return _special(ruleset, (tile,), "kong") or qujing.check_added_kong(_plain(ruleset), kind, tile)
+    return _special(ruleset, (tile,), "kong") or qujing.check_added_kong(plain_rules(ruleset), kind, tile)
 
 
 def check_concealed_kong(ruleset: Ruleset, kind: int, own: Sequence[int]) -> list[Violation]:
     """暗杠: four natural tiles of a kind that is not special (红中 is never kong'd, §3.3)."""
-    return _special(ruleset, own, "kong") or qujing.check_concealed_kong(_plain(ruleset), kind, own)
+    return _special(ruleset, own, "kong") or qujing.check_concealed_kong(plain_rules(ruleset), kind, own)
 
 
 def could_pong(ruleset: Ruleset, counts: Sequence[int], discard: int) -> bool:

@@ -12,37 +12,17 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-import msgspec
-
 from replay.melds import Meld
 from schema.ruleset import Ruleset
 from schema.tiles import TILE_NAMES
 
 from ..family import Violation
 from ..qujing import claims as qujing
+from ..wilds import plain_rules
 from . import pei
 
 #: 胡 > 杠 = 碰 > 吃 (two seats can never both pong or kong one discard); 一炮多响 by option
 CLAIM_RANK = qujing.CLAIM_RANK
-
-_PLAIN: dict[int, tuple[Ruleset, Ruleset]] = {}
-
-
-#: the last ruleset asked and its rules with no wild kinds (every claim of a hand asks with one object)
-_LAST_PLAIN: list = [None, None]
-
-
-def _plain(ruleset: Ruleset) -> Ruleset:
-    """The room's rules with no wild kinds: the meld rules judge natural tiles only."""
-    if _LAST_PLAIN[0] is ruleset:
-        return _LAST_PLAIN[1]
-    got = _PLAIN.get(id(ruleset))
-    if got is None or got[0] is not ruleset:
-        if len(_PLAIN) > 4096:  # bounded: a long audit keeps a small memory
-            _PLAIN.clear()
-        got = _PLAIN[id(ruleset)] = (ruleset, msgspec.structs.replace(ruleset, wilds=()))
-    _LAST_PLAIN[0], _LAST_PLAIN[1] = ruleset, got[1]
-    return got[1]
 
 
 #: the last ruleset asked and its W (the audit asks on every discard a seat holds a pair of)
@@ -81,7 +61,7 @@ def check_chow(ruleset: Ruleset, n: int, seat: int, from_seat: int, discard: int
     if bad:
         return bad
     discard, own = _as_played(ruleset, discard, own)
-    return qujing.check_chow(_plain(ruleset), n, seat, from_seat, discard, own)
+    return qujing.check_chow(plain_rules(ruleset), n, seat, from_seat, discard, own)
 
 
 def check_pong(ruleset: Ruleset, seat: int, from_seat: int, discard: int, own: Sequence[int]) -> list[Violation]:
@@ -90,27 +70,27 @@ def check_pong(ruleset: Ruleset, seat: int, from_seat: int, discard: int, own: S
     if bad:
         return bad
     discard, own = _as_played(ruleset, discard, own)
-    return qujing.check_pong(_plain(ruleset), seat, from_seat, discard, own)
+    return qujing.check_pong(plain_rules(ruleset), seat, from_seat, discard, own)
 
 
 def check_exposed_kong(ruleset: Ruleset, seat: int, from_seat: int, kind: int, discard: int,
                        own: Sequence[int]) -> list[Violation]:
     """明杠 on a discard: three natural tiles of its kind."""
     bad = _special(ruleset, own, "kong")
-    return bad or qujing.check_exposed_kong(_plain(ruleset), seat, from_seat, pei.fold(ruleset, kind),
+    return bad or qujing.check_exposed_kong(plain_rules(ruleset), seat, from_seat, pei.fold(ruleset, kind),
                                             pei.fold(ruleset, discard), pei.fold_all(ruleset, own))
 
 
 def check_added_kong(ruleset: Ruleset, kind: int, tile: int) -> list[Violation]:
     """补杠 onto one's own pong: the fourth tile natural, of the pong's kind."""
     bad = _special(ruleset, (tile,), "kong")
-    return bad or qujing.check_added_kong(_plain(ruleset), pei.fold(ruleset, kind), pei.fold(ruleset, tile))
+    return bad or qujing.check_added_kong(plain_rules(ruleset), pei.fold(ruleset, kind), pei.fold(ruleset, tile))
 
 
 def check_concealed_kong(ruleset: Ruleset, kind: int, own: Sequence[int]) -> list[Violation]:
     """暗杠: four natural tiles of one kind."""
     bad = _special(ruleset, own, "kong")
-    return bad or qujing.check_concealed_kong(_plain(ruleset), pei.fold(ruleset, kind), pei.fold_all(ruleset, own))
+    return bad or qujing.check_concealed_kong(plain_rules(ruleset), pei.fold(ruleset, kind), pei.fold_all(ruleset, own))
 
 
 # --- what a hand could do (the audit's "who could take this discard", the bots) --------
