@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 from audits import audit_game
 from audits.rules import family_of
 from audits.rules.family import HandFacts, WinContext
-from audits.rules.qujing.settlement import dianji_nets, next_dealer, settle
+from audits.ledger import net_of
+from audits.rules.qujing.settlement import dianji_transfers, next_dealer, settle
 from replay.melds import Meld
 from schema import events as ev
 from schema.builder import GameBuilder
@@ -178,10 +179,10 @@ def test_seed_dianji_near_miss_the_konged_chicken_credited_to_the_konger():
 def test_dianji_three_seats_nets():
     # n = 3, chickens 2, 1, 0: (3·c − 3) × B = +3, 0, −3; near miss: the 4-seat nets differ
     three = resolve("qujing-xiaoji", {"dianji": True, "players": 3})
-    assert dianji_nets(three, [2, 1, 0]) == [3, 0, -3]
+    assert net_of(dianji_transfers(three, [2, 1, 0]), 3) == [3, 0, -3]
     assert settle(three, [0, 0, 0], facts=HandFacts(None, [2, 1, 0])).scores == [3, 0, -3]
     base2 = resolve("qujing-xiaoji", {"dianji": True, "players": 3, "base": 2})
-    assert dianji_nets(base2, [2, 1, 0]) == [6, 0, -6]
+    assert net_of(dianji_transfers(base2, [2, 1, 0]), 3) == [6, 0, -6]
 
 
 # --- seed 8 20分敲锣 + 一炮多响: the discarder pays in seat order ---------------------------

@@ -8,8 +8,9 @@ import pytest
 
 from schema.ruleset import RulesetError
 
+from audits.ledger import net_of
 from audits.rules.family import FeeEvent, HandFacts
-from audits.rules.qujing.settlement import (check_bet, check_room, dianji_nets, fees_at_first_settlement,
+from audits.rules.qujing.settlement import (check_bet, check_room, dianji_transfers, fees_at_first_settlement,
                                             fees_at_resize, first_dealer, game_over,
                                             hand_facts, next_dealer, remaining, reserve, settle)
 from schema.events import Transfer
@@ -68,7 +69,7 @@ def test_yangzhu_under_baosanjia_adder_pays_three_shares_bets():
 def test_seed_dianji_example():
     rs = resolve("qujing-xiaoji", {"dianji": True})
     ts, sc, _ = settle(rs, [0] * 4, facts=HandFacts(None, [2, 1, 0, 0]))
-    assert sc == [5, 1, -3, -3] == dianji_nets(rs, [2, 1, 0, 0])
+    assert sc == [5, 1, -3, -3] == net_of(dianji_transfers(rs, [2, 1, 0, 0]), 4)
     assert ts == [tr(1, 0, 1, "dianji"), tr(2, 0, 2, "dianji"), tr(2, 1, 1, "dianji"),
                   tr(3, 0, 2, "dianji"), tr(3, 1, 1, "dianji")]
 

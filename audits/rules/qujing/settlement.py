@@ -104,15 +104,6 @@ def dianji_transfers(ruleset: Ruleset, chickens: Sequence[int]) -> list[Transfer
     return out
 
 
-def dianji_nets(ruleset: Ruleset, chickens: Sequence[int]) -> list[int]:
-    """Each seat's 点鸡 net, the sum of its :func:`dianji_transfers` (it comes to (n·c_i − Σc) × base)."""
-    nets = [0] * ruleset.players
-    for t in dianji_transfers(ruleset, chickens):
-        nets[t.payer] -= t.amount
-        nets[t.payee] += t.amount
-    return nets
-
-
 def apply_transfers(ruleset: Ruleset, scores: Sequence[int], transfers: Sequence[Transfer]
                     ) -> tuple[list[Transfer], list[int], bool]:
     """Apply transfers in order; under 敲锣 clamp each payer at 0 (the payee gets what is paid)."""
