@@ -225,7 +225,8 @@ def _judge_winner(ctx: AuditContext, e: ev.HandWon, x: ev.Winner, sc: Score, til
     if not ctx.family.wins.fan_enough(ctx.rules, e.how, sc.capped):
         t = ctx.table
         code = ctx.family.codes.get("below_min_fan", "WIN_ZERO_FAN_DISCARD")
-        special = ctx.family.wins.describe_wait(ctx.rules, t.hands[s], t.melds[s], tile)
+        describe = ctx.family.wins.describe_wait
+        special = describe(ctx.rules, t.hands[s], t.melds[s], tile) if describe is not None else ""
         if code == "WIN_ZERO_FAN_DISCARD":
             ctx.find(code, e, seat=s, expected=">= 1 fan", actual=sc.fan,
                      message=(f"{special} seat {s} won on a discarded {e.tile} without fan" if special else

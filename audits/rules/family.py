@@ -458,8 +458,8 @@ class WinRules:
     #: (ruleset, how, fan) -> the minimum fan a win of this kind needs is met.
     fan_enough: Callable[[Ruleset, str, int], bool]
     #: (ruleset, concealed counts, melds, tile) -> a one-line name of a special wait
-    #: (单吊小鸡), or "" — for messages.
-    describe_wait: Callable[..., str]
+    #: (单吊小鸡), or "" — for messages.  None: the family names no wait.  (Qujing, Wenzhou)
+    describe_wait: Optional[Callable[..., str]] = None
     #: (ruleset, concealed counts with the tile just drawn) -> a hand holding wild kinds
     #: (the drawn tile included) is complete after the draw only where the wait entry
     #: (``seat_waits``) of the hand before the draw allows one, as for a hand without
@@ -641,6 +641,54 @@ class RuleFamily:
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
+# --- a part from the rule modules that name their hooks as Qujing's do ---------------------------
+# Most families keep their claims in a ``claims`` module, their shapes in ``wins`` and their
+# fans in ``fans``, each naming a hook as Qujing's module does; a part is then read from the
+# module and only what differs is given (a family reusing another's rule passes that
+# family's module).
+
+#: :class:`ClaimRules` field -> its name in a claims module (audits/rules/qujing/claims.py).
+CLAIM_HOOKS: Mapping[str, str] = {
+    "claim_rank": "CLAIM_RANK", "check_chow": "check_chow", "check_pong": "check_pong",
+    "check_exposed_kong": "check_exposed_kong", "check_added_kong": "check_added_kong",
+    "check_concealed_kong": "check_concealed_kong", "could_pong": "could_pong", "could_kong": "could_kong",
+    "chow_options": "chow_options", "exposed_kong_options": "exposed_kong_options",
+    "concealed_kong_options": "concealed_kong_options", "added_kong_options": "added_kong_options",
+    "can_rob": "can_rob"}
+#: :class:`WinRules` field -> its name in a wins module (audits/rules/qujing/wins.py).
+WIN_HOOKS: Mapping[str, str] = {
+    "is_winning": "is_winning", "waits": "waits", "seat_waits": "seat_waits", "completes": "completes",
+    "drawn_within_waits": "drawn_within_waits", "describe_wait": "describe_wait"}
+#: :class:`ScoringRules` field -> its name in a fans module (audits/rules/qujing/fans.py).
+SCORING_HOOKS: Mapping[str, str] = {
+    "score": "score_hand", "reading_fans": "reading_fans", "points": "points", "fan_values": "FAN_VALUES",
+    "fan_chinese": "CHINESE", "winner_points": "winner_points", "fan_finding": "fan_finding"}
+
+
+def _hooks(module: Any, names: Mapping[str, str]) -> dict[str, Any]:
+    return {field: getattr(module, name) for field, name in names.items() if hasattr(module, name)}
+
+
+def claim_rules_from(claims: Any, **given: Any) -> ClaimRules:
+    """The family's :class:`ClaimRules`: the 吃 / 碰 / 杠 hooks of :data:`CLAIM_HOOKS` that
+    the module ``claims`` has, and ``given`` (the pass rules, and any hook in place of the
+    module's)."""
+    return ClaimRules(**{**_hooks(claims, CLAIM_HOOKS), **given})
+
+
+def win_rules_from(wins: Any, fans: Any, **given: Any) -> WinRules:
+    """The family's :class:`WinRules`: the hooks of :data:`WIN_HOOKS` that the module
+    ``wins`` has, ``fan_enough`` of ``fans``, and ``given`` (a win's context, and any hook in
+    place of the modules')."""
+    return WinRules(**{**_hooks(wins, WIN_HOOKS), "fan_enough": fans.fan_enough, **given})
+
+
+def scoring_rules_from(fans: Any, **given: Any) -> ScoringRules:
+    """The family's :class:`ScoringRules`: the hooks of :data:`SCORING_HOOKS` that the module
+    ``fans`` has, and ``given`` (what one payer owes, and any hook in place of the module's)."""
+    return ScoringRules(**{**_hooks(fans, SCORING_HOOKS), **given})
+
+
 #: The parts of a :class:`RuleFamily`, by field name.
 PARTS: tuple[str, ...] = ("table", "claims", "wins", "scoring", "settlement", "billing", "own")
 
@@ -655,7 +703,8 @@ def variant(family: RuleFamily, **changes: Any) -> RuleFamily:
     return replace(family, **changes)
 
 
-__all__ = ["BillingRules", "Claim", "ClaimRules", "DiscardVerdict", "FeeEvent", "HandFacts", "Meld", "OwnRules",
+__all__ = ["BillingRules", "CLAIM_HOOKS", "Claim", "ClaimRules", "DiscardVerdict", "FeeEvent", "HandFacts", "Meld", "OwnRules",
            "PLAIN_DISCARD", "PARTS", "Particular", "PassBook", "RuleFamily", "Score", "ScoringRules", "Settlement",
-           "SettlementRules", "TableRules", "Violation", "WinContext", "WinHow", "WinJudge", "WinRules", "computed_once",
-           "ruleset_with", "steps_when_read", "variant"]
+           "SCORING_HOOKS", "SettlementRules", "TableRules", "Violation", "WIN_HOOKS", "WinContext", "WinHow", "WinJudge",
+           "WinRules", "claim_rules_from", "computed_once", "ruleset_with", "scoring_rules_from", "steps_when_read",
+           "variant", "win_rules_from"]

@@ -21,13 +21,23 @@ ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _ORPHAN_SET = frozenset(ORPHANS)
 
 
-def _spaced(mask: int) -> bool:
-    """Every two ranks in the 9-bit mask differ by at least 3."""
+def spaced(mask: int) -> bool:
+    """十三烂's spacing: every two ranks in the 9-bit mask of one suit differ by at least 3."""
     return not (mask & (mask >> 1)) and not (mask & (mask >> 2))
 
 
+def _rank_mask(counts: Sequence[int], suit: int) -> int:
+    """The ranks of ``suit`` held, as a 9-bit mask (bit r: rank r + 1)."""
+    base = 9 * suit
+    mask = 0
+    for r in range(9):
+        if counts[base + r]:
+            mask |= 1 << r
+    return mask
+
+
 #: every set of ranks of one suit that 十三烂 allows (as 9-bit masks), largest first
-SPACED_RANKS: tuple[int, ...] = tuple(sorted((m for m in range(512) if _spaced(m)),
+SPACED_RANKS: tuple[int, ...] = tuple(sorted((m for m in range(512) if spaced(m)),
                                              key=lambda m: -bin(m).count("1")))
 
 
@@ -45,11 +55,8 @@ def is_shisanlan(counts: Sequence[int], wilds: int = 0, use: Optional[Sequence[i
     spare = 0  # kinds a wild could still take
     for s in range(3):
         base = 9 * s
-        natural = 0
-        for r in range(9):
-            if counts[base + r]:
-                natural |= 1 << r
-        if natural & (natural >> 1) or natural & (natural >> 2):
+        natural = _rank_mask(counts, s)
+        if not spaced(natural):
             return False
         if wilds:
             free = 0
@@ -92,4 +99,24 @@ def is_shisanyao(counts: Sequence[int], wilds: int = 0, use: Optional[Sequence[i
     return wilds > 0 and any(_room(1, use, k) >= 1 for k in ORPHANS)
 
 
-__all__ = ["ORPHANS", "SPACED_RANKS", "is_shisanlan", "is_shisanyao"]
+#: A suit key (base 5, rank 1 most significant) holds no rank but 1 and 9 when ``key % 5**8 < 5``.
+_NOT_ONE = 5 ** 8
+
+
+def shisanyao_one_short(counts: Sequence[int], keys: Sequence[int]) -> bool:
+    """A 13-tile concealed hand one tile short of 十三幺 (no wilds): no suited tile but
+    terminals (read off the reducer's base-5 suit keys) and 12 or more of the 13 orphan
+    kinds held.  A superset test for a wait entry: the tile that completes it is exact
+    in the family's ``completes``."""
+    return (keys[0] % _NOT_ONE < 5 and keys[1] % _NOT_ONE < 5 and keys[2] % _NOT_ONE < 5
+            and sum(1 for k in ORPHANS if counts[k]) >= 12)
+
+
+def shisanlan_one_short(counts: Sequence[int]) -> bool:
+    """A 13-tile concealed hand one tile short of 十三烂 (no wilds): 13 kinds, each suit's
+    ranks :func:`spaced`.  A superset test, as :func:`shisanyao_one_short`."""
+    return max(counts) <= 1 and all(spaced(_rank_mask(counts, s)) for s in range(3))
+
+
+__all__ = ["ORPHANS", "SPACED_RANKS", "is_shisanlan", "is_shisanyao", "shisanlan_one_short", "shisanyao_one_short",
+           "spaced"]

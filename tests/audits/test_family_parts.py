@@ -143,3 +143,36 @@ def test_ruleset_with_makes_each_variant_once_per_ruleset_object():
     assert F.ruleset_with(room, base=2) is not floorless and F.ruleset_with(room, base=2).base == 2
     assert F.ruleset_with(resolve("qujing-xiaoji"), qiaoluo=False) == floorless  # the same variant of an equal room
     assert plain_rules(room).wilds == () and plain_rules(room) is plain_rules(room)
+
+
+def test_a_part_from_a_module_reads_the_hooks_it_names_as_qujing_does_and_takes_the_rest_given():
+    from types import SimpleNamespace
+
+    from audits.rules.qujing import claims as qujing_claims
+
+    def own_pong(*a):
+        return []
+
+    part = F.claim_rules_from(qujing_claims, check_pong=own_pong, tile_passes=(), pass_violation=None)
+    assert part.check_chow is qujing_claims.check_chow and part.claim_rank is qujing_claims.CLAIM_RANK
+    assert part.check_pong is own_pong  # given wins over the module's
+    # near miss: a module without a required hook, nothing given for it, is refused at once
+    partial_module = SimpleNamespace(**{name: getattr(qujing_claims, name)
+                                        for name in F.CLAIM_HOOKS.values() if name != "can_rob"})
+    with pytest.raises(TypeError, match="can_rob"):
+        F.claim_rules_from(partial_module, tile_passes=(), pass_violation=None)
+    # an optional hook the module lacks stays at its default
+    wins = SimpleNamespace(is_winning=len, waits=len, seat_waits=len, completes=len)
+    got = F.win_rules_from(wins, SimpleNamespace(fan_enough=max))
+    assert got.fan_enough is max and got.describe_wait is None and got.drawn_within_waits is None
+    fans = SimpleNamespace(score_hand=len, reading_fans=len, points=len, FAN_VALUES={"a": 1}, CHINESE={"a": "甲"})
+    scoring = F.scoring_rules_from(fans, fan_finding=min)
+    assert scoring.score is len and scoring.fan_values == {"a": 1} and scoring.fan_finding is min
+    assert scoring.winner_points is None
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_every_family_bills_the_room_fee_one_way(name):
+    from audits.rules.qujing.settlement import ROOM_FEES
+
+    assert FAMILIES[name].billing is ROOM_FEES

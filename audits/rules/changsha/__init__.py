@@ -21,8 +21,8 @@ from replay.table import KEY_STEP, SUIT_OF
 from schema import events as ev
 
 from .. import money, passes
-from ..family import (BillingRules, ClaimRules, HandFacts, OwnRules, RuleFamily, ScoringRules,
-                      SettlementRules, TableRules, Violation, WinContext, WinRules)
+from ..family import (HandFacts, OwnRules, RuleFamily, SettlementRules, TableRules, Violation, WinContext,
+                      WinRules, claim_rules_from, scoring_rules_from)
 from ..guangdong import table as guangdong_table
 from ..hands import is_complete_keys
 from ..qujing import claims as qujing_claims
@@ -175,21 +175,8 @@ CHANGSHA = RuleFamily(
         replacement_source=guangdong_table.replacement_source,
         next_drawer=next_drawer,
     ),
-    claims=ClaimRules(
-        # 胡 > 杠 = 碰 > 吃 (§5.1)
-        claim_rank=qujing_claims.CLAIM_RANK,
-        check_chow=qujing_claims.check_chow,
-        check_pong=qujing_claims.check_pong,
-        check_exposed_kong=qujing_claims.check_exposed_kong,
-        check_added_kong=qujing_claims.check_added_kong,
-        check_concealed_kong=qujing_claims.check_concealed_kong,
-        could_pong=qujing_claims.could_pong,
-        could_kong=qujing_claims.could_kong,
-        chow_options=qujing_claims.chow_options,
-        exposed_kong_options=qujing_claims.exposed_kong_options,
-        concealed_kong_options=qujing_claims.concealed_kong_options,
-        added_kong_options=qujing_claims.added_kong_options,
-        can_rob=qujing_claims.can_rob,
+    claims=claim_rules_from(
+        qujing_claims,  # the ranks 胡 > 杠 = 碰 > 吃 (§5.1)
         tile_passes=(),
         # 过胡 (§8): the shared guohu option
         pass_violation=passes.pass_violation,
@@ -201,18 +188,9 @@ CHANGSHA = RuleFamily(
         seat_waits=_seat_waits,
         completes=_completes,
         fan_enough=lambda ruleset, how, fan: True,
-        describe_wait=lambda *a, **k: "",
         win_context=win_context,
     ),
-    scoring=ScoringRules(
-        score=fans.score_hand,
-        reading_fans=fans.reading_fans,
-        points=fans.points,
-        fan_values=fans.FAN_VALUES,
-        fan_chinese=fans.CHINESE,
-        winner_points=fans.winner_points,
-        fan_finding=fans.fan_finding,
-    ),
+    scoring=scoring_rules_from(fans),
     settlement=SettlementRules(
         hand_facts=lambda ruleset, received, bets: HandFacts(None, None),
         settle=settlement.settle,
@@ -232,10 +210,7 @@ CHANGSHA = RuleFamily(
         pair_totals=True,
         explain_pair=settlement.explain_pair,
     ),
-    billing=BillingRules(
-        fees_at_first_settlement=qujing_settlement.fees_at_first_settlement,
-        fees_at_resize=qujing_settlement.fees_at_resize,
-    ),
+    billing=qujing_settlement.ROOM_FEES,
     own=OwnRules(hand_book=play.hand_book, observes=play.OBSERVES, observe=play.observe,
                  event_checks=event_checks),
     codes={"below_min_fan": "WIN_BELOW_MIN_FAN", "rob_kong_exposed": "ROB_EXPOSED_KONG",

@@ -12,8 +12,8 @@ is the same, so it is reused by reference.
 
 from __future__ import annotations
 
-from ..family import (BillingRules, ClaimRules, OwnRules, RuleFamily, ScoringRules,
-                      SettlementRules, TableRules, WinRules)
+from ..family import (OwnRules, RuleFamily, SettlementRules, TableRules, claim_rules_from,
+                      scoring_rules_from, win_rules_from)
 from ..qujing import claims as qujing_claims
 from ..qujing import settlement as qujing_settlement
 from . import fans, settlement, table, wins
@@ -29,44 +29,17 @@ GUANGDONG = RuleFamily(
         next_dealer=table.next_dealer,
         replacement_source=table.replacement_source,
     ),
-    claims=ClaimRules(
-        # 胡 > 碰 / 杠 > 吃: two seats can never both pong or kong one discard
-        claim_rank=qujing_claims.CLAIM_RANK,
-        check_chow=qujing_claims.check_chow,
-        check_pong=qujing_claims.check_pong,
-        check_exposed_kong=qujing_claims.check_exposed_kong,
-        check_added_kong=qujing_claims.check_added_kong,
-        check_concealed_kong=qujing_claims.check_concealed_kong,
-        could_pong=qujing_claims.could_pong,
-        could_kong=qujing_claims.could_kong,
-        chow_options=qujing_claims.chow_options,
-        exposed_kong_options=qujing_claims.exposed_kong_options,
-        concealed_kong_options=qujing_claims.concealed_kong_options,
-        added_kong_options=qujing_claims.added_kong_options,
-        can_rob=qujing_claims.can_rob,
+    claims=claim_rules_from(
+        qujing_claims,  # the ranks 胡 > 碰 / 杠 > 吃: two seats can never both pong or kong one discard
         # no 过手碰 / 过手杠: only 漏和 restricts a pass
         tile_passes=(),
         pass_violation=table.pass_violation,
     ),
-    wins=WinRules(
-        is_winning=wins.is_winning,
-        waits=wins.waits,
-        seat_waits=wins.seat_waits,
-        completes=wins.completes,
-        drawn_within_waits=wins.drawn_within_waits,
-        fan_enough=fans.fan_enough,
-        describe_wait=wins.describe_wait,
+    wins=win_rules_from(
+        wins, fans,
         win_context=table.win_context,
     ),
-    scoring=ScoringRules(
-        score=fans.score_hand,
-        reading_fans=fans.reading_fans,
-        points=fans.points,
-        fan_values=fans.FAN_VALUES,
-        fan_chinese=fans.CHINESE,
-        winner_points=fans.winner_points,
-        fan_finding=fans.fan_finding,
-    ),
+    scoring=scoring_rules_from(fans),
     settlement=SettlementRules(
         hand_facts=settlement.hand_facts,
         settle=settlement.settle,
@@ -83,10 +56,7 @@ GUANGDONG = RuleFamily(
         # §8.7: transfers compare as sums per (payer, payee, reason); their order is no finding
         payment_order=False,
     ),
-    billing=BillingRules(
-        fees_at_first_settlement=qujing_settlement.fees_at_first_settlement,
-        fees_at_resize=qujing_settlement.fees_at_resize,
-    ),
+    billing=qujing_settlement.ROOM_FEES,
     # 截和 (multi_win off) is the shared claims check's (audits/checks/claims.single_winner)
     own=OwnRules(event_checks=table.event_checks),
     codes={"below_min_fan": "WIN_BELOW_MIN_FAN", "rob_kong_exposed": "ROB_EXPOSED_KONG",

@@ -14,7 +14,8 @@ from typing import Optional
 
 from schema.ruleset import resolve
 
-from .wins import ORPHANS, is_winning
+from ..special_hands import ORPHANS
+from .wins import is_winning
 
 GD = resolve("guangdong-jipinghu")
 #: ``bench/differential.py --family guangdong`` compares this many hands unless told

@@ -34,7 +34,8 @@ from schema.ruleset import Ruleset
 from .. import hands
 from ..family import Score, WinContext, computed_once, steps_when_read
 from ..hands import Reading
-from .wins import ORPHANS, is_thirteen_orphans, seven_pairs_allowed
+from ..special_hands import ORPHANS
+from .wins import is_thirteen_orphans, seven_pairs_allowed
 
 WINDS = (27, 28, 29, 30)
 DRAGONS = (31, 32, 33)

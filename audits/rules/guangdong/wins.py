@@ -10,16 +10,15 @@ the seat's entry until its hand changes.  The entry is ``[keys, {tile: completes
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Optional, Sequence
 
 from replay.melds import Meld
-from replay.state import KEY_STEP, SUIT_OF
 from schema.ruleset import Ruleset
 
-from .. import hands
-from ..qujing.wins import physical_held  # the same fact: copies held, concealed and melded
+from .. import hands, plain_wins
 # 十三幺 is the shared special hand (audits/rules/special_hands.py), here with no wilds
-from ..special_hands import ORPHANS, is_shisanyao
+from ..special_hands import is_shisanyao, shisanyao_one_short
 
 
 def is_thirteen_orphans(counts: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
@@ -47,16 +46,6 @@ def is_winning(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = 
     return False
 
 
-#: A suit key (base 5, 1 most significant) holds only its 1 and 9 when the middle seven
-#: digits are 0: ``key % 5**8 < 5``.
-_NOT_ONE = 5 ** 8
-
-
-def _orphans_only(keys: Sequence[int]) -> bool:
-    """No suited tile but terminals (honours are all orphan kinds)."""
-    return keys[0] % _NOT_ONE < 5 and keys[1] % _NOT_ONE < 5 and keys[2] % _NOT_ONE < 5
-
-
 def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], held: int,
                melds: Sequence[Meld]) -> "list | bool":
     """The seat's wait entry when one tile could complete its hand (听牌), else False.
@@ -69,30 +58,17 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
     if hands.is_complete_keys(keys[0], keys[1], keys[2], keys[3], 1):
         return [tuple(keys), {}]
     if not melds and held == 13:
-        if _orphans_only(keys) and sum(1 for k in ORPHANS if counts[k]) >= 12:
+        if shisanyao_one_short(counts, keys):
             return [tuple(keys), {}]
         if seven_pairs_allowed(ruleset) and counts.count(1) + counts.count(3) <= 1:  # counts are 0..4
             return [tuple(keys), {}]
     return False
 
 
-def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> bool:
-    """Is the hand complete with ``tile`` taken from another seat?  Exact, cached in the entry.
-
-    4 sets + a pair is the suit tables' answer on the keys with the tile added (no wild
-    tiles: exact, melds or not); 十三幺 and 七对 are tried only with no melds."""
-    keys, cache = entry
-    got = cache.get(tile)
-    if got is None:
-        k = list(keys)
-        k[SUIT_OF[tile]] += KEY_STEP[tile]
-        got = hands.is_complete_keys(k[0], k[1], k[2], k[3], 0)
-        if not got and not melds:
-            c = list(counts)
-            c[tile] += 1
-            got = is_winning(ruleset, c, melds)
-        cache[tile] = got
-    return got
+#: ``WinRules.completes`` and ``WinRules.waits``: the no-wild ones (audits/rules/plain_wins.py) on
+#: this family's shapes.
+completes = partial(plain_wins.completes, is_winning)
+waits = partial(plain_wins.waits, is_winning)
 
 
 def drawn_within_waits(ruleset: Ruleset, counts: Sequence[int]) -> bool:
@@ -102,21 +78,5 @@ def drawn_within_waits(ruleset: Ruleset, counts: Sequence[int]) -> bool:
     return True
 
 
-def waits(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[int]:
-    """The tiles that complete a 13-tile (3k+1) hand; a kind held four times cannot come."""
-    held = physical_held(counts, melds)
-    out = []
-    c = list(counts)
-    for t in range(34):
-        if held[t] >= 4:
-            continue
-        c[t] += 1
-        if is_winning(ruleset, c, melds):
-            out.append(t)
-        c[t] -= 1
-    return out
-
-
-def describe_wait(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> str:
-    """No special waits are named in this ruleset."""
-    return ""
+__all__ = ["completes", "drawn_within_waits", "is_thirteen_orphans", "is_winning", "seat_waits",
+           "seven_pairs_allowed", "waits"]

@@ -18,8 +18,8 @@ from __future__ import annotations
 from schema import events as ev
 
 from .. import passes
-from ..family import (BillingRules, ClaimRules, OwnRules, RuleFamily, ScoringRules,
-                      SettlementRules, TableRules, WinRules)
+from ..family import (OwnRules, RuleFamily, SettlementRules, TableRules, claim_rules_from,
+                      scoring_rules_from, win_rules_from)
 from ..guangdong import table as guangdong_table
 from ..qujing import claims as qujing_claims
 from ..qujing import settlement as qujing_settlement
@@ -39,43 +39,18 @@ HAINAN = RuleFamily(
         next_dealer=guangdong_table.next_dealer,
         replacement_source=table.replacement_source,
     ),
-    claims=ClaimRules(
-        # 胡 > 杠 = 碰 > 吃
-        claim_rank=qujing_claims.CLAIM_RANK,
-        check_chow=qujing_claims.check_chow,
-        check_pong=qujing_claims.check_pong,
-        check_exposed_kong=qujing_claims.check_exposed_kong,
-        check_added_kong=qujing_claims.check_added_kong,
-        check_concealed_kong=qujing_claims.check_concealed_kong,
-        could_pong=qujing_claims.could_pong,
-        could_kong=qujing_claims.could_kong,
-        chow_options=qujing_claims.chow_options,
-        exposed_kong_options=qujing_claims.exposed_kong_options,
-        concealed_kong_options=qujing_claims.concealed_kong_options,
-        added_kong_options=qujing_claims.added_kong_options,
-        can_rob=qujing_claims.can_rob,
+    claims=claim_rules_from(
+        qujing_claims,  # the ranks 胡 > 杠 = 碰 > 吃
         # §4: no pass rule by default; guohu = same_tile is 漏和 (the shared rule)
         tile_passes=(),
         pass_violation=passes.pass_violation,
     ),
-    wins=WinRules(
-        is_winning=wins.is_winning,
-        waits=wins.waits,
-        seat_waits=wins.seat_waits,
-        completes=wins.completes,
-        drawn_within_waits=wins.drawn_within_waits,
-        fan_enough=fans.fan_enough,
-        describe_wait=wins.describe_wait,
+    wins=win_rules_from(
+        wins, fans,
         win_context=table.win_context,
     ),
-    scoring=ScoringRules(
-        score=fans.score_hand,
-        reading_fans=fans.reading_fans,
-        points=fans.points,
-        fan_values=fans.FAN_VALUES,
-        fan_chinese=fans.CHINESE,
-        winner_points=fans.winner_points,
-        fan_finding=fans.fan_finding,
+    scoring=scoring_rules_from(
+        fans,
         payer_points=settlement.payer_points,
     ),
     settlement=SettlementRules(
@@ -99,10 +74,7 @@ HAINAN = RuleFamily(
         # ``paipu hand``: 无番抢杠 decided by the win's score (the same rule as the ledger's)
         request_facts=settlement.request_facts,
     ),
-    billing=BillingRules(
-        fees_at_first_settlement=qujing_settlement.fees_at_first_settlement,
-        fees_at_resize=qujing_settlement.fees_at_resize,
-    ),
+    billing=qujing_settlement.ROOM_FEES,
     own=OwnRules(
         event_checks=table.event_checks,
         # a discard is watched on a short path (``data["observers"]``): the flower checks

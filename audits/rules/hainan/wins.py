@@ -10,16 +10,15 @@ the seat's entry ``[keys, {tile: completes}]`` until the hand changes.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Optional, Sequence
 
 from replay.melds import Meld
-from replay.state import KEY_STEP, SUIT_OF
 from schema.ruleset import Ruleset
 
-from .. import hands
-from ..qujing.wins import physical_held  # the same fact: copies held, concealed and melded
+from .. import hands, plain_wins
 # 十三烂 and 十三幺 are the shared special hands (audits/rules/special_hands.py), without wilds
-from ..special_hands import ORPHANS, is_shisanlan, is_shisanyao
+from ..special_hands import is_shisanlan, is_shisanyao, shisanlan_one_short, shisanyao_one_short
 
 
 def seven_pairs(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
@@ -56,28 +55,6 @@ def is_winning(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = 
     return seven_pairs(ruleset, counts) or bool(luanpai_names(ruleset, counts))
 
 
-#: A suit key (base 5, 1 most significant) holds only its 1 and 9 when ``key % 5**8 < 5``.
-_NOT_ONE = 5 ** 8
-
-
-def _orphans_only(keys: Sequence[int]) -> bool:
-    return keys[0] % _NOT_ONE < 5 and keys[1] % _NOT_ONE < 5 and keys[2] % _NOT_ONE < 5
-
-
-def _spaced_one_short(counts: Sequence[int]) -> bool:
-    """13 tiles of 13 kinds, each suit spaced by 3 or more (a 十三烂 needs one more kind)."""
-    if max(counts) > 1:
-        return False
-    for s in range(3):
-        mask = 0
-        for r in range(9):
-            if counts[9 * s + r]:
-                mask |= 1 << r
-        if mask & (mask >> 1) or mask & (mask >> 2):
-            return False
-    return True
-
-
 def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], held: int,
                melds: Sequence[Meld]) -> "list | bool":
     """The seat's wait entry when one tile could complete its hand (听牌), else False: a
@@ -91,28 +68,17 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
         if counts.count(1) + counts.count(3) <= 1:  # counts are 0..4: seven pairs one short
             return [tuple(keys), {}]
         mode = ruleset.luanpai
-        if mode != "shisanlan" and _orphans_only(keys) and sum(1 for k in ORPHANS if counts[k]) >= 12:
+        if mode != "shisanlan" and shisanyao_one_short(counts, keys):
             return [tuple(keys), {}]
-        if mode != "shisanyao" and _spaced_one_short(counts):
+        if mode != "shisanyao" and shisanlan_one_short(counts):
             return [tuple(keys), {}]
     return False
 
 
-def completes(ruleset: Ruleset, entry: list, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> bool:
-    """Is the hand complete with ``tile`` (from another seat or drawn: no wilds, so the same)?
-    Exact, cached in the entry."""
-    keys, cache = entry
-    got = cache.get(tile)
-    if got is None:
-        k = list(keys)
-        k[SUIT_OF[tile]] += KEY_STEP[tile]
-        got = hands.is_complete_keys(k[0], k[1], k[2], k[3], 0)
-        if not got and not melds:
-            c = list(counts)
-            c[tile] += 1
-            got = is_winning(ruleset, c, melds)
-        cache[tile] = got
-    return got
+#: ``WinRules.completes`` and ``WinRules.waits``: the no-wild ones (audits/rules/plain_wins.py) on
+#: this family's shapes.
+completes = partial(plain_wins.completes, is_winning)
+waits = partial(plain_wins.waits, is_winning)
 
 
 def drawn_within_waits(ruleset: Ruleset, counts: Sequence[int]) -> bool:
@@ -120,25 +86,5 @@ def drawn_within_waits(ruleset: Ruleset, counts: Sequence[int]) -> bool:
     return True
 
 
-def waits(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[int]:
-    """The tiles that complete a 13-tile (3k+1) hand; a kind held four times cannot come."""
-    held = physical_held(counts, melds)
-    out = []
-    c = list(counts)
-    for t in range(34):
-        if held[t] >= 4:
-            continue
-        c[t] += 1
-        if is_winning(ruleset, c, melds):
-            out.append(t)
-        c[t] -= 1
-    return out
-
-
-def describe_wait(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> str:
-    """No special waits are named in this ruleset."""
-    return ""
-
-
-__all__ = ["completes", "describe_wait", "drawn_within_waits", "is_winning", "luanpai_names", "seat_waits",
+__all__ = ["completes", "drawn_within_waits", "is_winning", "luanpai_names", "seat_waits",
            "seven_pairs", "waits"]

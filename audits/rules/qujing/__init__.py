@@ -9,8 +9,8 @@
 
 from __future__ import annotations
 
-from ..family import (BillingRules, ClaimRules, OwnRules, RuleFamily, ScoringRules,
-                      SettlementRules, TableRules, WinRules, WinContext)
+from ..family import (OwnRules, RuleFamily, SettlementRules, TableRules, WinContext, claim_rules_from,
+                      scoring_rules_from, win_rules_from)
 from . import claims, fans, settlement, wins
 
 
@@ -46,40 +46,19 @@ QUJING = RuleFamily(
         # no face-up pool (a variant with tail_pool 0): the replacement is the next wall tile
         replacement_source=lambda ruleset: "wall",
     ),
-    claims=ClaimRules(
-        claim_rank=claims.CLAIM_RANK,
-        check_chow=claims.check_chow,
-        check_pong=claims.check_pong,
-        check_exposed_kong=claims.check_exposed_kong,
-        check_added_kong=claims.check_added_kong,
-        check_concealed_kong=claims.check_concealed_kong,
-        could_pong=claims.could_pong,
-        could_kong=claims.could_kong,
-        chow_options=claims.chow_options,
-        exposed_kong_options=claims.exposed_kong_options,
-        concealed_kong_options=claims.concealed_kong_options,
-        added_kong_options=claims.added_kong_options,
-        can_rob=claims.can_rob,
+    claims=claim_rules_from(
+        claims,
         tile_passes=claims.TILE_PASSES,
         pass_violation=claims.pass_violation,
     ),
-    wins=WinRules(
-        is_winning=wins.is_winning,
-        waits=wins.waits,
-        seat_waits=wins.seat_waits,
-        completes=wins.completes,
-        drawn_within_waits=wins.drawn_within_waits,
-        fan_enough=fans.fan_enough,
-        describe_wait=wins.describe_wait,
+    wins=win_rules_from(
+        wins, fans,
         win_context=_win_context,
     ),
-    scoring=ScoringRules(
+    scoring=scoring_rules_from(
+        fans,
         score=lambda ruleset, concealed, melds, ctx, passed_win=False: fans.score_hand(
             concealed, melds, ruleset, ctx, passed_win),
-        reading_fans=fans.reading_fans,
-        points=fans.points,
-        fan_values=fans.FAN_VALUES,
-        fan_chinese=fans.CHINESE,
         winner_points=_winner_points,
         fan_finding=lambda ruleset, winner, score: "FAN_MISMATCH",
     ),
@@ -97,10 +76,7 @@ QUJING = RuleFamily(
         game_over=settlement.game_over,
         table_facts=_table_facts,
     ),
-    billing=BillingRules(
-        fees_at_first_settlement=settlement.fees_at_first_settlement,
-        fees_at_resize=settlement.fees_at_resize,
-    ),
+    billing=settlement.ROOM_FEES,
     own=OwnRules(
         event_checks=lambda ruleset, table, event: [],
     ),

@@ -43,7 +43,7 @@ from typing import Optional, Sequence
 from schema.events import Transfer
 from schema.ruleset import Ruleset
 
-from ..family import FeeEvent, HandFacts, Settlement, Violation, WinHow, ruleset_with
+from ..family import BillingRules, FeeEvent, HandFacts, Settlement, Violation, WinHow, ruleset_with
 from .claims import wild_kinds
 
 
@@ -269,3 +269,8 @@ def fees_at_resize(billing: str, creator: int, fee: int, already_charged: bool) 
     if billing == "aa" or not already_charged or fee // 4 <= 0:
         return []
     return [FeeEvent("refunded", creator, fee // 4)]
+
+
+#: The room's fee (钻石, diamonds) as every family bills it: the server charges it at the
+#: first settlement and refunds a quarter at a 4→3 change (``RuleFamily.billing``).
+ROOM_FEES = BillingRules(fees_at_first_settlement=fees_at_first_settlement, fees_at_resize=fees_at_resize)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from schema import events as ev
 
-from ..family import (BillingRules, ClaimRules, HandFacts, OwnRules, RuleFamily,
-                      ScoringRules, SettlementRules, TableRules, WinRules)
+from ..family import (HandFacts, OwnRules, RuleFamily, SettlementRules, TableRules, WinRules,
+                      claim_rules_from, scoring_rules_from)
 from .. import money
 from ..qujing import claims as qclaims
 from ..qujing import settlement as qsettlement
@@ -56,20 +56,11 @@ SICHUAN = RuleFamily(
         next_dealer=lambda dealer, winners, how=None, from_seat=None: dealer,
         dealer_after=play.dealer_after,
     ),
-    claims=ClaimRules(
+    claims=claim_rules_from(
+        qclaims,
         claim_rank=CLAIM_RANK,
-        check_chow=qclaims.check_chow,
-        check_pong=qclaims.check_pong,
-        check_exposed_kong=qclaims.check_exposed_kong,
-        check_added_kong=qclaims.check_added_kong,
-        check_concealed_kong=qclaims.check_concealed_kong,
-        could_pong=qclaims.could_pong,
         could_kong=_could_kong,
         chow_options=lambda *a, **k: [],
-        exposed_kong_options=qclaims.exposed_kong_options,
-        concealed_kong_options=qclaims.concealed_kong_options,
-        added_kong_options=qclaims.added_kong_options,
-        can_rob=qclaims.can_rob,
         tile_passes=("pong", "kong"),
         pass_violation=play.pass_violation,
         pass_values=True,
@@ -80,16 +71,11 @@ SICHUAN = RuleFamily(
         seat_waits=fans.seat_waits,
         completes=fans.completes,
         fan_enough=lambda ruleset, how, fan: True,
-        describe_wait=lambda *a, **k: "",
         win_extras=play.win_extras,
     ),
-    scoring=ScoringRules(
+    scoring=scoring_rules_from(
+        fans,
         score=fans.score_tiles,
-        reading_fans=fans.reading_fans,
-        points=fans.points,
-        fan_values=fans.FAN_VALUES,
-        fan_chinese=fans.CHINESE,
-        fan_finding=fans.fan_finding,
     ),
     settlement=SettlementRules(
         hand_facts=lambda ruleset, received, bets: HandFacts(None, None),
@@ -103,10 +89,7 @@ SICHUAN = RuleFamily(
         check_room=qsettlement.check_room,
         game_over=lambda ruleset, scores: False,
     ),
-    billing=BillingRules(
-        fees_at_first_settlement=qsettlement.fees_at_first_settlement,
-        fees_at_resize=qsettlement.fees_at_resize,
-    ),
+    billing=qsettlement.ROOM_FEES,
     own=OwnRules(
         hand_book=play.hand_book,
         observes=play.OBSERVES,

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from schema import events as ev
 
-from ..family import (BillingRules, ClaimRules, OwnRules, RuleFamily, ScoringRules,
-                      SettlementRules, TableRules, WinRules)
+from ..family import (OwnRules, RuleFamily, SettlementRules, TableRules, claim_rules_from,
+                      scoring_rules_from, win_rules_from)
 from ..guangdong import table as guangdong_table
 from ..qujing import claims as qujing_claims
 from ..qujing import settlement as qujing_settlement
@@ -45,44 +45,22 @@ WENZHOU = RuleFamily(
         discard_rule=play.discard_rule,
         discard_rule_for=play.discard_rule_for,
     ),
-    claims=ClaimRules(
-        claim_rank=claims.CLAIM_RANK,
-        check_chow=claims.check_chow,
-        check_pong=claims.check_pong,
-        check_exposed_kong=claims.check_exposed_kong,
-        check_added_kong=claims.check_added_kong,
-        check_concealed_kong=claims.check_concealed_kong,
-        could_pong=claims.could_pong,
-        could_kong=claims.could_kong,
-        chow_options=claims.chow_options,
-        exposed_kong_options=claims.exposed_kong_options,
-        concealed_kong_options=claims.concealed_kong_options,
-        added_kong_options=claims.added_kong_options,
+    claims=claim_rules_from(
+        claims,
         can_rob=qujing_claims.can_rob,
         # §5: no pass rule (the shared guohu = off): passing a win or a claim is never a finding
         tile_passes=(),
         pass_violation=passes.pass_violation,
     ),
-    wins=WinRules(
-        is_winning=wins.is_winning,
-        waits=wins.waits,
-        seat_waits=wins.seat_waits,
-        completes=wins.completes,
-        fan_enough=fans.fan_enough,
-        describe_wait=wins.describe_wait,
+    wins=win_rules_from(
+        wins, fans,
         win_context=play.win_context,
         # ``paipu hand``: a self-draw after a chow or pong (``--context after_call=true``, §7.3)
         request_context=play.request_context,
         request_of=play.request_of,
     ),
-    scoring=ScoringRules(
-        score=fans.score_hand,
-        reading_fans=fans.reading_fans,
-        points=fans.points,
-        fan_values=fans.FAN_VALUES,
-        fan_chinese=fans.CHINESE,
-        winner_points=fans.winner_points,
-        fan_finding=fans.fan_finding,
+    scoring=scoring_rules_from(
+        fans,
         payer_points=settlement.payer_points,
     ),
     settlement=SettlementRules(
@@ -102,10 +80,7 @@ WENZHOU = RuleFamily(
         # §9.7: transfers compare as sums per (payer, payee, reason); their order is no finding
         payment_order=False,
     ),
-    billing=BillingRules(
-        fees_at_first_settlement=qujing_settlement.fees_at_first_settlement,
-        fees_at_resize=qujing_settlement.fees_at_resize,
-    ),
+    billing=qujing_settlement.ROOM_FEES,
     own=OwnRules(
         event_checks=play.event_checks,
     ),

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from schema import events as ev
 
-from ..family import (BillingRules, ClaimRules, OwnRules, RuleFamily, ScoringRules, SettlementRules, TableRules,
-                      WinRules)
+from ..family import (OwnRules, RuleFamily, SettlementRules, TableRules, claim_rules_from,
+                      scoring_rules_from, win_rules_from)
 from ..guangdong import table as guangdong_table
 from ..qujing import claims as qujing_claims
 from ..qujing import settlement as qujing_settlement
@@ -45,45 +45,21 @@ WUHAN = RuleFamily(
         discard_rule=claims.discard_rule,
         next_drawer=claims.next_drawer,
     ),
-    claims=ClaimRules(
-        claim_rank=claims.CLAIM_RANK,
-        check_chow=claims.check_chow,
-        check_pong=claims.check_pong,
-        check_exposed_kong=claims.check_exposed_kong,
-        check_added_kong=claims.check_added_kong,
-        check_concealed_kong=claims.check_concealed_kong,
-        could_pong=claims.could_pong,
-        could_kong=claims.could_kong,
-        chow_options=claims.chow_options,
-        exposed_kong_options=claims.exposed_kong_options,
-        concealed_kong_options=claims.concealed_kong_options,
-        added_kong_options=claims.added_kong_options,
-        can_rob=claims.can_rob,
+    claims=claim_rules_from(
+        claims,
         # §5.1: no 过手碰 / 过手杠; passed wins by the shared guohu (off, or same_tile = 漏和)
         tile_passes=(),
         pass_violation=passes.pass_violation,
     ),
-    wins=WinRules(
-        is_winning=wins.is_winning,
-        waits=wins.waits,
-        seat_waits=wins.seat_waits,
-        completes=wins.completes,
-        drawn_within_waits=wins.drawn_within_waits,
-        fan_enough=fans.fan_enough,
-        describe_wait=wins.describe_wait,
+    wins=win_rules_from(
+        wins, fans,
         win_context=settlement.win_context,
         legal_winners=settlement.legal_winners,
         request_context=settlement.request_context,
         request_of=settlement.request_of,
     ),
-    scoring=ScoringRules(
-        score=fans.score_hand,
-        reading_fans=fans.reading_fans,
-        points=fans.points,
-        fan_values=fans.FAN_VALUES,
-        fan_chinese=fans.CHINESE,
-        winner_points=fans.winner_points,
-        fan_finding=fans.fan_finding,
+    scoring=scoring_rules_from(
+        fans,
         payer_points=settlement.payer_points,
     ),
     settlement=SettlementRules(
@@ -103,10 +79,7 @@ WUHAN = RuleFamily(
         # §9.7: transfers compare as sums per (payer, payee, reason); their order is no finding
         payment_order=False,
     ),
-    billing=BillingRules(
-        fees_at_first_settlement=qujing_settlement.fees_at_first_settlement,
-        fees_at_resize=qujing_settlement.fees_at_resize,
-    ),
+    billing=qujing_settlement.ROOM_FEES,
     own=OwnRules(
         hand_book=settlement.hand_book,
         observes=frozenset({ev.HandWon}),

@@ -371,10 +371,5 @@ def waits(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -
     return out
 
 
-def describe_wait(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> str:
-    """No special waits are named in this ruleset."""
-    return ""
-
-
-__all__ = ["ALL_KINDS", "HONOURS", "NONE", "Shapes", "completes", "could_win", "describe_wait",
+__all__ = ["ALL_KINDS", "HONOURS", "NONE", "Shapes", "completes", "could_win",
            "drawn_within_waits", "holds_pi", "is_winning", "opened", "seat_waits", "shapes", "solve", "waits"]

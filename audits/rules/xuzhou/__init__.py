@@ -17,8 +17,8 @@ from schema import events as ev
 from schema.ruleset import Ruleset
 from schema.tiles import NUM_KINDS, TILE_INDEX, TILE_NAMES
 
-from ..family import (BillingRules, ClaimRules, OwnRules, Particular, RuleFamily, ScoringRules,
-                      SettlementRules, TableRules, WinContext, WinRules)
+from ..family import (OwnRules, Particular, RuleFamily, SettlementRules, TableRules, WinContext,
+                      claim_rules_from, scoring_rules_from, win_rules_from)
 from ..guangdong import table as guangdong_table
 from ..qujing import claims as qujing_claims
 from ..qujing import settlement as qujing_settlement
@@ -97,42 +97,19 @@ XUZHOU = RuleFamily(
         # §3.3: a discarded 配子 is dead or forbidden (the shared wild_discard rule)
         discard_rule=wilds.default_discard_rule,
     ),
-    claims=ClaimRules(
-        claim_rank=claims.CLAIM_RANK,
-        check_chow=claims.check_chow,
-        check_pong=claims.check_pong,
-        check_exposed_kong=claims.check_exposed_kong,
-        check_added_kong=claims.check_added_kong,
-        check_concealed_kong=claims.check_concealed_kong,
-        could_pong=claims.could_pong,
-        could_kong=claims.could_kong,
-        chow_options=claims.chow_options,
-        exposed_kong_options=claims.exposed_kong_options,
-        concealed_kong_options=claims.concealed_kong_options,
-        added_kong_options=claims.added_kong_options,
+    claims=claim_rules_from(
+        claims,
         can_rob=qujing_claims.can_rob,
         # 过胡 (§6), Qujing's rule: the shared guohu = any_discard; no 过手碰 / 过手杠
         tile_passes=(),
         pass_violation=passes.pass_violation,
     ),
-    wins=WinRules(
-        is_winning=wins.is_winning,
-        waits=wins.waits,
-        seat_waits=wins.seat_waits,
-        completes=wins.completes,
-        drawn_within_waits=wins.drawn_within_waits,
-        fan_enough=fans.fan_enough,
-        describe_wait=wins.describe_wait,
+    wins=win_rules_from(
+        wins, fans,
         win_context=win_context,
     ),
-    scoring=ScoringRules(
-        score=fans.score_hand,
-        reading_fans=fans.reading_fans,
-        points=fans.points,
-        fan_values=fans.FAN_VALUES,
-        fan_chinese=fans.CHINESE,
-        winner_points=fans.winner_points,
-        fan_finding=fans.fan_finding,
+    scoring=scoring_rules_from(
+        fans,
         payer_points=settlement.payer_points,
     ),
     settlement=SettlementRules(
@@ -152,10 +129,7 @@ XUZHOU = RuleFamily(
         # §8: transfers compare as sums per (payer, payee, reason); their order is no finding
         payment_order=False,
     ),
-    billing=BillingRules(
-        fees_at_first_settlement=qujing_settlement.fees_at_first_settlement,
-        fees_at_resize=qujing_settlement.fees_at_resize,
-    ),
+    billing=qujing_settlement.ROOM_FEES,
     own=OwnRules(
         event_checks=event_checks,
         particulars=particulars,

@@ -259,10 +259,5 @@ def waits(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld] = ()) -
     return out
 
 
-def describe_wait(ruleset: Ruleset, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> str:
-    """No special waits are named in this ruleset."""
-    return ""
-
-
-__all__ = ["BAZHI", "completes", "describe_wait", "drawn_within_waits", "four_sets_and_a_pair", "is_luanpai", "is_qidui", "is_winning",
+__all__ = ["BAZHI", "completes", "drawn_within_waits", "four_sets_and_a_pair", "is_luanpai", "is_qidui", "is_winning",
            "passes_gate", "seat_waits", "shapes", "shapes_of", "standard", "waits"]

@@ -1,6 +1,7 @@
-"""Guangdong's cached wait test (``wins.seat_waits`` + ``wins.completes``, the audit's
-per-discard fast path on the suit keys) answers exactly as the plain win check
-``wins.is_winning`` on random hands, with and without melds, 十三幺 and 七对 included."""
+"""The cached wait test of the families without wild tiles (``wins.seat_waits`` + the shared
+``plain_wins.completes``, the audit's per-discard fast path on the suit keys) answers exactly
+as the family's plain win check ``wins.is_winning`` on random hands, with and without melds,
+十三幺, 十三烂 and 七对 included: Guangdong and Hainan."""
 
 from __future__ import annotations
 
@@ -9,13 +10,15 @@ import random
 import pytest
 
 from audits.rules.guangdong import wins
+from audits.rules.hainan import wins as hainan_wins
 from audits.rules.hands import hand_keys
+from audits.rules.special_hands import ORPHANS
 from replay.melds import Meld
 from schema.ruleset import resolve
 
 GD = resolve("guangdong-jipinghu")
 GD_QIDUI = resolve("guangdong-jipinghu", {"seven_pairs_fan": 4})
-ORPHANS = wins.ORPHANS
+HAINAN = {mode: resolve("hainan", {"luanpai": mode}) for mode in ("shisanlan", "shisanyao", "both")}
 
 
 def _random_13(rng: random.Random, n_melds: int) -> tuple[list[int], list[Meld]]:
@@ -49,7 +52,15 @@ def _random_13(rng: random.Random, n_melds: int) -> tuple[list[int], list[Meld]]
 
 def _special_13(rng: random.Random) -> list[int]:
     counts = [0] * 34
-    if rng.random() < 0.5:  # 十三幺 one short (or a tile off)
+    roll = rng.random()
+    if roll < 0.25:  # 十三烂 one short (or a tile off): 147 / 258 / 369 spacings and honours
+        kinds = [9 * s + r for s in range(3) for r in rng.choice(((0, 3, 6), (1, 4, 7), (2, 5, 8)))] + list(range(27, 34))
+        for k in rng.sample(kinds, 13):
+            counts[k] = 1
+        if rng.random() < 0.3:
+            counts[rng.choice([k for k in range(34) if counts[k]])] -= 1
+            counts[rng.randrange(34)] += 1
+    elif roll < 0.6:  # 十三幺 one short (or a tile off)
         for k in ORPHANS:
             counts[k] = 1
         counts[rng.choice(ORPHANS)] -= 1
@@ -61,8 +72,9 @@ def _special_13(rng: random.Random) -> list[int]:
     return counts
 
 
-@pytest.mark.parametrize("rules", [GD, GD_QIDUI])
-def test_the_cached_wait_test_is_the_win_check(rules):
+@pytest.mark.parametrize("family,rules", [(wins, GD), (wins, GD_QIDUI), (hainan_wins, HAINAN["shisanlan"]),
+                                          (hainan_wins, HAINAN["shisanyao"]), (hainan_wins, HAINAN["both"])])
+def test_the_cached_wait_test_is_the_win_check(family, rules):
     rng = random.Random(11)
     checked = wins_seen = 0
     for i in range(1500):
@@ -70,20 +82,24 @@ def test_the_cached_wait_test_is_the_win_check(rules):
             counts, melds = _special_13(rng), []
         else:
             counts, melds = _random_13(rng, rng.choice((0, 0, 1, 2, 3)))
-        entry = wins.seat_waits(rules, counts, hand_keys(counts), sum(counts), melds)
+        entry = family.seat_waits(rules, counts, hand_keys(counts), sum(counts), melds)
         held = [counts[k] + sum(m.tiles.count(k) for m in melds) for k in range(34)]
         for tile in range(34):
             if held[tile] >= 4:
                 continue  # no fifth copy can come
             c = list(counts)
             c[tile] += 1
-            want = wins.is_winning(rules, c, melds)
-            got = bool(entry) and wins.completes(rules, entry, counts, melds, tile)
+            want = family.is_winning(rules, c, melds)
+            got = bool(entry) and family.completes(rules, entry, counts, melds, tile)
             assert got == want, (counts, melds, tile)
             # asked twice: the cached answer is the same
-            assert (bool(entry) and wins.completes(rules, entry, counts, melds, tile)) == want
+            assert (bool(entry) and family.completes(rules, entry, counts, melds, tile)) == want
             checked += 1
             wins_seen += want
+        if not melds:
+            # the waits are the tiles the check completes (no fifth copy)
+            assert family.waits(rules, counts) == [t for t in range(34) if counts[t] < 4 and family.is_winning(
+                rules, [n + (k == t) for k, n in enumerate(counts)], [])]
     assert wins_seen > 200 and checked > 1500 * 30
 
 
