@@ -3,7 +3,8 @@
 Where no tile stands in for another, a tile drawn completes a hand exactly where the same
 tile taken from another seat does, and a hand is complete when its family's ``is_winning``
 says so.  The two hooks here take that ``is_winning`` first; a family binds it
-(``functools.partial``) and wires the result as ``WinRules.waits`` and ``WinRules.completes``.
+(``functools.partial``) and wires the result as ``WinRules.waits`` and ``WinRules.completes``;
+:func:`drawn_within_waits` vouches for its wait entry on a draw.
 
 The wait entry is ``[keys, {tile: completes}]``, as the family's ``seat_waits`` makes it:
 the reducer's base-5 suit keys of the hand, and the answers found so far (kept until the
@@ -63,4 +64,11 @@ def completes(is_winning: IsWinning, ruleset: Ruleset, entry: list, counts: Sequ
     return got
 
 
-__all__ = ["IsWinning", "completes", "waits"]
+def drawn_within_waits(ruleset: Ruleset, counts: Sequence[int]) -> bool:
+    """``WinRules.drawn_within_waits``: with no wild tile and no shape won by self-draw only,
+    no tile counts differently drawn than taken from another seat, so the wait entry of the
+    hand before a draw and :func:`completes` on it answer the draw."""
+    return True
+
+
+__all__ = ["IsWinning", "completes", "drawn_within_waits", "waits"]

@@ -65,17 +65,11 @@ def seat_waits(ruleset: Ruleset, counts: Sequence[int], keys: Sequence[int], hel
     return False
 
 
-#: ``WinRules.completes`` and ``WinRules.waits``: the no-wild ones (audits/rules/plain_wins.py) on
-#: this family's shapes.
+#: ``WinRules.completes``, ``WinRules.waits`` and ``WinRules.drawn_within_waits``: the no-wild
+#: ones (audits/rules/plain_wins.py) on this family's shapes.
 completes = partial(plain_wins.completes, is_winning)
 waits = partial(plain_wins.waits, is_winning)
-
-
-def drawn_within_waits(ruleset: Ruleset, counts: Sequence[int]) -> bool:
-    """``RuleFamily.wins.drawn_within_waits``: no tile counts differently drawn than taken from
-    another seat here (no wild tiles, no shape won by self-draw only), so the wait entry
-    of the hand before a draw and :func:`completes` on it answer the draw."""
-    return True
+drawn_within_waits = plain_wins.drawn_within_waits
 
 
 __all__ = ["completes", "drawn_within_waits", "is_thirteen_orphans", "is_winning", "seat_waits",
